@@ -1,0 +1,145 @@
+"""The app factory: platform rules (request IDs, body limits, envelopes, rate-limit headers) and routes."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from collections.abc import Callable
+
+from flask import Flask, Response, g, request, send_from_directory
+from flask_smorest import Api
+from swagger_ui_bundle import swagger_ui_path
+
+from api import errors
+from api.context import Services
+from api.routes import (
+    broadcasts,
+    connection,
+    health,
+    matches,
+    oauth,
+    operator,
+    player_lists,
+    rosters,
+    tables,
+    teams,
+    webhooks,
+)
+from api.schemas.common import ErrorEnvelope
+from api.security import quota_headers
+from domain.clock import Clock, SystemClock
+from domain.ratelimit import RateLimiter
+from domain.settings import Settings
+from storage.engine import Store
+
+PREFIX = "/api/v1"
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{8,120}$")
+FORM_BODY_PATHS = {f"{PREFIX}/oauth/token", f"{PREFIX}/oauth/authorize"}
+access_log = logging.getLogger("courtside.access")
+
+
+class CourtsideApi(Api):
+    ERROR_SCHEMA = ErrorEnvelope
+
+
+def _openapi_config(app: Flask) -> None:
+    app.config.update(
+        API_TITLE="Courtside",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX=PREFIX,
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL=f"{PREFIX}/docs/assets/",
+        API_SPEC_OPTIONS={
+            "servers": [{"url": "/"}],
+            "info": {"description": "Courtside partner and operator API."},
+            "components": {
+                "securitySchemes": {
+                    "oauth2": {
+                        "type": "oauth2",
+                        "description": "OAuth access token (`svc_token_...`), sent as a bearer token.",
+                        "flows": {
+                            "authorizationCode": {
+                                "authorizationUrl": f"{PREFIX}/oauth/authorize",
+                                "tokenUrl": f"{PREFIX}/oauth/token",
+                                "refreshUrl": f"{PREFIX}/oauth/token",
+                                "scopes": {},
+                            }
+                        },
+                    },
+                    "developerKey": {
+                        "type": "http", "scheme": "bearer",
+                        "description": "Personal developer key (`svc_test_...`), all partner routes.",
+                    },
+                    "operatorKey": {
+                        "type": "http", "scheme": "bearer",
+                        "description": "Operator key (`svc_op_...`), operator routes only.",
+                    },
+                }
+            },
+        },
+    )
+
+
+def _check_request() -> Response | None:
+    """Platform rules that run before routing: the request ID header and the body's size and type."""
+    given = request.headers.get("Service-Request-ID")
+    g.request_id = given if given and REQUEST_ID.match(given) else f"req_{secrets.token_hex(12)}"
+    if given is not None and not REQUEST_ID.match(given):
+        return errors.error_response(
+            400, "invalid_request_id",
+            "Service-Request-ID must be 8 to 120 characters of A-Z a-z 0-9 . _ : -",
+        )
+    length = request.content_length
+    max_bytes = int(request.environ.get("courtside.max_body", 0)) or 1024 * 1024
+    if length is not None and length > max_bytes:
+        return errors.error_response(413, "payload_too_large", "The request body is larger than 1 MiB.")
+    has_body = bool(length) or request.headers.get("Transfer-Encoding") == "chunked"
+    if request.method in {"POST", "PUT", "PATCH"} and has_body:
+        allowed = {"application/json"}
+        if request.path in FORM_BODY_PATHS:
+            allowed.add("application/x-www-form-urlencoded")
+        if request.mimetype not in allowed:
+            return errors.error_response(
+                415, "unsupported_media_type", "Send the body as application/json."
+            )
+    return None
+
+
+def _finish_response(response: Response) -> Response:
+    response.headers["Service-Request-ID"] = getattr(g, "request_id", None) or f"req_{secrets.token_hex(12)}"
+    for name, value in quota_headers().items():
+        response.headers[name] = value
+    access_log.info("%s %s %s request_id=%s", request.method, request.path, response.status_code,
+                    response.headers["Service-Request-ID"])
+    return response
+
+
+def create_app(
+    settings: Settings, store: Store, *, clock: Clock | None = None,
+    wake_dispatcher: Callable[[], None] | None = None,
+) -> Flask:
+    """The WSGI app over an open store. Starts no threads: `serve` runs the dispatcher beside it."""
+    app = Flask("courtside")
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    _openapi_config(app)
+    clock = clock or SystemClock()
+    app.extensions["courtside"] = Services(
+        store=store, settings=settings, clock=clock, limiter=RateLimiter(clock),
+        wake_dispatcher=wake_dispatcher or (lambda: None),
+    )
+    api = CourtsideApi(app)
+    for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
+                   webhooks, operator):
+        api.register_blueprint(module.blp, url_prefix=PREFIX)
+    app.add_url_rule(
+        f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
+        lambda filename: send_from_directory(str(swagger_ui_path), filename),
+    )
+    app.before_request(_check_request)
+    app.after_request(_finish_response)
+    errors.register(app)
+    return app

@@ -1,0 +1,39 @@
+"""Operator routes (`/operator/...`, operator key only): what the CLI and the console call."""
+
+from __future__ import annotations
+
+from marshmallow import fields
+
+from api.blueprint import Blueprint
+from api.context import caller, now, services, unit_of_work
+from api.schemas.common import Strict, envelope, str_field
+from api.security import requires
+from domain import auth
+
+blp = Blueprint("operator", __name__, description="Operator routes (operator key)")
+
+
+class DeveloperKeyCreate(Strict):
+    name = str_field(120, min_length=1)
+    scope = fields.String(metadata={"description": "space-separated scopes; all scopes when absent"})
+
+
+class DeveloperKeySchema(Strict):
+    key = fields.String(required=True, metadata={"description": "shown once"})
+    connectionID = fields.String(required=True)
+    scopes = fields.List(fields.String(), required=True)
+
+
+@blp.route("/operator/keys", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(DeveloperKeyCreate)
+@blp.response(201, envelope(DeveloperKeySchema))
+def create_developer_key(body: dict[str, str]) -> dict[str, object]:
+    """Create a developer key (its own connection); the key is shown only in this response."""
+    with unit_of_work() as uow:
+        key, connection = auth.create_developer_key(
+            uow, account_id=caller().account_id, name=body.get("name"),
+            scopes=auth.parse_scopes(body.get("scope")), now=now(),
+            ttl_seconds=services().settings.dev_key_ttl,
+        )
+    return {"data": {"key": key, "connectionID": connection.id, "scopes": connection.scopes}}

@@ -1,0 +1,67 @@
+"""Schemas every route shares: the strict base, envelopes, the error shape and pagination."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from marshmallow import RAISE, Schema, fields, validate
+
+
+class Strict(Schema):
+    """A request body: unknown properties are rejected (400 validation_failed)."""
+
+    class Meta:
+        unknown = RAISE
+
+
+class ErrorBody(Schema):
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+    details = fields.Raw()
+
+
+class ErrorEnvelope(Schema):
+    """Every error: `{"error": {"code", "message", "details"?}}`."""
+
+    error = fields.Nested(ErrorBody, required=True)
+
+
+@cache
+def envelope(schema: type[Schema]) -> type[Schema]:
+    """`{"data": <schema>}`: the wrapping of every single-resource success response."""
+    name = schema.__name__.removesuffix("Schema")
+    return type(f"{name}Envelope", (Schema,), {"data": fields.Nested(schema, required=True)})
+
+
+@cache
+def list_envelope(schema: type[Schema]) -> type[Schema]:
+    """`{"data": [...], "nextCursor": str | null}`: the wrapping of every list."""
+    name = schema.__name__.removesuffix("Schema")
+    return type(
+        f"{name}List",
+        (Schema,),
+        {
+            "data": fields.List(fields.Nested(schema), required=True),
+            "nextCursor": fields.String(required=True, allow_none=True),
+        },
+    )
+
+
+class PageQuery(Schema):
+    """`limit` (1 to 100, default 50) and an opaque `cursor` from the previous page's `nextCursor`."""
+
+    limit = fields.Integer(validate=validate.Range(min=1, max=100))
+    cursor = fields.String()
+
+
+def str_field(max_length: int = 500, *, required: bool = False, min_length: int | None = None,
+              **kwargs: Any) -> fields.String:
+    """A bounded string (contract: names 1-120, descriptions <= 800, URLs <= 1000, others <= 500)."""
+    return fields.String(required=required, validate=validate.Length(min=min_length, max=max_length), **kwargs)
+
+
+class Deleted(Schema):
+    id = fields.String()
+    externalID = fields.String()
+    deleted = fields.Boolean(required=True)

@@ -1,0 +1,246 @@
+"""The records Courtside keeps. Plain dataclasses: storage turns them into documents, presenters into JSON.
+
+Timestamps are `domain.clock.iso` strings (fixed width, so they also compare in time order). `seq` is the
+creation order the store assigns; lists and cursors use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SCOPES = (
+    "broadcasts.read broadcasts.write rosters.read rosters.write player_lists.read player_lists.write "
+    "teams.read teams.write tables.read tables.write matches.read matches.write webhooks.read webhooks.write"
+).split()
+
+MATCH_EVENTS = ("match.started", "match.score_updated", "match.completed", "match.result_updated")
+
+
+@dataclass
+class Account:
+    id: str
+    name: str
+    created_on: str
+    seq: int = 0
+
+
+@dataclass
+class App:
+    """A registered partner application (OAuth client)."""
+
+    id: str
+    account_id: str
+    name: str
+    client_id: str
+    client_secret_hash: str
+    redirect_uris: list[str]
+    scopes: list[str]
+    created_on: str
+    legacy: bool = False  # legacy apps may skip PKCE
+    seq: int = 0
+
+
+@dataclass
+class Connection:
+    """One installation of an app on an account, or one developer key (`app_id == "developer-key"`)."""
+
+    id: str
+    account_id: str
+    app_id: str
+    app_name: str | None
+    kind: str  # "oauth" | "developer_key"
+    scopes: list[str]
+    approved_on: str
+    token_expires_on: str | None = None
+    revoked_on: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class Credential:
+    """A bearer credential or refresh token, stored only by the SHA-256 of its text (`id`)."""
+
+    id: str
+    kind: str  # "access" | "refresh" | "developer_key" | "operator"
+    account_id: str
+    connection_id: str | None
+    scopes: list[str]
+    created_on: str
+    expires_on: str | None = None
+    family_id: str | None = None
+    revoked_on: str | None = None
+    consumed_on: str | None = None
+    name: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class AuthorizationCode:
+    """A single-use authorization code (stored by hash), bound to its app and redirect URI."""
+
+    id: str
+    app_id: str
+    account_id: str
+    redirect_uri: str
+    scopes: list[str]
+    expires_on: str
+    created_on: str
+    code_challenge: str | None = None
+    used_on: str | None = None
+    family_id: str | None = None
+    connection_id: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class Broadcast:
+    id: str
+    account_id: str
+    name: str
+    table_ids: list[str]
+    created_on: str
+    updated_on: str
+    manager_connection_id: str | None = None
+    description: str | None = None
+    default_player_list_id: str | None = None
+    default_scoreboard_id: str | None = None
+    scoreboard_ids: list[str] | None = None
+    output_link_ids: list[str] = field(default_factory=list)  # managed output links (internal)
+    seq: int = 0
+
+
+@dataclass
+class Table:
+    """A court of a broadcast; in the scoring-table API it is a table."""
+
+    id: str
+    account_id: str
+    broadcast_id: str
+    label: str
+    created_on: str
+    updated_on: str
+    manager_connection_id: str | None = None
+    scoreboard_ids: list[str] | None = None
+    player_list_external_id: str | None = None
+    internal_id: str | None = None  # never in reads
+    dynamic_url_id: str | None = None  # never in reads
+    seq: int = 0
+
+
+@dataclass
+class Roster:
+    id: str
+    account_id: str
+    name: str
+    roster_type: str  # "individual" | "team"
+    player_list_id: str
+    created_on: str
+    updated_on: str
+    description: str | None = None
+    self_registration_enabled: bool | None = None
+    team_logo_url: str | None = None
+    team_jersey_color: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class PlayerList:
+    """A player list. Partner lists have a `connection_id` and `external_id`; roster-backed ones do not.
+
+    Each player is the external-player JSON shape plus `source` ("mapped" | "manual") and, for mapped
+    players, the `connectionID` that synced it.
+    """
+
+    id: str
+    account_id: str
+    name: str
+    players: list[dict[str, Any]]
+    created_on: str
+    updated_on: str
+    connection_id: str | None = None
+    external_id: str | None = None
+    description: str | None = None
+    roster_id: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class Team:
+    id: str
+    account_id: str
+    connection_id: str
+    external_id: str
+    name: str
+    players: list[dict[str, Any]]
+    roster_id: str
+    created_on: str
+    updated_on: str
+    logo_url: str | None = None
+    jersey_color: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class Match:
+    """A scheduled match: pending on a table's queue, then active, then completed."""
+
+    id: str
+    scheduled_match_id: str
+    account_id: str
+    connection_id: str
+    external_id: str
+    table_id: str
+    player_list_external_id: str
+    status: str  # "pending" | "active" | "completed"
+    queue_order: int  # ordering key among the table's pending matches
+    scheduled_on: str
+    created_on: str
+    updated_on: str
+    participants: dict[str, dict[str, str]] = field(default_factory=dict)
+    game_scores: list[dict[str, int]] = field(default_factory=list)
+    event_name: str | None = None
+    match_round: str | None = None
+    match_details: str | None = None
+    start_time: str | None = None
+    best_of: int | None = None
+    is_doubles: bool | None = None
+    started_on: str | None = None
+    completed_on: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class WebhookConfig:
+    """A connection's webhook destination, subscriptions and signing secret (`id` = connection ID)."""
+
+    id: str
+    account_id: str
+    created_on: str
+    updated_on: str
+    url: str | None = None
+    events: list[str] | None = None  # None: never set, subscribed to every match event
+    secret: str | None = None
+    rotations: list[dict[str, str]] = field(default_factory=list)  # {"keyHash", "rotatedOn"}, oldest first
+    seq: int = 0
+
+
+@dataclass
+class Delivery:
+    """One event, persisted before any attempt (outbox). `id` is the eventID; `body` the exact bytes sent."""
+
+    id: str
+    account_id: str
+    connection_id: str
+    event_type: str
+    body: str
+    status: str  # "pending" | "delivering" | "delivered" | "failed"
+    created_on: str
+    attempt_count: int = 0
+    next_attempt_on: str | None = None
+    attempted_on: str | None = None
+    delivered_on: str | None = None
+    last_error: str | None = None
+    webhook_created_on: str | None = None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    seq: int = 0

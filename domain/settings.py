@@ -1,0 +1,83 @@
+"""Every setting, read once from `COURTSIDE_*` environment variables (this is the only file that reads them)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_RETRY_SCHEDULE = (0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400)
+
+
+def _bool(text: str) -> bool:
+    return text.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _schedule(text: str) -> tuple[float, ...]:
+    return tuple(float(part) for part in text.split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Configuration of one Courtside process. Defaults are what a club wants on a laptop."""
+
+    data_dir: Path = Path("courtside-data")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    api_url: str = "http://127.0.0.1:8000"
+    operator_key: str | None = None
+    console_port: int = 8501
+    threads: int = 8
+    rate_limit: int = 600
+    dev_key_rate_limit: int = 120
+    token_rate_limit: int = 30
+    access_token_ttl: int = 3600
+    refresh_token_ttl: int = 30 * 24 * 3600
+    code_ttl: int = 600
+    dev_key_ttl: int = 90 * 24 * 3600
+    webhook_retry_schedule: tuple[float, ...] = DEFAULT_RETRY_SCHEDULE
+    webhook_timeout: float = 10.0
+    webhook_allow_private: bool = True
+    webhook_poll_seconds: float = 1.0
+    webhook_workers: int = 8
+    points_per_game: int = 11
+    default_best_of: int = 5
+    max_body_bytes: int = 1024 * 1024
+    journal_compact_bytes: int = 16 * 1024 * 1024
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Read `COURTSIDE_*` variables; keyword overrides (CLI flags) win over the environment."""
+        env = os.environ if environ is None else environ
+        readers: dict[str, tuple[str, Any]] = {
+            "data_dir": ("COURTSIDE_DATA_DIR", Path),
+            "host": ("COURTSIDE_HOST", str),
+            "port": ("COURTSIDE_PORT", int),
+            "api_url": ("COURTSIDE_API_URL", str),
+            "operator_key": ("COURTSIDE_OPERATOR_KEY", str),
+            "console_port": ("COURTSIDE_CONSOLE_PORT", int),
+            "threads": ("COURTSIDE_THREADS", int),
+            "rate_limit": ("COURTSIDE_RATE_LIMIT", int),
+            "dev_key_rate_limit": ("COURTSIDE_DEV_KEY_RATE_LIMIT", int),
+            "token_rate_limit": ("COURTSIDE_TOKEN_RATE_LIMIT", int),
+            "access_token_ttl": ("COURTSIDE_ACCESS_TOKEN_TTL", int),
+            "webhook_retry_schedule": ("COURTSIDE_WEBHOOK_RETRY_SCHEDULE", _schedule),
+            "webhook_timeout": ("COURTSIDE_WEBHOOK_TIMEOUT", float),
+            "webhook_allow_private": ("COURTSIDE_WEBHOOK_ALLOW_PRIVATE", _bool),
+            "webhook_poll_seconds": ("COURTSIDE_WEBHOOK_POLL_SECONDS", float),
+            "points_per_game": ("COURTSIDE_POINTS_PER_GAME", int),
+            "default_best_of": ("COURTSIDE_DEFAULT_BEST_OF", int),
+        }
+        values: dict[str, Any] = {}
+        for name, (variable, convert) in readers.items():
+            if env.get(variable):
+                values[name] = convert(env[variable])
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with some settings changed (tests, CLI)."""
+        return replace(self, **changes)

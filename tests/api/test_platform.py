@@ -1,0 +1,152 @@
+"""General rules of the spec: envelopes, request IDs, body rules, health, OpenAPI, rate limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from api.app import create_app
+from tests.conftest import Api
+
+
+def test_health_needs_no_credential_and_reports_version(partner: Api) -> None:
+    response = partner.get("/health", token=None)
+    assert response.status_code == 200
+    assert response.json["data"]["status"] == "ok"
+    assert isinstance(response.json["data"]["version"], str)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("GET", "/no-such-route", 404, "not_found"),
+        ("DELETE", "/health", 405, "method_not_allowed"),
+        ("GET", "/connection", 401, "authentication_required"),
+    ],
+)
+def test_errors_use_the_envelope_and_carry_a_request_id(
+    partner: Api, method: str, path: str, status: int, code: str
+) -> None:
+    response = partner.request(method, path, token=None)
+    assert response.status_code == status
+    assert response.json["error"]["code"] == code
+    assert isinstance(response.json["error"]["message"], str)
+    assert response.headers["Service-Request-ID"]
+
+
+def test_method_not_allowed_lists_allowed_methods(partner: Api) -> None:
+    response = partner.delete("/health")
+    assert response.status_code == 405
+    assert "GET" in response.headers["Allow"]
+
+
+def test_valid_client_request_id_is_echoed(partner: Api) -> None:
+    response = partner.get("/connection", headers={"Service-Request-ID": "abc:123-XYZ.ok"})
+    assert response.headers["Service-Request-ID"] == "abc:123-XYZ.ok"
+
+
+def test_minted_request_ids_differ(partner: Api) -> None:
+    first = partner.get("/health").headers["Service-Request-ID"]
+    second = partner.get("/health").headers["Service-Request-ID"]
+    assert first and second and first != second
+
+
+@pytest.mark.parametrize("bad", ["short", "x" * 121, "has space here", "slash/not/allowed"])
+def test_invalid_client_request_id_is_400(partner: Api, bad: str) -> None:
+    response = partner.get("/connection", headers={"Service-Request-ID": bad})
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "invalid_request_id"
+    assert response.headers["Service-Request-ID"] != bad
+
+
+def test_internal_error_is_500_envelope_without_internals(settings: Any, store: Any) -> None:
+    app = create_app(settings, store)
+
+    @app.route("/api/v1/boom")
+    def boom() -> None:
+        raise RuntimeError("secret internal detail")
+
+    response = Api(app.test_client()).get("/boom")
+    assert response.status_code == 500
+    assert response.json["error"]["code"] == "internal_error"
+    assert "secret" not in response.get_data(as_text=True)
+    assert response.headers["Service-Request-ID"]
+
+
+def test_body_over_one_mib_is_413(operator: Api) -> None:
+    response = operator.post("/operator/keys", data=b"{" + b" " * (1024 * 1024 + 10) + b"}",
+                             headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert response.json["error"]["code"] == "payload_too_large"
+
+
+def test_non_json_body_is_415(operator: Api) -> None:
+    response = operator.post("/operator/keys", data="name=x", headers={"Content-Type": "text/plain"})
+    assert response.status_code == 415
+    assert response.json["error"]["code"] == "unsupported_media_type"
+
+
+def test_unparseable_json_is_400_bad_request(operator: Api) -> None:
+    response = operator.post("/operator/keys", data="{nope", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "bad_request"
+
+
+def test_unknown_property_is_400_validation_failed_with_details(operator: Api) -> None:
+    response = operator.post("/operator/keys", json={"name": "x", "bogus": 1})
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "validation_failed"
+    assert "bogus" in response.json["error"]["details"]["json"]
+
+
+def test_openapi_document_is_served_without_credential(partner: Api) -> None:
+    response = partner.get("/openapi.json", token=None)
+    assert response.status_code == 200
+    document = response.json
+    assert document["info"]["version"] == "1.0.0"
+    assert document["openapi"].startswith("3.")
+    schemes = document["components"]["securitySchemes"]
+    assert {"oauth2", "developerKey", "operatorKey"} <= set(schemes)
+    assert "/api/v1/health" in document["paths"]
+    operation = document["paths"]["/api/v1/connection"]["get"]
+    assert {"oauth2": []} in operation["security"]
+    assert "401" in operation["responses"]
+
+
+def test_docs_ui_is_served_locally_without_cdn(partner: Api) -> None:
+    page = partner.get("/docs", token=None)
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "/api/v1/docs/assets/swagger-ui-bundle.js" in html
+    assert "http" not in html.split("<script")[1].split(">")[0]
+    asset = partner.get("/docs/assets/swagger-ui-bundle.js", token=None)
+    assert asset.status_code == 200
+
+
+def test_authenticated_responses_carry_rate_limit_headers(partner: Api) -> None:
+    response = partner.get("/connection")
+    assert response.status_code == 200
+    assert response.headers["RateLimit-Limit"] == "120"
+    assert int(response.headers["RateLimit-Remaining"]) == 119
+    assert 1 <= int(response.headers["RateLimit-Reset"]) <= 60
+
+
+def test_rate_limit_exceeded_is_429_with_retry_after(app: Any, partner: Api) -> None:
+    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(dev_key_rate_limit=3)
+    statuses = [partner.get("/connection").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    response = partner.get("/connection")
+    assert response.status_code == 429
+    assert response.json["error"]["code"] == "rate_limited"
+    assert int(response.headers["Retry-After"]) >= 1
+    assert response.headers["RateLimit-Remaining"] == "0"
+    assert response.headers["RateLimit-Limit"] == "3"
+
+
+def test_rate_limit_window_resets(app: Any, clock: Any, partner: Api) -> None:
+    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(dev_key_rate_limit=1)
+    assert partner.get("/connection").status_code == 200
+    assert partner.get("/connection").status_code == 429
+    clock.advance(61)
+    assert partner.get("/connection").status_code == 200

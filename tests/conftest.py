@@ -1,0 +1,200 @@
+"""Shared fixtures: the real Flask app over a real store in a temp dir, a fake clock, real server processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from domain.auth import bootstrap
+from domain.clock import FixedClock
+from domain.settings import Settings
+from storage.engine import Store
+from storage.repository import unit_of_work
+
+OPERATOR_KEY = "svc_op_test-operator-key-0123456789abcdefghijklmnop"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data")
+
+
+@pytest.fixture
+def store(settings: Settings, clock: FixedClock) -> Iterator[Store]:
+    opened = Store(settings.data_dir)
+    with unit_of_work(opened) as uow:
+        bootstrap(uow, operator_key=OPERATOR_KEY, now=clock.now())
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def app(settings: Settings, store: Store, clock: FixedClock) -> Flask:
+    return create_app(settings, store, clock=clock)
+
+
+@dataclass
+class Api:
+    """A thin JSON client over the Flask test client, with a default bearer credential."""
+
+    client: FlaskClient
+    token: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def request(self, method: str, path: str, *, token: str | None = "default", **kwargs: Any) -> Any:
+        headers = dict(self.headers)
+        headers.update(kwargs.pop("headers", {}))
+        bearer = self.token if token == "default" else token
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
+        url = path if path.startswith("/api/") else "/api/v1" + path
+        return self.client.open(url, method=method, headers=headers, **kwargs)
+
+    def get(self, path: str, **kwargs: Any) -> Any:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> Any:
+        return self.request("POST", path, **kwargs)
+
+    def put(self, path: str, **kwargs: Any) -> Any:
+        return self.request("PUT", path, **kwargs)
+
+    def patch(self, path: str, **kwargs: Any) -> Any:
+        return self.request("PATCH", path, **kwargs)
+
+    def delete(self, path: str, **kwargs: Any) -> Any:
+        return self.request("DELETE", path, **kwargs)
+
+
+@pytest.fixture
+def operator(app: Flask) -> Api:
+    """The operator, calling operator routes with the operator key."""
+    return Api(app.test_client(), OPERATOR_KEY)
+
+
+@pytest.fixture
+def new_partner(app: Flask, operator: Api) -> Callable[..., Api]:
+    """Make a partner connection (a developer key, all scopes unless `scope` narrows them)."""
+
+    def make(scope: str | None = None, name: str = "partner") -> Api:
+        body = {"name": name} | ({"scope": scope} if scope is not None else {})
+        response = operator.post("/operator/keys", json=body)
+        assert response.status_code == 201, response.json
+        return Api(app.test_client(), response.json["data"]["key"])
+
+    return make
+
+
+@pytest.fixture
+def partner(new_partner: Callable[..., Api]) -> Api:
+    return new_partner()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class ServerProcess:
+    """A real `courtside serve` process on a free loopback port."""
+
+    data_dir: Path
+    port: int
+    env: dict[str, str]
+    process: subprocess.Popen[bytes] | None = None
+    log_path: Path | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v1"
+
+    @property
+    def operator_key(self) -> str:
+        return (self.data_dir / "operator.key").read_text().strip()
+
+    def start(self, wait: bool = True) -> ServerProcess:
+        self.log_path = self.data_dir.parent / f"server-{self.port}.log"
+        log = open(self.log_path, "ab")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        if wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path and self.log_path.read_text()}")
+            try:
+                if requests.get(self.base + "/health", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                time.sleep(0.1)
+        raise RuntimeError("server did not come up")
+
+    def kill(self, sig: int = signal.SIGKILL) -> int:
+        assert self.process is not None
+        self.process.send_signal(sig)
+        return self.process.wait(timeout=30)
+
+    def operator_call(self, method: str, path: str, body: dict[str, Any] | None = None) -> requests.Response:
+        return requests.request(method, self.base + path, json=body, timeout=30,
+                                headers={"Authorization": f"Bearer {self.operator_key}"})
+
+    def developer_key(self, scope: str | None = None) -> str:
+        response = self.operator_call("POST", "/operator/keys", {"name": "test"} | ({"scope": scope} if scope else {}))
+        assert response.status_code == 201, response.text
+        return str(response.json()["data"]["key"])
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """Start real server processes; each is stopped at the end of the test."""
+    started: list[ServerProcess] = []
+
+    def make(data_dir: Path | None = None, env: dict[str, str] | None = None, start: bool = True) -> ServerProcess:
+        server_env = dict(os.environ)
+        server_env.update(env or {})
+        server = ServerProcess(data_dir or tmp_path / "data", free_port(), server_env)
+        started.append(server)
+        return server.start() if start else server
+
+    yield make
+    for server in started:
+        if server.process is not None and server.process.poll() is None:
+            server.process.send_signal(signal.SIGTERM)
+            try:
+                server.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+
+
+def read_json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
