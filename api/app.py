@@ -20,6 +20,9 @@ from api.routes import (
     matches,
     oauth,
     operator,
+    operator_matches,
+    operator_resources,
+    operator_webhooks,
     player_lists,
     rosters,
     tables,
@@ -133,7 +136,7 @@ def create_app(
     )
     api = CourtsideApi(app)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
-                   webhooks, operator):
+                   webhooks, operator, operator_resources, operator_matches, operator_webhooks):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
