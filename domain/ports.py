@@ -22,17 +22,44 @@ class Repo(Protocol[M]):
 class UnitOfWork(Protocol):
     """Everything one service call reads and writes; committed whole or not at all."""
 
-    accounts: Repo[models.Account]
-    apps: Repo[models.App]
-    connections: Repo[models.Connection]
-    credentials: Repo[models.Credential]
-    codes: Repo[models.AuthorizationCode]
-    broadcasts: Repo[models.Broadcast]
-    tables: Repo[models.Table]
-    rosters: Repo[models.Roster]
-    player_lists: Repo[models.PlayerList]
-    teams: Repo[models.Team]
-    matches: Repo[models.Match]
-    webhook_configs: Repo[models.WebhookConfig]
-    deliveries: Repo[models.Delivery]
-    new_event_ids: list[str]
+    @property
+    def accounts(self) -> Repo[models.Account]: ...
+
+    @property
+    def apps(self) -> Repo[models.App]: ...
+
+    @property
+    def connections(self) -> Repo[models.Connection]: ...
+
+    @property
+    def credentials(self) -> Repo[models.Credential]: ...
+
+    @property
+    def codes(self) -> Repo[models.AuthorizationCode]: ...
+
+    @property
+    def broadcasts(self) -> Repo[models.Broadcast]: ...
+
+    @property
+    def tables(self) -> Repo[models.Table]: ...
+
+    @property
+    def rosters(self) -> Repo[models.Roster]: ...
+
+    @property
+    def player_lists(self) -> Repo[models.PlayerList]: ...
+
+    @property
+    def teams(self) -> Repo[models.Team]: ...
+
+    @property
+    def matches(self) -> Repo[models.Match]: ...
+
+    @property
+    def webhook_configs(self) -> Repo[models.WebhookConfig]: ...
+
+    @property
+    def deliveries(self) -> Repo[models.Delivery]: ...
+
+    @property
+    def new_event_ids(self) -> list[str]: ...
