@@ -3,22 +3,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install lint
+.PHONY: run test lint
 
-$(BIN)/courtside: pyproject.toml
+$(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-install: $(BIN)/courtside
-
-run: install
+run: $(VENV)/.installed
 	$(BIN)/courtside up
 
-test: install
+test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
 
-lint: install
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy api domain storage scheduler cli console
