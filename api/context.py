@@ -14,7 +14,8 @@ from domain.clock import Clock
 from domain.ratelimit import RateLimiter
 from domain.settings import Settings
 from storage.engine import Store
-from storage.repository import StoreUnitOfWork, unit_of_work as store_unit_of_work
+from storage.repository import StoreUnitOfWork
+from storage.repository import unit_of_work as store_unit_of_work
 
 
 @dataclass
