@@ -1,0 +1,207 @@
+"""The console's only way to the data: the operator API over HTTP, with the operator key.
+
+Every failure becomes a `ConsoleError` subclass carrying a message fit to show an operator, so pages never
+show a traceback: `Unreachable` (no server), `NotAvailable` (this server has no such route yet) and
+`ApiError` (the API's own error envelope).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+
+from domain.settings import Settings
+
+KEY_FILE = "operator.key"
+UNKNOWN_ROUTE_MESSAGE = "No such resource."  # what api/errors.py answers for a path no route serves
+
+
+class ConsoleError(Exception):
+    """A failure to show the operator as one clear message."""
+
+
+class Unreachable(ConsoleError):
+    """The API did not answer at all."""
+
+
+class NotAvailable(ConsoleError):
+    """The API answered, but it has no route for this request (a feature not deployed yet)."""
+
+
+class ApiError(ConsoleError):
+    """The API refused the request with its error envelope."""
+
+    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+        super().__init__(f"{message} ({code}, HTTP {status})")
+        self.status, self.code, self.message, self.details = status, code, message, details
+
+
+def operator_key_of(settings: Settings) -> str | None:
+    """The operator key: the setting, else the data dir's key file, else None."""
+    if settings.operator_key:
+        return settings.operator_key
+    path = settings.data_dir / KEY_FILE
+    try:
+        return path.read_text().strip() or None
+    except OSError:
+        return None
+
+
+@dataclass
+class ConsoleClient:
+    """A small `requests` client for `/api/v1` with the operator key."""
+
+    api_url: str
+    operator_key: str | None
+    timeout: float = 10.0
+    session: requests.Session = field(default_factory=requests.Session, repr=False)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ConsoleClient:
+        return cls(settings.api_url.rstrip("/"), operator_key_of(settings))
+
+    @property
+    def base(self) -> str:
+        return self.api_url.rstrip("/") + "/api/v1"
+
+    # ------------------------------------------------------------ transport
+    def call(self, method: str, path: str, *, json: Any = None, params: dict[str, Any] | None = None) -> Any:
+        """One request; returns the whole decoded body (envelope included) or raises a `ConsoleError`."""
+        if not self.operator_key:
+            raise ConsoleError(
+                "No operator key: set COURTSIDE_OPERATOR_KEY or COURTSIDE_DATA_DIR (the folder with operator.key)."
+            )
+        clean = {k: v for k, v in (params or {}).items() if v not in (None, "")}
+        try:
+            response = self.session.request(
+                method, self.base + path, json=json, params=clean or None, timeout=self.timeout,
+                headers={"Authorization": f"Bearer {self.operator_key}"},
+            )
+        except requests.RequestException as exc:
+            raise Unreachable(
+                f"Cannot reach the Courtside API at {self.api_url}. Is `courtside serve` running?"
+            ) from exc
+        try:
+            body = response.json()
+        except ValueError as exc:
+            raise ApiError(response.status_code, "bad_response",
+                           f"Unexpected answer from {method} {path}") from exc
+        if response.status_code < 400:
+            return body
+        error = body.get("error", {}) if isinstance(body, dict) else {}
+        code, message = str(error.get("code", "error")), str(error.get("message", ""))
+        if response.status_code == 405 or (response.status_code == 404 and message == UNKNOWN_ROUTE_MESSAGE):
+            raise NotAvailable(f"This server does not offer {method} /api/v1{path} yet.")
+        raise ApiError(response.status_code, code, message, error.get("details"))
+
+    def data(self, method: str, path: str, **kwargs: Any) -> Any:
+        """The `data` member of a success envelope."""
+        return self.call(method, path, **kwargs)["data"]
+
+    def pages(self, path: str, *, limit: int = 100, max_items: int = 5000, **filters: Any) -> Iterator[dict[str, Any]]:
+        """Every item of a list route, following `nextCursor` (at most `max_items`)."""
+        cursor: str | None = None
+        seen = 0
+        while True:
+            body = self.call("GET", path, params={"limit": limit, "cursor": cursor, **filters})
+            for item in body["data"]:
+                yield item
+                seen += 1
+                if seen >= max_items:
+                    return
+            cursor = body.get("nextCursor")
+            if not cursor:
+                return
+
+    def all(self, path: str, **filters: Any) -> list[dict[str, Any]]:
+        return list(self.pages(path, **filters))
+
+    # ------------------------------------------------------------ court board and scoring
+    def health(self) -> dict[str, Any]:
+        return dict(self.data("GET", "/health"))
+
+    def tables(self) -> list[dict[str, Any]]:
+        return self.all("/operator/tables")
+
+    def start_match(self, match_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/matches/{match_id}/start"))
+
+    def score_match(self, match_id: str, game_scores: list[dict[str, int]]) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/matches/{match_id}/score", json={"gameScores": game_scores}))
+
+    def complete_match(self, match_id: str, game_scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
+        body = {} if game_scores is None else {"gameScores": game_scores}
+        return dict(self.data("POST", f"/operator/matches/{match_id}/complete", json=body))
+
+    def move_match(self, match_id: str, table_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/matches/{match_id}/move", json={"tableID": table_id}))
+
+    def cancel_match(self, match_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/matches/{match_id}/cancel"))
+
+    def reorder_queue(self, table_id: str, match_ids: list[str]) -> dict[str, Any]:
+        return dict(self.data("PUT", f"/operator/tables/{table_id}/queue", json={"matchIDs": match_ids}))
+
+    # ------------------------------------------------------------ deliveries
+    def deliveries(self, *, status: str | None = None, event_type: str | None = None,
+                   connection_id: str | None = None, max_items: int = 2000) -> list[dict[str, Any]]:
+        return list(self.pages("/operator/webhooks", max_items=max_items, status=status, eventType=event_type,
+                               connectionID=connection_id))
+
+    def delivery(self, event_id: str) -> dict[str, Any]:
+        return dict(self.data("GET", f"/operator/webhooks/{event_id}"))
+
+    def retry_delivery(self, event_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/webhooks/{event_id}/retry"))
+
+    # ------------------------------------------------------------ integrations
+    def apps(self) -> list[dict[str, Any]]:
+        return self.all("/operator/apps")
+
+    def create_app(self, name: str, redirect_uris: list[str], scope: str | None) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name, "redirectURIs": redirect_uris}
+        if scope:
+            body["scope"] = scope
+        return dict(self.data("POST", "/operator/apps", json=body))
+
+    def connections(self) -> list[dict[str, Any]]:
+        return self.all("/operator/connections")
+
+    def revoke_connection(self, connection_id: str) -> Any:
+        return self.data("DELETE", f"/operator/connections/{connection_id}")
+
+    def create_key(self, name: str | None, scope: str | None) -> dict[str, Any]:
+        body = {k: v for k, v in (("name", name), ("scope", scope)) if v}
+        return dict(self.data("POST", "/operator/keys", json=body))
+
+    # ------------------------------------------------------------ broadcasts, rosters, lists
+    def broadcasts(self) -> list[dict[str, Any]]:
+        return self.all("/operator/broadcasts")
+
+    def create_broadcast(self, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.data("POST", "/operator/broadcasts", json=body))
+
+    def update_broadcast(self, broadcast_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.data("PATCH", f"/operator/broadcasts/{broadcast_id}", json=body))
+
+    def delete_broadcast(self, broadcast_id: str) -> Any:
+        return self.data("DELETE", f"/operator/broadcasts/{broadcast_id}")
+
+    def hand_over(self, broadcast_id: str, connection_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/handover",
+                              json={"connectionID": connection_id}))
+
+    def rosters(self) -> list[dict[str, Any]]:
+        return self.all("/operator/rosters")
+
+    def player_lists(self) -> list[dict[str, Any]]:
+        return self.all("/operator/player-lists")
+
+    def add_player(self, list_id: str, player: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/player-lists/{list_id}/players", json=player))
+
+    def remove_player(self, list_id: str, player_id: str) -> dict[str, Any]:
+        return dict(self.data("DELETE", f"/operator/player-lists/{list_id}/players/{player_id}"))

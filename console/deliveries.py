@@ -1,0 +1,47 @@
+"""Pure helpers of the delivery monitor: the table, the chart series and the failure rate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+STATUSES = ("pending", "delivering", "delivered", "failed")
+EVENT_TYPES = ("match.started", "match.score_updated", "match.completed", "match.result_updated", "integration.test")
+COLUMNS = ("createdOn", "eventType", "status", "attemptCount", "connectionID", "lastError", "nextAttemptOn", "eventID")
+
+
+def table_of(deliveries: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per delivery, the columns an operator scans first."""
+    frame = pd.DataFrame(deliveries)
+    for column in COLUMNS:
+        if column not in frame:
+            frame[column] = None
+    return frame[list(COLUMNS)]
+
+
+def failure_rate(deliveries: list[dict[str, Any]]) -> float | None:
+    """Failed ÷ settled (delivered + failed); None while nothing is settled."""
+    failed = sum(1 for d in deliveries if d.get("status") == "failed")
+    settled = failed + sum(1 for d in deliveries if d.get("status") == "delivered")
+    return failed / settled if settled else None
+
+
+def _bucket(span: pd.Timedelta) -> str:
+    if span <= pd.Timedelta(hours=3):
+        return "min"
+    if span <= pd.Timedelta(days=3):
+        return "h"
+    return "D"
+
+
+def over_time(deliveries: list[dict[str, Any]]) -> pd.DataFrame:
+    """Deliveries per time bucket (minute, hour or day, by the span shown), one column per status."""
+    created = pd.to_datetime(pd.Series([d.get("createdOn") for d in deliveries]), utc=True, format="ISO8601")
+    frame = pd.DataFrame({"createdOn": created, "status": [d.get("status") for d in deliveries]}).dropna()
+    if frame.empty:
+        return pd.DataFrame(columns=list(STATUSES))
+    bucket = _bucket(frame["createdOn"].max() - frame["createdOn"].min())
+    frame["time"] = frame["createdOn"].dt.floor(bucket).dt.tz_localize(None)
+    counts = frame.pivot_table(index="time", columns="status", values="createdOn", aggfunc="count", fill_value=0)
+    return counts.reindex(columns=[s for s in STATUSES if s in counts.columns]).astype(int)

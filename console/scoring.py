@@ -1,0 +1,83 @@
+"""The scoring rule as the console applies it point by point (contract §6).
+
+Games go to `points` (11), win by 2; a match is won by the first side with more than half of `best_of` games.
+The server is the judge (it refuses impossible scores); this module only drives the buttons and shows the state.
+Pure functions over `gameScores` lists (`[{"a": 11, "b": 7}, ...]`, the last one possibly in progress).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Side = Literal["a", "b"]
+Game = dict[str, int]
+
+
+def game_winner(game: Game, points: int = 11) -> Side | None:
+    """The side that has won this game, or None while it is still being played."""
+    a, b = game["a"], game["b"]
+    if max(a, b) >= points and abs(a - b) >= 2:
+        return "a" if a > b else "b"
+    return None
+
+
+def games_needed(best_of: int) -> int:
+    """Games a side must win: more than half of `best_of`."""
+    return best_of // 2 + 1
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """What the scoring page shows: games won, the game in play, and whether the match is decided."""
+
+    games: dict[str, int]
+    current: Game
+    game_number: int
+    winner: Side | None
+    needed: int
+
+    @property
+    def decided(self) -> bool:
+        return self.winner is not None
+
+
+def match_state(game_scores: list[Game], *, best_of: int, points: int = 11) -> MatchState:
+    """Fold the game scores into games won, the current game and the winner (if any)."""
+    needed = games_needed(best_of)
+    games = {"a": 0, "b": 0}
+    for game in game_scores:
+        side = game_winner(game, points)
+        if side:
+            games[side] += 1
+    winner: Side | None = "a" if games["a"] >= needed else "b" if games["b"] >= needed else None
+    last = game_scores[-1] if game_scores else None
+    if last is not None and game_winner(last, points) is None:
+        current, number = dict(last), len(game_scores)
+    else:
+        current, number = {"a": 0, "b": 0}, len(game_scores) + 1
+    return MatchState(games=games, current=current, game_number=number, winner=winner, needed=needed)
+
+
+def add_point(game_scores: list[Game], side: Side, *, best_of: int, points: int = 11) -> list[Game]:
+    """The scores after one point for `side`; a finished game opens the next one. No change once decided."""
+    if match_state(game_scores, best_of=best_of, points=points).decided:
+        return [dict(game) for game in game_scores]
+    scores = [dict(game) for game in game_scores]
+    if not scores or game_winner(scores[-1], points) is not None:
+        scores.append({"a": 0, "b": 0})
+    scores[-1][side] += 1
+    return scores
+
+
+def finished_games(game_scores: list[Game], points: int = 11) -> list[Game]:
+    """The scores to complete a match with: every game except an unstarted 0-0 at the end."""
+    scores = [dict(game) for game in game_scores]
+    while scores and scores[-1]["a"] == 0 and scores[-1]["b"] == 0:
+        scores.pop()
+    return scores
+
+
+def score_line(game_scores: list[Game]) -> str:
+    """`11-7, 9-11, 3-2`: a compact display of every game."""
+    return ", ".join(f"{game['a']}-{game['b']}" for game in game_scores) or "no points yet"

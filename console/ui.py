@@ -1,0 +1,105 @@
+"""What every console page shares: the API client, guarded calls, flash messages and match labels.
+
+Pages call the API only through `load` (reads) and `act` (writes), so an unreachable API, a route this server
+does not offer yet, or a refused request always shows as one clear message and never as a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from console.client import ConsoleClient, ConsoleError, NotAvailable
+from domain.settings import Settings
+
+T = TypeVar("T")
+FLASH = "_flash"
+
+
+def settings() -> Settings:
+    """Console settings (COURTSIDE_API_URL, COURTSIDE_OPERATOR_KEY, COURTSIDE_DATA_DIR)."""
+    return Settings.from_env()
+
+
+def client() -> ConsoleClient:
+    """One API client per browser session (keeps its HTTP connection)."""
+    if "_client" not in st.session_state:
+        st.session_state["_client"] = ConsoleClient.from_settings(settings())
+    found: ConsoleClient = st.session_state["_client"]
+    return found
+
+
+def show_problem(exc: ConsoleError) -> None:
+    if isinstance(exc, NotAvailable):
+        st.warning(f"Not available: {exc}", icon="🚧")
+    else:
+        st.error(str(exc), icon="⚠️")
+
+
+def load(fetch: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+    """Read from the API; on failure show why and return None."""
+    try:
+        return fetch(*args, **kwargs)
+    except ConsoleError as exc:
+        show_problem(exc)
+        return None
+
+
+def act(change: Callable[..., T], *args: Any, done: str, rerun: bool = True, **kwargs: Any) -> T | None:
+    """Write through the API; on success remember `done` for the next run (and rerun), else show why."""
+    try:
+        result = change(*args, **kwargs)
+    except ConsoleError as exc:
+        show_problem(exc)
+        return None
+    st.session_state[FLASH] = done
+    if rerun:
+        st.rerun()
+    return result
+
+
+def show_flash() -> None:
+    """Show (once) the message the last successful action left."""
+    message = st.session_state.pop(FLASH, None)
+    if message:
+        st.success(message, icon="✅")
+
+
+def side_name(match: dict[str, Any], side: str) -> str:
+    """Display name of a side (`a` or `b`), doubles partners included."""
+    first = match.get(f"player{side.upper()}")
+    partner = match.get(f"player{side.upper()}2")
+    names = [name for name in (first, partner) if name]
+    return " / ".join(names) if names else f"Side {side.upper()}"
+
+
+def match_label(match: dict[str, Any]) -> str:
+    """`Ann Lee vs Bo Kim · R1 · ext-1`: how a match is named in lists and pickers."""
+    parts = [f"{side_name(match, 'a')} vs {side_name(match, 'b')}"]
+    parts += [str(match[key]) for key in ("matchRound", "eventName") if match.get(key)]
+    parts.append(str(match.get("externalID", match.get("id", ""))))
+    return " · ".join(parts)
+
+
+def best_of(match: dict[str, Any]) -> int:
+    """The match's best-of (it may be sent as a number or a string), else the server default."""
+    try:
+        value = int(float(match.get("bestOf") or 0))
+    except (TypeError, ValueError):
+        value = 0
+    return value if value > 0 else settings().default_best_of
+
+
+def one_time_secret(key: str, title: str) -> None:
+    """Show a secret kept in the session until the operator confirms they copied it; then it is gone."""
+    secret = st.session_state.get(key)
+    if not secret:
+        return
+    with st.container(border=True):
+        st.warning(f"{title}: copy it now, it will not be shown again.", icon="🔑")
+        st.json(secret)
+        if st.button("I have copied it", key=f"{key}_dismiss"):
+            del st.session_state[key]
+            st.rerun()

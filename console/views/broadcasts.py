@@ -1,0 +1,140 @@
+"""Broadcasts and rosters: create and edit broadcasts and their courts, hand one to a connection, rosters,
+and the manual players of a player list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from console.ui import act, client, load, show_flash
+
+st.title("Broadcasts and rosters")
+show_flash()
+api = client()
+
+
+def split(text: str, sep: str | None = None) -> list[str]:
+    return [part.strip() for part in text.split(sep) if part.strip()]
+
+
+# ------------------------------------------------------------------ broadcasts
+st.subheader("Broadcasts")
+broadcasts = load(api.broadcasts)
+if broadcasts is not None:
+    if not broadcasts:
+        st.info("No broadcasts yet: create one below.")
+    else:
+        overview = pd.DataFrame([{
+            "name": b["name"], "courts": ", ".join(t["label"] for t in b.get("tables") or []),
+            "manager": b.get("managerConnectionID"), "id": b["id"], "updatedOn": b.get("updatedOn"),
+        } for b in broadcasts])
+        st.dataframe(overview, hide_index=True, use_container_width=True)
+
+with st.expander("New broadcast", expanded=not broadcasts):
+    with st.form("broadcast_new", clear_on_submit=True):
+        name = st.text_input("Name", max_chars=120, key="bc_name")
+        description = st.text_area("Description", max_chars=800, key="bc_description")
+        courts = st.text_area("Courts (one label a line, 1 to 50)", key="bc_courts")
+        boards = st.text_input("Scoreboard IDs (comma-separated)", key="bc_boards")
+        if st.form_submit_button("Create broadcast"):
+            body: dict[str, Any] = {"name": name.strip(), "tables": [{"label": c} for c in split(courts, "\n")]}
+            if description.strip():
+                body["description"] = description.strip()
+            if split(boards, ","):
+                body["scoreboardIDs"] = split(boards, ",")
+            act(api.create_broadcast, body, done=f"Broadcast {name.strip()} created.")
+
+if broadcasts:
+    st.markdown("**Edit a broadcast**")
+    by_id = {b["id"]: b for b in broadcasts}
+    chosen = st.selectbox("Broadcast", list(by_id), key="bc_pick", format_func=lambda i: by_id[i]["name"])
+    current = by_id[chosen]
+    with st.form(f"broadcast_edit_{chosen}"):
+        new_name = st.text_input("Name", value=current["name"], max_chars=120)
+        new_description = st.text_area("Description", value=current.get("description") or "", max_chars=800)
+        court_rows = pd.DataFrame([{"id": t["id"], "label": t["label"]} for t in current.get("tables") or []],
+                                  columns=["id", "label"])
+        edited = st.data_editor(court_rows, num_rows="dynamic", hide_index=True, key=f"bc_courts_{chosen}",
+                                column_config={"id": st.column_config.TextColumn("Court ID (empty = new)",
+                                                                                 disabled=False)})
+        if st.form_submit_button("Save broadcast"):
+            patch: dict[str, Any] = {}
+            if new_name.strip() != current["name"]:
+                patch["name"] = new_name.strip()
+            if new_description.strip() != (current.get("description") or ""):
+                patch["description"] = new_description.strip()
+            tables = [
+                {"label": str(row["label"]).strip()} | ({"id": str(row["id"])} if isinstance(row["id"], str)
+                                                        and row["id"].strip() else {})
+                for row in edited.to_dict("records") if isinstance(row["label"], str) and row["label"].strip()
+            ]
+            if tables != [{"id": t["id"], "label": t["label"]} for t in current.get("tables") or []]:
+                patch["tables"] = tables
+            if patch:
+                act(api.update_broadcast, chosen, patch, done=f"Broadcast {new_name.strip()} saved.")
+            else:
+                st.info("Nothing changed.")
+
+    connections = [c for c in load(api.connections) or [] if not c.get("revokedOn")]
+    hand, remove = st.columns(2)
+    with hand:
+        if connections:
+            names = {c["connectionID"]: f"{c.get('appName') or c.get('kind')} · {c['connectionID']}"
+                     for c in connections}
+            target = st.selectbox("Hand over to connection", list(names), key="bc_handover_to",
+                                  format_func=lambda i: names[i])
+            if st.button("Hand over", key="bc_handover"):
+                act(api.hand_over, chosen, target, done=f"{current['name']} is now managed by {target}.")
+        else:
+            st.caption("No connection to hand this broadcast to.")
+    with remove:
+        sure = st.checkbox("Yes, delete this broadcast and its courts", key="bc_delete_confirm")
+        if st.button("Delete broadcast", key="bc_delete", disabled=not sure):
+            act(api.delete_broadcast, chosen, done=f"Broadcast {current['name']} deleted.")
+
+# ------------------------------------------------------------------ rosters
+st.subheader("Rosters")
+rosters = load(api.rosters)
+if rosters is not None:
+    if rosters:
+        st.dataframe(pd.DataFrame(rosters), hide_index=True, use_container_width=True)
+    else:
+        st.info("No rosters yet.")
+
+# ------------------------------------------------------------------ player lists
+st.subheader("Player lists")
+lists = load(api.player_lists)
+if lists is not None and not lists:
+    st.info("No player lists yet: partners sync them, and every roster has one.")
+elif lists:
+    lists_by_id = {pl["id"]: pl for pl in lists}
+    list_id = st.selectbox("Player list", list(lists_by_id), key="pl_pick",
+                           format_func=lambda i: f"{lists_by_id[i]['name']} ({lists_by_id[i].get('playerCount', 0)})")
+    players = lists_by_id[list_id].get("players") or []
+    if players:
+        st.dataframe(pd.DataFrame(players), hide_index=True, use_container_width=True)
+    else:
+        st.caption("No players in this list.")
+    manual = {str(p.get("id") or p.get("externalID")): p for p in players if p.get("source") == "manual"}
+    if manual:
+        gone = st.selectbox("Manual player", list(manual), key="pl_remove_pick",
+                            format_func=lambda i: " ".join(filter(None, (manual[i].get("firstName"),
+                                                                         manual[i].get("lastName")))) or i)
+        if st.button("Remove manual player", key="pl_remove"):
+            act(api.remove_player, list_id, gone, done="Player removed.")
+    with st.form(f"pl_add_{list_id}", clear_on_submit=True):
+        st.markdown("**Add a manual player**")
+        first, last = st.columns(2)
+        first_name = first.text_input("First name", max_chars=120)
+        last_name = last.text_input("Last name", max_chars=120)
+        country, club = st.columns(2)
+        country_code = country.text_input("Country", max_chars=120)
+        club_name = club.text_input("Club", max_chars=120)
+        external = st.text_input("External ID (optional)", max_chars=500)
+        if st.form_submit_button("Add player"):
+            player = {"firstName": first_name, "lastName": last_name, "country": country_code,
+                      "clubName": club_name, "externalID": external}
+            act(api.add_player, list_id, {k: v.strip() for k, v in player.items() if v.strip()},
+                done="Player added.")

@@ -1,0 +1,65 @@
+"""Deliveries: every webhook delivery, filterable; one delivery's payload and attempts; retry; a chart over time.
+
+The failure rate is failed ÷ settled (delivered + failed) among the deliveries shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from console.deliveries import EVENT_TYPES, STATUSES, failure_rate, over_time, table_of
+from console.ui import act, client, load, show_flash
+
+ALL = "(all)"
+
+st.title("Deliveries")
+show_flash()
+api = client()
+
+connections = load(api.connections) or []
+status_col, type_col, connection_col = st.columns(3)
+status = status_col.selectbox("Status", [ALL, *STATUSES], key="dlv_status")
+event_type = type_col.selectbox("Event type", [ALL, *EVENT_TYPES], key="dlv_type")
+names = {c["connectionID"]: f"{c.get('appName') or c.get('kind', '')} · {c['connectionID']}" for c in connections}
+connection = connection_col.selectbox("Connection", [ALL, *names], key="dlv_connection",
+                                      format_func=lambda i: names.get(i, i))
+
+deliveries = load(api.deliveries, status=None if status == ALL else status,
+                  event_type=None if event_type == ALL else event_type,
+                  connection_id=None if connection == ALL else connection)
+if deliveries is not None and not deliveries:
+    st.info("No deliveries match these filters. Events are delivered once a connection sets a webhook URL.")
+elif deliveries:
+    rate = failure_rate(deliveries)
+    total, delivered, failed, waiting = st.columns(4)
+    total.metric("Deliveries", len(deliveries))
+    delivered.metric("Delivered", sum(1 for d in deliveries if d["status"] == "delivered"))
+    failed.metric("Failed", sum(1 for d in deliveries if d["status"] == "failed"))
+    waiting.metric("Failure rate", "n/a" if rate is None else f"{rate:.0%}",
+                   help="failed ÷ (delivered + failed)")
+    st.bar_chart(over_time(deliveries), y_label="deliveries", stack=True)
+    st.dataframe(table_of(deliveries), hide_index=True, use_container_width=True)
+
+    by_id: dict[str, dict[str, Any]] = {d["eventID"]: d for d in deliveries}
+    event_id = st.selectbox("Delivery", list(by_id), key="dlv_pick",
+                            format_func=lambda i: f"{by_id[i]['eventType']} · {by_id[i]['status']} · {i}")
+    detail = load(api.delivery, event_id)
+    if detail is not None:
+        left, right = st.columns(2)
+        with left:
+            st.markdown(f"**{detail['eventType']}**: {detail['status']}, {detail.get('attemptCount', 0)} attempt(s)")
+            if detail.get("lastError"):
+                st.markdown(f"Last error: `{detail['lastError']}`")
+            if st.button("Retry now", key="dlv_retry", disabled=detail["status"] == "delivering"):
+                act(api.retry_delivery, event_id, done=f"Delivery {event_id} retried.")
+            st.markdown("**Attempts**")
+            attempts = detail.get("attempts") or []
+            if attempts:
+                st.dataframe(attempts, hide_index=True, use_container_width=True)
+            else:
+                st.caption("No attempt yet.")
+        with right:
+            st.markdown("**Payload**")
+            st.json(detail.get("payload") or {})

@@ -1,0 +1,111 @@
+"""Scoring: point buttons for each side and undo on a table's match in play; complete it; correct a result.
+
+Each point sends the whole `gameScores` to the API (the server validates them and emits the webhook event);
+the game and match state shown is the scoring rule's (console/scoring.py). Undo steps back through the scores
+this session sent for the match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from console.scoring import Side, add_point, finished_games, match_state, score_line
+from console.ui import act, best_of, client, load, match_label, settings, show_flash, side_name
+
+HISTORY = "_score_history"  # match id -> list of previous gameScores, newest last
+COMPLETED = "_completed_matches"  # match id -> last match read of matches completed in this session
+
+st.markdown(
+    "<style>div[data-testid='stButton'] button[kind='primary'] p {font-size: 2rem; font-weight: 700;}</style>",
+    unsafe_allow_html=True,
+)
+st.title("Scoring")
+show_flash()
+api = client()
+points = settings().points_per_game
+history: dict[str, list[list[dict[str, int]]]] = st.session_state.setdefault(HISTORY, {})
+completed: dict[str, dict[str, Any]] = st.session_state.setdefault(COMPLETED, {})
+
+
+def send_scores(match: dict[str, Any], scores: list[dict[str, int]], *, remember: bool = True) -> None:
+    """Replace the match's scores; remember the previous ones for undo."""
+    previous = [dict(game) for game in match.get("gameScores") or []]
+    if act(api.score_match, match["id"], scores, done="Score saved.", rerun=False) is not None:
+        if remember:
+            history.setdefault(match["id"], []).append(previous)
+        st.session_state.pop("_flash", None)
+        st.rerun()
+
+
+def scoreboard(match: dict[str, Any]) -> None:
+    """The live score of a match in play, with the point, undo and complete buttons."""
+    scores = [dict(game) for game in match.get("gameScores") or []]
+    rule_best_of = best_of(match)
+    state = match_state(scores, best_of=rule_best_of, points=points)
+    st.caption(f"{match_label(match)} · best of {rule_best_of}, games to {points} (win by 2)")
+    left, right = st.columns(2)
+    for column, side in ((left, "a"), (right, "b")):
+        with column:
+            st.subheader(side_name(match, side))
+            st.metric("Games", state.games[side])
+            st.metric(f"Game {state.game_number}", state.current[side])
+    if state.decided:
+        assert state.winner is not None
+        st.success(f"{side_name(match, state.winner)} wins {state.games[state.winner]}–"
+                   f"{state.games['b' if state.winner == 'a' else 'a']}. Complete the match to record it.")
+    left, right = st.columns(2)
+    for column, side in ((left, "a"), (right, "b")):
+        side_key: Side = "a" if side == "a" else "b"
+        if column.button(f"+1 {side_name(match, side)}", key=f"point_{side}", type="primary",
+                         disabled=state.decided, use_container_width=True):
+            send_scores(match, add_point(scores, side_key, best_of=rule_best_of, points=points))
+    undo, complete = st.columns(2)
+    steps = history.get(match["id"], [])
+    if undo.button("Undo last point", key="undo", disabled=not steps, use_container_width=True):
+        if act(api.score_match, match["id"], steps[-1], done="Last point undone.", rerun=False) is not None:
+            steps.pop()
+            st.rerun()
+    if complete.button("Complete match", key="complete", disabled=not state.decided, use_container_width=True):
+        result = act(api.complete_match, match["id"], finished_games(scores),
+                     done=f"Completed {match_label(match)}: {score_line(finished_games(scores))}.", rerun=False)
+        if result is not None:
+            completed[result["id"]] = result
+            history.pop(match["id"], None)
+            st.rerun()
+
+
+tables = load(api.tables)
+if tables is not None:
+    playing = {t["id"]: t for t in tables if t.get("activeMatch")}
+    if not playing:
+        st.info("No match in play. Start one on the court board.")
+    else:
+        table_id = st.selectbox("Table", list(playing), key="scoring_table",
+                                format_func=lambda i: f"{playing[i]['label']} · "
+                                                      f"{match_label(playing[i]['activeMatch'])}")
+        scoreboard(playing[table_id]["activeMatch"])
+
+st.divider()
+st.subheader("Correct a completed result")
+if completed:
+    picked = st.selectbox("Completed in this session", ["", *completed], key="correct_pick",
+                          format_func=lambda i: match_label(completed[i]) if i else "(enter a match ID below)")
+else:
+    picked = ""
+match_id = picked or st.text_input("Match ID (mat_…)", key="correct_id").strip()
+if match_id:
+    known = completed.get(match_id, {})
+    start = pd.DataFrame(known.get("gameScores") or [{"a": 11, "b": 0}], columns=["a", "b"])
+    edited = st.data_editor(start, num_rows="dynamic", key=f"correct_editor_{match_id}", hide_index=True,
+                            column_config={"a": st.column_config.NumberColumn("Side A", min_value=0, step=1),
+                                           "b": st.column_config.NumberColumn("Side B", min_value=0, step=1)})
+    if st.button("Save corrected result", key="correct_save"):
+        rows = edited.dropna()
+        games = [{"a": int(row.a), "b": int(row.b)} for row in rows.itertuples()]
+        fixed = act(api.score_match, match_id, games, done="Result corrected.", rerun=False)
+        if fixed is not None:
+            completed[fixed["id"]] = fixed
+            st.success(f"Result corrected: {match_label(fixed)} {score_line(fixed.get('gameScores') or [])}.")
