@@ -1,13 +1,22 @@
-"""Court queues as partners and operators read them: a match read, and a table with its queue."""
+"""Court queues as partners and operators read them: a match read, and a table with its queue.
+
+A table's queue is its pending matches ordered by `queue_order`; `queuePosition` is the 1-based place in the
+whole queue of the table (every connection's pending matches: the court plays them in that order).
+Reads of many matches share one `Reader`, which loads each table's queue and each player list once.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from domain import scoring
 from domain.models import Match, PlayerList, Table
 from domain.ports import UnitOfWork
+from domain.settings import Settings
 
 SIDES = ("playerA", "playerA2", "playerB", "playerB2")
+DEFAULT_POINTS = Settings.points_per_game
 
 
 def _display_name(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> str | None:
@@ -20,15 +29,14 @@ def _display_name(reference: dict[str, str], players: dict[str, dict[str, Any]])
     return name or player.get("externalID")
 
 
-def score_of(game_scores: list[dict[str, int]]) -> dict[str, int]:
-    """Games won by each side."""
-    return {
-        "a": sum(1 for game in game_scores if game["a"] > game["b"]),
-        "b": sum(1 for game in game_scores if game["b"] > game["a"]),
-    }
+def score_of(game_scores: list[dict[str, int]], *, points: int = DEFAULT_POINTS) -> dict[str, int]:
+    """Games won by each side (finished games only)."""
+    return scoring.score(game_scores, points=points)
 
 
-def present_match(match: Match, *, queue_position: int | None, player_list: PlayerList | None) -> dict[str, Any]:
+def present_match(
+    match: Match, *, queue_position: int | None, player_list: PlayerList | None, points: int = DEFAULT_POINTS,
+) -> dict[str, Any]:
     """The match read of the spec (required fields always, optional ones when set)."""
     players = {p["externalID"]: p for p in (player_list.players if player_list else []) if p.get("externalID")}
     read: dict[str, Any] = {
@@ -44,7 +52,7 @@ def present_match(match: Match, *, queue_position: int | None, player_list: Play
         "queuePosition": queue_position,
         "scheduledOn": match.scheduled_on,
         "gameScores": [dict(game) for game in match.game_scores],
-        "score": score_of(match.game_scores),
+        "score": score_of(match.game_scores, points=points),
     }
     optional = {
         "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
@@ -52,54 +60,101 @@ def present_match(match: Match, *, queue_position: int | None, player_list: Play
         "completedOn": match.completed_on,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
-    for side, reference in match.participants.items():
-        name = _display_name(reference, players)
-        if name:
-            read[side] = name
+    for side in SIDES:
+        reference = match.participants.get(side)
+        if reference:
+            name = _display_name(reference, players)
+            if name:
+                read[side] = name
     return read
 
 
 def player_list_of(uow: UnitOfWork, match: Match) -> PlayerList | None:
-    found = uow.player_lists.find(connection_id=match.connection_id, external_id=match.player_list_external_id)
+    found = uow.player_lists.find(external_id=match.player_list_external_id, connection_id=match.connection_id)
+    return found[0] if found else None
+
+
+def pending_queue(uow: UnitOfWork, table_id: str) -> list[Match]:
+    """The table's pending matches (every connection's), in queue order."""
+    return sorted(uow.matches.find(table_id=table_id, status="pending"), key=lambda m: (m.queue_order, m.seq))
+
+
+def active_match(uow: UnitOfWork, table_id: str) -> Match | None:
+    found = uow.matches.find(table_id=table_id, status="active")
     return found[0] if found else None
 
 
 def table_matches(uow: UnitOfWork, table_id: str, *, connection_id: str | None) -> tuple[Match | None, list[Match]]:
     """The active match and the pending queue (in order) of a table; one connection's only, unless None."""
-    matches = uow.matches.find(table_id=table_id)
+    active, queue = active_match(uow, table_id), pending_queue(uow, table_id)
     if connection_id is not None:
-        matches = [m for m in matches if m.connection_id == connection_id]
-    active = next((m for m in matches if m.status == "active"), None)
-    queue = sorted((m for m in matches if m.status == "pending"), key=lambda m: m.queue_order)
+        queue = [m for m in queue if m.connection_id == connection_id]
+        if active is not None and active.connection_id != connection_id:
+            active = None
     return active, queue
+
+
+class Reader:
+    """Presents many matches of one unit of work, loading each table queue and player list once."""
+
+    def __init__(self, uow: UnitOfWork, *, points: int = DEFAULT_POINTS) -> None:
+        self.uow = uow
+        self.points = points
+        self._positions: dict[str, dict[str, int]] = {}
+        self._lists: dict[tuple[str, str], PlayerList | None] = {}
+
+    def positions(self, table_id: str) -> dict[str, int]:
+        if table_id not in self._positions:
+            queue = pending_queue(self.uow, table_id)
+            self._positions[table_id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        return self._positions[table_id]
+
+    def player_list(self, match: Match) -> PlayerList | None:
+        key = (match.connection_id, match.player_list_external_id)
+        if key not in self._lists:
+            self._lists[key] = player_list_of(self.uow, match)
+        return self._lists[key]
+
+    def read(self, match: Match) -> dict[str, Any]:
+        position = self.positions(match.table_id).get(match.id) if match.status == "pending" else None
+        return present_match(match, queue_position=position, player_list=self.player_list(match), points=self.points)
+
+    def read_all(self, matches: Iterable[Match]) -> list[dict[str, Any]]:
+        return [self.read(match) for match in matches]
+
+    def table(self, table: Table, *, connection_id: str | None) -> dict[str, Any]:
+        """Table read: `{id, label, broadcastID, playerListExternalID, activeMatch, queue}` (contract §5)."""
+        active = active_match(self.uow, table.id)
+        queue = pending_queue(self.uow, table.id)
+        self._positions[table.id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        if connection_id is not None:
+            queue = [m for m in queue if m.connection_id == connection_id]
+            if active is not None and active.connection_id != connection_id:
+                active = None
+        return {
+            "id": table.id,
+            "label": table.label,
+            "broadcastID": table.broadcast_id,
+            "playerListExternalID": table.player_list_external_id,
+            "activeMatch": None if active is None else self.read(active),
+            "queue": self.read_all(queue),
+        }
 
 
 def queue_position(uow: UnitOfWork, match: Match) -> int | None:
     """1-based position among the table's pending matches; None unless pending."""
-    if match.status != "pending":
-        return None
-    _, queue = table_matches(uow, match.table_id, connection_id=None)
-    return next(i for i, m in enumerate(queue, start=1) if m.id == match.id)
+    return Reader(uow).positions(match.table_id).get(match.id) if match.status == "pending" else None
 
 
-def read_match(uow: UnitOfWork, match: Match) -> dict[str, Any]:
-    return present_match(match, queue_position=queue_position(uow, match), player_list=player_list_of(uow, match))
+def read_match(uow: UnitOfWork, match: Match, *, points: int = DEFAULT_POINTS) -> dict[str, Any]:
+    return Reader(uow, points=points).read(match)
 
 
-def present_table(uow: UnitOfWork, table: Table, *, connection_id: str | None) -> dict[str, Any]:
-    """Table read: `{id, label, broadcastID, playerListExternalID, activeMatch, queue}` (contract §5)."""
-    active, queue = table_matches(uow, table.id, connection_id=connection_id)
-    _, full_queue = table_matches(uow, table.id, connection_id=None)
-    positions = {m.id: i for i, m in enumerate(full_queue, start=1)}
-    return {
-        "id": table.id,
-        "label": table.label,
-        "broadcastID": table.broadcast_id,
-        "playerListExternalID": table.player_list_external_id,
-        "activeMatch": None if active is None else present_match(
-            active, queue_position=None, player_list=player_list_of(uow, active)
-        ),
-        "queue": [
-            present_match(m, queue_position=positions[m.id], player_list=player_list_of(uow, m)) for m in queue
-        ],
-    }
+def present_table(
+    uow: UnitOfWork, table: Table, *, connection_id: str | None, points: int = DEFAULT_POINTS,
+) -> dict[str, Any]:
+    """Table read: `{id, label, broadcastID, playerListExternalID, activeMatch, queue}` (contract §5).
+
+    `connection_id` limits the matches to one connection's (partner reads); None shows every connection's.
+    """
+    return Reader(uow, points=points).table(table, connection_id=connection_id)

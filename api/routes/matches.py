@@ -1,5 +1,183 @@
-"""Routes of /matches (filled in by its issue)."""
+"""Partner routes of /matches: sync, read, move, cancel, and their bulk forms (scopes matches.read/write)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from api.blueprint import Blueprint
+from api.context import caller, now, services, unit_of_work
+from api.errors import status_of
+from api.schemas.common import PageQuery, envelope, list_envelope
+from api.schemas.matches import (
+    CANCEL_BULK,
+    SYNC_BULK,
+    BulkAssignSchema,
+    BulkCancelSchema,
+    BulkSyncSchema,
+    MatchDeleted,
+    MatchPatchSchema,
+    MatchRead,
+    MatchSyncSchema,
+    match_sync,
+)
+from api.security import requires
+from domain import matches as svc
+from domain.errors import DomainError, Invalid
+from domain.models import Match
+from domain.ports import UnitOfWork
+from domain.queues import Reader
 
-blp = Blueprint("matches", __name__, description="matches")
+blp = Blueprint("matches", __name__, description="Scheduled matches on court queues")
+
+Json = dict[str, Any]
+T = TypeVar("T")
+
+
+def rules() -> svc.Rules:
+    """The server's scoring rules (settings)."""
+    settings = services().settings
+    return svc.Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of)
+
+
+def reader(uow: UnitOfWork) -> Reader:
+    return Reader(uow, points=services().settings.points_per_game)
+
+
+def _ids() -> tuple[str, str]:
+    principal = caller()
+    return principal.account_id, principal.connection_id or ""
+
+
+def _sync(uow: UnitOfWork, sync: svc.MatchSync) -> Match:
+    account_id, connection_id = _ids()
+    return svc.sync_match(uow, account_id=account_id, connection_id=connection_id, sync=sync, now=now(),
+                          rules=rules())
+
+
+def _move(uow: UnitOfWork, external_id: str, table_id: str) -> Match:
+    account_id, connection_id = _ids()
+    return svc.move_match(uow, account_id=account_id, connection_id=connection_id, external_id=external_id,
+                          table_id=table_id, now=now())
+
+
+def _bulk(
+    items: Sequence[T], keys: Sequence[str], apply: Callable[[UnitOfWork, T], Match],
+    present: Callable[[Reader, Match], Json],
+) -> tuple[Json, int]:
+    """Apply every item in one unit of work, in request order; per-item results, 200 or 207."""
+    svc.check_unique(keys, field_name="externalID")
+    with unit_of_work() as uow:
+        outcomes = svc.each(items, lambda item: apply(uow, item))
+        read = reader(uow)
+        results: list[Json] = []
+        for index, (key, outcome) in enumerate(zip(keys, outcomes, strict=True)):
+            result: Json = {"index": index, "externalID": key}
+            if isinstance(outcome, DomainError):
+                result |= {"status": status_of(outcome), "error": {"code": outcome.code, "message": outcome.message}}
+            else:
+                result |= {"status": 200, "data": present(read, outcome)}
+            results.append(result)
+    failed = sum(1 for r in results if r["status"] != 200)
+    body = {"data": {"results": results, "succeeded": len(results) - failed, "failed": failed}}
+    return body, 200 if failed == 0 else 207
+
+
+def _deleted(_: Reader, match: Match) -> Json:
+    return {"externalID": match.external_id, "deleted": True}
+
+
+@blp.route("/matches", methods=["PUT", "POST"])
+@requires("matches.write")
+@blp.arguments(MatchSyncSchema)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(409, description="The match is active or completed (match_locked).")
+def sync_match(sync: svc.MatchSync) -> Json:
+    """Sync a match: queue a new one, or replace the pending match with this externalID (POST is an alias)."""
+    with unit_of_work() as uow:
+        return {"data": reader(uow).read(_sync(uow, sync))}
+
+
+@blp.route("/matches", methods=["GET"])
+@requires("matches.read")
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(MatchRead))
+def list_matches(query: Json) -> Json:
+    """The connection's matches, oldest first."""
+    with unit_of_work() as uow:
+        page, cursor = svc.list_matches(uow, connection_id=_ids()[1], limit=query.get("limit"),
+                                        cursor=query.get("cursor"))
+        return {"data": reader(uow).read_all(page), "nextCursor": cursor}
+
+
+@blp.route("/matches/bulk", methods=["POST"])
+@requires("matches.write")
+@blp.arguments(BulkSyncSchema)
+@blp.response(200, SYNC_BULK)
+@blp.alt_response(207, schema=SYNC_BULK, description="Some items failed; see each result.")
+def bulk_sync(body: Json) -> tuple[Json, int]:
+    """Sync up to 100 matches; per-match results in request order."""
+    items: list[svc.MatchSync] = body["matches"]
+    return _bulk(items, [item.external_id for item in items], _sync, lambda read, match: read.read(match))
+
+
+@blp.route("/matches/bulk", methods=["PATCH"])
+@requires("matches.write")
+@blp.arguments(BulkAssignSchema)
+@blp.response(200, SYNC_BULK)
+@blp.alt_response(207, schema=SYNC_BULK, description="Some items failed; see each result.")
+def bulk_move(body: Json) -> tuple[Json, int]:
+    """Move up to 100 pending matches; request order is kept within each destination table."""
+    items: list[Json] = body["matches"]
+    return _bulk(items, [item["externalID"] for item in items],
+                 lambda uow, item: _move(uow, item["externalID"], item["tableID"]),
+                 lambda read, match: read.read(match))
+
+
+@blp.route("/matches/bulk/cancel", methods=["POST"])
+@requires("matches.write")
+@blp.arguments(BulkCancelSchema)
+@blp.response(200, CANCEL_BULK)
+@blp.alt_response(207, schema=CANCEL_BULK, description="Some items failed; see each result.")
+def bulk_cancel(body: Json) -> tuple[Json, int]:
+    """Cancel up to 100 pending matches; per-match results in request order."""
+    keys: list[str] = body["externalIDs"]
+    return _bulk(keys, keys,
+                 lambda uow, key: svc.cancel_match(uow, connection_id=_ids()[1], external_id=key), _deleted)
+
+
+@blp.route("/matches/<string:external_id>", methods=["GET"])
+@requires("matches.read")
+@blp.response(200, envelope(MatchRead))
+def get_match(external_id: str) -> Json:
+    """One of the connection's matches by its externalID."""
+    with unit_of_work() as uow:
+        return {"data": reader(uow).read(svc.find_match(uow, connection_id=_ids()[1], external_id=external_id))}
+
+
+@blp.route("/matches/<string:external_id>", methods=["PATCH"])
+@requires("matches.write")
+@blp.arguments(MatchPatchSchema)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(409, description="The match is active or completed (match_locked).")
+def patch_match(body: Json, external_id: str) -> Json:
+    """Move (a body with only tableID) or replace (a full match sync body) a pending match."""
+    with unit_of_work() as uow:
+        if set(body) == {"tableID"}:
+            return {"data": reader(uow).read(_move(uow, external_id, body["tableID"]))}
+        if body.get("externalID", external_id) != external_id:
+            raise Invalid("externalID in the body must match the path.",
+                          details={"json": {"externalID": ["must equal the externalID in the path"]}})
+        svc.find_match(uow, connection_id=_ids()[1], external_id=external_id)
+        return {"data": reader(uow).read(_sync(uow, match_sync(body | {"externalID": external_id})))}
+
+
+@blp.route("/matches/<string:external_id>", methods=["DELETE"])
+@requires("matches.write")
+@blp.response(200, envelope(MatchDeleted))
+@blp.alt_response(409, description="The match is active or completed (match_locked).")
+def cancel_match(external_id: str) -> Json:
+    """Cancel a pending match (it is removed from its queue)."""
+    with unit_of_work() as uow:
+        match = svc.cancel_match(uow, connection_id=_ids()[1], external_id=external_id)
+    return {"data": {"externalID": match.external_id, "deleted": True}}

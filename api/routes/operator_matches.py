@@ -1,5 +1,126 @@
-"""Operator routes of its issue (operator key only)."""
+"""Operator routes for the court board and live scoring (operator key only; see docs/operator-api.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
+from api.context import caller, now, unit_of_work
+from api.routes.matches import reader, rules
+from api.schemas.common import PageQuery, envelope, list_envelope
+from api.schemas.matches import (
+    CompleteBody,
+    MatchMoveSchema,
+    MatchRead,
+    OperatorTableRead,
+    QueueOrderBody,
+    ScoreBody,
+    TableRead,
+)
+from api.security import requires
+from domain import matches as svc
+from domain.pagination import paginate
 
-blp = Blueprint("operator_matches", __name__, description="Operator: matches")
+blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
+
+Json = dict[str, Any]
+
+
+class OperatorDeleted(Schema):
+    id = fields.String(required=True)
+    deleted = fields.Boolean(required=True)
+
+
+def _account() -> str:
+    return caller().account_id
+
+
+@blp.route("/operator/tables", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(OperatorTableRead))
+def list_tables(query: Json) -> Json:
+    """Every table of the account with every connection's active match and queue (the court board)."""
+    with unit_of_work() as uow:
+        tables, cursor = paginate(uow.tables.find(account_id=_account()), seq=lambda t: t.seq,
+                                  limit=query.get("limit"), cursor=query.get("cursor"))
+        read = reader(uow)
+        data = [read.table(t, connection_id=None) | {"managerConnectionID": t.manager_connection_id}
+                for t in tables]
+    return {"data": data, "nextCursor": cursor}
+
+
+@blp.route("/operator/matches/<string:match_id>/start", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(409, description="match_not_pending, or table_busy (the table already plays a match).")
+def start_match(match_id: str) -> Json:
+    """Start a pending match (one active match per table); emits match.started."""
+    with unit_of_work() as uow:
+        match = svc.start_match(uow, account_id=_account(), match_id=match_id, now=now(), rules=rules())
+        return {"data": reader(uow).read(match)}
+
+
+@blp.route("/operator/matches/<string:match_id>/score", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(ScoreBody)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(409, description="match_not_active (pending), or match_undecided (correction of a result).")
+def score_match(body: Json, match_id: str) -> Json:
+    """Replace the game scores: live on an active match (match.score_updated), a correction on a completed one
+    (match.result_updated)."""
+    with unit_of_work() as uow:
+        match = svc.score_match(uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"],
+                                now=now(), rules=rules())
+        return {"data": reader(uow).read(match)}
+
+
+@blp.route("/operator/matches/<string:match_id>/complete", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(CompleteBody)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(409, description="match_not_active, or match_undecided (no side has won the match).")
+def complete_match(body: Json, match_id: str) -> Json:
+    """Complete an active match, optionally with its final game scores; emits match.completed."""
+    with unit_of_work() as uow:
+        match = svc.complete_match(uow, account_id=_account(), match_id=match_id,
+                                   game_scores=body.get("gameScores"), now=now(), rules=rules())
+        return {"data": reader(uow).read(match)}
+
+
+@blp.route("/operator/matches/<string:match_id>/move", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(MatchMoveSchema)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(409, description="The match is active or completed (match_locked).")
+def move_match(body: Json, match_id: str) -> Json:
+    """Move a pending match to the end of another table's queue."""
+    with unit_of_work() as uow:
+        match = svc.operator_move_match(uow, account_id=_account(), match_id=match_id, table_id=body["tableID"],
+                                        now=now())
+        return {"data": reader(uow).read(match)}
+
+
+@blp.route("/operator/matches/<string:match_id>/cancel", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(OperatorDeleted))
+@blp.alt_response(409, description="The match is active or completed (match_locked).")
+def cancel_match(match_id: str) -> Json:
+    """Cancel a pending match."""
+    with unit_of_work() as uow:
+        match = svc.operator_cancel_match(uow, account_id=_account(), match_id=match_id)
+    return {"data": {"id": match.id, "deleted": True}}
+
+
+@blp.route("/operator/tables/<string:table_id>/queue", methods=["PUT"])
+@requires(operator=True)
+@blp.arguments(QueueOrderBody)
+@blp.response(200, envelope(TableRead))
+def reorder_queue(body: Json, table_id: str) -> Json:
+    """Reorder a table's queue: `matchIDs` lists exactly its pending matches in the new order."""
+    with unit_of_work() as uow:
+        table = svc.reorder_queue(uow, account_id=_account(), table_id=table_id, match_ids=body["matchIDs"],
+                                  now=now())
+        return {"data": reader(uow).table(table, connection_id=None)}

@@ -1,0 +1,256 @@
+"""Match bodies and reads: sync, move, bulk, scoring, and the match/table reads (api-v1.md, contract §2, §6)."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate
+
+from api.schemas.common import Strict, str_field
+from domain import scoring
+from domain.clock import iso
+from domain.matches import MatchSync
+from domain.queues import SIDES
+
+BULK_SIZE = validate.Length(min=1, max=100)
+MAX_POINTS = 999
+
+
+class StrictInteger(fields.Integer):
+    """An integer that must be a JSON integer: no `"7"`, no `1.5`, no `true`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        result: int = super()._deserialize(value, attr, data, **kwargs)
+        return result
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean only (no `"true"`, no `1`)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class BestOf(fields.Field):
+    """`bestOf`: a positive odd integer, as a number or a string of digits; reads return a number."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        try:
+            best_of = scoring.parse_best_of(value)
+        except Exception as exc:
+            raise ValidationError("Must be a positive odd integer (a number or a string of digits).") from exc
+        if best_of > MAX_POINTS:
+            raise ValidationError(f"Must be at most {MAX_POINTS}.")
+        return best_of
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> int | None:
+        return None if value is None else int(value)
+
+
+# ------------------------------------------------------------------------------------------------ bodies
+class PlayerReference(Strict):
+    """A side of a match: a player of the match's list (`externalID`) and/or a free-text `manualName`."""
+
+    externalID = str_field(500, min_length=1)
+    manualName = str_field(120, min_length=1)
+
+
+class MatchSyncSchema(Strict):
+    """Match sync body (PUT/POST /matches, one bulk item)."""
+
+    externalID = str_field(500, required=True, min_length=1)
+    tableID = str_field(500, required=True, min_length=1)
+    playerListExternalID = str_field(500, required=True, min_length=1)
+    eventName = str_field(500)
+    matchRound = str_field(500)
+    matchDetails = str_field(800)
+    startTime = fields.AwareDateTime(default_timezone=UTC, metadata={"description": "ISO 8601"})
+    bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})
+    isDoubles = StrictBoolean()
+    playerA = fields.Nested(PlayerReference)
+    playerA2 = fields.Nested(PlayerReference)
+    playerB = fields.Nested(PlayerReference)
+    playerB2 = fields.Nested(PlayerReference)
+
+    @post_load
+    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | dict[str, Any]:
+        return match_sync(data)
+
+
+def match_sync(data: dict[str, Any]) -> MatchSync:
+    start = data.get("startTime")
+    return MatchSync(
+        external_id=data["externalID"], table_id=data["tableID"],
+        player_list_external_id=data["playerListExternalID"],
+        participants={side: dict(data[side]) for side in SIDES if side in data},
+        event_name=data.get("eventName"), match_round=data.get("matchRound"), match_details=data.get("matchDetails"),
+        start_time=None if start is None else iso(start), best_of=data.get("bestOf"),
+        is_doubles=data.get("isDoubles"),
+    )
+
+
+class MatchPatchSchema(MatchSyncSchema):
+    """PATCH /matches/{externalID}: only `tableID` (a move), or a full match sync body (a replacement).
+
+    In a replacement `externalID` may be left out; when given it must equal the path's.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(partial=True, **kwargs)
+
+    @post_load
+    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | dict[str, Any]:
+        if set(data) == {"tableID"}:
+            return {"tableID": data["tableID"]}
+        missing = {name: ["Missing data for required field."]
+                   for name in ("tableID", "playerListExternalID") if name not in data}
+        if missing:
+            raise ValidationError(missing)
+        return dict(data)
+
+
+class MatchMoveSchema(Strict):
+    tableID = str_field(500, required=True, min_length=1)
+
+
+class BulkSyncSchema(Strict):
+    matches = fields.List(fields.Nested(MatchSyncSchema), required=True, validate=BULK_SIZE)
+
+
+class AssignmentSchema(Strict):
+    externalID = str_field(500, required=True, min_length=1)
+    tableID = str_field(500, required=True, min_length=1)
+
+
+class BulkAssignSchema(Strict):
+    matches = fields.List(fields.Nested(AssignmentSchema), required=True, validate=BULK_SIZE)
+
+
+class BulkCancelSchema(Strict):
+    externalIDs = fields.List(str_field(500, min_length=1), required=True, validate=BULK_SIZE)
+
+
+class GameScoreBody(Strict):
+    a = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_POINTS))
+    b = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_POINTS))
+
+
+class ScoreBody(Strict):
+    gameScores = fields.List(fields.Nested(GameScoreBody), required=True, validate=validate.Length(max=MAX_POINTS))
+
+
+class CompleteBody(Strict):
+    gameScores = fields.List(fields.Nested(GameScoreBody), validate=validate.Length(max=MAX_POINTS))
+
+
+class QueueOrderBody(Strict):
+    matchIDs = fields.List(str_field(500, min_length=1), required=True, validate=validate.Length(max=5000))
+
+
+# ------------------------------------------------------------------------------------------------ reads
+class PlayerReferenceRead(Schema):
+    externalID = fields.String()
+    manualName = fields.String()
+
+
+class ParticipantsRead(Schema):
+    playerA = fields.Nested(PlayerReferenceRead)
+    playerA2 = fields.Nested(PlayerReferenceRead)
+    playerB = fields.Nested(PlayerReferenceRead)
+    playerB2 = fields.Nested(PlayerReferenceRead)
+
+
+class GameScoreRead(Schema):
+    a = fields.Integer(required=True)
+    b = fields.Integer(required=True)
+
+
+class MatchRead(Schema):
+    """A match read (api-v1.md "Match (read)")."""
+
+    id = fields.String(required=True)
+    externalID = fields.String(required=True)
+    scheduledMatchID = fields.String(required=True)
+    tableID = fields.String(required=True)
+    status = fields.String(required=True, metadata={"enum": ["pending", "active", "completed"]})
+    participants = fields.Nested(ParticipantsRead, required=True)
+    playerListExternalID = fields.String()
+    isActive = fields.Boolean()
+    isComplete = fields.Boolean()
+    queuePosition = fields.Integer(allow_none=True, metadata={"description": "1-based; null unless pending"})
+    scheduledOn = fields.String()
+    gameScores = fields.List(fields.Nested(GameScoreRead))
+    score = fields.Nested(GameScoreRead, metadata={"description": "games won by each side"})
+    eventName = fields.String()
+    matchRound = fields.String()
+    matchDetails = fields.String()
+    startTime = fields.String()
+    bestOf = fields.Integer()
+    isDoubles = fields.Boolean()
+    completedOn = fields.String()
+    playerA = fields.String(metadata={"description": "display name"})
+    playerA2 = fields.String()
+    playerB = fields.String()
+    playerB2 = fields.String()
+
+
+class TableRead(Schema):
+    """A table read with its active match and pending queue (contract §5)."""
+
+    id = fields.String(required=True)
+    label = fields.String(required=True)
+    broadcastID = fields.String(required=True)
+    playerListExternalID = fields.String(required=True, allow_none=True)
+    activeMatch = fields.Nested(MatchRead, required=True, allow_none=True)
+    queue = fields.List(fields.Nested(MatchRead), required=True)
+
+
+class OperatorTableRead(TableRead):
+    managerConnectionID = fields.String(required=True, allow_none=True)
+
+
+class ItemError(Schema):
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+
+
+class MatchDeleted(Schema):
+    externalID = fields.String(required=True)
+    deleted = fields.Boolean(required=True)
+
+
+class MatchResult(Schema):
+    """One bulk item's outcome, in request order."""
+
+    index = fields.Integer(required=True)
+    externalID = fields.String(required=True)
+    status = fields.Integer(required=True, metadata={"description": "HTTP status of this item"})
+    data = fields.Nested(MatchRead)
+    error = fields.Nested(ItemError)
+
+
+class CancelResult(MatchResult):
+    data = fields.Nested(MatchDeleted)
+
+
+def bulk_envelope(result: type[Schema]) -> type[Schema]:
+    """`{"data": {"results": [...], "succeeded", "failed"}}`."""
+    name = result.__name__.removesuffix("Result")
+    body = type(f"{name}BulkBody", (Schema,), {
+        "results": fields.List(fields.Nested(result), required=True),
+        "succeeded": fields.Integer(required=True),
+        "failed": fields.Integer(required=True),
+    })
+    return type(f"{name}BulkEnvelope", (Schema,), {"data": fields.Nested(body, required=True)})
+
+
+SYNC_BULK = bulk_envelope(MatchResult)
+CANCEL_BULK = bulk_envelope(CancelResult)

@@ -1,0 +1,301 @@
+"""Scheduled matches: partner sync, move and cancel over court queues; the operator's live scoring lifecycle.
+
+States: pending -> active -> completed. Only pending matches change through the partner API; active and
+completed ones are locked (`409 match_locked`). Every service checks everything before it writes, so a
+failure (caught per item by bulk operations) leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from domain import scoring
+from domain.clock import iso
+from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
+from domain.events import record_event
+from domain.ids import new_id
+from domain.models import Match, Table
+from domain.pagination import paginate
+from domain.ports import UnitOfWork
+from domain.queues import SIDES, Reader, pending_queue
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class MatchSync:
+    """A validated match sync body (PUT/POST /matches, PATCH replacement, one bulk item)."""
+
+    external_id: str
+    table_id: str
+    player_list_external_id: str
+    participants: dict[str, dict[str, str]] = field(default_factory=dict)
+    event_name: str | None = None
+    match_round: str | None = None
+    match_details: str | None = None
+    start_time: str | None = None
+    best_of: int | None = None
+    is_doubles: bool | None = None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The scoring rules of the server (settings `points_per_game`, `default_best_of`)."""
+
+    points_per_game: int = 11
+    default_best_of: int = 5
+
+
+# ----------------------------------------------------------------------------------------------- lookups
+def managed_table(uow: UnitOfWork, *, account_id: str, table_id: str, connection_id: str | None) -> Table:
+    """The table, if it exists in the account (404) and the caller manages it (403); operator: None."""
+    table = uow.tables.get(table_id)
+    if table is None or table.account_id != account_id:
+        raise NotFound(f"No table with ID '{table_id}'.")
+    if connection_id is not None and table.manager_connection_id != connection_id:
+        raise Forbidden(f"Table '{table_id}' is not managed by this connection.", code="table_not_managed")
+    return table
+
+
+def find_match(uow: UnitOfWork, *, connection_id: str, external_id: str) -> Match:
+    """The connection's match with this externalID (404 for unknown, cancelled or another connection's)."""
+    found = uow.matches.find(external_id=external_id, connection_id=connection_id)
+    if not found:
+        raise NotFound(f"No match with externalID '{external_id}'.")
+    return found[0]
+
+
+def get_match(uow: UnitOfWork, *, account_id: str, match_id: str) -> Match:
+    """A match of the account by its `id` (operator routes)."""
+    match = uow.matches.get(match_id)
+    if match is None or match.account_id != account_id:
+        raise NotFound(f"No match with ID '{match_id}'.")
+    return match
+
+
+def _require_pending(match: Match) -> None:
+    if match.status != "pending":
+        raise Conflict(
+            f"Match '{match.external_id}' is {match.status} and locked; it cannot be changed.", code="match_locked"
+        )
+
+
+def _end_of_queue(uow: UnitOfWork, table_id: str) -> int:
+    return max((m.queue_order for m in pending_queue(uow, table_id)), default=0) + 1
+
+
+# ----------------------------------------------------------------------------------------------- partner
+def _check_players(uow: UnitOfWork, *, connection_id: str, sync: MatchSync) -> None:
+    found = uow.player_lists.find(external_id=sync.player_list_external_id, connection_id=connection_id)
+    if not found:
+        raise NotFound(f"No player list with externalID '{sync.player_list_external_id}'.")
+    known = {p.get("externalID") for p in found[0].players if p.get("externalID")}
+    unknown = {
+        side: [f"Player '{ref['externalID']}' is not in player list '{sync.player_list_external_id}'."]
+        for side, ref in sync.participants.items() if ref.get("externalID") and ref["externalID"] not in known
+    }
+    if unknown:
+        raise Invalid("A player is not in the match's player list.", code="unknown_player", details=unknown)
+
+
+def sync_match(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, sync: MatchSync, now: datetime, rules: Rules,
+) -> Match:
+    """Create a pending match at the end of its table's queue, or replace the pending one with this externalID.
+
+    A replacement keeps its queue position unless `tableID` changes (then it goes to the end of that queue).
+    """
+    existing = uow.matches.find(external_id=sync.external_id, connection_id=connection_id)
+    current = existing[0] if existing else None
+    if current is not None:
+        _require_pending(current)
+    managed_table(uow, account_id=account_id, table_id=sync.table_id, connection_id=connection_id)
+    _check_players(uow, connection_id=connection_id, sync=sync)
+    stamp = iso(now)
+    if current is not None and current.table_id == sync.table_id:
+        queue_order, scheduled_on = current.queue_order, current.scheduled_on
+    else:
+        queue_order, scheduled_on = _end_of_queue(uow, sync.table_id), stamp
+    match = Match(
+        id=current.id if current else new_id("mat"),
+        scheduled_match_id=current.scheduled_match_id if current else new_id("sm"),
+        account_id=account_id, connection_id=connection_id, external_id=sync.external_id,
+        table_id=sync.table_id, player_list_external_id=sync.player_list_external_id, status="pending",
+        queue_order=queue_order, scheduled_on=scheduled_on,
+        created_on=current.created_on if current else stamp, updated_on=stamp,
+        participants={side: dict(sync.participants[side]) for side in SIDES if side in sync.participants},
+        event_name=sync.event_name, match_round=sync.match_round, match_details=sync.match_details,
+        start_time=sync.start_time, best_of=sync.best_of or rules.default_best_of, is_doubles=sync.is_doubles,
+        seq=current.seq if current else 0,
+    )
+    return uow.matches.put(match)
+
+
+def _move(uow: UnitOfWork, match: Match, table: Table, now: datetime) -> Match:
+    _require_pending(match)
+    if match.table_id == table.id:
+        return match  # already there: success, position unchanged
+    match.queue_order = _end_of_queue(uow, table.id)
+    match.table_id = table.id
+    match.scheduled_on = match.updated_on = iso(now)
+    return uow.matches.put(match)
+
+
+def move_match(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, external_id: str, table_id: str, now: datetime,
+) -> Match:
+    """Move the connection's pending match to the end of a table it manages."""
+    match = find_match(uow, connection_id=connection_id, external_id=external_id)
+    _require_pending(match)
+    table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=connection_id)
+    return _move(uow, match, table, now)
+
+
+def cancel_match(uow: UnitOfWork, *, connection_id: str, external_id: str) -> Match:
+    """Cancel (remove) the connection's pending match."""
+    match = find_match(uow, connection_id=connection_id, external_id=external_id)
+    _require_pending(match)
+    uow.matches.delete(match.id)
+    return match
+
+
+def list_matches(
+    uow: UnitOfWork, *, connection_id: str, limit: int | None, cursor: str | None,
+) -> tuple[list[Match], str | None]:
+    """The connection's matches in creation order, one page."""
+    return paginate(uow.matches.find(connection_id=connection_id), seq=lambda m: m.seq, limit=limit, cursor=cursor)
+
+
+def each(items: Sequence[T], apply: Callable[[T], R]) -> list[R | DomainError]:
+    """Apply a service to every bulk item in request order; a rule violation becomes that item's result.
+
+    Safe inside one unit of work because every service checks before it writes.
+    """
+    outcomes: list[R | DomainError] = []
+    for item in items:
+        try:
+            outcomes.append(apply(item))
+        except DomainError as error:
+            outcomes.append(error)
+    return outcomes
+
+
+def check_unique(values: Sequence[str], *, field_name: str) -> None:
+    """A bulk body naming the same item twice is malformed (400, nothing applied)."""
+    duplicates = sorted(value for value, count in Counter(values).items() if count > 1)
+    if duplicates:
+        raise Invalid(
+            f"Duplicate {field_name} in the batch: {', '.join(duplicates)}.",
+            details={"json": {field_name: [f"duplicate: {value}" for value in duplicates]}},
+        )
+
+
+# ----------------------------------------------------------------------------------------------- operator
+def _emit(uow: UnitOfWork, match: Match, event_type: str, now: datetime, rules: Rules, **extra: Any) -> None:
+    data = {"match": Reader(uow, points=rules.points_per_game).read(match)} | extra
+    record_event(uow, account_id=match.account_id, connection_id=match.connection_id, event_type=event_type,
+                 data=data, now=now)
+
+
+def start_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, rules: Rules) -> Match:
+    """pending -> active; a table plays one match at a time (`409 table_busy`). Emits `match.started`."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    if match.status != "pending":
+        raise Conflict(f"Match '{match_id}' is {match.status}, not pending.", code="match_not_pending")
+    busy = uow.matches.find(table_id=match.table_id, status="active")
+    if busy:
+        raise Conflict(f"Table '{match.table_id}' is already playing match '{busy[0].id}'.", code="table_busy")
+    match.status = "active"
+    match.started_on = match.updated_on = iso(now)
+    match = uow.matches.put(match)
+    _emit(uow, match, "match.started", now, rules)
+    return match
+
+
+def _best_of(match: Match, rules: Rules) -> int:
+    return match.best_of or rules.default_best_of
+
+
+def score_match(
+    uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
+    rules: Rules,
+) -> Match:
+    """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
+    (`match.result_updated` with the previous result; it must stay decided)."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    if match.status == "pending":
+        raise Conflict(f"Match '{match_id}' has not started.", code="match_not_active")
+    completed = match.status == "completed"
+    scoring.check_game_scores(game_scores, points=rules.points_per_game, best_of=_best_of(match, rules),
+                              final=completed)
+    previous = {"gameScores": match.game_scores,
+                "score": scoring.score(match.game_scores, points=rules.points_per_game)}
+    match.game_scores = [{"a": g["a"], "b": g["b"]} for g in game_scores]
+    match.updated_on = iso(now)
+    match = uow.matches.put(match)
+    if completed:
+        _emit(uow, match, "match.result_updated", now, rules, previous=previous)
+    else:
+        _emit(uow, match, "match.score_updated", now, rules)
+    return match
+
+
+def complete_match(
+    uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]] | None, now: datetime,
+    rules: Rules,
+) -> Match:
+    """active -> completed with a decided result (`409 match_undecided` otherwise). Emits `match.completed`."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    if match.status != "active":
+        raise Conflict(f"Match '{match_id}' is {match.status}, not active.", code="match_not_active")
+    final = match.game_scores if game_scores is None else [{"a": g["a"], "b": g["b"]} for g in game_scores]
+    scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
+    match.game_scores = final
+    match.status = "completed"
+    match.completed_on = match.updated_on = iso(now)
+    match = uow.matches.put(match)
+    _emit(uow, match, "match.completed", now, rules)
+    return match
+
+
+def operator_move_match(uow: UnitOfWork, *, account_id: str, match_id: str, table_id: str, now: datetime) -> Match:
+    """Move any pending match of the account to the end of any table of the account."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    _require_pending(match)
+    table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=None)
+    return _move(uow, match, table, now)
+
+
+def operator_cancel_match(uow: UnitOfWork, *, account_id: str, match_id: str) -> Match:
+    """Cancel any pending match of the account."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    _require_pending(match)
+    uow.matches.delete(match.id)
+    return match
+
+
+def reorder_queue(
+    uow: UnitOfWork, *, account_id: str, table_id: str, match_ids: list[str], now: datetime,
+) -> Table:
+    """Put a table's pending matches in the given order; `match_ids` must be exactly those matches."""
+    table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=None)
+    check_unique(match_ids, field_name="matchIDs")
+    queue = pending_queue(uow, table.id)
+    if {m.id for m in queue} != set(match_ids):
+        raise Invalid(
+            "matchIDs must list exactly the pending matches of the table.",
+            details={"json": {"matchIDs": [f"expected the {len(queue)} pending matches of table '{table_id}'"]}},
+        )
+    by_id = {m.id: m for m in queue}
+    for order, match_id in enumerate(match_ids, start=1):
+        match = by_id[match_id]
+        if match.queue_order != order:
+            match.queue_order = order
+            match.updated_on = iso(now)
+            uow.matches.put(match)
+    return table
