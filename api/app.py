@@ -11,7 +11,7 @@ from flask import Flask, Response, g, request, send_from_directory
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
-from api import errors
+from api import errors, openapi
 from api.context import Services
 from api.routes import (
     broadcasts,
@@ -135,6 +135,7 @@ def create_app(
         wake_dispatcher=wake_dispatcher or (lambda: None),
     )
     api = CourtsideApi(app)
+    openapi.install(api)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks):
         api.register_blueprint(module.blp, url_prefix=PREFIX)

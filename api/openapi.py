@@ -1,0 +1,300 @@
+"""The OpenAPI document's platform rules, applied to every operation so that route modules need not repeat them.
+
+An apispec plugin adds, per operation: the error responses the platform itself can give (400 for a bad
+`Service-Request-ID`, 413/415 for bodies, 401/403/429 for authenticated routes, 404 for path parameters, 500 as
+`default`), each with the error envelope; the `Service-Request-ID` request header; the response headers
+(`Service-Request-ID` everywhere, `RateLimit-*` on authenticated routes, `Retry-After` on 429); a 207 beside
+the 200 of bulk operations; and the required scope in the description. `install` also documents the OAuth
+scopes, the unwrapped token response, the webhook payloads (`x-webhooks`, OpenAPI 3.0 has no `webhooks`) and
+the document/UI routes themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apispec import APISpec, BasePlugin
+from flask_smorest import Api
+from marshmallow import Schema, fields, validate
+from werkzeug.routing import Map, Rule
+
+from api.schemas.common import ErrorEnvelope
+from domain.models import MATCH_EVENTS, SCOPES
+
+PREFIX = "/api/v1"
+ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
+
+#: Paths anyone may call without a bearer credential (contract §2 and §3).
+PUBLIC_PATHS = frozenset({
+    f"{PREFIX}/health", f"{PREFIX}/oauth/token", f"{PREFIX}/oauth/authorize",
+    f"{PREFIX}/openapi.json", f"{PREFIX}/docs", f"{PREFIX}/docs/assets/{{filename}}",
+})
+
+SCOPE_DESCRIPTIONS = {
+    scope: f"{'Read' if scope.endswith('.read') else 'Change'} {scope.split('.')[0].replace('_', ' ')}"
+    for scope in SCOPES
+}
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "ServiceRequestID": {
+        "description": "Correlation ID of this request: the client's valid `Service-Request-ID`, else minted.",
+        "required": True, "schema": {"type": "string", "minLength": 8, "maxLength": 120},
+    },
+    "RateLimitLimit": {
+        "description": "Requests allowed per 60-second window for this connection.",
+        "required": True, "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimitRemaining": {
+        "description": "Requests left in the current window.",
+        "required": True, "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimitReset": {
+        "description": "Seconds until the current window resets.",
+        "required": True, "schema": {"type": "integer", "minimum": 0},
+    },
+    "RetryAfter": {
+        "description": "Seconds to wait before retrying.",
+        "required": True, "schema": {"type": "integer", "minimum": 0},
+    },
+    "WWWAuthenticate": {
+        "description": 'The bearer challenge, e.g. `Bearer realm="courtside", error="invalid_token"`.',
+        "required": True, "schema": {"type": "string"},
+    },
+    "Allow": {"description": "The methods the path accepts.", "required": True, "schema": {"type": "string"}},
+}
+RATE_HEADERS = {"RateLimit-Limit": "RateLimitLimit", "RateLimit-Remaining": "RateLimitRemaining",
+                "RateLimit-Reset": "RateLimitReset"}
+
+#: status -> (component name, description listing the `error.code` values of contract §2).
+ERRORS: dict[str, tuple[str, str]] = {
+    "400": ("BadRequest", "Bad request: `bad_request` (body is not JSON), `validation_failed` (details per "
+            "location and field), `invalid_request_id`, `invalid_cursor`, or a rule of the operation "
+            "(`invalid_event_id`, `idempotency_key_required`, `invalid_idempotency_key`, `duplicate_table`, "
+            "`conflicting_patch`, `roster_type_immutable`, `unknown_player`, `webhook_url_not_allowed`; "
+            "OAuth: `invalid_request`, `invalid_grant`, `unsupported_grant_type`, `invalid_scope`)."),
+    "401": ("Unauthorized", "No credential (`authentication_required`) or an unknown, expired, revoked or "
+            "wrong-kind credential (`invalid_token`); `invalid_client` at the token endpoint."),
+    "403": ("Forbidden", "`insufficient_scope` (`details.requiredScope`) or `table_not_managed`."),
+    "404": ("NotFound", "`not_found`: no such resource for this caller."),
+    "405": ("MethodNotAllowed", "`method_not_allowed`; the `Allow` header lists the methods of the path."),
+    "409": ("Conflict", "The resource's state forbids the change: `match_locked`, `match_undecided`, "
+            "`match_not_pending`, `match_not_active`, `table_busy`, `webhook_not_configured`, "
+            "`idempotency_key_reused`, `delivery_in_progress`."),
+    "413": ("PayloadTooLarge", "`payload_too_large`: the body is larger than 1 MiB."),
+    "415": ("UnsupportedMediaType", "`unsupported_media_type`: send the body as application/json."),
+    "429": ("TooManyRequests", "`rate_limited`: the window's quota is used up; see `Retry-After`."),
+    "default": ("InternalError", "`internal_error`: a bug on our side (no internals are disclosed)."),
+}
+ERROR_HEADERS: dict[str, dict[str, str]] = {
+    "401": {"WWW-Authenticate": "WWWAuthenticate"},
+    "405": {"Allow": "Allow"},
+    "429": {"Retry-After": "RetryAfter", **RATE_HEADERS},
+}
+
+
+def _header_ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def _error_component(status: str) -> dict[str, Any]:
+    name, description = ERRORS[status]
+    headers = {"Service-Request-ID": _header_ref("ServiceRequestID")}
+    headers.update({header: _header_ref(ref) for header, ref in ERROR_HEADERS.get(status, {}).items()})
+    return {"description": description, "headers": headers,
+            "content": {"application/json": {"schema": {"$ref": ENVELOPE_REF}}}}
+
+
+class PreviousResult(Schema):
+    gameScores = fields.List(fields.Dict(), required=True)
+    score = fields.Dict(required=True)
+
+
+class MatchEventData(Schema):
+    match = fields.Dict(required=True, metadata={"description": "The match read, as GET /matches/{externalID}."})
+    previous = fields.Nested(PreviousResult, metadata={"description": "Only in `match.result_updated`."})
+
+
+class TestEventData(Schema):
+    message = fields.String(required=True)
+
+
+def _event_schema(name: str, event_types: list[str], data: type[Schema]) -> type[Schema]:
+    return type(name, (Schema,), {
+        "__doc__": "A webhook delivery body (also stored as the delivery's `payload`).",
+        "id": fields.String(required=True, validate=validate.Regexp("^[a-f0-9]{40}$"),
+                            metadata={"description": "The eventID; also sent as `webhook-id`."}),
+        "type": fields.String(required=True, validate=validate.OneOf(event_types)),
+        "createdOn": fields.String(required=True, metadata={"format": "date-time"}),
+        "connectionID": fields.String(required=True),
+        "data": fields.Nested(data, required=True),
+    })
+
+
+MatchEvent = _event_schema("MatchEvent", list(MATCH_EVENTS), MatchEventData)
+TestEvent = _event_schema("TestEvent", ["integration.test"], TestEventData)
+
+SIGNATURE_HEADERS = [
+    {"name": "webhook-id", "in": "header", "required": True, "schema": {"type": "string"},
+     "description": "The eventID."},
+    {"name": "webhook-timestamp", "in": "header", "required": True, "schema": {"type": "string"},
+     "description": "Unix seconds of this attempt."},
+    {"name": "webhook-signature", "in": "header", "required": True, "schema": {"type": "string"},
+     "description": "`v1,<base64 HMAC-SHA256 of \"{id}.{timestamp}.{body}\">` with the `whsec_` secret "
+                    "(Standard Webhooks)."},
+]
+
+
+def _webhook(event_type: str, schema: str) -> dict[str, Any]:
+    return {"post": {
+        "summary": f"`{event_type}` delivery to the configured URL",
+        "description": "Signed per Standard Webhooks; answer 2xx to acknowledge. Other answers are retried "
+                       "(0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410 stops retries.",
+        "parameters": SIGNATURE_HEADERS,
+        "requestBody": {"required": True,
+                        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}},
+        "responses": {"2XX": {"description": "Delivered."}},
+    }}
+
+
+class PlatformPlugin(BasePlugin):
+    """Per-operation platform documentation (see the module docstring)."""
+
+    def init_spec(self, spec: APISpec) -> None:
+        self.spec = spec
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            if method in {"parameters", "summary", "description", "servers"}:
+                continue
+            document_operation(path or "", method, operation)
+
+
+def _has_path_parameters(path: str) -> bool:
+    return "{" in path
+
+
+def document_operation(path: str, method: str, operation: dict[str, Any]) -> None:
+    """Add the platform's parameters, responses and headers to one operation (in place)."""
+    public = path in PUBLIC_PATHS
+    security = operation.get("security")
+    authenticated = bool(security) and not public
+    if public:
+        operation["security"] = []
+    parameters = operation.setdefault("parameters", [])
+    if not any(isinstance(p, dict) and p.get("name") == "Service-Request-ID" for p in parameters):
+        parameters.append("ServiceRequestID")
+    responses: dict[str, Any] = {str(status): value for status, value in operation.get("responses", {}).items()}
+    operation["responses"] = responses
+    needed = {"400", "default"}
+    if "requestBody" in operation:
+        needed |= {"413", "415"}
+    if authenticated:
+        needed |= {"401", "403", "429"}
+    if _has_path_parameters(path):
+        needed.add("404")
+    for status in needed:
+        responses.setdefault(status, None)
+    if path.endswith(("/bulk", "/bulk/cancel")) and "200" in responses and "207" not in responses:
+        partial = dict(responses["200"])
+        partial["description"] = "Some items failed: one result per item, in request order."
+        responses["207"] = partial
+    page = _is_html_page(responses)
+    for status, response in list(responses.items()):
+        if status in ERRORS:
+            responses[status] = _error_response(status, response, authenticated, page)
+        elif status.startswith("2") and isinstance(response, dict):
+            response["headers"] = {**_success_headers(authenticated), **response.get("headers", {})}
+            if page:
+                response.setdefault("content", {"text/html": {"schema": {"type": "string"}}})
+    scopes = [scope for requirement in security or [] for scope in requirement.get("oauth2", [])]
+    if scopes and "Required scope" not in operation.get("description", ""):
+        note = f"Required scope: `{'`, `'.join(scopes)}`."
+        operation["description"] = f"{operation['description']}\n\n{note}" if operation.get("description") else note
+
+
+def _is_html_page(responses: dict[str, Any]) -> bool:
+    """A page route (the consent page): success responses described without any content."""
+    successes = [r for status, r in responses.items() if status.startswith("2") and isinstance(r, dict)]
+    return bool(successes) and all("content" not in r and "$ref" not in r for r in successes)
+
+
+def _success_headers(authenticated: bool) -> dict[str, Any]:
+    headers = {"Service-Request-ID": _header_ref("ServiceRequestID")}
+    if authenticated:
+        headers.update({header: _header_ref(ref) for header, ref in RATE_HEADERS.items()})
+    return headers
+
+
+def _error_response(status: str, response: Any, authenticated: bool, page: bool) -> Any:
+    """The platform's error component, or the route's own description with the envelope and headers added.
+
+    A page route's own errors are HTML pages; the platform's (request ID, body) stay JSON envelopes.
+    """
+    own = isinstance(response, dict) and "$ref" not in response and response.get("description")
+    if not own or not isinstance(response, dict):
+        return ERRORS[status][0]
+    merged = dict(response)
+    content: dict[str, Any] = {"text/html": {"schema": {"type": "string"}}} if page else {}
+    content["application/json"] = {"schema": {"$ref": ENVELOPE_REF}}
+    merged["content"] = {**content, **response.get("content", {})}
+    merged["headers"] = {**_error_component(status)["headers"], **response.get("headers", {})}
+    if authenticated and status in {"403", "404", "409"}:
+        merged["headers"].update({header: _header_ref(ref) for header, ref in RATE_HEADERS.items()})
+    return merged
+
+
+def _register_components(spec: APISpec) -> None:
+    for name, header in HEADERS.items():
+        spec.components.header(name, header)
+    spec.components.parameter("ServiceRequestID", "header", {
+        "name": "Service-Request-ID", "required": False,
+        "description": "Your own correlation ID, echoed in the response (8 to 120 characters).",
+        "schema": {"type": "string", "minLength": 8, "maxLength": 120, "pattern": "^[A-Za-z0-9._:-]+$"},
+    })
+    if "ErrorEnvelope" not in spec.components.schemas:
+        spec.components.schema("ErrorEnvelope", schema=ErrorEnvelope)
+    for status, (name, _) in ERRORS.items():
+        spec.components.response(name, _error_component(status))
+    spec.components.schema("MatchEvent", schema=MatchEvent)
+    spec.components.schema("TestEvent", schema=TestEvent)
+
+
+def _rule(path: str) -> Rule:
+    rule = Rule(path, defaults={})
+    Map([rule])
+    return rule
+
+
+def _document_own_routes(spec: APISpec) -> None:
+    """The document, the docs UI and its assets are routes too (public, no credential)."""
+    spec.path(rule=_rule(f"{PREFIX}/openapi.json"), parameters=[], operations={"get": {
+        "summary": "This OpenAPI document.", "tags": ["docs"],
+        "responses": {"200": {"description": "The OpenAPI 3 document.",
+                              "content": {"application/json": {"schema": {"type": "object"}}}}},
+    }})
+    spec.path(rule=_rule(f"{PREFIX}/docs"), parameters=[], operations={"get": {
+        "summary": "Browsable API documentation (Swagger UI, served locally).", "tags": ["docs"],
+        "responses": {"200": {"description": "HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}},
+    }})
+    spec.path(rule=_rule(f"{PREFIX}/docs/assets/<path:filename>"), parameters=[], operations={"get": {
+        "summary": "Static asset of the docs UI.", "tags": ["docs"],
+        "responses": {"200": {"description": "The file.", "content": {"*/*": {"schema": {"type": "string"}}}}},
+    }})
+
+
+def install(api: Api) -> None:
+    """Hook the platform documentation into `api` (call before registering blueprints)."""
+    spec = api.spec
+    plugin = PlatformPlugin()
+    plugin.init_spec(spec)
+    spec.plugins.append(plugin)
+    _register_components(spec)
+    schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
+    if "oauth2" in schemes:
+        schemes["oauth2"]["flows"]["authorizationCode"]["scopes"] = SCOPE_DESCRIPTIONS
+    spec.options["x-webhooks"] = {
+        **{event: _webhook(event, "MatchEvent") for event in MATCH_EVENTS},
+        "integration.test": _webhook("integration.test", "TestEvent"),
+    }
+    _document_own_routes(spec)

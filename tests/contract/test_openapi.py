@@ -1,0 +1,218 @@
+"""The OpenAPI document at /api/v1/openapi.json: valid, complete, and truthful about the platform's rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from openapi_spec_validator import validate
+
+from api.openapi import PUBLIC_PATHS
+from domain.models import MATCH_EVENTS, SCOPES
+
+METHODS = {"get", "put", "post", "patch", "delete"}
+ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
+
+
+@pytest.fixture
+def document(app: Flask) -> dict[str, Any]:
+    response = app.test_client().get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    body: dict[str, Any] = response.json
+    return body
+
+
+def operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                yield path, method, operation
+
+
+def resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        section, kind, name = node["$ref"].removeprefix("#/").split("/")
+        node = document[section][kind][name]
+    return node
+
+
+def flask_path(rule: str) -> str:
+    return re.sub(r"<(?:[a-z]+:)?([A-Za-z_]+)>", r"{\1}", rule)
+
+
+def test_document_is_valid_openapi_3(document: dict[str, Any]) -> None:
+    validate(document)
+    assert document["openapi"].startswith("3.")
+    assert document["info"]["version"] == "1.0.0"
+
+
+def test_document_needs_no_credential_and_carries_a_request_id(app: Flask) -> None:
+    response = app.test_client().get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    assert response.headers["Service-Request-ID"]
+
+
+def test_every_route_under_api_v1_is_documented(app: Flask, document: dict[str, Any]) -> None:
+    missing = []
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/"):
+            continue
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            item = document["paths"].get(flask_path(rule.rule), {})
+            if method.lower() not in item:
+                missing.append(f"{method} {rule.rule}")
+    assert missing == []
+
+
+def test_every_documented_operation_exists(app: Flask, document: dict[str, Any]) -> None:
+    routes = {(flask_path(rule.rule), method.lower()) for rule in app.url_map.iter_rules()
+              for method in rule.methods or set()}
+    assert [f"{m} {p}" for p, m, _ in operations(document) if (p, m) not in routes] == []
+
+
+def test_every_operation_states_its_security(document: dict[str, Any]) -> None:
+    for path, method, operation in operations(document):
+        assert "security" in operation, f"{method} {path}"
+        if path in PUBLIC_PATHS:
+            assert operation["security"] == [], f"{method} {path}"
+        elif path.startswith("/api/v1/operator/"):
+            assert operation["security"] == [{"operatorKey": []}], f"{method} {path}"
+        else:
+            schemes = {name for requirement in operation["security"] for name in requirement}
+            assert schemes == {"oauth2", "developerKey"}, f"{method} {path}"
+
+
+def test_partner_operations_name_a_known_scope(document: dict[str, Any]) -> None:
+    declared = document["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"]["scopes"]
+    assert set(declared) == set(SCOPES)
+    for path, method, operation in operations(document):
+        for requirement in operation["security"]:
+            for scope in requirement.get("oauth2", []):
+                assert scope in declared, f"{method} {path}: {scope}"
+                assert f"`{scope}`" in operation["description"]
+
+
+def test_public_operations_are_exactly_health_docs_and_oauth(document: dict[str, Any]) -> None:
+    public = {path for path, _, operation in operations(document) if operation["security"] == []}
+    assert public == {path for path in PUBLIC_PATHS if path in document["paths"]}
+    assert {"/api/v1/health", "/api/v1/openapi.json", "/api/v1/docs"} <= public
+
+
+def test_every_error_response_is_the_envelope(document: dict[str, Any]) -> None:
+    for path, method, operation in operations(document):
+        for status, response in operation["responses"].items():
+            if status == "default" or int(status) >= 400:
+                content = resolve(document, response)["content"]
+                assert content["application/json"]["schema"] == {"$ref": ENVELOPE_REF}, f"{method} {path} {status}"
+    envelope = document["components"]["schemas"]["ErrorEnvelope"]
+    assert envelope["required"] == ["error"]
+    body = resolve(document, envelope["properties"]["error"])
+    assert set(body["required"]) == {"code", "message"}
+
+
+def test_platform_errors_are_documented_per_operation(document: dict[str, Any]) -> None:
+    for path, method, operation in operations(document):
+        statuses = set(operation["responses"])
+        label = f"{method} {path}"
+        assert {"400", "default"} <= statuses, label
+        if "requestBody" in operation:
+            assert {"413", "415"} <= statuses, label
+        if operation["security"]:
+            assert {"401", "403", "429"} <= statuses, label
+        if "{" in path:
+            assert "404" in statuses, label
+
+
+def test_rate_limited_and_unauthenticated_responses_document_their_headers(document: dict[str, Any]) -> None:
+    too_many = document["components"]["responses"]["TooManyRequests"]["headers"]
+    assert {"Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(too_many)
+    assert "WWW-Authenticate" in document["components"]["responses"]["Unauthorized"]["headers"]
+
+
+def test_every_response_documents_the_request_id_and_authenticated_successes_the_quota(
+    document: dict[str, Any],
+) -> None:
+    for path, method, operation in operations(document):
+        for status, response in operation["responses"].items():
+            resolved = resolve(document, response)
+            if not status.startswith(("2", "4", "5", "d")):
+                continue
+            assert "Service-Request-ID" in resolved["headers"], f"{method} {path} {status}"
+            if status.startswith("2") and operation["security"]:
+                assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(resolved["headers"])
+
+
+def test_every_operation_accepts_the_request_id_header(document: dict[str, Any]) -> None:
+    parameter = document["components"]["parameters"]["ServiceRequestID"]
+    assert parameter["in"] == "header" and parameter["name"] == "Service-Request-ID"
+    assert parameter["schema"]["minLength"] == 8 and parameter["schema"]["maxLength"] == 120
+    for path, method, operation in operations(document):
+        refs = [p.get("$ref") for p in operation.get("parameters", [])]
+        assert "#/components/parameters/ServiceRequestID" in refs, f"{method} {path}"
+
+
+def _objects(document: dict[str, Any], schema: dict[str, Any], seen: set[str]) -> Iterator[dict[str, Any]]:
+    """Every object schema reachable from `schema` (through refs, items, properties and combinators)."""
+    if "$ref" in schema:
+        if schema["$ref"] in seen:
+            return
+        seen.add(schema["$ref"])
+    schema = resolve(document, schema)
+    if schema.get("type") == "object" and "properties" in schema:
+        yield schema
+    for child in (schema.get("items"), schema.get("additionalProperties")):
+        if isinstance(child, dict):
+            yield from _objects(document, child, seen)
+    for child in schema.get("properties", {}).values():
+        yield from _objects(document, child, seen)
+    for key in ("allOf", "anyOf", "oneOf"):
+        for child in schema.get(key, []):
+            yield from _objects(document, child, seen)
+
+
+def test_request_bodies_reject_unknown_properties(document: dict[str, Any]) -> None:
+    for path, method, operation in operations(document):
+        for media in operation.get("requestBody", {}).get("content", {}).values():
+            for obj in _objects(document, media["schema"], set()):
+                assert obj.get("additionalProperties") is False, f"{method} {path}: {obj}"
+
+
+def test_token_response_is_not_wrapped(document: dict[str, Any]) -> None:
+    operation = document["paths"]["/api/v1/oauth/token"]["post"]
+    schema = resolve(document, operation["responses"]["200"]["content"]["application/json"]["schema"])
+    assert "data" not in schema["properties"]
+    assert {"access_token", "token_type", "expires_in", "refresh_token", "scope"} <= set(schema["required"])
+    assert set(operation["requestBody"]["content"]) == {"application/json", "application/x-www-form-urlencoded"}
+
+
+def test_bulk_operations_document_207_with_the_200_body(document: dict[str, Any]) -> None:
+    bulk = [(p, m, op) for p, m, op in operations(document) if p.endswith(("/bulk", "/bulk/cancel"))]
+    for path, method, operation in bulk:
+        ok, partial = operation["responses"]["200"], operation["responses"]["207"]
+        assert partial["content"] == ok["content"], f"{method} {path}"
+
+
+def test_webhook_payloads_are_documented(document: dict[str, Any]) -> None:
+    hooks = document["x-webhooks"]
+    assert set(hooks) == {*MATCH_EVENTS, "integration.test"}
+    for event, item in hooks.items():
+        body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
+        schema = resolve(document, body)
+        assert {"id", "type", "createdOn", "connectionID", "data"} <= set(schema["required"])
+        assert event in schema["properties"]["type"]["enum"]
+        headers = {p["name"] for p in item["post"]["parameters"]}
+        assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
+
+
+def test_docs_ui_is_served_without_a_cdn(app: Flask) -> None:
+    page = app.test_client().get("/api/v1/docs")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "/api/v1/docs/assets/" in html
+    assert "https://" not in html
+    asset = app.test_client().get("/api/v1/docs/assets/swagger-ui-bundle.js")
+    assert asset.status_code == 200
