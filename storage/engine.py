@@ -2,15 +2,22 @@
 
 Documents live in in-memory TinyDB tables. Every committed transaction is first appended as one line to an
 fsynced journal (whole-document puts and deletes), then applied in memory, so a write costs O(changed
-documents) and survives `kill -9` once acknowledged. When the journal outgrows the last snapshot it is
-compacted: the tables are written to a temp file, fsynced, atomically renamed over `db.json` (a plain TinyDB
-JSON file) and the directory is fsynced. On start the snapshot is loaded and the journal replayed; a torn last
-line (a crash mid-append) is dropped. An OS lock on the data dir keeps a second process out.
+documents) and survives `kill -9` (and power loss) once acknowledged. When the journal outgrows the last
+snapshot it is compacted: the tables are written to a temp file, fsynced, atomically renamed over `db.json` (a
+plain TinyDB JSON file), the directory is fsynced, and only then is the journal emptied. The snapshot records
+the last journal sequence number it contains, so a crash between the rename and the truncation replays nothing
+twice. On start the snapshot is loaded and the journal replayed; a torn tail (a crash mid-append) is dropped
+and cut off the file, while damage in the middle of the journal stops the start with `JournalCorrupt` rather
+than silently dropping acknowledged writes. A failed append is cut off at once, so a later append never lands
+behind half a line. An OS lock on the data dir keeps a second process out (`DataDirBusy`).
+
+Journal line: `{"s": <journal seq>, "q": <last document seq>, "ops": [[table, key, doc | null], ...]}`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -24,14 +31,44 @@ from tinydb.storages import MemoryStorage
 from tinydb.table import Document, Table
 
 Doc = dict[str, Any]
+Ops = list[list[Any]]
 SNAPSHOT = "db.json"
 JOURNAL = "journal.jsonl"
 LOCK = "courtside.lock"
 META_TABLE = "_meta"
 
+log = logging.getLogger("courtside.storage")
 
-class DataDirBusy(RuntimeError):
+
+class StorageError(RuntimeError):
+    """Storage cannot do what was asked; the message says why and what to do."""
+
+
+class DataDirBusy(StorageError):
     """Another process already owns this data dir."""
+
+
+class JournalCorrupt(StorageError):
+    """The journal is damaged before its last line: refusing to guess which writes to keep."""
+
+
+class StoreFailed(StorageError):
+    """A journal append failed and could not be undone: the store refuses further writes."""
+
+
+class _Unhashable:
+    """Index bucket of documents whose indexed field holds a list or object (never equal to a scalar)."""
+
+
+_UNHASHABLE = _Unhashable()
+
+
+def _index_key(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return _UNHASHABLE
+    return value
 
 
 class _InPlaceTable(Table):
@@ -51,12 +88,13 @@ class _InPlaceTable(Table):
 
 
 def _copy(doc: Mapping[str, Any]) -> Doc:
-    """A deep copy, so no caller ever holds a stored document."""
+    """A deep copy through JSON, so no caller ever holds a stored document and only JSON gets stored."""
     result: Doc = orjson.loads(orjson.dumps(doc))
     return result
 
 
 def _fsync_dir(path: Path) -> None:
+    """Make a directory's entries (a created or renamed file) durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -64,32 +102,77 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    """`os.write` until every byte is written (a write may be short, e.g. at a size limit)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _valid_entry(line: bytes) -> dict[str, Any] | None:
+    """The journal entry on this line, or None if the line is torn or not an entry."""
+    try:
+        entry = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(entry, dict) or not isinstance(entry.get("s"), int) or not isinstance(entry.get("ops"), list):
+        return None
+    for op in entry["ops"]:
+        if not (isinstance(op, list) and len(op) == 3 and isinstance(op[0], str) and isinstance(op[1], str)
+                and (op[2] is None or isinstance(op[2], dict))):
+            return None
+    return entry
+
+
 class Store:
-    """One data dir, owned by this process. All access is serialized by one re-entrant lock."""
+    """One data dir, owned by this process. All access is serialized by one re-entrant lock.
+
+    Transactions do not nest: a transaction opened inside another (same thread) commits on its own.
+    """
 
     def __init__(self, data_dir: Path, *, compact_bytes: int = 16 * 1024 * 1024) -> None:
         self.data_dir = Path(data_dir)
+        created = not self.data_dir.exists()
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._os_lock = FileLock(str(self.data_dir / LOCK))
+        if created:
+            _fsync_dir(self.data_dir.resolve().parent)
+        self._os_lock = FileLock(str(self.data_dir / LOCK), thread_local=False, preserve_lock_file=True)
         try:
             self._os_lock.acquire(timeout=0)
         except Timeout as exc:
             raise DataDirBusy(
-                f"The data dir {self.data_dir} is already in use by another Courtside process."
+                f"The data dir {self.data_dir.resolve()} is already in use by another Courtside process "
+                "(stop it first, or pass another --data-dir)."
             ) from exc
+        self.closed = True
+        try:
+            self._open(compact_bytes)
+        except BaseException:
+            self._os_lock.release()
+            raise
+        self.closed = False
+
+    def _open(self, compact_bytes: int) -> None:
         self._lock = threading.RLock()
         self._compact_bytes = compact_bytes
         self._db = TinyDB(storage=MemoryStorage)
         self._db.table_class = _InPlaceTable
         self._db.storage.write({})
         self._tables: dict[str, Table] = {}
-        self._indexes: dict[tuple[str, str], dict[Any, dict[str, None]]] = {}
+        self._indexes: dict[str, dict[str, dict[Any, dict[str, None]]]] = {}
         self._journal_seq = 0
         self._doc_seq = 0
         self._snapshot_size = 0
+        self._failed: BaseException | None = None
         self._load()
-        self._journal = open(self.data_dir / JOURNAL, "ab")  # noqa: SIM115 - lives as long as the store
-        self.closed = False
+        path = self.data_dir / JOURNAL
+        existed = path.exists()
+        self._journal_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        if not existed:
+            _fsync_dir(self.data_dir)  # the journal's directory entry must be durable before any append
+        self._journal_size = os.fstat(self._journal_fd).st_size
+        self._compact_at = max(self._compact_bytes, self._snapshot_size)
 
     # ----------------------------------------------------------------- loading
     def _table(self, name: str) -> Table:
@@ -104,54 +187,67 @@ class Store:
         return tables
 
     def _raw(self, name: str) -> dict[str, Doc]:
-        return self._all().setdefault(name, {})
+        """The stored documents of one table (the live dict: never hand it out)."""
+        return self._all().get(name) or {}
 
     def _load(self) -> None:
+        (self.data_dir / (SNAPSHOT + ".tmp")).unlink(missing_ok=True)  # an interrupted compaction
         snapshot = self.data_dir / SNAPSHOT
         if snapshot.exists():
             data = snapshot.read_bytes()
+            try:
+                tables = orjson.loads(data)
+                assert isinstance(tables, dict)
+            except (orjson.JSONDecodeError, AssertionError) as exc:
+                raise StorageError(f"The snapshot {snapshot} is not readable JSON.") from exc
             self._snapshot_size = len(data)
-            tables: dict[str, dict[str, Doc]] = orjson.loads(data) if data else {}
             meta = tables.pop(META_TABLE, {}).get("1", {})
             self._journal_seq = int(meta.get("journalSeq", 0))
+            self._doc_seq = int(meta.get("docSeq", 0))
             for name, docs in tables.items():
                 self._table(name)
-                self._raw(name).update(docs)
+                self._all().setdefault(name, {}).update(docs)
         self._replay()
         self._doc_seq = max(
-            (int(doc.get("seq", 0)) for docs in self._all().values() for doc in docs.values()), default=0
+            self._doc_seq,
+            max((int(doc.get("seq", 0)) for docs in self._all().values() for doc in docs.values()), default=0),
         )
 
     def _replay(self) -> None:
+        """Apply the journal entries the snapshot lacks; cut off a torn tail; refuse a damaged middle."""
         path = self.data_dir / JOURNAL
         if not path.exists():
             return
+        data = path.read_bytes()
         good_until = 0
-        with open(path, "rb") as journal:
-            for line in journal:
-                if not line.endswith(b"\n"):
-                    break  # torn tail: the write was never acknowledged
-                try:
-                    entry = orjson.loads(line)
-                except orjson.JSONDecodeError:
-                    break
-                good_until += len(line)
-                if entry["s"] <= self._journal_seq:
-                    continue  # already in the snapshot
+        while good_until < len(data):
+            end = data.find(b"\n", good_until)
+            entry = _valid_entry(data[good_until:end]) if end != -1 else None
+            if entry is None:
+                rest = data[good_until:].split(b"\n")[1:]
+                if any(_valid_entry(line) is not None for line in rest):
+                    raise JournalCorrupt(
+                        f"{path} is damaged at byte {good_until} but holds valid entries after it; "
+                        "restore the data dir from a backup or move the damaged line out by hand."
+                    )
+                break  # a torn tail: that write was never acknowledged
+            if entry["s"] > self._journal_seq:  # else: already in the snapshot
                 self._apply(entry["ops"])
                 self._journal_seq = entry["s"]
-        if good_until != path.stat().st_size:
+                self._doc_seq = max(self._doc_seq, int(entry.get("q", 0)))
+            good_until = end + 1
+        if good_until != len(data):
+            log.warning("dropping a torn journal tail of %d bytes in %s", len(data) - good_until, path)
             with open(path, "r+b") as journal:
                 journal.truncate(good_until)
                 journal.flush()
                 os.fsync(journal.fileno())
 
     # ----------------------------------------------------------------- writing
-    def _apply(self, ops: list[list[Any]]) -> None:
+    def _apply(self, ops: Ops) -> None:
         for name, key, doc in ops:
             table = self._table(name)
-            raw = self._raw(name)
-            old = raw.get(key)
+            old = self._raw(name).get(key)
             if old is not None:
                 self._unindex(name, key, old)
                 table.remove(doc_ids=[key])
@@ -159,22 +255,48 @@ class Store:
                 table.insert(Document(doc, doc_id=key))
                 self._index(name, key, doc)
 
+    def _append(self, line: bytes) -> None:
+        """Append one line durably; on failure cut the journal back so no half line stays behind."""
+        if self._failed is not None:
+            try:
+                self.compact()  # memory holds exactly the acknowledged writes: a snapshot repairs the journal
+            except OSError as exc:
+                raise StoreFailed(
+                    "A journal write failed earlier and could not be undone; free disk space and restart."
+                ) from exc
+        start = self._journal_size
+        try:
+            _write_all(self._journal_fd, line)
+            os.fsync(self._journal_fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(self._journal_fd, start)
+                os.fsync(self._journal_fd)
+            except OSError as undo:
+                self._failed = undo
+            raise StorageError(f"Could not write the journal: {exc}") from exc
+        self._journal_size = start + len(line)
+
     def _commit(self, staged: dict[tuple[str, str], Doc | None]) -> None:
         ops = [[name, key, doc] for (name, key), doc in staged.items()]
-        line = orjson.dumps({"s": self._journal_seq + 1, "ops": ops}) + b"\n"
-        self._journal.write(line)
-        self._journal.flush()
-        os.fsync(self._journal.fileno())
+        line = orjson.dumps({"s": self._journal_seq + 1, "q": self._doc_seq, "ops": ops}) + b"\n"
+        self._append(line)
         self._journal_seq += 1
         self._apply(ops)
-        if self._journal.tell() > max(self._compact_bytes, self._snapshot_size):
-            self.compact()
+        if self._journal_size > self._compact_at:
+            try:
+                self.compact()
+            except OSError:  # the write above is durable in the journal; try again later
+                log.exception("compaction failed; the journal keeps every write")
+                self._compact_at = self._journal_size + max(self._compact_bytes, self._snapshot_size)
 
     def compact(self) -> None:
-        """Write an atomic snapshot of every table and start an empty journal."""
+        """Write an atomic snapshot of every table, then empty the journal (in that order)."""
         with self._lock:
+            if self.closed:
+                raise StorageError("The store is closed.")
             tables: dict[str, Any] = dict(self._all())
-            tables[META_TABLE] = {"1": {"journalSeq": self._journal_seq}}
+            tables[META_TABLE] = {"1": {"journalSeq": self._journal_seq, "docSeq": self._doc_seq}}
             data = orjson.dumps(tables)
             temp = self.data_dir / (SNAPSHOT + ".tmp")
             with open(temp, "wb") as out:
@@ -182,32 +304,37 @@ class Store:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temp, self.data_dir / SNAPSHOT)
-            _fsync_dir(self.data_dir)
+            _fsync_dir(self.data_dir)  # the new snapshot is durable: only now may the journal go
             self._snapshot_size = len(data)
-            self._journal.truncate(0)
-            self._journal.seek(0)
-            self._journal.flush()
-            os.fsync(self._journal.fileno())
+            os.ftruncate(self._journal_fd, 0)
+            os.fsync(self._journal_fd)
+            self._journal_size = 0
+            self._failed = None
+            self._compact_at = max(self._compact_bytes, self._snapshot_size)
 
     # ----------------------------------------------------------------- indexes
     def _index(self, name: str, key: str, doc: Doc) -> None:
-        for (table, field), index in self._indexes.items():
-            if table == name:
-                index.setdefault(doc.get(field), {})[key] = None
+        for field, index in self._indexes.get(name, {}).items():
+            index.setdefault(_index_key(doc.get(field)), {})[key] = None
 
     def _unindex(self, name: str, key: str, doc: Doc) -> None:
-        for (table, field), index in self._indexes.items():
-            if table == name:
-                index.get(doc.get(field), {}).pop(key, None)
+        for field, index in self._indexes.get(name, {}).items():
+            value = _index_key(doc.get(field))
+            bucket = index.get(value)
+            if bucket is not None:
+                bucket.pop(key, None)
+                if not bucket:
+                    del index[value]
 
-    def _index_for(self, name: str, field: str) -> dict[Any, dict[str, None]]:
-        index = self._indexes.get((name, field))
+    def _bucket(self, name: str, field: str, value: Any) -> dict[str, None]:
+        """Keys of the stored documents whose `field` may equal `value` (built once per table and field)."""
+        fields = self._indexes.setdefault(name, {})
+        index = fields.get(field)
         if index is None:
-            index = {}
+            index = fields[field] = {}
             for key, doc in self._raw(name).items():
-                index.setdefault(doc.get(field), {})[key] = None
-            self._indexes[(name, field)] = index
-        return index
+                index.setdefault(_index_key(doc.get(field)), {})[key] = None
+        return index.get(_index_key(value)) or {}
 
     # ----------------------------------------------------------------- access
     @contextlib.contextmanager
@@ -215,21 +342,28 @@ class Store:
         """Serialize with every other access; commit the staged writes on success, drop them on error."""
         with self._lock:
             if self.closed:
-                raise RuntimeError("store is closed")
+                raise StorageError("The store is closed.")
             tx = Transaction(self)
-            yield tx
-            if tx.staged:
-                self._commit(tx.staged)
+            try:
+                yield tx
+                if tx.staged:
+                    self._commit(tx.staged)
+            finally:
+                tx.finished = True
 
     def close(self) -> None:
         """Compact, close the journal and release the data dir."""
         with self._lock:
             if self.closed:
                 return
-            self.compact()
-            self._journal.close()
-            self.closed = True
-            self._os_lock.release()
+            try:
+                self.compact()
+            except OSError:
+                log.exception("compaction at close failed; the journal keeps every write")
+            finally:
+                self.closed = True
+                os.close(self._journal_fd)
+                self._os_lock.release()
 
 
 class Transaction:
@@ -238,18 +372,23 @@ class Transaction:
     def __init__(self, store: Store) -> None:
         self._store = store
         self.staged: dict[tuple[str, str], Doc | None] = {}
+        self.finished = False
+
+    def _current(self, table: str, key: str) -> Doc | None:
+        if self.finished:
+            raise StorageError("This transaction is over; open a new one.")
+        if (table, key) in self.staged:
+            return self.staged[(table, key)]
+        return self._store._raw(table).get(key)
 
     def get(self, table: str, key: str) -> Doc | None:
-        if (table, key) in self.staged:
-            staged = self.staged[(table, key)]
-            return None if staged is None else _copy(staged)
-        doc = self._store._raw(table).get(key)
+        doc = self._current(table, key)
         return None if doc is None else _copy(doc)
 
     def put(self, table: str, key: str, doc: Mapping[str, Any]) -> Doc:
-        """Stage a whole-document write; a new document gets the next creation `seq`."""
+        """Stage a whole-document write; a new document gets the next creation `seq`, an old one keeps its own."""
         stored = _copy(doc)
-        previous = self.get(table, key)
+        previous = self._current(table, key)
         if previous is not None and previous.get("seq"):
             stored["seq"] = previous["seq"]
         elif not stored.get("seq"):
@@ -259,17 +398,22 @@ class Transaction:
         return _copy(stored)
 
     def delete(self, table: str, key: str) -> None:
+        self._current(table, key)
         self.staged[(table, key)] = None
 
     def find(self, table: str, **equals: Any) -> list[Doc]:
-        """Documents whose fields equal `equals`, in creation order (an index per first field)."""
+        """Documents whose fields equal `equals`, in creation order; uses the smallest index bucket."""
+        if self.finished:
+            raise StorageError("This transaction is over; open a new one.")
         raw = self._store._raw(table)
         if equals:
-            field, value = next(iter(equals.items()))
-            keys: Any = list(self._store._index_for(table, field).get(value, {}))
+            candidates: Mapping[str, Any] = min(
+                (self._store._bucket(table, field, value) for field, value in equals.items()), key=len
+            )
         else:
-            keys = list(raw)
-        keys = set(keys) | {key for (name, key) in self.staged if name == table}
+            candidates = raw
+        keys = list(candidates)
+        keys.extend(key for (name, key) in self.staged if name == table and key not in candidates)
         found = []
         for key in keys:
             doc = self.staged[(table, key)] if (table, key) in self.staged else raw.get(key)
@@ -279,4 +423,10 @@ class Transaction:
         return [_copy(doc) for doc in found]
 
     def count(self, table: str) -> int:
-        return len(self._store._raw(table))
+        """How many documents the table holds, this transaction's staged writes included."""
+        raw = self._store._raw(table)
+        total = len(raw)
+        for (name, key), doc in self.staged.items():
+            if name == table:
+                total += (doc is not None) - (key in raw)
+        return total
