@@ -1,25 +1,152 @@
-"""The webhook dispatcher that `serve` runs beside the API (APScheduler jobs over domain services)."""
+"""The webhook dispatcher that `serve` runs beside the API: APScheduler jobs over the domain's delivery records.
+
+A pass claims due deliveries in one short transaction (at most one in flight per connection, at most as many as
+there are free workers), then attempts them on a bounded worker pool OUTSIDE any transaction, so a slow or dead
+receiver holds one worker and never the store. Passes run on `wake()` (a new event, a finished attempt), when
+the earliest scheduled retry falls due, and on a slow poll as a safety net. The records are the truth: at start,
+deliveries a crash left `delivering` are due again (same eventID, at least once).
+"""
 
 from __future__ import annotations
 
+import logging
+import random as random_module
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from domain import webhooks
 from domain.clock import Clock
 from domain.settings import Settings
+from scheduler.attempts import AttemptRunner
+from scheduler.sender import http_send, resolve_host
 from storage.engine import Store
+from storage.repository import unit_of_work
+
+log = logging.getLogger("courtside.webhooks")
+logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
 class Dispatcher:
     """Attempts due deliveries; `wake()` asks for an immediate pass (a new event was recorded)."""
 
-    def __init__(self, store: Store, settings: Settings, clock: Clock) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, clock: Clock, *, sender: webhooks.Sender = http_send,
+        resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
+    ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
+        self.runner = AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
+        self.workers = max(1, settings.webhook_workers)
+        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="webhook")
+        self._scheduler = BackgroundScheduler(
+            timezone=UTC, job_defaults={"coalesce": True, "misfire_grace_time": None, "max_instances": 4},
+        )
+        self._lock = threading.Lock()
+        self._in_flight: dict[str, Future[None]] = {}
+        self._connections: dict[str, str] = {}  # event_id -> connection_id of attempts under way
+        self._dirty = False
+        self._pumping = False
+        self._started = False
+        self._stopping = False
 
+    # ------------------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        """Start the background jobs."""
+        """Make interrupted deliveries due again, start the jobs, and run a first pass."""
+        with unit_of_work(self.store) as uow:
+            recovered = webhooks.recover_interrupted(uow, now=self.clock.now())
+        if recovered:
+            log.info("%d interrupted webhook deliveries are due again", recovered)
+        self._scheduler.add_job(self._tick, "interval", seconds=max(self.settings.webhook_poll_seconds, 0.05),
+                                id="poll")
+        self._scheduler.start()
+        self._started = True
+        self.wake()
 
     def wake(self) -> None:
-        """Run a dispatch pass now."""
+        """Run a dispatch pass now (on a scheduler thread, never on the caller's)."""
+        with self._lock:
+            self._dirty = True
+            if self._pumping or self._stopping or not self._started:
+                return
+        self._scheduler.add_job(self._pump, id="wake", replace_existing=True)
 
     def shutdown(self) -> None:
-        """Stop the jobs and wait for attempts under way."""
+        """Stop the jobs, let attempts under way finish, and give back claims that never started."""
+        with self._lock:
+            self._stopping = True
+        if self._started:
+            self._scheduler.shutdown(wait=True)
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            unstarted = [event_id for event_id, future in self._in_flight.items() if future.cancelled()]
+        if unstarted:
+            with unit_of_work(self.store) as uow:
+                for event_id in unstarted:
+                    webhooks.release(uow, event_id=event_id, now=self.clock.now())
+
+    # ------------------------------------------------------------------------------------------ passes
+    def _tick(self) -> None:
+        with self._lock:
+            self._dirty = True
+        self._pump()
+
+    def _pump(self) -> None:
+        """Claim and submit while someone asked for a pass; one pump at a time."""
+        with self._lock:
+            if self._pumping:
+                return
+            self._pumping = True
+        try:
+            while True:
+                with self._lock:
+                    if not self._dirty or self._stopping:
+                        return
+                    self._dirty = False
+                    free = self.workers - len(self._in_flight)
+                    busy = set(self._connections.values())
+                if free > 0:
+                    self._claim_and_submit(free, busy)
+        except Exception:
+            log.exception("webhook dispatch pass failed")
+        finally:
+            with self._lock:
+                self._pumping = False
+
+    def _claim_and_submit(self, free: int, busy: set[str]) -> None:
+        with unit_of_work(self.store) as uow:
+            claims, next_due = webhooks.claim_due(uow, now=self.clock.now(), limit=free, busy_connections=busy)
+        for claim in claims:
+            with self._lock:
+                self._connections[claim.event_id] = claim.connection_id
+                self._in_flight[claim.event_id] = self._pool.submit(self._work, claim)
+        if next_due is not None:
+            self._scheduler.add_job(self._tick, "date", run_date=next_due, id="due", replace_existing=True)
+
+    def _work(self, claim: webhooks.Attempt) -> None:
+        try:
+            self.runner.run(claim)
+        except Exception:
+            log.exception("recording the webhook attempt %s failed", claim.event_id)
+        finally:
+            with self._lock:
+                self._in_flight.pop(claim.event_id, None)
+                self._connections.pop(claim.event_id, None)
+            self.wake()
+
+    # ------------------------------------------------------------------------------------------ in-process use
+    def run_due(self) -> int:
+        """Attempt every due delivery on this thread, pass after pass, until none is due (tests, tools)."""
+        attempted = 0
+        while True:
+            with unit_of_work(self.store) as uow:
+                claims, _ = webhooks.claim_due(uow, now=self.clock.now(), limit=self.workers)
+            if not claims:
+                return attempted
+            for claim in claims:
+                self.runner.run(claim)
+            attempted += len(claims)

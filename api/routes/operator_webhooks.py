@@ -1,5 +1,55 @@
-"""Operator routes of its issue (operator key only)."""
+"""Operator routes over every webhook delivery of the account (operator key only)."""
+
+from __future__ import annotations
+
+from typing import Any
 
 from api.blueprint import Blueprint
+from api.context import caller, services, unit_of_work
+from api.routes.webhooks import attempt_now, runner
+from api.schemas.common import envelope, list_envelope
+from api.schemas.webhooks import OperatorDeliveryQuery, OperatorDeliverySchema
+from api.security import requires
+from domain import webhooks
 
-blp = Blueprint("operator_webhooks", __name__, description="Operator: webhooks")
+blp = Blueprint("operator_webhooks", __name__, description="Operator: webhook deliveries")
+
+
+@blp.route("/operator/webhooks", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(OperatorDeliveryQuery, location="query")
+@blp.response(200, list_envelope(OperatorDeliverySchema))
+def list_deliveries(query: dict[str, Any]) -> dict[str, Any]:
+    """Every delivery of the account, newest first (filters `status`, `eventType`, `connectionID`)."""
+    with unit_of_work() as uow:
+        page, cursor = webhooks.list_deliveries(
+            uow, account_id=caller().account_id, connection_id=query.get("connectionID"),
+            status=query.get("status"), event_type=query.get("eventType"), limit=query.get("limit"),
+            cursor=query.get("cursor"),
+        )
+    return {"data": [webhooks.delivery_read(delivery, operator=True) for delivery in page], "nextCursor": cursor}
+
+
+@blp.route("/operator/webhooks/<string:event_id>", methods=["GET"])
+@requires(operator=True)
+@blp.response(200, envelope(OperatorDeliverySchema))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+def get_delivery(event_id: str) -> dict[str, Any]:
+    """One delivery with its connection and every attempt."""
+    with unit_of_work() as uow:
+        delivery = webhooks.get_delivery(uow, event_id=event_id, account_id=caller().account_id)
+    return {"data": webhooks.delivery_read(delivery, operator=True)}
+
+
+@blp.route("/operator/webhooks/<string:event_id>/retry", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(OperatorDeliverySchema))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, response="DEFAULT_ERROR")
+def retry_delivery(event_id: str) -> dict[str, Any]:
+    """Attempt the delivery again now with its connection's current secret; 200 whatever the outcome."""
+    settings = services().settings
+    with unit_of_work() as uow:
+        claim = webhooks.begin_retry(uow, event_id=event_id, account_id=caller().account_id, connection_id=None,
+                                     allow_private=settings.webhook_allow_private, resolve=runner().resolve)
+    return {"data": webhooks.delivery_read(attempt_now(claim), operator=True)}

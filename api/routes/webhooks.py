@@ -1,5 +1,147 @@
-"""Routes of /webhooks (filled in by its issue)."""
+"""Partner routes of /webhooks: configuration, delivery reads, test event, manual retry, secret rotation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request
 
 from api.blueprint import Blueprint
+from api.context import caller, now, services, unit_of_work
+from api.schemas.common import envelope, list_envelope
+from api.schemas.webhooks import (
+    DeliveryQuery,
+    DeliverySchema,
+    SecretRotationSchema,
+    WebhookConfigPatch,
+    WebhookConfigSchema,
+    WebhookRetryBody,
+)
+from api.security import requires
+from domain import webhooks
+from domain.models import Delivery
+from scheduler.attempts import AttemptRunner
 
-blp = Blueprint("webhooks", __name__, description="webhooks")
+blp = Blueprint("webhooks", __name__, description="Webhook configuration and deliveries")
+
+IDEMPOTENCY_KEY_DOC = {
+    "in": "header", "name": "Idempotency-Key", "required": True,
+    "schema": {"type": "string", "minLength": 8, "maxLength": 200},
+}
+
+
+def runner() -> AttemptRunner:
+    """Synchronous attempts inside a request; `app.extensions["courtside.webhooks"]` may swap dependencies."""
+    ctx = services()
+    return AttemptRunner(ctx.store, ctx.settings, ctx.clock, **current_app.extensions.get("courtside.webhooks", {}))
+
+
+def attempt_now(claim: Any) -> Delivery:
+    """Send a delivery claimed by the request's transaction, after that transaction committed."""
+    return runner().run(claim)
+
+
+def _connection() -> tuple[str, str]:
+    principal = caller()
+    return principal.account_id, principal.connection_id or ""
+
+
+@blp.route("/webhooks", methods=["GET"])
+@requires("webhooks.read")
+@blp.arguments(DeliveryQuery, location="query")
+@blp.response(200, list_envelope(DeliverySchema))
+def list_deliveries(query: dict[str, Any]) -> dict[str, Any]:
+    """Persisted deliveries of this connection, newest first (filters `status`, `eventType`)."""
+    account_id, connection_id = _connection()
+    with unit_of_work() as uow:
+        page, cursor = webhooks.list_deliveries(
+            uow, account_id=account_id, connection_id=connection_id, status=query.get("status"),
+            event_type=query.get("eventType"), limit=query.get("limit"), cursor=query.get("cursor"),
+        )
+    return {"data": [webhooks.delivery_read(delivery) for delivery in page], "nextCursor": cursor}
+
+
+@blp.route("/webhooks/configuration", methods=["GET"])
+@requires("webhooks.read")
+@blp.response(200, envelope(WebhookConfigSchema))
+def get_configuration() -> dict[str, Any]:
+    """The destination URL and subscribed events of this connection."""
+    with unit_of_work() as uow:
+        return {"data": webhooks.get_configuration(uow, connection_id=_connection()[1])}
+
+
+@blp.route("/webhooks/configuration", methods=["PATCH"])
+@requires("webhooks.write")
+@blp.arguments(WebhookConfigPatch)
+@blp.response(200, envelope(WebhookConfigSchema))
+def patch_configuration(body: dict[str, Any]) -> dict[str, Any]:
+    """Set the URL and/or events; the first URL creates the signing secret, returned once as `webhook_secret`."""
+    account_id, connection_id = _connection()
+    settings = services().settings
+    with unit_of_work() as uow:
+        return {"data": webhooks.configure(
+            uow, account_id=account_id, connection_id=connection_id, now=now(),
+            allow_private=settings.webhook_allow_private, resolve=runner().resolve, **body,
+        )}
+
+
+@blp.route("/webhooks/test", methods=["POST"])
+@requires("webhooks.write")
+@blp.response(200, envelope(DeliverySchema), description="Delivered on the first attempt.")
+@blp.alt_response(202, schema=envelope(DeliverySchema), success=True,
+                  description="The first attempt failed; the delivery is queued for retry.")
+@blp.alt_response(409, response="DEFAULT_ERROR")
+def send_test() -> tuple[dict[str, Any], int]:
+    """Persist and send a signed `integration.test` event now: 200 delivered, 202 queued for retry."""
+    account_id, connection_id = _connection()
+    settings = services().settings
+    with unit_of_work() as uow:
+        claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=now(),
+                                    allow_private=settings.webhook_allow_private, resolve=runner().resolve)
+    delivery = attempt_now(claim)
+    return {"data": webhooks.delivery_read(delivery)}, 200 if delivery.status == "delivered" else 202
+
+
+@blp.route("/webhooks/retry", methods=["POST"])
+@requires("webhooks.write")
+@blp.arguments(WebhookRetryBody)
+@blp.response(200, envelope(DeliverySchema))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, response="DEFAULT_ERROR")
+def retry_delivery(body: dict[str, str]) -> dict[str, Any]:
+    """Attempt a persisted delivery again now, with the current secret; 200 whatever the outcome."""
+    account_id, connection_id = _connection()
+    settings = services().settings
+    with unit_of_work() as uow:
+        claim = webhooks.begin_retry(uow, event_id=body["eventID"], account_id=account_id,
+                                     connection_id=connection_id, allow_private=settings.webhook_allow_private,
+                                     resolve=runner().resolve)
+    return {"data": webhooks.delivery_read(attempt_now(claim))}
+
+
+@blp.route("/webhooks/secret/rotate", methods=["POST"])
+@requires("webhooks.write")
+@blp.doc(parameters=[IDEMPOTENCY_KEY_DOC])
+@blp.response(200, envelope(SecretRotationSchema))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, response="DEFAULT_ERROR")
+def rotate_secret() -> dict[str, Any]:
+    """Replace the signing secret now (idempotent per `Idempotency-Key`); the secret is shown only here."""
+    account_id, connection_id = _connection()
+    with unit_of_work() as uow:
+        return {"data": webhooks.rotate_secret(
+            uow, account_id=account_id, connection_id=connection_id,
+            idempotency_key=request.headers.get("Idempotency-Key"), now=now(),
+        )}
+
+
+@blp.route("/webhooks/<string:event_id>", methods=["GET"])
+@requires("webhooks.read")
+@blp.response(200, envelope(DeliverySchema))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+def get_delivery(event_id: str) -> dict[str, Any]:
+    """One persisted delivery of this connection (400 `invalid_event_id` for a malformed ID)."""
+    account_id, connection_id = _connection()
+    with unit_of_work() as uow:
+        delivery = webhooks.get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
+    return {"data": webhooks.delivery_read(delivery)}

@@ -1,0 +1,67 @@
+"""Request and response shapes of /webhooks and /operator/webhooks."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.schemas.common import PageQuery, Strict, str_field
+from domain.models import MATCH_EVENTS
+from domain.webhooks import DELIVERY_STATUSES
+
+
+class WebhookConfigPatch(Strict):
+    """`url` (absolute http(s), <= 1000 characters; null removes it) and/or `events` (unique match events)."""
+
+    url = fields.String(allow_none=True, validate=validate.Length(min=1, max=1000))
+    events = fields.List(fields.String(validate=validate.OneOf(MATCH_EVENTS)), validate=validate.Length(max=4))
+
+
+class WebhookConfigSchema(Schema):
+    url = fields.String(required=True, allow_none=True)
+    events = fields.List(fields.String(), required=True)
+    secretConfigured = fields.Boolean(required=True)
+    updatedOn = fields.String(required=True, allow_none=True)
+    webhook_secret = fields.String(metadata={"description": "only in the PATCH that created the secret; shown once"})
+
+
+class WebhookRetryBody(Strict):
+    eventID = str_field(required=True, metadata={"description": "40 lowercase hexadecimal characters"})
+
+
+class SecretRotationSchema(Schema):
+    webhook_secret = fields.String(required=True, metadata={"description": "shown only in this response"})
+    rotatedOn = fields.String(required=True)
+
+
+class DeliverySchema(Schema):
+    attemptCount = fields.Integer(required=True)
+    eventID = fields.String(required=True)
+    eventType = fields.String(required=True)
+    payload = fields.Dict(required=True, metadata={"description": "the exact JSON body sent"})
+    status = fields.String(required=True, validate=validate.OneOf(DELIVERY_STATUSES))
+    attemptedOn = fields.String()
+    createdOn = fields.String()
+    deliveredOn = fields.String()
+    nextAttemptOn = fields.String()
+    webhookCreatedOn = fields.String()
+    lastError = fields.String()
+
+
+class AttemptSchema(Schema):
+    attemptedOn = fields.String(required=True)
+    statusCode = fields.Integer(allow_none=True)
+    error = fields.String(allow_none=True)
+
+
+class OperatorDeliverySchema(DeliverySchema):
+    connectionID = fields.String(required=True)
+    attempts = fields.List(fields.Nested(AttemptSchema), required=True)
+
+
+class DeliveryQuery(PageQuery):
+    status = fields.String(validate=validate.OneOf(DELIVERY_STATUSES))
+    eventType = str_field()
+
+
+class OperatorDeliveryQuery(DeliveryQuery):
+    connectionID = str_field()

@@ -1,0 +1,456 @@
+"""Webhooks: per-connection configuration, signing secrets, and the delivery state machine.
+
+Pure services. Sending is a dependency (`Sender`) and so is name resolution (`Resolver`); `scheduler/` supplies
+the real ones. A delivery moves `pending` -> `delivering` (claimed; the attempt runs OUTSIDE any transaction)
+-> `delivered` | `pending` (next attempt scheduled) | `failed` (schedule exhausted, or 410 Gone).
+
+The retry schedule is "seconds after the previous attempt": entry 0 is the delay of the first attempt, entry n
+the delay after the n-th attempt, so its length is the number of automatic attempts. Each delay gets +-10%
+jitter. A `Retry-After` on 429/503 is honoured up to the following slot: the next attempt waits at least the
+scheduled delay, and at most the larger of that and the slot after it.
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import orjson
+from standardwebhooks import Webhook
+
+from domain.clock import iso, parse_iso
+from domain.errors import Conflict, Invalid, NotFound
+from domain.events import record_event
+from domain.ids import hash_secret
+from domain.models import MATCH_EVENTS, Delivery, WebhookConfig
+from domain.pagination import paginate
+from domain.ports import UnitOfWork
+
+EVENT_ID = re.compile(r"^[a-f0-9]{40}$")
+DELIVERY_STATUSES = ("pending", "delivering", "delivered", "failed")
+TEST_EVENT = "integration.test"
+SECRET_PREFIX = "whsec_"
+KEY_MIN, KEY_MAX = 8, 200
+URL_MAX = 1000
+JITTER = 0.10
+USER_AGENT = "Courtside-Webhooks/1.0 (+https://www.standardwebhooks.com/)"
+UNSET: Any = object()
+
+
+# ------------------------------------------------------------------------------------------ dependencies
+@dataclass(frozen=True)
+class SendResult:
+    """What a sender observed: an HTTP status (and its Retry-After header), or a transport error."""
+
+    status: int | None = None
+    error: str | None = None  # "timeout", "connection refused", ...
+    retry_after: str | None = None
+
+
+class Sender(Protocol):
+    def __call__(self, url: str, body: bytes, headers: dict[str, str], timeout: float) -> SendResult: ...
+
+
+Resolver = Callable[[str], list[str]]  # host name -> IP address strings (raises OSError when unknown)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A claimed delivery and everything needed to attempt it without touching storage."""
+
+    event_id: str
+    connection_id: str
+    url: str
+    secret: str
+    body: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one attempt, recorded by `record_outcome`."""
+
+    started: datetime
+    status: int | None = None
+    error: str | None = None
+    retry_after: float | None = None  # seconds, from a 429/503 answer
+
+    @property
+    def delivered(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+    @property
+    def description(self) -> str | None:
+        """`lastError` for this attempt, None when it was delivered."""
+        if self.delivered:
+            return None
+        return self.error or f"HTTP {self.status}"
+
+
+# ------------------------------------------------------------------------------------------ URLs and secrets
+def new_webhook_secret(token_bytes: Callable[[int], bytes] = secrets.token_bytes) -> str:
+    """`whsec_` + standard base64 of 32 random bytes (the Standard Webhooks secret format)."""
+    return SECRET_PREFIX + base64.b64encode(token_bytes(32)).decode()
+
+
+def _blocked(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified or ip.is_multicast \
+        or ip.is_reserved
+
+
+def check_url(url: str, *, allow_private: bool, resolve: Resolver) -> None:
+    """An absolute http(s) URL; with `allow_private=False`, none of its addresses may be internal (400)."""
+    parts = urlsplit(url)
+    try:
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError as exc:
+        raise Invalid("The webhook URL is not valid.", details={"json": {"url": ["Not a valid URL."]}}) from exc
+    if parts.scheme not in ("http", "https") or not host or len(url) > URL_MAX:
+        raise Invalid("The webhook URL must be an absolute http(s) URL of at most 1000 characters.",
+                      details={"json": {"url": ["Not a valid absolute http(s) URL."]}})
+    if allow_private:
+        return
+    try:
+        addresses = [host] if _is_ip(host) else resolve(host)
+    except OSError as exc:
+        raise Invalid(f"The webhook host {host} does not resolve.", code="webhook_url_not_allowed") from exc
+    if not addresses or any(_blocked(address) for address in addresses):
+        raise Invalid(f"The webhook URL {url} points to a loopback, private or link-local address.",
+                      code="webhook_url_not_allowed")
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def signed_headers(*, event_id: str, body: str, secret: str, now: datetime) -> dict[str, str]:
+    """The Standard Webhooks headers of one attempt, signed with `secret` at `now`."""
+    timestamp = datetime.fromtimestamp(int(now.timestamp()), tz=UTC)
+    return {
+        "webhook-id": event_id,
+        "webhook-timestamp": str(int(timestamp.timestamp())),
+        "webhook-signature": Webhook(secret).sign(event_id, timestamp, body),
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+    }
+
+
+# ------------------------------------------------------------------------------------------ configuration
+def _config(uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime) -> WebhookConfig:
+    found = uow.webhook_configs.get(connection_id)
+    if found is not None:
+        return found
+    return WebhookConfig(id=connection_id, account_id=account_id, created_on=iso(now), updated_on=iso(now))
+
+
+def _active_connection(uow: UnitOfWork, *, account_id: str, connection_id: str) -> None:
+    connection = uow.connections.get(connection_id)
+    if connection is None or connection.account_id != account_id or connection.revoked_on is not None:
+        raise NotFound("No active connection.")
+
+
+def config_read(config: WebhookConfig | None) -> dict[str, Any]:
+    """`{"url", "events", "secretConfigured", "updatedOn"}`; never-set events read as all four."""
+    if config is None:
+        return {"url": None, "events": list(MATCH_EVENTS), "secretConfigured": False, "updatedOn": None}
+    return {
+        "url": config.url,
+        "events": list(MATCH_EVENTS) if config.events is None else list(config.events),
+        "secretConfigured": config.secret is not None,
+        "updatedOn": config.updated_on,
+    }
+
+
+def get_configuration(uow: UnitOfWork, *, connection_id: str) -> dict[str, Any]:
+    return config_read(uow.webhook_configs.get(connection_id))
+
+
+def configure(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, allow_private: bool,
+    resolve: Resolver, url: str | None = UNSET, events: Sequence[str] = UNSET,
+) -> dict[str, Any]:
+    """Set the URL (None removes it) and/or subscriptions. The first URL creates the secret, returned once."""
+    _active_connection(uow, account_id=account_id, connection_id=connection_id)
+    config = _config(uow, account_id=account_id, connection_id=connection_id, now=now)
+    if url is not UNSET and url is not None:
+        check_url(url, allow_private=allow_private, resolve=resolve)
+    if events is not UNSET:
+        unknown = [event for event in events if event not in MATCH_EVENTS]
+        if unknown or len(set(events)) != len(events):
+            raise Invalid("events must be unique match event types.",
+                          details={"json": {"events": [f"Unique values among {', '.join(MATCH_EVENTS)}."]}})
+        config.events = list(events)
+    if url is not UNSET:
+        config.url = url
+    created_secret = None
+    if config.url and config.secret is None:
+        config.secret = created_secret = new_webhook_secret()
+    config.updated_on = iso(now)
+    uow.webhook_configs.put(config)
+    read = config_read(config)
+    if created_secret is not None:
+        read["webhook_secret"] = created_secret
+    return read
+
+
+def rotate_secret(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, idempotency_key: str | None, now: datetime,
+) -> dict[str, str]:
+    """Replace the signing secret now. The latest rotation's key returns the current secret; older keys 409."""
+    if idempotency_key is None or idempotency_key == "":
+        raise Invalid("The Idempotency-Key header is required.", code="idempotency_key_required")
+    if not KEY_MIN <= len(idempotency_key) <= KEY_MAX:
+        raise Invalid("Idempotency-Key must be 8 to 200 characters.", code="invalid_idempotency_key")
+    _active_connection(uow, account_id=account_id, connection_id=connection_id)
+    config = _config(uow, account_id=account_id, connection_id=connection_id, now=now)
+    key_hash = hash_secret(idempotency_key)
+    if config.rotations and config.rotations[-1]["keyHash"] == key_hash and config.secret:
+        return {"webhook_secret": config.secret, "rotatedOn": config.rotations[-1]["rotatedOn"]}
+    if any(rotation["keyHash"] == key_hash for rotation in config.rotations):
+        raise Conflict("This Idempotency-Key belongs to an older rotation.", code="idempotency_key_reused")
+    config.secret = new_webhook_secret()
+    config.rotations.append({"keyHash": key_hash, "rotatedOn": iso(now)})
+    config.updated_on = iso(now)
+    uow.webhook_configs.put(config)
+    return {"webhook_secret": config.secret, "rotatedOn": iso(now)}
+
+
+# ------------------------------------------------------------------------------------------ delivery reads
+def delivery_read(delivery: Delivery, *, operator: bool = False) -> dict[str, Any]:
+    """The webhook delivery of the spec; the operator's read adds `connectionID` and `attempts`."""
+    read: dict[str, Any] = {
+        "attemptCount": delivery.attempt_count,
+        "eventID": delivery.id,
+        "eventType": delivery.event_type,
+        "payload": orjson.loads(delivery.body),
+        "status": delivery.status,
+    }
+    optional = {
+        "attemptedOn": delivery.attempted_on, "createdOn": delivery.created_on,
+        "deliveredOn": delivery.delivered_on, "nextAttemptOn": delivery.next_attempt_on,
+        "webhookCreatedOn": delivery.webhook_created_on, "lastError": delivery.last_error,
+    }
+    read.update({name: value for name, value in optional.items() if value is not None})
+    if operator:
+        read["connectionID"] = delivery.connection_id
+        read["attempts"] = list(delivery.attempts)
+    return read
+
+
+def list_deliveries(
+    uow: UnitOfWork, *, account_id: str, connection_id: str | None = None, status: str | None = None,
+    event_type: str | None = None, limit: int | None = None, cursor: str | None = None,
+) -> tuple[list[Delivery], str | None]:
+    """Deliveries newest first (of one connection, or of the whole account), filtered, one page."""
+    if connection_id is not None:
+        found = uow.deliveries.find(connection_id=connection_id)
+    else:
+        found = uow.deliveries.find(account_id=account_id)
+    chosen = [
+        delivery for delivery in reversed(found)
+        if delivery.account_id == account_id
+        and (status is None or delivery.status == status)
+        and (event_type is None or delivery.event_type == event_type)
+    ]
+    return paginate(chosen, seq=lambda delivery: delivery.seq, limit=limit, cursor=cursor, newest_first=True)
+
+
+def get_delivery(uow: UnitOfWork, *, event_id: str, account_id: str, connection_id: str | None = None) -> Delivery:
+    """One delivery of the connection (or of the account, for the operator): 400 malformed ID, 404 unknown."""
+    if not EVENT_ID.match(event_id):
+        raise Invalid("eventID must be 40 lowercase hexadecimal characters.", code="invalid_event_id")
+    delivery = uow.deliveries.get(event_id)
+    if delivery is None or delivery.account_id != account_id or (
+        connection_id is not None and delivery.connection_id != connection_id
+    ):
+        raise NotFound("No such webhook delivery.")
+    return delivery
+
+
+# ------------------------------------------------------------------------------------------ the state machine
+def _claim(uow: UnitOfWork, delivery: Delivery, config: WebhookConfig) -> Attempt:
+    """Mark the delivery `delivering` and capture the current URL and secret for an attempt."""
+    assert config.url and config.secret
+    delivery.status = "delivering"
+    uow.deliveries.put(delivery)
+    return Attempt(event_id=delivery.id, connection_id=delivery.connection_id, url=config.url,
+                   secret=config.secret, body=delivery.body)
+
+
+def claim_due(
+    uow: UnitOfWork, *, now: datetime, limit: int, busy_connections: set[str] | frozenset[str] = frozenset(),
+) -> tuple[list[Attempt], datetime | None]:
+    """Claim up to `limit` due pending deliveries, at most one per connection and none of `busy_connections`.
+
+    Returns the claims and when the earliest not-yet-due pending delivery falls due (None if none); due ones
+    left unclaimed (limit, busy connection) are for the next pass. A pending delivery whose connection no longer
+    has a URL stays pending until one is set.
+    """
+    due_by = iso(now)
+    pending = sorted(uow.deliveries.find(status="pending"), key=lambda d: (d.next_attempt_on or "", d.seq))
+    claims: list[Attempt] = []
+    taken = set(busy_connections)
+    next_due: datetime | None = None
+    for delivery in pending:
+        config = uow.webhook_configs.get(delivery.connection_id)
+        if config is None or not config.url or not config.secret:
+            continue
+        due = delivery.next_attempt_on or due_by
+        if due <= due_by and len(claims) < limit and delivery.connection_id not in taken:
+            taken.add(delivery.connection_id)
+            claims.append(_claim(uow, delivery, config))
+        elif due > due_by and next_due is None:
+            next_due = parse_iso(due)
+    return claims, next_due
+
+
+def recover_interrupted(uow: UnitOfWork, *, now: datetime) -> int:
+    """After a crash: claimed deliveries whose attempt never finished are due again now (same eventID)."""
+    interrupted = uow.deliveries.find(status="delivering")
+    for delivery in interrupted:
+        release(uow, event_id=delivery.id, now=now, note="interrupted")
+    return len(interrupted)
+
+
+def release(uow: UnitOfWork, *, event_id: str, now: datetime, note: str | None = None) -> None:
+    """Give a claimed delivery back (its attempt never ran): pending, due now."""
+    delivery = uow.deliveries.get(event_id)
+    if delivery is None or delivery.status != "delivering":
+        return
+    delivery.status = "pending"
+    delivery.next_attempt_on = iso(now)
+    if note:
+        delivery.attempts.append({"attemptedOn": iso(now), "error": note})
+    uow.deliveries.put(delivery)
+
+
+def next_delay(
+    attempt_count: int, schedule: Sequence[float], *, retry_after: float | None, random: Callable[[], float],
+) -> float | None:
+    """Seconds until the next automatic attempt after `attempt_count` attempts; None when exhausted."""
+    if attempt_count >= len(schedule):
+        return None
+    slot = schedule[attempt_count]
+    delay = slot * (1 + JITTER * (2 * random() - 1))
+    if retry_after is not None:
+        ceiling = max(schedule[attempt_count:attempt_count + 2])
+        delay = max(delay, min(retry_after, ceiling))
+    return max(delay, 0.0)
+
+
+def parse_retry_after(value: str | None, *, now: datetime) -> float | None:
+    """A Retry-After header (delta seconds or an HTTP date) in seconds from `now`."""
+    if not value:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - now).total_seconds(), 0.0)
+
+
+def perform_attempt(
+    attempt: Attempt, *, sender: Sender, now: datetime, timeout: float, allow_private: bool, resolve: Resolver,
+) -> Outcome:
+    """Sign with the captured secret and POST once. Runs outside any transaction; never raises for the wire."""
+    try:
+        check_url(attempt.url, allow_private=allow_private, resolve=resolve)
+    except Invalid as exc:
+        return Outcome(started=now, error=f"{exc.code}: {exc.message}")
+    headers = signed_headers(event_id=attempt.event_id, body=attempt.body, secret=attempt.secret, now=now)
+    result = sender(attempt.url, attempt.body.encode(), headers, timeout)
+    retry_after = None
+    if result.status in (429, 503):
+        retry_after = parse_retry_after(result.retry_after, now=now)
+    return Outcome(started=now, status=result.status, error=result.error, retry_after=retry_after)
+
+
+def record_outcome(
+    uow: UnitOfWork, *, event_id: str, outcome: Outcome, now: datetime, schedule: Sequence[float],
+    random: Callable[[], float],
+) -> Delivery:
+    """Count the attempt and move the delivery on: delivered, pending (next slot), or failed."""
+    delivery = uow.deliveries.get(event_id)
+    if delivery is None:
+        raise NotFound("No such webhook delivery.")
+    delivery.attempt_count += 1
+    delivery.attempted_on = iso(outcome.started)
+    delivery.attempts.append({
+        "attemptedOn": iso(outcome.started), "statusCode": outcome.status, "error": outcome.description,
+    })
+    if outcome.delivered:
+        delivery.status, delivery.delivered_on = "delivered", iso(now)
+        delivery.next_attempt_on = delivery.last_error = None
+        return uow.deliveries.put(delivery)
+    delivery.last_error = outcome.description
+    delay = None if outcome.status == 410 else next_delay(
+        delivery.attempt_count, schedule, retry_after=outcome.retry_after, random=random
+    )
+    if delay is None:
+        delivery.status, delivery.next_attempt_on = "failed", None
+    else:
+        delivery.status = "pending"
+        delivery.next_attempt_on = iso(now + timedelta(seconds=delay))
+    return uow.deliveries.put(delivery)
+
+
+# ------------------------------------------------------------------------------------------ test and retry
+def _destination(uow: UnitOfWork, *, connection_id: str, allow_private: bool, resolve: Resolver) -> WebhookConfig:
+    config = uow.webhook_configs.get(connection_id)
+    if config is None or not config.url:
+        raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
+    check_url(config.url, allow_private=allow_private, resolve=resolve)
+    return config
+
+
+def begin_test(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, allow_private: bool, resolve: Resolver,
+) -> Attempt:
+    """Persist an `integration.test` delivery for the connection and claim it for an attempt right now."""
+    _active_connection(uow, account_id=account_id, connection_id=connection_id)
+    config = _destination(uow, connection_id=connection_id, allow_private=allow_private, resolve=resolve)
+    if config.secret is None:  # a URL always comes with a secret; be safe with older records
+        config.secret = new_webhook_secret()
+        uow.webhook_configs.put(config)
+    delivery = record_event(
+        uow, account_id=account_id, connection_id=connection_id, event_type=TEST_EVENT,
+        data={"message": "This is a test event from Courtside."}, now=now, force=True,
+    )
+    assert delivery is not None
+    return _claim(uow, delivery, config)
+
+
+def begin_retry(
+    uow: UnitOfWork, *, event_id: str, account_id: str, connection_id: str | None, allow_private: bool,
+    resolve: Resolver,
+) -> Attempt:
+    """Claim a persisted delivery for a manual attempt now, with the current URL and secret."""
+    delivery = get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
+    if delivery.status == "delivering":
+        raise Conflict("The delivery is being attempted right now.", code="delivery_in_progress")
+    config = _destination(uow, connection_id=delivery.connection_id, allow_private=allow_private, resolve=resolve)
+    if config.secret is None:
+        config.secret = new_webhook_secret()
+        uow.webhook_configs.put(config)
+    return _claim(uow, delivery, config)
+

@@ -1,0 +1,125 @@
+"""A real webhook receiver for tests: a threaded `http.server` on 127.0.0.1 that records every request and
+answers scripted statuses, and helpers that verify deliveries with the `standardwebhooks` package."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import orjson
+import pytest
+from standardwebhooks import Webhook
+
+
+@dataclass(frozen=True)
+class Received:
+    """One request as the receiver saw it."""
+
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return orjson.loads(self.body)
+
+    def verify(self, secret: str) -> Any:
+        """The parsed event if the Standard Webhooks signature verifies with `secret` (raises otherwise)."""
+        return Webhook(secret).verify(self.body, self.headers)
+
+
+@dataclass
+class Reply:
+    """A scripted answer: status, extra headers, and a delay (`hang=True`: wait until `release()`)."""
+
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    hang: bool = False
+
+
+class Receiver:
+    """Records requests; answers the scripted replies in order, then `default`."""
+
+    def __init__(self, default: Reply | None = None) -> None:
+        self.default = default or Reply()
+        self.script: list[Reply] = []
+        self.received: list[Received] = []
+        self._changed = threading.Condition()
+        self._released = threading.Event()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server naming
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with receiver._changed:
+                    reply = receiver.script.pop(0) if receiver.script else receiver.default
+                    receiver.received.append(Received(self.path, dict(self.headers.items()), body))
+                    receiver._changed.notify_all()
+                if reply.hang:
+                    receiver._released.wait(timeout=60)
+                elif reply.delay:
+                    time.sleep(reply.delay)
+                try:
+                    self.send_response(reply.status)
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                except OSError:
+                    pass  # the sender gave up (timeout) or died
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def reply(self, *replies: Reply | int) -> Receiver:
+        """Queue answers (a bare int is a status)."""
+        with self._changed:
+            self.script.extend(Reply(r) if isinstance(r, int) else r for r in replies)
+        return self
+
+    def wait_for(self, count: int, timeout: float = 30) -> list[Received]:
+        """Block until `count` requests arrived (a bound, not a timing assertion)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self.received) >= count, timeout=timeout):
+                raise AssertionError(f"expected {count} requests, got {len(self.received)}")
+            return list(self.received)
+
+    def release(self) -> None:
+        self._released.set()
+
+    def start(self) -> Receiver:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.release()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A started receiver answering 200 unless scripted otherwise."""
+    started = Receiver().start()
+    yield started
+    started.stop()
+
+
+def closed_port_url() -> str:
+    """A loopback URL where nothing listens (connection refused)."""
+    from tests.conftest import free_port
+
+    return f"http://127.0.0.1:{free_port()}/hook"
