@@ -1,5 +1,357 @@
-"""Routes of /oauth (filled in by its issue)."""
+"""OAuth: the token endpoint, the consent page, and the operator routes for apps, connections and approval."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+from urllib.parse import unquote_plus
+
+from flask import Response, g, redirect, render_template, request
+from marshmallow import ValidationError, fields, validate
+from werkzeug.wrappers import Response as BaseResponse
 
 from api.blueprint import Blueprint
+from api.context import caller, now, services, unit_of_work
+from api.routes.connection import RevokedSchema
+from api.schemas.common import PageQuery, Strict, envelope, list_envelope, str_field
+from api.security import requires
+from domain import oauth
+from domain.errors import DomainError, Invalid, InvalidClient, RateLimited
+from domain.models import App, Connection
+from domain.pagination import paginate
 
-blp = Blueprint("oauth", __name__, description="oauth")
+blp = Blueprint("oauth", __name__, description="OAuth 2.0 and partner apps", template_folder="../templates")
+
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+CONSENT_HEADERS = NO_STORE | {
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+    "frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+SCOPE_FIELD = {"description": "space-separated scopes"}
+
+
+# ---------------------------------------------------------------- schemas
+class TokenRequestSchema(Strict):
+    """`POST /oauth/token` parameters (JSON or form). PKCE and grant rules are checked by the service."""
+
+    grant_type = str_field(100, metadata={"enum": ["authorization_code", "refresh_token"]})
+    client_id = str_field()
+    client_secret = str_field()
+    code = str_field()
+    code_verifier = fields.String(metadata={"description": "43 to 128 characters, ^[A-Za-z0-9._~-]+$"})
+    redirect_uri = str_field(1000)
+    refresh_token = str_field()
+    scope = str_field(metadata=SCOPE_FIELD)
+
+
+class TokenSchema(Strict):
+    """RFC 6749 §5.1 token response (not wrapped in `data`)."""
+
+    access_token = fields.String(required=True)
+    token_type = fields.String(required=True)
+    expires_in = fields.Integer(required=True)
+    refresh_token = fields.String(required=True)
+    scope = fields.String(required=True)
+    connection_id = fields.String(required=True)
+
+
+class AppCreateSchema(Strict):
+    name = str_field(120, min_length=1, required=True)
+    redirectURIs = fields.List(str_field(1000, min_length=1), required=True, validate=validate.Length(min=1, max=10))
+    scope = str_field(metadata={"description": "space-separated scopes the app may ask for; all when absent"})
+    legacy = fields.Boolean(truthy={True}, falsy={False},
+                            metadata={"description": "a legacy app may authorize without PKCE"})
+
+
+class AppCreatedSchema(Strict):
+    appID = fields.String(required=True)
+    clientID = fields.String(required=True)
+    clientSecret = fields.String(required=True, metadata={"description": "shown once"})
+    name = fields.String(required=True)
+    redirectURIs = fields.List(fields.String(), required=True)
+    scopes = fields.List(fields.String(), required=True)
+
+
+class AppSchema(Strict):
+    appID = fields.String(required=True)
+    clientID = fields.String(required=True)
+    name = fields.String(required=True)
+    redirectURIs = fields.List(fields.String(), required=True)
+    scopes = fields.List(fields.String(), required=True)
+    legacy = fields.Boolean(required=True)
+    createdOn = fields.String(required=True)
+
+
+class OperatorConnectionSchema(Strict):
+    connectionID = fields.String(required=True)
+    appID = fields.String(required=True)
+    appName = fields.String(allow_none=True)
+    kind = fields.String(required=True, metadata={"enum": ["oauth", "developer_key"]})
+    scopes = fields.List(fields.String(), required=True)
+    approvedOn = fields.String(required=True)
+    tokenExpiresOn = fields.String(required=True, allow_none=True)
+    revokedOn = fields.String(required=True, allow_none=True)
+
+
+class ApproveSchema(Strict):
+    clientID = str_field(required=True)
+    redirectURI = str_field(1000, required=True)
+    codeChallenge = str_field(128, metadata={"description": "PKCE S256 challenge; optional only for legacy apps"})
+    codeChallengeMethod = fields.String(validate=validate.OneOf(["S256"]))
+    scope = str_field(metadata={"description": "space-separated; all of the app's scopes when absent"})
+    state = str_field()
+
+
+class ApprovedSchema(Strict):
+    code = fields.String(required=True)
+    redirectURL = fields.String(required=True)
+
+
+def _app_read(app: App) -> dict[str, Any]:
+    return {
+        "appID": app.id, "clientID": app.client_id, "name": app.name, "redirectURIs": app.redirect_uris,
+        "scopes": app.scopes, "legacy": app.legacy, "createdOn": app.created_on,
+    }
+
+
+def _connection_read(connection: Connection) -> dict[str, Any]:
+    return {
+        "connectionID": connection.id, "appID": connection.app_id, "appName": connection.app_name,
+        "kind": connection.kind, "scopes": connection.scopes, "approvedOn": connection.approved_on,
+        "tokenExpiresOn": connection.token_expires_on, "revokedOn": connection.revoked_on,
+    }
+
+
+# ---------------------------------------------------------------- token endpoint
+def _limit_client_ip() -> None:
+    """Rate-limit unauthenticated OAuth endpoints per client IP (against guessing)."""
+    ctx = services()
+    quota = ctx.limiter.hit(f"oauth-ip:{request.remote_addr}", ctx.settings.token_rate_limit)
+    g.quota = quota
+    if not quota.allowed:
+        raise RateLimited("Too many token requests; retry after the window resets.", retry_after=quota.reset)
+
+
+def _token_parameters() -> dict[str, Any]:
+    """The token request's parameters from a form or JSON body, validated (strict, bounded strings)."""
+    raw: Any
+    if request.mimetype == "application/x-www-form-urlencoded":
+        repeated = sorted(key for key, values in request.form.lists() if len(values) > 1)
+        if repeated:
+            raise Invalid(f"Parameters must not repeat: {', '.join(repeated)}.", code="invalid_request")
+        location = "form"
+        raw = request.form.to_dict()
+    else:  # JSON, or no body at all
+        location = "json"
+        raw = request.get_json(silent=True) if request.get_data() else {}
+        if raw is None:
+            raise DomainError("The request body is not valid JSON.", code="bad_request")
+    try:
+        loaded: dict[str, Any] = TokenRequestSchema().load(raw)
+    except ValidationError as exc:
+        raise Invalid("The token request is not valid.", details={location: exc.messages}) from exc
+    return loaded
+
+
+def _client_credentials(params: dict[str, Any]) -> tuple[str | None, str | None]:
+    """Client ID and secret from HTTP Basic (RFC 6749 §2.3.1) or the body; never both methods at once."""
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "basic":
+        return params.get("client_id"), params.get("client_secret")
+    try:
+        client_id, sep, secret = base64.b64decode(value.strip(), validate=True).decode().partition(":")
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise InvalidClient("Malformed HTTP Basic client credentials.") from exc
+    if not sep:
+        raise InvalidClient("Malformed HTTP Basic client credentials.")
+    client_id, secret = unquote_plus(client_id), unquote_plus(secret)
+    if "client_secret" in params or params.get("client_id", client_id) != client_id:
+        raise Invalid("Send client credentials either with HTTP Basic or in the body, not both.",
+                      code="invalid_request")
+    return client_id, secret
+
+
+TOKEN_BODY = {"content": {
+    "application/x-www-form-urlencoded": {"schema": TokenRequestSchema},
+    "application/json": {"schema": TokenRequestSchema},
+}, "required": True}
+
+
+@blp.route("/oauth/token", methods=["POST"])
+@blp.doc(requestBody=TOKEN_BODY)
+@blp.response(200, TokenSchema, headers={"Cache-Control": {"schema": {"type": "string"}}})
+@blp.alt_response(400, response="DEFAULT_ERROR")
+@blp.alt_response(401, response="DEFAULT_ERROR")
+@blp.alt_response(429, response="DEFAULT_ERROR")
+def token() -> tuple[dict[str, object], int, dict[str, str]]:
+    """Exchange an authorization code (with PKCE) or a refresh token for tokens."""
+    _limit_client_ip()
+    params = _token_parameters()
+    client_id, client_secret = _client_credentials(params)
+    grant_type = params.get("grant_type")
+    lifetimes = oauth.TokenLifetimes(
+        access=services().settings.access_token_ttl, refresh=services().settings.refresh_token_ttl,
+    )
+    if grant_type is None:
+        raise Invalid("grant_type is required.", code="invalid_request")
+    if grant_type not in ("authorization_code", "refresh_token"):
+        raise Invalid("grant_type must be authorization_code or refresh_token.", code="unsupported_grant_type")
+    with unit_of_work() as uow:
+        if grant_type == "authorization_code":
+            outcome = oauth.exchange_code(
+                uow, client_id=client_id, client_secret=client_secret, code=params.get("code"),
+                code_verifier=params.get("code_verifier"), redirect_uri=params.get("redirect_uri"),
+                now=now(), lifetimes=lifetimes,
+            )
+        else:
+            outcome = oauth.refresh(
+                uow, client_id=client_id, client_secret=client_secret, refresh_token=params.get("refresh_token"),
+                scope=params.get("scope"), now=now(), lifetimes=lifetimes,
+            )
+    if isinstance(outcome, oauth.Refused):
+        raise outcome.error
+    return outcome.as_response(), 200, NO_STORE
+
+
+@blp.after_request
+def _no_store(response: Response) -> Response:
+    """Token and consent answers (errors included) carry credentials or codes: never cache them."""
+    if request.endpoint in ("oauth.token", "oauth.authorize"):
+        for name, value in NO_STORE.items():
+            response.headers[name] = value
+    return response
+
+
+# ---------------------------------------------------------------- consent page
+AUTHORIZE_PARAMS = ("response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",
+                    "code_challenge_method")
+
+
+def _page(template: str, status: int, **context: Any) -> Response:
+    response = Response(render_template(template, **context), status=status, mimetype="text/html")
+    response.headers.update(CONSENT_HEADERS)
+    return response
+
+
+def _go(location: str) -> BaseResponse:
+    response = redirect(location, code=302)
+    response.headers.update(NO_STORE)
+    return response
+
+
+@blp.route("/oauth/authorize", methods=["GET", "POST"])
+@blp.doc(responses={
+    "200": {"description": "Consent page (HTML): the operator signs in with the operator key and decides"},
+    "302": {"description": "Back to the redirect URI with `code` and `state`, or `error` and `state`"},
+    "400": {"description": "Error page (HTML): unknown client or unregistered redirect URI; never redirects"},
+    "401": {"description": "Consent page again: the operator key was not accepted"},
+})
+def authorize() -> BaseResponse:
+    """Consent page of the authorization code flow; approve redirects with a code, deny with access_denied."""
+    source = request.args if request.method == "GET" else request.form
+    if any(len(source.getlist(name)) > 1 for name in AUTHORIZE_PARAMS):
+        return _page("oauth_error.html", 400, message="A parameter of the authorization request is repeated.")
+    params = {name: source.get(name) for name in AUTHORIZE_PARAMS}
+    if request.method == "POST":
+        _limit_client_ip()
+    with unit_of_work() as uow:
+        check = oauth.check_authorization(
+            uow, client_id=params["client_id"], redirect_uri=params["redirect_uri"], scope=params["scope"],
+            code_challenge=params["code_challenge"], code_challenge_method=params["code_challenge_method"],
+            response_type=params["response_type"] or "",
+        )
+        if check.problem is not None:
+            if not check.can_redirect:
+                return _page("oauth_error.html", 400, message=check.problem.message)
+            return _go(oauth.error_redirect(check, code=check.problem.code, state=params["state"],
+                                            description=check.problem.message))
+        assert check.app is not None
+        context = {"app": check.app, "scopes": check.scopes, "params": params, "error": None}
+        if request.method == "GET":
+            return _page("consent.html", 200, **context)
+        principal = oauth.operator_for(uow, operator_key=request.form.get("operator_key"), now=now())
+        if principal is None or principal.account_id != check.app.account_id:
+            return _page("consent.html", 401, **context | {"error": "The operator key was not accepted."})
+        decision = request.form.get("decision")
+        if decision == "deny":
+            return _go(oauth.error_redirect(check, code="access_denied", state=params["state"]))
+        if decision != "approve":
+            return _page("consent.html", 400, **context | {"error": "Choose Approve or Deny."})
+        _, location = oauth.approve(
+            uow, account_id=principal.account_id, client_id=check.app.client_id, redirect_uri=check.redirect_uri,
+            scope=params["scope"], code_challenge=params["code_challenge"],
+            code_challenge_method=params["code_challenge_method"], state=params["state"], now=now(),
+            code_ttl=services().settings.code_ttl,
+        )
+    return _go(location)
+
+
+# ---------------------------------------------------------------- operator routes
+@blp.route("/operator/apps", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(AppSchema))
+def list_apps(query: dict[str, Any]) -> dict[str, object]:
+    """The account's registered partner apps, oldest first (no secrets)."""
+    with unit_of_work() as uow:
+        apps = oauth.list_apps(uow, account_id=caller().account_id)
+    page, cursor = paginate(apps, seq=lambda app: app.seq, limit=query.get("limit"), cursor=query.get("cursor"))
+    return {"data": [_app_read(app) for app in page], "nextCursor": cursor}
+
+
+@blp.route("/operator/apps", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(AppCreateSchema)
+@blp.response(201, envelope(AppCreatedSchema))
+def create_app(body: dict[str, Any]) -> dict[str, object]:
+    """Register a partner app; its client secret is shown only in this response."""
+    with unit_of_work() as uow:
+        app, secret = oauth.register_app(
+            uow, account_id=caller().account_id, name=body["name"], redirect_uris=body["redirectURIs"],
+            scope=body.get("scope"), legacy=body.get("legacy", False), now=now(),
+        )
+    return {"data": _app_read(app) | {"clientSecret": secret}}
+
+
+@blp.route("/operator/connections", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(OperatorConnectionSchema))
+def list_connections(query: dict[str, Any]) -> dict[str, object]:
+    """Every connection of the account (app installations and developer keys), oldest first."""
+    with unit_of_work() as uow:
+        connections = oauth.list_connections(uow, account_id=caller().account_id)
+    page, cursor = paginate(connections, seq=lambda c: c.seq, limit=query.get("limit"), cursor=query.get("cursor"))
+    return {"data": [_connection_read(connection) for connection in page], "nextCursor": cursor}
+
+
+@blp.route("/operator/connections/<connection_id>", methods=["DELETE"])
+@requires(operator=True)
+@blp.response(200, envelope(RevokedSchema))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+def revoke_connection(connection_id: str) -> dict[str, object]:
+    """Revoke a connection and all of its tokens; the records it created stay with the account."""
+    with unit_of_work() as uow:
+        connection = oauth.disconnect(uow, account_id=caller().account_id, connection_id=connection_id, now=now())
+    return {"data": {"connectionID": connection.id, "revoked": True}}
+
+
+@blp.route("/operator/oauth/approve", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(ApproveSchema)
+@blp.response(200, envelope(ApprovedSchema))
+@blp.alt_response(400, response="DEFAULT_ERROR")
+@blp.alt_response(404, response="DEFAULT_ERROR")
+def approve(body: dict[str, Any]) -> dict[str, object]:
+    """The consent step as an API call: a single-use code for the app and its exact redirect URI."""
+    with unit_of_work() as uow:
+        code, location = oauth.approve(
+            uow, account_id=caller().account_id, client_id=body["clientID"], redirect_uri=body["redirectURI"],
+            scope=body.get("scope"), code_challenge=body.get("codeChallenge"),
+            code_challenge_method=body.get("codeChallengeMethod"), state=body.get("state"), now=now(),
+            code_ttl=services().settings.code_ttl,
+        )
+    return {"data": {"code": code, "redirectURL": location}}
