@@ -1,5 +1,143 @@
-"""Operator routes of its issue (operator key only)."""
+"""Operator routes for account resources: broadcasts (and handing them over), player lists, rosters.
+
+Operator key only; the operator acts on the whole account (docs/operator-api.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 from api.blueprint import Blueprint
+from api.context import caller, now, unit_of_work
+from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
+from api.schemas.resources import (
+    BroadcastPatch,
+    Handover,
+    ManualPlayer,
+    OperatorBroadcastCreate,
+    OperatorBroadcastRead,
+    OperatorPlayerListRead,
+    RosterRead,
+)
+from api.security import requires
+from domain import broadcasts, player_lists, rosters
+from domain.models import Broadcast
+from domain.ports import UnitOfWork
 
-blp = Blueprint("operator_resources", __name__, description="Operator: resources")
+blp = Blueprint("operator_resources", __name__, description="Operator: broadcasts, player lists, rosters")
+
+
+def _broadcast(uow: UnitOfWork, broadcast: Broadcast) -> dict[str, Any]:
+    return {"data": broadcasts.present_broadcast(uow, broadcast, internal=True)}
+
+
+@blp.route("/operator/broadcasts", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(OperatorBroadcastRead))
+def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
+    """Every broadcast of the account, with the connection that manages its tables."""
+    with unit_of_work() as uow:
+        page, cursor = broadcasts.list_broadcasts(
+            uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
+        )
+        data = [broadcasts.present_broadcast(uow, b, internal=True) for b in page]
+    return {"data": data, "nextCursor": cursor}
+
+
+@blp.route("/operator/broadcasts", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(OperatorBroadcastCreate)
+@blp.response(201, envelope(OperatorBroadcastRead))
+def create_broadcast(body: dict[str, Any]) -> dict[str, Any]:
+    """Create a broadcast; its tables are managed by `managerConnectionID` (none when absent)."""
+    fields = {key: value for key, value in body.items() if key != "managerConnectionID"}
+    with unit_of_work() as uow:
+        broadcast = broadcasts.create_broadcast(
+            uow, account_id=caller().account_id, manager_connection_id=body.get("managerConnectionID"),
+            fields=fields, now=now(),
+        )
+        return _broadcast(uow, broadcast)
+
+
+@blp.route("/operator/broadcasts/<broadcast_id>", methods=["PATCH"])
+@requires(operator=True)
+@blp.arguments(BroadcastPatch)
+@blp.response(200, envelope(OperatorBroadcastRead))
+def patch_broadcast(body: dict[str, Any], broadcast_id: str) -> dict[str, Any]:
+    """Change a broadcast; `tables` replaces the whole court configuration."""
+    with unit_of_work() as uow:
+        broadcast = broadcasts.patch_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
+                                               changes=body, now=now())
+        return _broadcast(uow, broadcast)
+
+
+@blp.route("/operator/broadcasts/<broadcast_id>", methods=["DELETE"])
+@requires(operator=True)
+@blp.response(200, envelope(Deleted))
+def delete_broadcast(broadcast_id: str) -> dict[str, Any]:
+    """Delete a broadcast with its courts and managed output links."""
+    with unit_of_work() as uow:
+        broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
+    return {"data": {"id": broadcast.id, "deleted": True}}
+
+
+@blp.route("/operator/broadcasts/<broadcast_id>/handover", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(Handover)
+@blp.response(200, envelope(OperatorBroadcastRead))
+def hand_over(body: dict[str, Any], broadcast_id: str) -> dict[str, Any]:
+    """Hand a broadcast's tables to another connection of the account."""
+    with unit_of_work() as uow:
+        broadcast = broadcasts.hand_over(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
+                                         connection_id=body["connectionID"], now=now())
+        return _broadcast(uow, broadcast)
+
+
+@blp.route("/operator/player-lists", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(OperatorPlayerListRead))
+def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
+    """Every player list of the account (partner and roster-backed), with every player."""
+    with unit_of_work() as uow:
+        page, cursor = player_lists.account_lists(
+            uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
+        )
+    return {"data": [player_lists.present_list(item, internal=True) for item in page], "nextCursor": cursor}
+
+
+@blp.route("/operator/player-lists/<list_id>/players", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(ManualPlayer)
+@blp.response(201, envelope(OperatorPlayerListRead))
+def add_manual_player(body: dict[str, Any], list_id: str) -> dict[str, Any]:
+    """Add a manual entry to a list (`source: "manual"`); no connection's sync or patch removes it."""
+    with unit_of_work() as uow:
+        player_list = player_lists.add_manual_player(uow, account_id=caller().account_id, list_id=list_id,
+                                                     player=body, now=now())
+    return {"data": player_lists.present_list(player_list, internal=True)}
+
+
+@blp.route("/operator/player-lists/<list_id>/players/<player_id>", methods=["DELETE"])
+@requires(operator=True)
+@blp.response(200, envelope(OperatorPlayerListRead))
+def remove_manual_player(list_id: str, player_id: str) -> dict[str, Any]:
+    """Remove a manual entry by its `id` (mapped players belong to their connection: 404)."""
+    with unit_of_work() as uow:
+        player_list = player_lists.remove_manual_player(uow, account_id=caller().account_id, list_id=list_id,
+                                                        player_id=player_id, now=now())
+    return {"data": player_lists.present_list(player_list, internal=True)}
+
+
+@blp.route("/operator/rosters", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(RosterRead))
+def list_rosters(query: dict[str, Any]) -> dict[str, Any]:
+    """Every roster of the account."""
+    with unit_of_work() as uow:
+        page, cursor = rosters.list_rosters(
+            uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
+        )
+        return {"data": [rosters.present_roster(uow, r) for r in page], "nextCursor": cursor}

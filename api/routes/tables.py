@@ -1,5 +1,84 @@
-"""Routes of /tables (filled in by its issue)."""
+"""Routes of /tables: the scoring tables the connection manages (scopes `tables.read` / `tables.write`)."""
+
+from __future__ import annotations
+
+from typing import Any
 
 from api.blueprint import Blueprint
+from api.context import caller, now, unit_of_work
+from api.errors import status_of
+from api.schemas.common import PageQuery, envelope, list_envelope
+from api.schemas.resources import BulkTableAssign, BulkTableOutcome, TableAssign, TableRead
+from api.security import requires
+from domain import tables
+from domain.errors import DomainError
+from domain.queues import present_table
 
-blp = Blueprint("tables", __name__, description="tables")
+blp = Blueprint("tables", __name__, description="Scoring tables managed by the connection")
+
+
+@blp.route("/tables", methods=["GET"])
+@requires("tables.read")
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, list_envelope(TableRead))
+def list_tables(query: dict[str, Any]) -> dict[str, Any]:
+    """The tables the connection manages, each with its active match and queue (its own matches only)."""
+    principal = caller()
+    with unit_of_work() as uow:
+        page, cursor = tables.list_tables(
+            uow, account_id=principal.account_id, connection_id=principal.connection_id or "",
+            limit=query.get("limit"), cursor=query.get("cursor"),
+        )
+        data = [present_table(uow, table, connection_id=principal.connection_id) for table in page]
+    return {"data": data, "nextCursor": cursor}
+
+
+@blp.route("/tables/bulk", methods=["PATCH"])
+@requires("tables.write")
+@blp.arguments(BulkTableAssign)
+@blp.response(200, envelope(BulkTableOutcome), description="every assignment succeeded")
+@blp.alt_response(207, schema=envelope(BulkTableOutcome), description="some assignments failed (see results)")
+def assign_tables(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Assign player lists to several tables; per-table results in request order (a failure rolls back nothing)."""
+    principal = caller()
+    results: list[dict[str, Any]] = []
+    with unit_of_work() as uow:
+        outcomes = tables.assign_many(uow, account_id=principal.account_id,
+                                      connection_id=principal.connection_id or "", items=body["tables"], now=now())
+        for index, (item, outcome) in enumerate(zip(body["tables"], outcomes, strict=True)):
+            result: dict[str, Any] = {"index": index, "tableID": item["tableID"]}
+            if isinstance(outcome, DomainError):
+                result |= {"status": status_of(outcome), "error": {"code": outcome.code, "message": outcome.message}}
+            else:
+                result |= {"status": 200, "data": present_table(uow, outcome, connection_id=principal.connection_id)}
+            results.append(result)
+    failed = sum(1 for result in results if result["status"] != 200)
+    outcome_body = {"results": results, "succeeded": len(results) - failed, "failed": failed}
+    return {"data": outcome_body}, (207 if failed else 200)
+
+
+@blp.route("/tables/<table_id>", methods=["GET"])
+@requires("tables.read")
+@blp.response(200, envelope(TableRead))
+def get_table(table_id: str) -> dict[str, Any]:
+    """A managed table with its active match and queue (the connection's scheduled matches only)."""
+    principal = caller()
+    with unit_of_work() as uow:
+        table = tables.managed_table(uow, account_id=principal.account_id,
+                                     connection_id=principal.connection_id or "", table_id=table_id)
+        return {"data": present_table(uow, table, connection_id=principal.connection_id)}
+
+
+@blp.route("/tables/<table_id>", methods=["PATCH"])
+@requires("tables.write")
+@blp.arguments(TableAssign)
+@blp.response(200, envelope(TableRead))
+def assign_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
+    """Assign one of the connection's player lists to a managed table (`null` clears it)."""
+    principal = caller()
+    with unit_of_work() as uow:
+        table = tables.assign_player_list(
+            uow, account_id=principal.account_id, connection_id=principal.connection_id or "", table_id=table_id,
+            player_list_external_id=body["playerListExternalID"], now=now(),
+        )
+        return {"data": present_table(uow, table, connection_id=principal.connection_id)}

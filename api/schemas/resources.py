@@ -1,0 +1,306 @@
+"""Bodies and reads of the account resources: broadcasts, rosters, player lists, teams and tables.
+
+Request bodies are strict (unknown property = 400) with the spec's bounds and, where the spec is silent, the
+contract's: names and labels 1-120, descriptions <= 800, URLs <= 1000, other strings <= 500.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from api.schemas.common import ErrorBody, Strict, str_field
+
+NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean only (no 1, "yes" or "true")."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class NumberOrString(fields.Field):
+    """`ranking` / `rating`: a finite JSON number or a string of at most 500 characters."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and len(value) <= OTHER:
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            return value
+        raise ValidationError("Must be a number or a string of at most 500 characters.")
+
+
+def _unique(items: Sequence[Any]) -> None:
+    if len(set(items)) != len(items):
+        raise ValidationError("Items must be unique.")
+
+
+def id_list(max_items: int) -> fields.List:
+    """An array of unique non-empty identifiers."""
+    return fields.List(str_field(OTHER, min_length=1), validate=[validate.Length(max=max_items), _unique])
+
+
+# ------------------------------------------------------------------ players
+class PlayerFields(Strict):
+    """The external player shape without `externalID`."""
+
+    firstName = str_field(NAME)
+    lastName = str_field(NAME)
+    firstNameInitial = StrictBoolean()
+    lastNameInitial = StrictBoolean()
+    country = str_field(OTHER)
+    clubName = str_field(NAME)
+    gender = str_field(OTHER)
+    imageURL = str_field(URL)
+    jerseyColor = str_field(NAME)
+    ranking = NumberOrString()
+    rating = NumberOrString()
+
+
+class ExternalPlayer(PlayerFields):
+    """A player a partner syncs, keyed by its `externalID`."""
+
+    externalID = str_field(OTHER, required=True, min_length=1)
+
+
+class ManualPlayer(PlayerFields):
+    """A player the operator adds by hand (`externalID` optional)."""
+
+    externalID = str_field(OTHER, min_length=1)
+
+
+class PlayerRead(Schema):
+    externalID = fields.String(metadata={"description": "absent only for manual entries added without one"})
+    firstName = fields.String()
+    lastName = fields.String()
+    firstNameInitial = fields.Boolean()
+    lastNameInitial = fields.Boolean()
+    country = fields.String()
+    clubName = fields.String()
+    gender = fields.String()
+    imageURL = fields.String()
+    jerseyColor = fields.String()
+    ranking = fields.Raw(metadata={"description": "number or string"})
+    rating = fields.Raw(metadata={"description": "number or string"})
+    source = fields.String(required=True, validate=validate.OneOf(["mapped", "manual"]))
+
+
+class OperatorPlayerRead(PlayerRead):
+    id = fields.String(metadata={"description": "manual entries: the ID to remove them by"})
+    connectionID = fields.String(metadata={"description": "mapped entries: the connection that synced it"})
+
+
+def _players(max_items: int, *, required: bool = False) -> fields.List:
+    return fields.List(fields.Nested(ExternalPlayer), required=required, validate=validate.Length(max=max_items))
+
+
+# ------------------------------------------------------------------ player lists
+class PlayerListSync(Strict):
+    externalID = str_field(OTHER, required=True, min_length=1)
+    name = str_field(NAME, required=True, min_length=1)
+    description = str_field(DESCRIPTION)
+    players = _players(5000, required=True)
+
+
+class PlayerListPatch(Strict):
+    upsert = _players(500)
+    removeExternalIDs = id_list(500)
+    name = str_field(NAME, min_length=1)
+    description = str_field(DESCRIPTION)
+
+
+class PlayerListRead(Schema):
+    id = fields.String(required=True)
+    externalID = fields.String()
+    name = fields.String(required=True)
+    description = fields.String()
+    playerCount = fields.Integer(required=True)
+    players = fields.List(fields.Nested(PlayerRead), required=True)
+    createdOn = fields.String(required=True)
+    updatedOn = fields.String(required=True)
+
+
+class OperatorPlayerListRead(PlayerListRead):
+    players = fields.List(fields.Nested(OperatorPlayerRead), required=True)
+    connectionID = fields.String(allow_none=True, metadata={"description": "null for roster-backed lists"})
+    rosterID = fields.String(allow_none=True, metadata={"description": "the roster a backing list belongs to"})
+
+
+# ------------------------------------------------------------------ rosters
+class RosterCreate(Strict):
+    name = str_field(NAME, required=True, min_length=1)
+    rosterType = fields.String(required=True, validate=validate.OneOf(["individual", "team"]))
+    description = str_field(DESCRIPTION)
+    selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
+    teamLogoURL = fields.String(validate=[validate.Length(max=URL), validate.URL(relative=False)])
+    teamJerseyColor = str_field(NAME)
+
+
+class RosterPatch(RosterCreate):
+    name = str_field(NAME, min_length=1)
+    rosterType = fields.String(validate=validate.OneOf(["individual", "team"]),
+                               metadata={"description": "accepted only when equal to the current type"})
+
+
+class RosterSource(Schema):
+    playerListID = fields.String(required=True)
+    playerCount = fields.Integer(required=True)
+
+
+class RosterRead(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    description = fields.String()
+    rosterType = fields.String(required=True)
+    playerCount = fields.Integer()
+    selfRegistrationEnabled = fields.Boolean()
+    teamLogoURL = fields.String()
+    teamJerseyColor = fields.String()
+    createdOn = fields.String()
+    updatedOn = fields.String()
+    source = fields.Nested(RosterSource, required=True)
+
+
+# ------------------------------------------------------------------ teams
+class TeamSync(Strict):
+    externalID = str_field(OTHER, required=True, min_length=1)
+    name = str_field(NAME, required=True, min_length=1)
+    logoURL = str_field(URL)
+    jerseyColor = str_field(NAME)
+    players = _players(5000, required=True)
+
+
+class TeamPatch(Strict):
+    upsert = _players(500)
+    removeExternalIDs = id_list(500)
+    name = str_field(NAME, min_length=1)
+    jerseyColor = str_field(NAME)
+    logoURL = str_field(URL)
+
+
+class TeamRead(Schema):
+    id = fields.String(required=True)
+    externalID = fields.String(required=True)
+    name = fields.String(required=True)
+    logoURL = fields.String()
+    jerseyColor = fields.String()
+    playerCount = fields.Integer(required=True)
+    players = fields.List(fields.Nested(PlayerRead), required=True)
+    roster = fields.Nested(RosterRead, required=True, allow_none=True)
+    createdOn = fields.String(required=True)
+    updatedOn = fields.String(required=True)
+
+
+# ------------------------------------------------------------------ broadcasts
+class CourtWrite(Strict):
+    id = str_field(OTHER, min_length=1, metadata={"description": "an existing court of this broadcast"})
+    label = str_field(NAME, required=True, min_length=1)
+    scoreboardIDs = id_list(100)
+
+
+class BroadcastCreate(Strict):
+    name = str_field(NAME, required=True, min_length=1)
+    description = str_field(DESCRIPTION)
+    defaultPlayerListID = str_field(OTHER, min_length=1)
+    defaultScoreboardID = str_field(OTHER, min_length=1)
+    scoreboardIDs = id_list(100)
+    tables = fields.List(fields.Nested(CourtWrite), required=True, validate=validate.Length(min=1, max=50))
+
+
+class BroadcastPatch(Strict):
+    """At least one property; `tables` replaces the court configuration; `null` clears an optional field."""
+
+    name = str_field(NAME, min_length=1)
+    description = str_field(DESCRIPTION, allow_none=True)
+    defaultPlayerListID = str_field(OTHER, min_length=1, allow_none=True)
+    defaultScoreboardID = str_field(OTHER, min_length=1, allow_none=True)
+    scoreboardIDs = fields.List(str_field(OTHER, min_length=1), allow_none=True,
+                                validate=[validate.Length(max=100), _unique])
+    tables = fields.List(fields.Nested(CourtWrite), validate=validate.Length(min=1, max=50))
+
+    @validates_schema
+    def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data:
+            raise ValidationError("Give at least one property to change.")
+
+
+class OperatorBroadcastCreate(BroadcastCreate):
+    managerConnectionID = str_field(OTHER, min_length=1,
+                                    metadata={"description": "the connection that manages its tables"})
+
+
+class Handover(Strict):
+    connectionID = str_field(OTHER, required=True, min_length=1)
+
+
+class Output(Schema):
+    scoreboardID = fields.String(required=True)
+
+
+class CourtRead(Schema):
+    id = fields.String(required=True)
+    label = fields.String(required=True)
+    scoreboardIDs = fields.List(fields.String(), required=True)
+    outputs = fields.List(fields.Nested(Output), required=True)
+
+
+class BroadcastRead(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    description = fields.String()
+    createdOn = fields.String()
+    updatedOn = fields.String()
+    defaultPlayerListID = fields.String()
+    defaultScoreboardID = fields.String()
+    scoreboardIDs = fields.List(fields.String())
+    tableCount = fields.Integer()
+    outputCount = fields.Integer()
+    tables = fields.List(fields.Nested(CourtRead))
+
+
+class OperatorBroadcastRead(BroadcastRead):
+    managerConnectionID = fields.String(allow_none=True)
+
+
+# ------------------------------------------------------------------ tables
+class TableAssign(Strict):
+    playerListExternalID = str_field(OTHER, required=True, min_length=1, allow_none=True,
+                                     metadata={"description": "one of the caller's lists; null clears it"})
+
+
+class TableAssignItem(TableAssign):
+    tableID = str_field(OTHER, required=True, min_length=1)
+
+
+class BulkTableAssign(Strict):
+    tables = fields.List(fields.Nested(TableAssignItem), required=True, validate=validate.Length(min=1, max=100))
+
+
+class TableRead(Schema):
+    id = fields.String(required=True)
+    label = fields.String(required=True)
+    broadcastID = fields.String(required=True)
+    playerListExternalID = fields.String(required=True, allow_none=True)
+    activeMatch = fields.Dict(required=True, allow_none=True, metadata={"description": "match read"})
+    queue = fields.List(fields.Dict(), required=True, metadata={"description": "pending match reads, in order"})
+
+
+class TableResult(Schema):
+    index = fields.Integer(required=True)
+    tableID = fields.String(required=True)
+    status = fields.Integer(required=True)
+    data = fields.Nested(TableRead)
+    error = fields.Nested(ErrorBody)
+
+
+class BulkTableOutcome(Schema):
+    results = fields.List(fields.Nested(TableResult), required=True)
+    succeeded = fields.Integer(required=True)
+    failed = fields.Integer(required=True)

@@ -1,0 +1,213 @@
+"""Broadcasts and their courts. Each court is a `Table` managed by the broadcast's manager connection.
+
+Broadcasts belong to the account: every connection of it lists and changes them (contract §4). Supplying
+`tables` replaces the whole court configuration: courts named by `id` are kept (relabelled, re-pointed), courts
+without `id` are created, omitted courts are removed. Decisions (documented in docs/partner-quickstart.md):
+- an `id` that is not a court of this broadcast (or appears twice) is `400 validation_failed`, pointing at the
+  item (`details.json.tables.<index>.id`): it is a fault of the body, not a missing resource in the URL;
+- removing a court (or deleting the broadcast) while a match is active on it is `409 table_busy`, nothing
+  changed; pending matches queued on a removed court are cancelled with it; completed ones stay as history;
+- `defaultPlayerListID` must name a roster-backed player list of the account, else `404 not_found`;
+- a court shows its own `scoreboardIDs`, else the broadcast's `scoreboardIDs`, else `defaultScoreboardID`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from domain.clock import iso
+from domain.errors import Conflict, Invalid, NotFound
+from domain.ids import new_id
+from domain.models import Broadcast, Table
+from domain.pagination import paginate
+from domain.ports import UnitOfWork
+
+Court = dict[str, Any]
+PATCHABLE = ("name", "description", "defaultPlayerListID", "defaultScoreboardID", "scoreboardIDs", "tables")
+
+
+def get_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
+    broadcast = uow.broadcasts.get(broadcast_id)
+    if broadcast is None or broadcast.account_id != account_id:
+        raise NotFound(f"No broadcast '{broadcast_id}'.")
+    return broadcast
+
+
+def _check_default_list(uow: UnitOfWork, *, account_id: str, list_id: str | None) -> None:
+    if list_id is None:
+        return
+    found = uow.player_lists.get(list_id)
+    if found is None or found.account_id != account_id or found.roster_id is None:
+        raise NotFound(f"No roster-backed player list '{list_id}'.")
+
+
+def _check_connection(uow: UnitOfWork, *, account_id: str, connection_id: str) -> None:
+    connection = uow.connections.get(connection_id)
+    if connection is None or connection.account_id != account_id or connection.revoked_on is not None:
+        raise NotFound(f"No active connection '{connection_id}'.")
+
+
+def court_scoreboards(broadcast: Broadcast, table: Table) -> list[str]:
+    """The scoreboards a court shows: its own, else the broadcast's, else the broadcast's default one."""
+    if table.scoreboard_ids:
+        return list(table.scoreboard_ids)
+    if broadcast.scoreboard_ids:
+        return list(broadcast.scoreboard_ids)
+    return [broadcast.default_scoreboard_id] if broadcast.default_scoreboard_id else []
+
+
+def _clear_court(uow: UnitOfWork, table: Table) -> None:
+    """Remove a court: 409 `table_busy` while a match is active on it; its pending queue goes with it."""
+    matches = uow.matches.find(table_id=table.id)
+    if any(match.status == "active" for match in matches):
+        raise Conflict(f"Court '{table.label}' has an active match.", code="table_busy",
+                       details={"tableID": table.id})
+    for match in matches:
+        if match.status == "pending":
+            uow.matches.delete(match.id)
+    uow.tables.delete(table.id)
+
+
+def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Court], *, now: datetime) -> None:
+    """Replace the court configuration (see the module docstring)."""
+    current = {table_id: uow.tables.get(table_id) for table_id in broadcast.table_ids}
+    problems: dict[str, Any] = {}
+    named: set[str] = set()
+    for index, court in enumerate(courts):
+        court_id = court.get("id")
+        if court_id is None:
+            continue
+        if court_id not in current or court_id in named:
+            problems[str(index)] = {"id": ["Not a court of this broadcast (or named twice)."]}
+        named.add(court_id)
+    if problems:
+        raise Invalid("A court id is not a court of this broadcast.", details={"json": {"tables": problems}})
+    for table_id, table in current.items():
+        if table is not None and table_id not in named:
+            _clear_court(uow, table)
+    table_ids = []
+    for court in courts:
+        table = current.get(court.get("id") or "") or Table(
+            id=new_id("tbl"), account_id=broadcast.account_id, broadcast_id=broadcast.id, label=court["label"],
+            created_on=iso(now), updated_on=iso(now), manager_connection_id=broadcast.manager_connection_id,
+            internal_id=new_id("int"), dynamic_url_id=new_id("dyn"),
+        )
+        table.label, table.scoreboard_ids, table.updated_on = court["label"], court.get("scoreboardIDs"), iso(now)
+        table_ids.append(uow.tables.put(table).id)
+    broadcast.table_ids = table_ids
+
+
+def _refresh_output_links(uow: UnitOfWork, broadcast: Broadcast) -> None:
+    """One managed output link per court output (internal; reused by position, never read)."""
+    count = sum(len(court_scoreboards(broadcast, table)) for table in _tables(uow, broadcast))
+    links = broadcast.output_link_ids[:count]
+    broadcast.output_link_ids = links + [new_id("out") for _ in range(count - len(links))]
+
+
+def _tables(uow: UnitOfWork, broadcast: Broadcast) -> list[Table]:
+    return [table for table in (uow.tables.get(tid) for tid in broadcast.table_ids) if table is not None]
+
+
+def create_broadcast(
+    uow: UnitOfWork, *, account_id: str, manager_connection_id: str | None, fields: dict[str, Any],
+    now: datetime,
+) -> Broadcast:
+    """A broadcast with 1-50 courts, managed by `manager_connection_id` (the creating connection)."""
+    _check_default_list(uow, account_id=account_id, list_id=fields.get("defaultPlayerListID"))
+    if manager_connection_id is not None:
+        _check_connection(uow, account_id=account_id, connection_id=manager_connection_id)
+    broadcast = Broadcast(
+        id=new_id("brd"), account_id=account_id, name=fields["name"], table_ids=[], created_on=iso(now),
+        updated_on=iso(now), manager_connection_id=manager_connection_id, description=fields.get("description"),
+        default_player_list_id=fields.get("defaultPlayerListID"),
+        default_scoreboard_id=fields.get("defaultScoreboardID"), scoreboard_ids=fields.get("scoreboardIDs"),
+    )
+    _configure_courts(uow, broadcast, fields["tables"], now=now)
+    _refresh_output_links(uow, broadcast)
+    return uow.broadcasts.put(broadcast)
+
+
+def patch_broadcast(
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, changes: dict[str, Any], now: datetime
+) -> Broadcast:
+    """Change any of the write fields (at least one); `null` clears an optional one."""
+    if not any(name in changes for name in PATCHABLE):
+        raise Invalid("Give at least one property to change.")
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    if "defaultPlayerListID" in changes:
+        _check_default_list(uow, account_id=account_id, list_id=changes["defaultPlayerListID"])
+        broadcast.default_player_list_id = changes["defaultPlayerListID"]
+    broadcast.name = changes.get("name", broadcast.name)
+    broadcast.description = changes.get("description", broadcast.description)
+    broadcast.default_scoreboard_id = changes.get("defaultScoreboardID", broadcast.default_scoreboard_id)
+    broadcast.scoreboard_ids = changes.get("scoreboardIDs", broadcast.scoreboard_ids)
+    if "tables" in changes:
+        _configure_courts(uow, broadcast, changes["tables"], now=now)
+    _refresh_output_links(uow, broadcast)
+    broadcast.updated_on = iso(now)
+    return uow.broadcasts.put(broadcast)
+
+
+def delete_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
+    """Delete the broadcast, its courts and its managed output links (409 `table_busy` if a court is in play)."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    for table in _tables(uow, broadcast):
+        _clear_court(uow, table)
+    uow.broadcasts.delete(broadcast.id)
+    return broadcast
+
+
+def hand_over(
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, connection_id: str, now: datetime
+) -> Broadcast:
+    """Operator: the broadcast's courts are now managed by `connection_id` (an active connection).
+
+    A court's player-list assignment named the previous manager's list, so it is cleared on a change of hands.
+    """
+    _check_connection(uow, account_id=account_id, connection_id=connection_id)
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    for table in _tables(uow, broadcast):
+        if table.manager_connection_id != connection_id:
+            table.manager_connection_id, table.player_list_external_id = connection_id, None
+            table.updated_on = iso(now)
+            uow.tables.put(table)
+    broadcast.manager_connection_id, broadcast.updated_on = connection_id, iso(now)
+    return uow.broadcasts.put(broadcast)
+
+
+def list_broadcasts(
+    uow: UnitOfWork, *, account_id: str, limit: int | None, cursor: str | None
+) -> tuple[list[Broadcast], str | None]:
+    return paginate(uow.broadcasts.find(account_id=account_id), seq=lambda item: item.seq, limit=limit,
+                    cursor=cursor)
+
+
+def present_broadcast(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = False) -> dict[str, Any]:
+    """Broadcast read: courts with `id`, `label`, `scoreboardIDs`, `outputs`; never internal or URL IDs."""
+    courts = []
+    for table in _tables(uow, broadcast):
+        shown = court_scoreboards(broadcast, table)
+        courts.append({
+            "id": table.id, "label": table.label, "scoreboardIDs": list(table.scoreboard_ids or []),
+            "outputs": [{"scoreboardID": scoreboard} for scoreboard in shown],
+        })
+    read: dict[str, Any] = {"id": broadcast.id, "name": broadcast.name}
+    optional = {
+        "description": broadcast.description,
+        "defaultPlayerListID": broadcast.default_player_list_id,
+        "defaultScoreboardID": broadcast.default_scoreboard_id,
+    }
+    read.update({key: value for key, value in optional.items() if value is not None})
+    read.update({
+        "scoreboardIDs": list(broadcast.scoreboard_ids or []),
+        "tableCount": len(courts),
+        "outputCount": sum(len(court["outputs"]) for court in courts),
+        "tables": courts,
+        "createdOn": broadcast.created_on,
+        "updatedOn": broadcast.updated_on,
+    })
+    if internal:
+        read["managerConnectionID"] = broadcast.manager_connection_id
+    return read

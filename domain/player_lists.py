@@ -1,0 +1,290 @@
+"""Player lists and teams a partner connection synchronizes, keyed by its own `externalID`s (contract §4, §5).
+
+A connection only ever touches the players it mapped (synced by externalID): manual entries added by the
+operator and players mapped by other connections are kept by every sync and patch. Each stored player is the
+external-player shape plus `source` ("mapped" | "manual"), `connectionID` for mapped ones, `id` for manual ones.
+A team is backed by a team-type roster (and that roster's backing list), created on first sync and kept in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from domain.clock import iso
+from domain.errors import Invalid, NotFound
+from domain.ids import new_id
+from domain.models import PlayerList, Team
+from domain.pagination import paginate
+from domain.ports import UnitOfWork
+from domain.rosters import create_roster, present_roster
+
+Player = dict[str, Any]
+
+
+# ------------------------------------------------------------------ players: the one merge rule
+def _mapped_by(player: Player, connection_id: str) -> bool:
+    return player.get("source") == "mapped" and player.get("connectionID") == connection_id
+
+
+def _mapped(player: Player, connection_id: str) -> Player:
+    return {**player, "source": "mapped", "connectionID": connection_id}
+
+
+def _check_unique(players: Sequence[Player], field: str) -> None:
+    seen: set[str] = set()
+    for index, player in enumerate(players):
+        if player["externalID"] in seen:
+            raise Invalid(
+                "Each externalID may appear only once in a request.",
+                details={"json": {field: {str(index): {"externalID": ["Duplicate externalID."]}}}},
+            )
+        seen.add(player["externalID"])
+
+
+def replace_mapped(existing: list[Player], players: Sequence[Player], *, connection_id: str) -> list[Player]:
+    """A sync: the connection's mapped players become exactly `players` (request order); others stay after."""
+    _check_unique(players, "players")
+    kept = [p for p in existing if not _mapped_by(p, connection_id)]
+    return [_mapped(p, connection_id) for p in players] + kept
+
+
+def patch_mapped(
+    existing: list[Player], *, upsert: Sequence[Player], remove: Sequence[str], connection_id: str
+) -> list[Player]:
+    """A patch: replace or append each upserted mapped player, drop the removed ones (unmapped IDs: no-op)."""
+    _check_unique(upsert, "upsert")
+    conflicting = sorted({p["externalID"] for p in upsert} & set(remove))
+    if conflicting:
+        raise Invalid(
+            "An externalID cannot be both upserted and removed.", code="conflicting_patch",
+            details={"externalIDs": conflicting},
+        )
+    removed = set(remove)
+    players = [p for p in existing if not (_mapped_by(p, connection_id) and p.get("externalID") in removed)]
+    for update in upsert:
+        record = _mapped(update, connection_id)
+        at = next((i for i, p in enumerate(players)
+                   if _mapped_by(p, connection_id) and p.get("externalID") == update["externalID"]), None)
+        if at is None:
+            players.append(record)
+        else:
+            players[at] = record
+    return players
+
+
+def present_player(player: Player, *, internal: bool = False) -> Player:
+    """A player as a partner reads it (external player shape + `source`); `internal` keeps `id`/`connectionID`."""
+    hidden = () if internal else ("id", "connectionID")
+    return {key: value for key, value in player.items() if key not in hidden}
+
+
+def _changes(body: dict[str, Any], names: Sequence[str]) -> bool:
+    return any(name in body for name in names)
+
+
+# ------------------------------------------------------------------ player lists
+def present_list(player_list: PlayerList, *, internal: bool = False) -> dict[str, Any]:
+    """Player list read: `{id, externalID, name, description, playerCount, players, createdOn, updatedOn}`."""
+    read: dict[str, Any] = {"id": player_list.id}
+    if player_list.external_id is not None:
+        read["externalID"] = player_list.external_id
+    read["name"] = player_list.name
+    if player_list.description is not None:
+        read["description"] = player_list.description
+    read.update({
+        "playerCount": len(player_list.players),
+        "players": [present_player(p, internal=internal) for p in player_list.players],
+        "createdOn": player_list.created_on,
+        "updatedOn": player_list.updated_on,
+    })
+    if internal:
+        read["connectionID"] = player_list.connection_id
+        read["rosterID"] = player_list.roster_id
+    return read
+
+
+def own_list(uow: UnitOfWork, *, connection_id: str, external_id: str) -> PlayerList:
+    """The calling connection's list with this externalID; anyone else's or unknown is 404."""
+    found = uow.player_lists.find(connection_id=connection_id, external_id=external_id)
+    if not found:
+        raise NotFound(f"No player list with externalID '{external_id}'.")
+    return found[0]
+
+
+def sync_list(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, external_id: str, name: str,
+    description: str | None, players: Sequence[Player], now: datetime,
+) -> PlayerList:
+    """`PUT /player-lists`: create or replace the connection's list; idempotent by externalID."""
+    found = uow.player_lists.find(connection_id=connection_id, external_id=external_id)
+    existing = found[0] if found else PlayerList(
+        id=new_id("pl"), account_id=account_id, name=name, players=[], created_on=iso(now), updated_on=iso(now),
+        connection_id=connection_id, external_id=external_id,
+    )
+    existing.players = replace_mapped(existing.players, players, connection_id=connection_id)
+    existing.name, existing.description, existing.updated_on = name, description, iso(now)
+    return uow.player_lists.put(existing)
+
+
+def patch_list(
+    uow: UnitOfWork, *, connection_id: str, external_id: str, changes: dict[str, Any], now: datetime
+) -> PlayerList:
+    """`PATCH /player-lists/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `description`."""
+    if not _changes(changes, ("upsert", "removeExternalIDs", "name", "description")):
+        raise Invalid("Give at least one of upsert, removeExternalIDs, name, description.")
+    player_list = own_list(uow, connection_id=connection_id, external_id=external_id)
+    player_list.players = patch_mapped(
+        player_list.players, upsert=changes.get("upsert", []), remove=changes.get("removeExternalIDs", []),
+        connection_id=connection_id,
+    )
+    player_list.name = changes.get("name", player_list.name)
+    player_list.description = changes.get("description", player_list.description)
+    player_list.updated_on = iso(now)
+    return uow.player_lists.put(player_list)
+
+
+def list_lists(
+    uow: UnitOfWork, *, connection_id: str, limit: int | None, cursor: str | None
+) -> tuple[list[PlayerList], str | None]:
+    """The connection's lists: the whole set when neither `limit` nor `cursor` is given, else one page."""
+    lists = uow.player_lists.find(connection_id=connection_id)
+    if limit is None and cursor is None:
+        return lists, None
+    return paginate(lists, seq=lambda item: item.seq, limit=limit, cursor=cursor)
+
+
+# ------------------------------------------------------------------ teams
+def own_team(uow: UnitOfWork, *, connection_id: str, external_id: str) -> Team:
+    found = uow.teams.find(connection_id=connection_id, external_id=external_id)
+    if not found:
+        raise NotFound(f"No team with externalID '{external_id}'.")
+    return found[0]
+
+
+def _keep_roster_in_step(uow: UnitOfWork, team: Team, *, now: datetime) -> None:
+    """The team-type roster behind the team (made if missing) mirrors its name, logo, colour and players."""
+    roster = uow.rosters.get(team.roster_id)
+    if roster is None:
+        roster = create_roster(
+            uow, account_id=team.account_id, name=team.name, roster_type="team", now=now,
+            team_logo_url=team.logo_url, team_jersey_color=team.jersey_color,
+        )
+        team.roster_id = roster.id
+    else:
+        roster.name, roster.team_logo_url, roster.team_jersey_color = team.name, team.logo_url, team.jersey_color
+        roster.updated_on = iso(now)
+        uow.rosters.put(roster)
+    backing = uow.player_lists.get(roster.player_list_id)
+    if backing is not None:
+        backing.players, backing.name, backing.updated_on = [dict(p) for p in team.players], team.name, iso(now)
+        uow.player_lists.put(backing)
+
+
+def sync_team(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, external_id: str, name: str,
+    logo_url: str | None, jersey_color: str | None, players: Sequence[Player], now: datetime,
+) -> Team:
+    """`PUT /teams`: create or replace the connection's team and keep its roster in step."""
+    found = uow.teams.find(connection_id=connection_id, external_id=external_id)
+    team = found[0] if found else Team(
+        id=new_id("team"), account_id=account_id, connection_id=connection_id, external_id=external_id,
+        name=name, players=[], roster_id="", created_on=iso(now), updated_on=iso(now),
+    )
+    team.players = replace_mapped(team.players, players, connection_id=connection_id)
+    team.name, team.logo_url, team.jersey_color, team.updated_on = name, logo_url, jersey_color, iso(now)
+    _keep_roster_in_step(uow, team, now=now)
+    return uow.teams.put(team)
+
+
+def patch_team(
+    uow: UnitOfWork, *, connection_id: str, external_id: str, changes: dict[str, Any], now: datetime
+) -> Team:
+    """`PATCH /teams/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `jerseyColor`, `logoURL`."""
+    if not _changes(changes, ("upsert", "removeExternalIDs", "name", "jerseyColor", "logoURL")):
+        raise Invalid("Give at least one of upsert, removeExternalIDs, name, jerseyColor, logoURL.")
+    team = own_team(uow, connection_id=connection_id, external_id=external_id)
+    team.players = patch_mapped(
+        team.players, upsert=changes.get("upsert", []), remove=changes.get("removeExternalIDs", []),
+        connection_id=connection_id,
+    )
+    team.name = changes.get("name", team.name)
+    team.jersey_color = changes.get("jerseyColor", team.jersey_color)
+    team.logo_url = changes.get("logoURL", team.logo_url)
+    team.updated_on = iso(now)
+    _keep_roster_in_step(uow, team, now=now)
+    return uow.teams.put(team)
+
+
+def list_teams(
+    uow: UnitOfWork, *, connection_id: str, limit: int | None, cursor: str | None
+) -> tuple[list[Team], str | None]:
+    return paginate(uow.teams.find(connection_id=connection_id), seq=lambda item: item.seq, limit=limit,
+                    cursor=cursor)
+
+
+def present_team(uow: UnitOfWork, team: Team) -> dict[str, Any]:
+    """Team read: the team fields, `players`, and `roster` (the backing roster's read, null if deleted)."""
+    read: dict[str, Any] = {"id": team.id, "externalID": team.external_id, "name": team.name}
+    if team.logo_url is not None:
+        read["logoURL"] = team.logo_url
+    if team.jersey_color is not None:
+        read["jerseyColor"] = team.jersey_color
+    roster = uow.rosters.get(team.roster_id)
+    read.update({
+        "playerCount": len(team.players),
+        "players": [present_player(p) for p in team.players],
+        "roster": None if roster is None else present_roster(uow, roster),
+        "createdOn": team.created_on,
+        "updatedOn": team.updated_on,
+    })
+    return read
+
+
+# ------------------------------------------------------------------ operator: every list, manual players
+def account_lists(
+    uow: UnitOfWork, *, account_id: str, limit: int | None, cursor: str | None
+) -> tuple[list[PlayerList], str | None]:
+    return paginate(uow.player_lists.find(account_id=account_id), seq=lambda item: item.seq, limit=limit,
+                    cursor=cursor)
+
+
+def _account_list(uow: UnitOfWork, *, account_id: str, list_id: str) -> PlayerList:
+    player_list = uow.player_lists.get(list_id)
+    if player_list is None or player_list.account_id != account_id:
+        raise NotFound(f"No player list '{list_id}'.")
+    return player_list
+
+
+def _mirror_to_teams(uow: UnitOfWork, player_list: PlayerList, *, now: datetime) -> None:
+    """A manual change to a team roster's backing list shows in the team too (they hold the same players)."""
+    if player_list.roster_id is None:
+        return
+    for team in uow.teams.find(roster_id=player_list.roster_id):
+        team.players, team.updated_on = [dict(p) for p in player_list.players], iso(now)
+        uow.teams.put(team)
+
+
+def add_manual_player(
+    uow: UnitOfWork, *, account_id: str, list_id: str, player: Player, now: datetime
+) -> PlayerList:
+    """The operator adds a manual entry (externalID optional); no connection's sync ever removes it."""
+    player_list = _account_list(uow, account_id=account_id, list_id=list_id)
+    player_list.players.append({"id": new_id("ply"), **player, "source": "manual"})
+    player_list.updated_on = iso(now)
+    _mirror_to_teams(uow, player_list, now=now)
+    return uow.player_lists.put(player_list)
+
+
+def remove_manual_player(
+    uow: UnitOfWork, *, account_id: str, list_id: str, player_id: str, now: datetime
+) -> PlayerList:
+    """Remove a manual entry by its `id`; mapped players belong to their connection (404 here)."""
+    player_list = _account_list(uow, account_id=account_id, list_id=list_id)
+    remaining = [p for p in player_list.players if not (p.get("source") == "manual" and p.get("id") == player_id)]
+    if len(remaining) == len(player_list.players):
+        raise NotFound(f"No manual player '{player_id}' in this list.")
+    player_list.players, player_list.updated_on = remaining, iso(now)
+    _mirror_to_teams(uow, player_list, now=now)
+    return uow.player_lists.put(player_list)

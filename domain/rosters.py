@@ -1,0 +1,119 @@
+"""Rosters: named collections of the account, `individual` or `team`, each with a managed backing player list.
+
+Rosters belong to the account, so every connection of it lists and changes them (contract §4). Creating a
+roster creates its backing list (roster-backed: no connection, no externalID); deleting it deletes that list.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from domain.clock import iso
+from domain.errors import Invalid, NotFound
+from domain.ids import new_id
+from domain.models import PlayerList, Roster
+from domain.pagination import paginate
+from domain.ports import UnitOfWork
+
+ROSTER_TYPES = ("individual", "team")
+PATCHABLE = ("name", "description", "selfRegistrationEnabled", "teamLogoURL", "teamJerseyColor", "rosterType")
+
+
+def _check_self_registration(roster_type: str, enabled: bool | None) -> None:
+    if enabled is not None and roster_type != "individual":
+        raise Invalid(
+            "selfRegistrationEnabled is available for individual rosters only.",
+            details={"json": {"selfRegistrationEnabled": ["Only for individual rosters."]}},
+        )
+
+
+def create_roster(
+    uow: UnitOfWork, *, account_id: str, name: str, roster_type: str, now: datetime,
+    description: str | None = None, self_registration_enabled: bool | None = None,
+    team_logo_url: str | None = None, team_jersey_color: str | None = None,
+) -> Roster:
+    """A roster and its backing player list, in one unit of work."""
+    _check_self_registration(roster_type, self_registration_enabled)
+    roster_id = new_id("ros")
+    backing = uow.player_lists.put(PlayerList(
+        id=new_id("pl"), account_id=account_id, name=name, players=[], created_on=iso(now), updated_on=iso(now),
+        roster_id=roster_id,
+    ))
+    return uow.rosters.put(Roster(
+        id=roster_id, account_id=account_id, name=name, roster_type=roster_type, player_list_id=backing.id,
+        created_on=iso(now), updated_on=iso(now), description=description,
+        self_registration_enabled=self_registration_enabled, team_logo_url=team_logo_url,
+        team_jersey_color=team_jersey_color,
+    ))
+
+
+def get_roster(uow: UnitOfWork, *, account_id: str, roster_id: str) -> Roster:
+    roster = uow.rosters.get(roster_id)
+    if roster is None or roster.account_id != account_id:
+        raise NotFound(f"No roster '{roster_id}'.")
+    return roster
+
+
+def patch_roster(
+    uow: UnitOfWork, *, account_id: str, roster_id: str, changes: dict[str, Any], now: datetime
+) -> Roster:
+    """Change any create field; `rosterType` only restated (else `400 roster_type_immutable`)."""
+    if not any(name in changes for name in PATCHABLE):
+        raise Invalid("Give at least one property to change.")
+    roster = get_roster(uow, account_id=account_id, roster_id=roster_id)
+    if "rosterType" in changes and changes["rosterType"] != roster.roster_type:
+        raise Invalid("A roster's type cannot change.", code="roster_type_immutable",
+                      details={"rosterType": roster.roster_type})
+    _check_self_registration(roster.roster_type, changes.get("selfRegistrationEnabled"))
+    roster.name = changes.get("name", roster.name)
+    roster.description = changes.get("description", roster.description)
+    roster.self_registration_enabled = changes.get("selfRegistrationEnabled", roster.self_registration_enabled)
+    roster.team_logo_url = changes.get("teamLogoURL", roster.team_logo_url)
+    roster.team_jersey_color = changes.get("teamJerseyColor", roster.team_jersey_color)
+    roster.updated_on = iso(now)
+    backing = uow.player_lists.get(roster.player_list_id)
+    if backing is not None and backing.name != roster.name:
+        backing.name, backing.updated_on = roster.name, iso(now)
+        uow.player_lists.put(backing)
+    return uow.rosters.put(roster)
+
+
+def delete_roster(uow: UnitOfWork, *, account_id: str, roster_id: str, now: datetime) -> Roster:
+    """Delete the roster and its backing list; broadcasts that defaulted to that list lose the default."""
+    roster = get_roster(uow, account_id=account_id, roster_id=roster_id)
+    uow.player_lists.delete(roster.player_list_id)
+    for broadcast in uow.broadcasts.find(default_player_list_id=roster.player_list_id):
+        broadcast.default_player_list_id, broadcast.updated_on = None, iso(now)
+        uow.broadcasts.put(broadcast)
+    uow.rosters.delete(roster.id)
+    return roster
+
+
+def list_rosters(
+    uow: UnitOfWork, *, account_id: str, limit: int | None, cursor: str | None
+) -> tuple[list[Roster], str | None]:
+    return paginate(uow.rosters.find(account_id=account_id), seq=lambda item: item.seq, limit=limit,
+                    cursor=cursor)
+
+
+def present_roster(uow: UnitOfWork, roster: Roster) -> dict[str, Any]:
+    """Roster read plus `source: {playerListID, playerCount}` (the managed backing record)."""
+    backing = uow.player_lists.get(roster.player_list_id)
+    count = len(backing.players) if backing is not None else 0
+    read: dict[str, Any] = {"id": roster.id, "name": roster.name}
+    if roster.description is not None:
+        read["description"] = roster.description
+    read.update({"rosterType": roster.roster_type, "playerCount": count})
+    optional = {
+        "selfRegistrationEnabled": roster.self_registration_enabled,
+        "teamLogoURL": roster.team_logo_url,
+        "teamJerseyColor": roster.team_jersey_color,
+    }
+    read.update({key: value for key, value in optional.items() if value is not None})
+    read.update({
+        "createdOn": roster.created_on,
+        "updatedOn": roster.updated_on,
+        "source": {"playerListID": roster.player_list_id, "playerCount": count},
+    })
+    return read

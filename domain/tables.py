@@ -1,0 +1,73 @@
+"""Scoring tables as a partner sees them: the courts it manages, and which of its player lists each one uses.
+
+A table is managed by the connection that created its broadcast (or was handed it by the operator). A table of
+the account that the caller does not manage is `403 table_not_managed`; one not in the account is `404`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from domain.clock import iso
+from domain.errors import DomainError, Forbidden, Invalid, NotFound
+from domain.models import Table
+from domain.pagination import paginate
+from domain.player_lists import own_list
+from domain.ports import UnitOfWork
+
+
+def managed_table(uow: UnitOfWork, *, account_id: str, connection_id: str, table_id: str) -> Table:
+    """The table, if it is in the account (else 404) and managed by the caller (else 403 `table_not_managed`)."""
+    table = uow.tables.get(table_id)
+    if table is None or table.account_id != account_id:
+        raise NotFound(f"No table '{table_id}'.")
+    if table.manager_connection_id != connection_id:
+        raise Forbidden(f"Table '{table_id}' is not managed by this connection.", code="table_not_managed")
+    return table
+
+
+def list_tables(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, limit: int | None, cursor: str | None
+) -> tuple[list[Table], str | None]:
+    """The tables the caller manages, in creation order."""
+    tables = [t for t in uow.tables.find(manager_connection_id=connection_id) if t.account_id == account_id]
+    return paginate(tables, seq=lambda item: item.seq, limit=limit, cursor=cursor)
+
+
+def assign_player_list(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, table_id: str, player_list_external_id: str | None,
+    now: datetime,
+) -> Table:
+    """Point a managed table at one of the caller's player lists (404 otherwise), or clear it with None."""
+    table = managed_table(uow, account_id=account_id, connection_id=connection_id, table_id=table_id)
+    if player_list_external_id is not None:
+        own_list(uow, connection_id=connection_id, external_id=player_list_external_id)
+    table.player_list_external_id, table.updated_on = player_list_external_id, iso(now)
+    return uow.tables.put(table)
+
+
+def assign_many(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, items: Sequence[dict[str, Any]], now: datetime
+) -> list[Table | DomainError]:
+    """Bulk assignment, in request order: each item applies or fails alone (checks come before its write).
+
+    A tableID named twice makes the whole batch `400 duplicate_table` before anything is applied.
+    """
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        if item["tableID"] in seen:
+            raise Invalid(f"Table '{item['tableID']}' appears more than once.", code="duplicate_table",
+                          details={"json": {"tables": {str(index): {"tableID": ["Duplicate tableID."]}}}})
+        seen.add(item["tableID"])
+    outcomes: list[Table | DomainError] = []
+    for item in items:
+        try:
+            outcomes.append(assign_player_list(
+                uow, account_id=account_id, connection_id=connection_id, table_id=item["tableID"],
+                player_list_external_id=item["playerListExternalID"], now=now,
+            ))
+        except DomainError as error:
+            outcomes.append(error)
+    return outcomes
