@@ -13,17 +13,9 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas.common import ErrorBody, Strict, str_field
+from api.schemas.matches import StrictBoolean, TableRead
 
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
-
-
-class StrictBoolean(fields.Boolean):
-    """A JSON boolean only (no 1, "yes" or "true")."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid")
-        return value
 
 
 class NumberOrString(fields.Field):
@@ -283,15 +275,6 @@ class BulkTableAssign(Strict):
     tables = fields.List(fields.Nested(TableAssignItem), required=True, validate=validate.Length(min=1, max=100))
 
 
-class TableRead(Schema):
-    id = fields.String(required=True)
-    label = fields.String(required=True)
-    broadcastID = fields.String(required=True)
-    playerListExternalID = fields.String(required=True, allow_none=True)
-    activeMatch = fields.Dict(required=True, allow_none=True, metadata={"description": "match read"})
-    queue = fields.List(fields.Dict(), required=True, metadata={"description": "pending match reads, in order"})
-
-
 class TableResult(Schema):
     index = fields.Integer(required=True)
     tableID = fields.String(required=True)
@@ -301,6 +284,8 @@ class TableResult(Schema):
 
 
 class BulkTableOutcome(Schema):
+    """`PATCH /tables/bulk`: per-table results in request order, and the counts."""
+
     results = fields.List(fields.Nested(TableResult), required=True)
     succeeded = fields.Integer(required=True)
     failed = fields.Integer(required=True)
