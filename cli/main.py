@@ -9,11 +9,14 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import requests
 
 from domain.settings import Settings
+
+if TYPE_CHECKING:
+    from storage.engine import Store
 
 KEY_FILE = "operator.key"
 INFO_FILE = "courtside.json"
@@ -28,69 +31,119 @@ def _print(obj: Any) -> None:
 
 
 # ---------------------------------------------------------------- local commands (own the data dir)
-def init_data_dir(settings: Settings) -> dict[str, str]:
-    """Create the data dir, default account and operator key; idempotent."""
+def _write_file_atomically(path: Path, text: str, mode: int = 0o644) -> None:
+    """Write `path` whole or not at all (temp file, fsync, rename, fsync the dir): a crash never leaves half."""
+    temp = path.with_name(path.name + ".tmp")
+    temp.unlink(missing_ok=True)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _read_key_and_account(key_path: Path, info_path: Path) -> tuple[str | None, str | None]:
+    """The operator key and account ID written by an earlier `init`, each None if missing or unreadable."""
+    key = key_path.read_text().strip() if key_path.exists() else ""
+    try:
+        account_id = json.loads(info_path.read_text())["accountID"] if info_path.exists() else None
+    except (ValueError, KeyError, TypeError):
+        account_id = None
+    return key or None, account_id if isinstance(account_id, str) else None
+
+
+def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, str]:
+    """Create the data dir, default account and operator key; idempotent (the same object every time).
+
+    The key file (mode 0600) is written before storage learns the key's hash, so a crash at any point leaves
+    a data dir that the next `init` completes with the same key. `store` is the already open store of `serve`.
+    """
     from domain.auth import bootstrap, new_operator_key
     from domain.clock import SystemClock
-    from storage.engine import DataDirBusy, Store
+    from storage.engine import StorageError, Store
     from storage.repository import unit_of_work
 
     data_dir = settings.data_dir.resolve()
     key_path, info_path = data_dir / KEY_FILE, data_dir / INFO_FILE
-    if key_path.exists() and info_path.exists():
-        info = json.loads(info_path.read_text())
-        return {"dataDir": str(data_dir), "accountID": info["accountID"], "operatorKey": key_path.read_text().strip()}
+    key, account_id = _read_key_and_account(key_path, info_path)
+    if key and account_id and store is None:
+        return {"dataDir": str(data_dir), "accountID": account_id, "operatorKey": key}
     data_dir.mkdir(parents=True, exist_ok=True)
-    key = key_path.read_text().strip() if key_path.exists() else new_operator_key()
+    if not key:
+        key = new_operator_key()
+        _write_file_atomically(key_path, key + "\n", mode=0o600)
     try:
-        store = Store(data_dir)
-    except DataDirBusy as exc:
+        opened = store or Store(data_dir, compact_bytes=settings.journal_compact_bytes)
+    except StorageError as exc:
         raise CliError(str(exc)) from exc
     try:
-        with unit_of_work(store) as uow:
+        with unit_of_work(opened) as uow:
             account = bootstrap(uow, operator_key=key, now=SystemClock().now())
     finally:
-        store.close()
-    if not key_path.exists():
-        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(key + "\n")
-    info_path.write_text(json.dumps({"accountID": account.id}) + "\n")
+        if store is None:
+            opened.close()
+    if account.id != account_id:
+        _write_file_atomically(info_path, json.dumps({"accountID": account.id}) + "\n")
     return {"dataDir": str(data_dir), "accountID": account.id, "operatorKey": key}
 
 
 def serve(settings: Settings) -> None:
-    """Run the API and the webhook dispatcher in this one process until SIGTERM or SIGINT."""
-    from waitress import create_server
+    """Run the API and the webhook dispatcher in this one process until SIGTERM or SIGINT.
 
-    from api.app import create_app
-    from domain.clock import SystemClock
-    from scheduler.dispatcher import Dispatcher
-    from storage.engine import DataDirBusy, Store
+    The data dir is locked first, so a second `serve` fails at once; on a signal the server stops taking
+    connections, lets requests under way finish, stops the dispatcher and closes (compacts) the store.
+    """
+    from storage.engine import StorageError, Store
 
-    init_data_dir(settings)
+    log = logging.getLogger("courtside")
     try:
         store = Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
-    except DataDirBusy as exc:
+    except StorageError as exc:
         raise CliError(str(exc)) from exc
-    clock = SystemClock()
-    dispatcher = Dispatcher(store, settings, clock)
-    app = create_app(settings, store, clock=clock, wake_dispatcher=dispatcher.wake)
-    server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads)
-    log = logging.getLogger("courtside")
-    base = f"http://{settings.host}:{server.effective_port}/api/v1"  # type: ignore[union-attr]
-    log.info("Courtside API on %s (docs %s/docs, data dir %s)", base, base, settings.data_dir.resolve())
+    try:
+        init_data_dir(settings, store)
+        from waitress import create_server
+
+        from api.app import create_app
+        from domain.clock import SystemClock
+        from scheduler.dispatcher import Dispatcher
+
+        clock = SystemClock()
+        dispatcher = Dispatcher(store, settings, clock)
+        app = create_app(settings, store, clock=clock, wake_dispatcher=dispatcher.wake)
+        try:
+            server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads)
+        except OSError as exc:
+            raise CliError(f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}") from exc
+    except BaseException:
+        store.close()
+        raise
 
     def stop(signum: int, frame: Any) -> None:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)  # a second signal must not interrupt the clean stop
+        log.info("%s received, stopping", signal.Signals(signum).name)
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, stop)
-    dispatcher.start()
+    base = f"http://{settings.host}:{server.effective_port}/api/v1"  # type: ignore[union-attr]
     try:
-        server.run()
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        dispatcher.start()
+        log.info("Courtside API on %s (docs %s/docs, health %s/health, data dir %s)",
+                 base, base, base, settings.data_dir.resolve())
+        server.run()  # returns when a signal raised KeyboardInterrupt (waitress stops its threads then)
     except KeyboardInterrupt:
-        log.info("stopping")
+        pass
     finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
         server.close()
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)  # type: ignore[union-attr]
         dispatcher.shutdown()
