@@ -70,6 +70,7 @@ class Settings:
             "webhook_poll_seconds": ("COURTSIDE_WEBHOOK_POLL_SECONDS", float),
             "points_per_game": ("COURTSIDE_POINTS_PER_GAME", int),
             "default_best_of": ("COURTSIDE_DEFAULT_BEST_OF", int),
+            "journal_compact_bytes": ("COURTSIDE_JOURNAL_COMPACT_BYTES", int),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():
