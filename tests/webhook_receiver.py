@@ -11,7 +11,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import orjson
-import pytest
 from standardwebhooks import Webhook
 
 
@@ -110,12 +109,13 @@ class Receiver:
         self.server.server_close()
 
 
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    """A started receiver answering 200 unless scripted otherwise."""
-    started = Receiver().start()
-    yield started
-    started.stop()
+def running_receiver(default: Reply | None = None) -> Iterator[Receiver]:
+    """A started receiver for a fixture (`yield from running_receiver()`), stopped afterwards."""
+    started = Receiver(default).start()
+    try:
+        yield started
+    finally:
+        started.stop()
 
 
 def closed_port_url() -> str:
