@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 
 from domain import matches as svc
-from domain.clock import FixedClock, iso
-from domain.ids import new_id
-from domain.models import Broadcast, PlayerList, Table
+from domain.clock import FixedClock
 from storage.engine import Store
 from storage.repository import unit_of_work
 from tests.conftest import Api
@@ -30,45 +28,18 @@ def connection_id(api: Api) -> str:
     return str(response.json["data"]["connectionID"])
 
 
-def make_tables(api: Api, store: Store, clock: FixedClock, labels: tuple[str, ...] = ("Court 1", "Court 2")
-                ) -> list[str]:
+def make_tables(api: Api, labels: tuple[str, ...] = ("Court 1", "Court 2")) -> list[str]:
     """A broadcast created by `api`'s connection (so it manages the tables); its table IDs."""
     response = api.post("/broadcasts", json={"name": "Open", "tables": [{"label": label} for label in labels]})
-    if response.status_code == 201:
-        return [court["id"] for court in response.json["data"]["tables"]]
-    manager = connection_id(api)
-    broadcast_id = new_id("brd")
-    table_ids = [new_id("tbl") for _ in labels]
-    with unit_of_work(store) as uow:
-        stamp = iso(clock.now())
-        uow.broadcasts.put(Broadcast(id=broadcast_id, account_id=account_id(store), name="Open",
-                                     table_ids=table_ids, created_on=stamp, updated_on=stamp,
-                                     manager_connection_id=manager))
-        for table_id, label in zip(table_ids, labels, strict=True):
-            uow.tables.put(Table(id=table_id, account_id=account_id(store), broadcast_id=broadcast_id, label=label,
-                                 created_on=stamp, updated_on=stamp, manager_connection_id=manager))
-    return table_ids
+    assert response.status_code == 201, response.json
+    return [court["id"] for court in response.json["data"]["tables"]]
 
 
-def make_player_list(api: Api, store: Store, clock: FixedClock, external_id: str = "pl-1",
-                     players: list[dict[str, Any]] | None = None) -> None:
+def make_player_list(api: Api, external_id: str = "pl-1", players: list[dict[str, Any]] | None = None) -> None:
     """The connection's player list `external_id` (players p1-p4 unless given)."""
     players = PLAYERS if players is None else players
     response = api.put("/player-lists", json={"externalID": external_id, "name": "Entrants", "players": players})
-    if response.status_code == 200:
-        return
-    with unit_of_work(store) as uow:
-        stamp = iso(clock.now())
-        uow.player_lists.put(PlayerList(
-            id=new_id("pl"), account_id=account_id(store), name="Entrants",
-            players=[p | {"source": "mapped", "connectionID": connection_id(api)} for p in players],
-            created_on=stamp, updated_on=stamp, connection_id=connection_id(api), external_id=external_id,
-        ))
-
-
-def account_id(store: Store) -> str:
-    with unit_of_work(store) as uow:
-        return uow.accounts.find()[0].id
+    assert response.status_code == 200, response.json
 
 
 @dataclass
@@ -106,8 +77,8 @@ class Courts:
 def courts_factory(new_partner: Callable[..., Api], store: Store, clock: FixedClock) -> Callable[..., Courts]:
     def make(**kwargs: Any) -> Courts:
         api = new_partner(**kwargs)
-        tables = make_tables(api, store, clock)
-        make_player_list(api, store, clock)
+        tables = make_tables(api)
+        make_player_list(api)
         return Courts(api, tables, store, clock)
 
     return make
@@ -340,7 +311,7 @@ def test_two_connections_never_see_each_others_matches(courts_factory: Callable[
     assert two.api.delete("/matches/only-mine").status_code == 404
     assert two.api.patch("/matches/only-mine", json={"tableID": two.tables[0]}).status_code == 404
     assert one.get("only-mine")["status"] == "pending"
-    make_player_list(one.api, one.store, one.clock, "pl-one")
+    make_player_list(one.api, "pl-one")
     foreign_list = two.api.put("/matches", json=two.body("m9") | {"playerListExternalID": "pl-one"})
     assert foreign_list.status_code == 404
 
