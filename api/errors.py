@@ -61,6 +61,8 @@ def _www_authenticate(error: errors.DomainError) -> dict[str, str]:
         if error.code == "authentication_required":
             return {"WWW-Authenticate": 'Bearer realm="courtside"'}
         return {"WWW-Authenticate": 'Bearer realm="courtside", error="invalid_token"'}
+    if isinstance(error, errors.InvalidClient):
+        return {"WWW-Authenticate": 'Basic realm="courtside"'}
     if isinstance(error, errors.RateLimited):
         return {"Retry-After": str(error.retry_after)}
     return {}

@@ -57,7 +57,7 @@ HEADERS: dict[str, dict[str, Any]] = {
         "required": True, "schema": {"type": "integer", "minimum": 0},
     },
     "WWWAuthenticate": {
-        "description": 'The bearer challenge, e.g. `Bearer realm="courtside", error="invalid_token"`.',
+        "description": 'The challenge, e.g. `Bearer realm="courtside", error="invalid_token"`.',
         "required": True, "schema": {"type": "string"},
     },
     "Allow": {"description": "The methods the path accepts.", "required": True, "schema": {"type": "string"}},
@@ -73,7 +73,8 @@ ERRORS: dict[str, tuple[str, str]] = {
             "`conflicting_patch`, `roster_type_immutable`, `unknown_player`, `webhook_url_not_allowed`; "
             "OAuth: `invalid_request`, `invalid_grant`, `unsupported_grant_type`, `invalid_scope`)."),
     "401": ("Unauthorized", "No credential (`authentication_required`) or an unknown, expired, revoked or "
-            "wrong-kind credential (`invalid_token`); `invalid_client` at the token endpoint."),
+            "wrong-kind credential (`invalid_token`), with a `Bearer` challenge; `invalid_client` at the token "
+            "endpoint, with a `Basic` challenge."),
     "403": ("Forbidden", "`insufficient_scope` (`details.requiredScope`) or `table_not_managed`."),
     "404": ("NotFound", "`not_found`: no such resource for this caller."),
     "405": ("MethodNotAllowed", "`method_not_allowed`; the `Allow` header lists the methods of the path."),
@@ -238,10 +239,18 @@ def _error_response(status: str, response: Any, authenticated: bool, page: bool)
     content: dict[str, Any] = {"text/html": {"schema": {"type": "string"}}} if page else {}
     content["application/json"] = {"schema": {"$ref": ENVELOPE_REF}}
     merged["content"] = {**content, **response.get("content", {})}
-    merged["headers"] = {**_error_component(status)["headers"], **response.get("headers", {})}
+    platform = {"Service-Request-ID": _header_ref("ServiceRequestID")} if page else _error_component(status)["headers"]
+    merged["headers"] = {**platform, **response.get("headers", {})}
     if authenticated and status in {"403", "404", "409"}:
         merged["headers"].update({header: _header_ref(ref) for header, ref in RATE_HEADERS.items()})
     return merged
+
+
+def url_format(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, str]:
+    """A string validated as an absolute URL is documented as `format: uri` (marshmallow emits nothing)."""
+    if isinstance(field, fields.Url) or any(isinstance(v, validate.URL) for v in field.validators):
+        return {"format": "uri"}
+    return {}
 
 
 def _register_components(spec: APISpec) -> None:
@@ -289,6 +298,7 @@ def install(api: Api) -> None:
     plugin = PlatformPlugin()
     plugin.init_spec(spec)
     spec.plugins.append(plugin)
+    api.ma_plugin.converter.add_attribute_function(url_format)
     _register_components(spec)
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:

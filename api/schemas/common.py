@@ -52,7 +52,7 @@ class PageQuery(Schema):
     """`limit` (1 to 100, default 50) and an opaque `cursor` from the previous page's `nextCursor`."""
 
     limit = fields.Integer(validate=validate.Range(min=1, max=100))
-    cursor = fields.String()
+    cursor = fields.String(metadata={"format": "cursor", "description": "`nextCursor` of the previous page"})
 
 
 def str_field(max_length: int = 500, *, required: bool = False, min_length: int | None = None,

@@ -1,0 +1,93 @@
+"""Schemathesis against a real `courtside serve` process: every partner operation, valid and invalid data.
+
+Checks (schemathesis defaults, none excluded): no server errors, statuses, content types, headers and bodies
+conform to /api/v1/openapi.json, schema-violating requests are rejected with 4xx, valid ones are accepted,
+authentication is not ignored, unsupported methods get 405 with `Allow`. Examples are bounded and derandomized
+so that the run is fast and repeatable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+import requests
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+
+from domain.pagination import encode_cursor
+from tests.conftest import ServerProcess
+
+#: Generous quotas: this test is about conformance, the rate limiter has its own tests.
+SERVER_ENV = {
+    "COURTSIDE_RATE_LIMIT": "1000000",
+    "COURTSIDE_DEV_KEY_RATE_LIMIT": "1000000",
+    "COURTSIDE_TOKEN_RATE_LIMIT": "1000000",
+}
+EXAMPLES = 12
+MAX_REPORT = 1500
+#: The document marks opaque page cursors `format: cursor`; generate well-formed ones (any position).
+schemathesis.openapi.format("cursor", st.integers(min_value=0, max_value=10**9).map(encode_cursor))
+
+
+@dataclass
+class Live:
+    """The running server and the developer key the partner operations are called with."""
+
+    server: ServerProcess
+    key: str
+    session: requests.Session
+
+    def credential_for(self, method: str, path: str) -> str:
+        """`DELETE /connection` revokes the key it is called with: give it a fresh one each time."""
+        if method == "DELETE" and path == "/api/v1/connection":
+            return self.server.developer_key()
+        return self.key
+
+
+@pytest.fixture
+def live(server_factory: Callable[..., ServerProcess]) -> Live:
+    server = server_factory(env=SERVER_ENV)
+    return Live(server=server, key=server.developer_key(), session=requests.Session())
+
+
+def partner_operations(live: Live) -> list[schemathesis.APIOperation]:
+    """The operations of the document the server serves, less the operator routes (operator key only)."""
+    schema = schemathesis.openapi.from_url(f"{live.server.base}/openapi.json")
+    operations = [result.ok() for result in schema.get_all_operations()]
+    return [op for op in operations if not op.path.startswith("/api/v1/operator/")]
+
+
+def run_operation(live: Live, operation: schemathesis.APIOperation, mode: GenerationMode) -> str | None:
+    """Fuzz one operation in one mode; the first failure, described, or None."""
+
+    @given(case=operation.as_strategy(generation_mode=mode))
+    @settings(
+        max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+        phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
+    )
+    def fuzz(case: schemathesis.Case) -> None:
+        headers = {"Authorization": f"Bearer {live.credential_for(case.method, case.operation.path)}"}
+        case.call_and_validate(headers=headers, session=live.session, timeout=30)
+
+    try:
+        fuzz()
+    except (Exception, BaseExceptionGroup) as failure:  # noqa: BLE001 - all are reported, with reproductions
+        text = str(failure)
+        return f"{operation.label} [{mode.value}]: {text if len(text) < MAX_REPORT else text[:MAX_REPORT] + ' ...'}"
+    return None
+
+
+def test_partner_api_conforms_to_its_openapi_document(live: Live) -> None:
+    operations = partner_operations(live)
+    assert len(operations) >= 4
+    failures = [
+        failure
+        for operation in operations
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
+        if (failure := run_operation(live, operation, mode)) is not None
+    ]
+    assert not failures, "\n\n".join(failures)
