@@ -18,12 +18,20 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-with st.sidebar:
-    api = client()
-    st.caption(f"API: {api.api_url}")
-    try:
-        api.health()
-        st.caption("🟢 connected")
-    except ConsoleError:
-        st.caption("🔴 API unreachable")
+api = client()
+st.sidebar.caption(f"API: {api.api_url}")
+try:
+    api.health()
+except ConsoleError as exc:
+    # One clear message instead of every page failing call by call.
+    st.sidebar.caption("🔴 API unreachable")
+    st.title("Courtside console")
+    st.error(f"{exc} The console retries when you reload the page.", icon="⚠️")
+    st.stop()
+if not api.operator_key:
+    st.title("Courtside console")
+    st.error("No operator key: set COURTSIDE_OPERATOR_KEY, or COURTSIDE_DATA_DIR to the folder with operator.key.",
+             icon="🔑")
+    st.stop()
+st.sidebar.caption("🟢 connected")
 page.run()

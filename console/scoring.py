@@ -70,7 +70,7 @@ def add_point(game_scores: list[Game], side: Side, *, best_of: int, points: int 
     return scores
 
 
-def finished_games(game_scores: list[Game], points: int = 11) -> list[Game]:
+def finished_games(game_scores: list[Game]) -> list[Game]:
     """The scores to complete a match with: every game except an unstarted 0-0 at the end."""
     scores = [dict(game) for game in game_scores]
     while scores and scores[-1]["a"] == 0 and scores[-1]["b"] == 0:
@@ -81,3 +81,18 @@ def finished_games(game_scores: list[Game], points: int = 11) -> list[Game]:
 def score_line(game_scores: list[Game]) -> str:
     """`11-7, 9-11, 3-2`: a compact display of every game."""
     return ", ".join(f"{game['a']}-{game['b']}" for game in game_scores) or "no points yet"
+
+
+def parse_games(text: str) -> list[Game]:
+    """`11-7, 9-11` → `[{"a": 11, "b": 7}, {"a": 9, "b": 11}]`; ValueError on anything else."""
+    games = []
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        a, sep, b = part.strip().partition("-")
+        if not sep or not a.strip().isdigit() or not b.strip().isdigit():
+            raise ValueError(f"'{part.strip()}' is not a game score like 11-7")
+        games.append({"a": int(a), "b": int(b)})
+    if not games:
+        raise ValueError("enter at least one game, like 11-7, 9-11, 11-5")
+    return games

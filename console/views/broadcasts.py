@@ -19,6 +19,19 @@ def split(text: str, sep: str | None = None) -> list[str]:
     return [part.strip() for part in text.split(sep) if part.strip()]
 
 
+def courts_after(existing: list[dict[str, Any]], labels: list[str]) -> list[dict[str, Any]]:
+    """Court write objects for the edited labels: line N keeps court N's ID (and scoreboards)."""
+    courts: list[dict[str, Any]] = []
+    for index, label in enumerate(labels):
+        court: dict[str, Any] = {"label": label}
+        if index < len(existing):
+            court["id"] = existing[index]["id"]
+            if existing[index].get("scoreboardIDs"):
+                court["scoreboardIDs"] = existing[index]["scoreboardIDs"]
+        courts.append(court)
+    return courts
+
+
 # ------------------------------------------------------------------ broadcasts
 st.subheader("Broadcasts")
 broadcasts = load(api.broadcasts)
@@ -30,7 +43,7 @@ if broadcasts is not None:
             "name": b["name"], "courts": ", ".join(t["label"] for t in b.get("tables") or []),
             "manager": b.get("managerConnectionID"), "id": b["id"], "updatedOn": b.get("updatedOn"),
         } for b in broadcasts])
-        st.dataframe(overview, hide_index=True, use_container_width=True)
+        st.dataframe(overview, hide_index=True, width="stretch")
 
 with st.expander("New broadcast", expanded=not broadcasts):
     with st.form("broadcast_new", clear_on_submit=True):
@@ -52,25 +65,21 @@ if broadcasts:
     chosen = st.selectbox("Broadcast", list(by_id), key="bc_pick", format_func=lambda i: by_id[i]["name"])
     current = by_id[chosen]
     with st.form(f"broadcast_edit_{chosen}"):
-        new_name = st.text_input("Name", value=current["name"], max_chars=120)
+        new_name = st.text_input("Name", value=current["name"], max_chars=120, key=f"bc_edit_name_{chosen}")
         new_description = st.text_area("Description", value=current.get("description") or "", max_chars=800)
-        court_rows = pd.DataFrame([{"id": t["id"], "label": t["label"]} for t in current.get("tables") or []],
-                                  columns=["id", "label"])
-        edited = st.data_editor(court_rows, num_rows="dynamic", hide_index=True, key=f"bc_courts_{chosen}",
-                                column_config={"id": st.column_config.TextColumn("Court ID (empty = new)",
-                                                                                 disabled=False)})
+        existing = current.get("tables") or []
+        court_text = st.text_area("Courts (one label a line)", value="\n".join(t["label"] for t in existing),
+                                  key=f"bc_edit_courts_{chosen}",
+                                  help="Line N renames court N (it keeps its ID and queue); extra lines add courts, "
+                                       "removed lines delete the last courts.")
         if st.form_submit_button("Save broadcast"):
             patch: dict[str, Any] = {}
             if new_name.strip() != current["name"]:
                 patch["name"] = new_name.strip()
             if new_description.strip() != (current.get("description") or ""):
                 patch["description"] = new_description.strip()
-            tables = [
-                {"label": str(row["label"]).strip()} | ({"id": str(row["id"])} if isinstance(row["id"], str)
-                                                        and row["id"].strip() else {})
-                for row in edited.to_dict("records") if isinstance(row["label"], str) and row["label"].strip()
-            ]
-            if tables != [{"id": t["id"], "label": t["label"]} for t in current.get("tables") or []]:
+            tables = courts_after(existing, split(court_text, "\n"))
+            if tables != courts_after(existing, [t["label"] for t in existing]):
                 patch["tables"] = tables
             if patch:
                 act(api.update_broadcast, chosen, patch, done=f"Broadcast {new_name.strip()} saved.")
@@ -99,7 +108,7 @@ st.subheader("Rosters")
 rosters = load(api.rosters)
 if rosters is not None:
     if rosters:
-        st.dataframe(pd.DataFrame(rosters), hide_index=True, use_container_width=True)
+        st.dataframe(pd.DataFrame(rosters), hide_index=True, width="stretch")
     else:
         st.info("No rosters yet.")
 
@@ -114,7 +123,7 @@ elif lists:
                            format_func=lambda i: f"{lists_by_id[i]['name']} ({lists_by_id[i].get('playerCount', 0)})")
     players = lists_by_id[list_id].get("players") or []
     if players:
-        st.dataframe(pd.DataFrame(players), hide_index=True, use_container_width=True)
+        st.dataframe(pd.DataFrame(players), hide_index=True, width="stretch")
     else:
         st.caption("No players in this list.")
     manual = {str(p.get("id") or p.get("externalID")): p for p in players if p.get("source") == "manual"}

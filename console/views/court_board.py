@@ -92,9 +92,9 @@ if tables:
         )
         for column, label, where in moves:
             new_order = queue_after(order, match_id, where)
-            if column.button(label, key=f"board_{where}", disabled=new_order == order, use_container_width=True):
+            if column.button(label, key=f"board_{where}", disabled=new_order == order, width="stretch"):
                 act(api.reorder_queue, table_id, new_order, done=f"Queue of {table['label']} reordered.")
-        if cancel.button("Cancel match", key="board_cancel", use_container_width=True):
+        if cancel.button("Cancel match", key="board_cancel", width="stretch"):
             act(api.cancel_match, match_id, done=f"Cancelled {match_label(match)}.")
 
         others = {t["id"]: t["label"] for t in tables if t["id"] != table_id}

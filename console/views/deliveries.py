@@ -40,7 +40,7 @@ elif deliveries:
     waiting.metric("Failure rate", "n/a" if rate is None else f"{rate:.0%}",
                    help="failed ÷ (delivered + failed)")
     st.bar_chart(over_time(deliveries), y_label="deliveries", stack=True)
-    st.dataframe(table_of(deliveries), hide_index=True, use_container_width=True)
+    st.dataframe(table_of(deliveries), hide_index=True, width="stretch")
 
     by_id: dict[str, dict[str, Any]] = {d["eventID"]: d for d in deliveries}
     event_id = st.selectbox("Delivery", list(by_id), key="dlv_pick",
@@ -57,7 +57,7 @@ elif deliveries:
             st.markdown("**Attempts**")
             attempts = detail.get("attempts") or []
             if attempts:
-                st.dataframe(attempts, hide_index=True, use_container_width=True)
+                st.dataframe(attempts, hide_index=True, width="stretch")
             else:
                 st.caption("No attempt yet.")
         with right:

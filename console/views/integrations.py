@@ -18,7 +18,7 @@ one_time_secret(NEW_APP, "Client secret of the new app")
 apps = load(api.apps)
 if apps is not None:
     if apps:
-        st.dataframe(pd.DataFrame(apps), hide_index=True, use_container_width=True)
+        st.dataframe(pd.DataFrame(apps), hide_index=True, width="stretch")
     else:
         st.info("No apps registered yet.")
 with st.form("app_form", clear_on_submit=True):
@@ -42,7 +42,7 @@ if connections is not None:
         frame = pd.DataFrame(connections)
         if "scopes" in frame:
             frame["scopes"] = frame["scopes"].map(lambda s: " ".join(s or []))
-        st.dataframe(frame, hide_index=True, use_container_width=True)
+        st.dataframe(frame, hide_index=True, width="stretch")
         live = {c["connectionID"]: c for c in connections if not c.get("revokedOn")}
         if live:
             picked = st.selectbox("Connection", list(live), key="conn_pick",

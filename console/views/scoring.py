@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
-from console.scoring import Side, add_point, finished_games, match_state, score_line
+from console.scoring import Side, add_point, finished_games, match_state, parse_games, score_line
 from console.ui import act, best_of, client, load, match_label, settings, show_flash, side_name
 
 HISTORY = "_score_history"  # match id -> list of previous gameScores, newest last
@@ -60,15 +59,15 @@ def scoreboard(match: dict[str, Any]) -> None:
     for column, side in ((left, "a"), (right, "b")):
         side_key: Side = "a" if side == "a" else "b"
         if column.button(f"+1 {side_name(match, side)}", key=f"point_{side}", type="primary",
-                         disabled=state.decided, use_container_width=True):
+                         disabled=state.decided, width="stretch"):
             send_scores(match, add_point(scores, side_key, best_of=rule_best_of, points=points))
     undo, complete = st.columns(2)
     steps = history.get(match["id"], [])
-    if undo.button("Undo last point", key="undo", disabled=not steps, use_container_width=True):
+    if undo.button("Undo last point", key="undo", disabled=not steps, width="stretch"):
         if act(api.score_match, match["id"], steps[-1], done="Last point undone.", rerun=False) is not None:
             steps.pop()
             st.rerun()
-    if complete.button("Complete match", key="complete", disabled=not state.decided, use_container_width=True):
+    if complete.button("Complete match", key="complete", disabled=not state.decided, width="stretch"):
         result = act(api.complete_match, match["id"], finished_games(scores),
                      done=f"Completed {match_label(match)}: {score_line(finished_games(scores))}.", rerun=False)
         if result is not None:
@@ -98,14 +97,16 @@ else:
 match_id = picked or st.text_input("Match ID (mat_…)", key="correct_id").strip()
 if match_id:
     known = completed.get(match_id, {})
-    start = pd.DataFrame(known.get("gameScores") or [{"a": 11, "b": 0}], columns=["a", "b"])
-    edited = st.data_editor(start, num_rows="dynamic", key=f"correct_editor_{match_id}", hide_index=True,
-                            column_config={"a": st.column_config.NumberColumn("Side A", min_value=0, step=1),
-                                           "b": st.column_config.NumberColumn("Side B", min_value=0, step=1)})
+    games_text = st.text_input("Corrected games (side A-side B, comma-separated)", key=f"correct_games_{match_id}",
+                               value=score_line(known.get("gameScores") or []) if known else "",
+                               placeholder="11-7, 9-11, 11-5")
     if st.button("Save corrected result", key="correct_save"):
-        rows = edited.dropna()
-        games = [{"a": int(row.a), "b": int(row.b)} for row in rows.itertuples()]
-        fixed = act(api.score_match, match_id, games, done="Result corrected.", rerun=False)
-        if fixed is not None:
-            completed[fixed["id"]] = fixed
-            st.success(f"Result corrected: {match_label(fixed)} {score_line(fixed.get('gameScores') or [])}.")
+        try:
+            games = parse_games(games_text)
+        except ValueError as exc:
+            st.error(f"{exc}.")
+        else:
+            fixed = act(api.score_match, match_id, games, done="Result corrected.", rerun=False)
+            if fixed is not None:
+                completed[fixed["id"]] = fixed
+                st.success(f"Result corrected: {match_label(fixed)} {score_line(fixed.get('gameScores') or [])}.")

@@ -1,0 +1,344 @@
+"""Every console page, driven with Streamlit's AppTest against a real `courtside serve` (operator API only)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ServerProcess, free_port
+from tests.console.conftest import APP, Operator, Partner, texts
+from tests.webhook_receiver import Receiver
+
+Console = Callable[[str], AppTest]
+PAGES = ("views/court_board.py", "views/scoring.py", "views/deliveries.py", "views/integrations.py",
+         "views/broadcasts.py")
+
+
+def court_setup(partner: Partner, labels: tuple[str, ...] = ("Court 1", "Court 2")) -> dict[str, str]:
+    """A broadcast with courts, the club list, and table ids by label."""
+    broadcast = partner.broadcast("Club Open", list(labels))
+    partner.players()
+    return {t["label"]: t["id"] for t in broadcast["tables"]}
+
+
+def pick(app: AppTest, key: str, value: Any) -> AppTest:
+    """Choose an option of a selectbox by its value."""
+    box = app.selectbox(key=key)
+    box.set_value(value).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def press(app: AppTest, label: str) -> AppTest:
+    """Press the button (or form submit button) with this label."""
+    next(button for button in app.button if button.label == label).click().run()
+    assert not app.exception, app.exception
+    return app
+
+
+def click(app: AppTest, key: str) -> AppTest:
+    app.button(key=key).click().run()
+    assert not app.exception, app.exception
+    return app
+
+
+# ------------------------------------------------------------------ failures show as messages
+def test_unreachable_api_shows_one_clear_message_on_every_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COURTSIDE_API_URL", f"http://127.0.0.1:{free_port()}")
+    monkeypatch.setenv("COURTSIDE_OPERATOR_KEY", "svc_op_whatever")
+    app = AppTest.from_file(APP, default_timeout=60).run()
+    for page in PAGES:
+        app.switch_page(page).run()
+        assert not app.exception
+        errors = texts(app, "error")
+        assert len(errors) == 1
+        assert errors[0].startswith("Cannot reach the Courtside API at http://127.0.0.1:")
+
+
+def test_wrong_operator_key_shows_the_api_refusal(server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COURTSIDE_API_URL", f"http://127.0.0.1:{server.port}")
+    monkeypatch.setenv("COURTSIDE_OPERATOR_KEY", "svc_op_not-the-key")
+    app = AppTest.from_file(APP, default_timeout=60).run()
+    assert not app.exception
+    assert any("HTTP 401" in message for message in texts(app, "error"))
+
+
+def test_empty_account_shows_what_to_do_on_every_page(console: Console) -> None:
+    expected = {
+        "views/court_board.py": "No tables yet. Create a broadcast with courts on the Broadcasts page.",
+        "views/scoring.py": "No match in play. Start one on the court board.",
+        "views/deliveries.py": "No deliveries match these filters.",
+        "views/integrations.py": "No apps registered yet.",
+        "views/broadcasts.py": "No broadcasts yet: create one below.",
+    }
+    for page, message in expected.items():
+        app = console(page)
+        assert not texts(app, "error"), texts(app, "error")
+        assert any(info.startswith(message) for info in texts(app, "info")), (page, texts(app, "info"))
+
+
+# ------------------------------------------------------------------ court board
+def test_court_board_shows_each_table_with_match_in_play_score_and_queue_in_order(
+    console: Console, partner: Partner, operator_api: Operator,
+) -> None:
+    tables = court_setup(partner)
+    first = partner.match("m1", tables["Court 1"], "p1", "p2", matchRound="R1")
+    partner.match("m2", tables["Court 1"], "p3", "p4", matchRound="R2")
+    partner.match("m3", tables["Court 1"], "p1", "p3", matchRound="R3")
+    operator_api.data("POST", f"/operator/matches/{first['id']}/start")
+    operator_api.data("POST", f"/operator/matches/{first['id']}/score", {"gameScores": [{"a": 11, "b": 7},
+                                                                                        {"a": 4, "b": 2}]})
+    app = console("views/court_board.py")
+    markdown = texts(app, "markdown")
+    assert markdown[:4] == [
+        "#### Court 1",
+        "**In play:** Ann Lee **1–0** Bo Kim  \nGames: 11-7, 4-2",
+        "1. Cy Day vs Di Fox · R2 · m2\n2. Ann Lee vs Cy Day · R3 · m3",
+        "#### Court 2",
+    ]
+    assert "_No match in play_" in markdown
+    assert "2 tables · 1 matches in play · 2 waiting" in texts(app, "caption")
+
+
+def test_court_board_starts_the_next_match_of_the_queue(console: Console, partner: Partner,
+                                                        operator_api: Operator) -> None:
+    tables = court_setup(partner)
+    partner.match("m1", tables["Court 1"])
+    partner.match("m2", tables["Court 1"], "p3", "p4")
+    app = console("views/court_board.py")
+    assert app.button(key="board_start").disabled is False
+    click(app, "board_start")
+    court = operator_api.tables()["Court 1"]
+    assert court["activeMatch"]["externalID"] == "m1"
+    assert [m["externalID"] for m in court["queue"]] == ["m2"]
+    assert "Started Ann Lee vs Bo Kim · m1 on Court 1." in texts(app, "success")
+    assert app.button(key="board_start").disabled is True  # one match in play per table
+
+
+def test_court_board_reorders_the_queue(console: Console, partner: Partner, operator_api: Operator) -> None:
+    tables = court_setup(partner)
+    ids = [partner.match(f"m{i}", tables["Court 1"])["id"] for i in (1, 2, 3)]
+    app = console("views/court_board.py")
+    pick(app, "board_match", ids[2])
+    click(app, "board_top")
+    assert [m["externalID"] for m in operator_api.tables()["Court 1"]["queue"]] == ["m3", "m1", "m2"]
+    pick(app, "board_match", ids[0])
+    click(app, "board_down")
+    assert [m["externalID"] for m in operator_api.tables()["Court 1"]["queue"]] == ["m3", "m2", "m1"]
+    assert "Queue of Court 1 reordered." in texts(app, "success")
+    pick(app, "board_match", ids[2])
+    assert app.button(key="board_up").disabled is True  # already first
+
+
+def test_court_board_moves_a_match_to_the_end_of_another_tables_queue(
+    console: Console, partner: Partner, operator_api: Operator,
+) -> None:
+    tables = court_setup(partner)
+    moving = partner.match("m1", tables["Court 1"])
+    partner.match("m2", tables["Court 2"], "p3", "p4")
+    app = console("views/court_board.py")
+    pick(app, "board_match", moving["id"])
+    pick(app, "board_destination", tables["Court 2"])
+    press(app, "Move match")
+    board = operator_api.tables()
+    assert board["Court 1"]["queue"] == []
+    assert [m["externalID"] for m in board["Court 2"]["queue"]] == ["m2", "m1"]
+    assert "Moved Ann Lee vs Bo Kim · m1 to the end of Court 2's queue." in texts(app, "success")
+
+
+def test_court_board_cancels_a_pending_match(console: Console, partner: Partner, operator_api: Operator) -> None:
+    tables = court_setup(partner)
+    partner.match("m1", tables["Court 1"])
+    partner.match("m2", tables["Court 1"], "p3", "p4")
+    app = console("views/court_board.py")
+    click(app, "board_cancel")
+    assert [m["externalID"] for m in operator_api.tables()["Court 1"]["queue"]] == ["m2"]
+    assert "Cancelled Ann Lee vs Bo Kim · m1." in texts(app, "success")
+
+
+def test_court_board_controls_follow_a_change_made_elsewhere(console: Console, partner: Partner,
+                                                             operator_api: Operator) -> None:
+    tables = court_setup(partner)
+    match = partner.match("m1", tables["Court 1"])
+    app = console("views/court_board.py")
+    assert app.button(key="board_cancel").disabled is False
+    operator_api.data("POST", f"/operator/matches/{match['id']}/start")  # a scoring device started it meanwhile
+    app.run()
+    assert app.button(key="board_start").disabled is True
+    assert "No pending matches on this table." in texts(app, "caption")
+    assert not [b for b in app.button if b.key == "board_cancel"]  # a match in play can no longer be cancelled
+    assert texts(app, "markdown")[1] == "**In play:** Ann Lee **0–0** Bo Kim  \nGames: no points yet"
+
+
+# ------------------------------------------------------------------ scoring
+def started_match(partner: Partner, operator_api: Operator, **extra: Any) -> tuple[dict[str, str], dict[str, Any]]:
+    tables = court_setup(partner)
+    match = partner.match("m1", tables["Court 1"], **extra)
+    operator_api.data("POST", f"/operator/matches/{match['id']}/start")
+    return tables, match
+
+
+def test_scoring_point_buttons_and_undo_update_the_live_score(console: Console, partner: Partner,
+                                                              operator_api: Operator) -> None:
+    started_match(partner, operator_api)
+    app = console("views/scoring.py")
+    assert app.button(key="undo").disabled is True
+    click(app, "point_a")
+    click(app, "point_a")
+    click(app, "point_b")
+    assert operator_api.tables()["Court 1"]["activeMatch"]["gameScores"] == [{"a": 2, "b": 1}]
+    assert [m.value for m in app.metric] == ["0", "2", "0", "1"]  # games A, game A, games B, game B
+    click(app, "undo")
+    assert operator_api.tables()["Court 1"]["activeMatch"]["gameScores"] == [{"a": 2, "b": 0}]
+    assert "Last point undone." in texts(app, "success")
+
+
+def test_scoring_plays_a_best_of_three_to_completion(console: Console, partner: Partner,
+                                                     operator_api: Operator) -> None:
+    started_match(partner, operator_api, bestOf=3)
+    app = console("views/scoring.py")
+    assert "Ann Lee vs Bo Kim · m1 · best of 3, games to 11 (win by 2)" in texts(app, "caption")
+    for _ in range(11):
+        click(app, "point_a")
+    for _ in range(10):
+        click(app, "point_b")
+        click(app, "point_a")
+    click(app, "point_a")  # 11-10 is not a game (win by 2)
+    assert [m.value for m in app.metric] == ["1", "11", "0", "10"]
+    click(app, "point_a")  # 12-10: game and match
+    assert [m.value for m in app.metric] == ["2", "0", "0", "0"]
+    assert app.button(key="point_a").disabled is True
+    assert "Ann Lee wins 2–0. Complete the match to record it." in texts(app, "success")
+    click(app, "complete")
+    assert operator_api.tables()["Court 1"]["activeMatch"] is None
+    assert "Completed Ann Lee vs Bo Kim · m1: 11-0, 12-10." in texts(app, "success")
+    assert "No match in play. Start one on the court board." in texts(app, "info")
+
+
+def test_scoring_corrects_a_completed_result(console: Console, partner: Partner, operator_api: Operator,
+                                             receiver: Receiver) -> None:
+    partner.webhook(receiver.url)
+    _, match = started_match(partner, operator_api, bestOf=3)
+    operator_api.data("POST", f"/operator/matches/{match['id']}/complete",
+                      {"gameScores": [{"a": 11, "b": 3}, {"a": 11, "b": 4}]})
+    app = console("views/scoring.py")
+    app.text_input(key="correct_id").input(match["id"]).run()
+    app.text_input(key=f"correct_games_{match['id']}").input("3-11, 4-11").run()
+    click(app, "correct_save")
+    assert "Result corrected: Ann Lee vs Bo Kim · m1 3-11, 4-11." in texts(app, "success")
+    receiver.wait_for(3)  # started, completed, result_updated
+    deliveries = operator_api.data("GET", "/operator/webhooks?eventType=match.result_updated")
+    assert deliveries[0]["payload"]["data"]["match"]["score"] == {"a": 0, "b": 2}
+
+
+def test_scoring_correction_refuses_unreadable_scores_without_calling_the_api(
+    console: Console, partner: Partner, operator_api: Operator,
+) -> None:
+    _, match = started_match(partner, operator_api, bestOf=3)
+    operator_api.data("POST", f"/operator/matches/{match['id']}/complete",
+                      {"gameScores": [{"a": 11, "b": 3}, {"a": 11, "b": 4}]})
+    app = console("views/scoring.py")
+    app.text_input(key="correct_id").input(match["id"]).run()
+    app.text_input(key=f"correct_games_{match['id']}").input("11 to 3").run()
+    click(app, "correct_save")
+    assert texts(app, "error") == ["'11 to 3' is not a game score like 11-7."]
+    app.text_input(key=f"correct_games_{match['id']}").input("11-3, 5-4").run()
+    click(app, "correct_save")  # impossible under the rule: the API refuses it
+    assert any("validation_failed" in e or "HTTP 4" in e for e in texts(app, "error")), texts(app, "error")
+
+
+# ------------------------------------------------------------------ deliveries
+def test_deliveries_lists_filters_shows_payload_and_retries(console: Console, partner: Partner,
+                                                            operator_api: Operator, receiver: Receiver) -> None:
+    partner.webhook(receiver.url)
+    _, match = started_match(partner, operator_api)
+    receiver.wait_for(1)
+    app = console("views/deliveries.py")
+    frame = app.dataframe[0].value
+    assert list(frame["eventType"]) == ["match.started"]
+    assert list(frame["status"]) == ["delivered"]
+    assert [m.value for m in app.metric][:3] == ["1", "1", "0"]
+    payload = json.loads(app.json[0].value)
+    assert (payload["type"], payload["data"]["match"]["id"]) == ("match.started", match["id"])
+    pick(app, "dlv_status", "failed")
+    assert texts(app, "info")[0].startswith("No deliveries match these filters.")
+    pick(app, "dlv_status", "(all)")
+    click(app, "dlv_retry")
+    event_id = frame["eventID"][0]
+    assert operator_api.data("GET", f"/operator/webhooks/{event_id}")["attemptCount"] == 2
+    assert f"Delivery {event_id} retried." in texts(app, "success")
+
+
+# ------------------------------------------------------------------ integrations
+def test_integrations_registers_an_app_and_shows_its_secret_once(console: Console) -> None:
+    app = console("views/integrations.py")
+    app.text_input(key="app_name").input("Club site").run()
+    app.text_area(key="app_uris").input("https://club.example/callback").run()
+    press(app, "Register app")
+    shown = [str(j.value) for j in app.json]
+    assert any("clientSecret" in value for value in shown)
+    assert "App registered." in texts(app, "success")
+    click(app, "_new_app_secret_dismiss")
+    assert not any("clientSecret" in str(j.value) for j in app.json)
+    assert list(app.dataframe[0].value["name"]) == ["Club site"]
+
+
+def test_integrations_creates_a_developer_key_and_revokes_a_connection(console: Console,
+                                                                      operator_api: Operator) -> None:
+    app = console("views/integrations.py")
+    app.text_input(key="key_name").input("scorer").run()
+    app.text_input(key="key_scope").input("matches.read").run()
+    press(app, "Create developer key")
+    key = next(str(j.value) for j in app.json if "svc_test_" in str(j.value))
+    assert "matches.read" in key
+    connections = operator_api.data("GET", "/operator/connections")
+    assert [c["scopes"] for c in connections] == [["matches.read"]]
+    app.checkbox(key="conn_confirm").check().run()
+    click(app, "conn_revoke")
+    assert operator_api.data("GET", "/operator/connections")[0]["revokedOn"]
+    assert f"Connection {connections[0]['connectionID']} revoked." in texts(app, "success")
+
+
+# ------------------------------------------------------------------ broadcasts, rosters, player lists
+def test_broadcasts_create_edit_and_hand_over(console: Console, partner: Partner, operator_api: Operator) -> None:
+    app = console("views/broadcasts.py")
+    app.text_input(key="bc_name").input("Saturday Open").run()
+    app.text_area(key="bc_courts").input("Court A\nCourt B").run()
+    press(app, "Create broadcast")
+    assert "Broadcast Saturday Open created." in texts(app, "success")
+    broadcast = operator_api.data("GET", "/operator/broadcasts")[0]
+    assert [t["label"] for t in broadcast["tables"]] == ["Court A", "Court B"]
+    assert list(app.dataframe[0].value["courts"]) == ["Court A, Court B"]
+    app.text_area(key=f"bc_edit_courts_{broadcast['id']}").input("Court A1\nCourt B\nCourt C").run()
+    press(app, "Save broadcast")
+    edited = operator_api.data("GET", "/operator/broadcasts")[0]
+    assert [t["label"] for t in edited["tables"]] == ["Court A1", "Court B", "Court C"]
+    assert [t["id"] for t in edited["tables"]][:2] == [t["id"] for t in broadcast["tables"]]
+    pick(app, "bc_handover_to", partner.connection_id)
+    click(app, "bc_handover")
+    assert operator_api.data("GET", "/operator/broadcasts")[0]["managerConnectionID"] == partner.connection_id
+    assert {t["label"]: t["managerConnectionID"] for t in operator_api.data("GET", "/operator/tables")} == {
+        "Court A": partner.connection_id, "Court B": partner.connection_id,
+    }
+
+
+def test_player_lists_add_and_remove_manual_players(console: Console, partner: Partner,
+                                                    operator_api: Operator) -> None:
+    partner.players()
+    app = console("views/broadcasts.py")
+    frame = app.dataframe[-1].value
+    assert list(frame["externalID"]) == ["p1", "p2", "p3", "p4"]
+    next(t for t in app.text_input if t.label == "First name").input("Eve").run()
+    next(t for t in app.text_input if t.label == "Last name").input("Ray").run()
+    press(app, "Add player")
+    assert "Player added." in texts(app, "success")
+    players = operator_api.data("GET", "/operator/player-lists")[0]["players"]
+    manual = [p for p in players if p["source"] == "manual"]
+    assert [(p["firstName"], p["lastName"]) for p in manual] == [("Eve", "Ray")]
+    click(app, "pl_remove")
+    assert "Player removed." in texts(app, "success")
+    assert [p["source"] for p in operator_api.data("GET", "/operator/player-lists")[0]["players"]] == ["mapped"] * 4
