@@ -276,8 +276,8 @@ def test_deliveries_lists_filters_shows_payload_and_retries(console: Console, pa
 # ------------------------------------------------------------------ integrations
 def test_integrations_registers_an_app_and_shows_its_secret_once(console: Console) -> None:
     app = console("views/integrations.py")
-    app.text_input(key="app_name").input("Club site").run()
-    app.text_area(key="app_uris").input("https://club.example/callback").run()
+    app.text_input(key="app_name").input("Club site")
+    app.text_area(key="app_uris").input("https://club.example/callback")
     press(app, "Register app")
     shown = [str(j.value) for j in app.json]
     assert any("clientSecret" in value for value in shown)
@@ -290,8 +290,8 @@ def test_integrations_registers_an_app_and_shows_its_secret_once(console: Consol
 def test_integrations_creates_a_developer_key_and_revokes_a_connection(console: Console,
                                                                       operator_api: Operator) -> None:
     app = console("views/integrations.py")
-    app.text_input(key="key_name").input("scorer").run()
-    app.text_input(key="key_scope").input("matches.read").run()
+    app.text_input(key="key_name").input("scorer")
+    app.text_input(key="key_scope").input("matches.read")
     press(app, "Create developer key")
     key = next(str(j.value) for j in app.json if "svc_test_" in str(j.value))
     assert "matches.read" in key
@@ -306,14 +306,14 @@ def test_integrations_creates_a_developer_key_and_revokes_a_connection(console: 
 # ------------------------------------------------------------------ broadcasts, rosters, player lists
 def test_broadcasts_create_edit_and_hand_over(console: Console, partner: Partner, operator_api: Operator) -> None:
     app = console("views/broadcasts.py")
-    app.text_input(key="bc_name").input("Saturday Open").run()
-    app.text_area(key="bc_courts").input("Court A\nCourt B").run()
+    app.text_input(key="bc_name").input("Saturday Open")
+    app.text_area(key="bc_courts").input("Court A\nCourt B")
     press(app, "Create broadcast")
     assert "Broadcast Saturday Open created." in texts(app, "success")
     broadcast = operator_api.data("GET", "/operator/broadcasts")[0]
     assert [t["label"] for t in broadcast["tables"]] == ["Court A", "Court B"]
     assert list(app.dataframe[0].value["courts"]) == ["Court A, Court B"]
-    app.text_area(key=f"bc_edit_courts_{broadcast['id']}").input("Court A1\nCourt B\nCourt C").run()
+    app.text_area(key=f"bc_edit_courts_{broadcast['id']}").input("Court A1\nCourt B\nCourt C")
     press(app, "Save broadcast")
     edited = operator_api.data("GET", "/operator/broadcasts")[0]
     assert [t["label"] for t in edited["tables"]] == ["Court A1", "Court B", "Court C"]
@@ -322,7 +322,7 @@ def test_broadcasts_create_edit_and_hand_over(console: Console, partner: Partner
     click(app, "bc_handover")
     assert operator_api.data("GET", "/operator/broadcasts")[0]["managerConnectionID"] == partner.connection_id
     assert {t["label"]: t["managerConnectionID"] for t in operator_api.data("GET", "/operator/tables")} == {
-        "Court A": partner.connection_id, "Court B": partner.connection_id,
+        "Court A1": partner.connection_id, "Court B": partner.connection_id, "Court C": partner.connection_id,
     }
 
 
@@ -332,8 +332,8 @@ def test_player_lists_add_and_remove_manual_players(console: Console, partner: P
     app = console("views/broadcasts.py")
     frame = app.dataframe[-1].value
     assert list(frame["externalID"]) == ["p1", "p2", "p3", "p4"]
-    next(t for t in app.text_input if t.label == "First name").input("Eve").run()
-    next(t for t in app.text_input if t.label == "Last name").input("Ray").run()
+    next(t for t in app.text_input if t.label == "First name").input("Eve")
+    next(t for t in app.text_input if t.label == "Last name").input("Ray")
     press(app, "Add player")
     assert "Player added." in texts(app, "success")
     players = operator_api.data("GET", "/operator/player-lists")[0]["players"]
