@@ -229,8 +229,29 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Options whose value may start with `-` (a PKCE challenge is base64url): `--opt -abc` is read as `--opt=-abc`.
+DASH_VALUE_OPTIONS = {"--code-challenge", "--state", "--scope", "--name", "--client-id", "--redirect-uri"}
+
+
+def _join_dash_values(argv: list[str]) -> list[str]:
+    """Rewrite `--opt -value` as `--opt=-value` for the options above, so argparse keeps the value."""
+    joined: list[str] = []
+    index = 0
+    while index < len(argv):
+        current = argv[index]
+        following = argv[index + 1] if index + 1 < len(argv) else None
+        if (current in DASH_VALUE_OPTIONS and following is not None and following.startswith("-")
+                and not following.startswith("--") and following not in ("-h",)):
+            joined.append(f"{current}={following}")
+            index += 2
+        else:
+            joined.append(current)
+            index += 1
+    return joined
+
+
 def run(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_join_dash_values(argv))
     overrides = {
         key: getattr(args, key, None)
         for key in ("data_dir", "host", "port", "api_url", "operator_key", "console_port")
