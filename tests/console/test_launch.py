@@ -1,0 +1,86 @@
+"""`courtside console` and `courtside up` as real processes: they serve, and SIGTERM stops every child."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import ROOT, ServerProcess, free_port
+
+
+def answers(url: str, bound: float = 60) -> bool:
+    """Whether `url` answers 200 before the bound runs out (a bound, not a timing assertion)."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(url, timeout=2).status_code == 200:
+                return True
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def refused(url: str) -> bool:
+    try:
+        requests.get(url, timeout=2)
+    except requests.ConnectionError:
+        return True
+    return False
+
+
+@pytest.fixture
+def spawn(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """Start `courtside ...` processes; any still running at the end is killed."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        log = open(tmp_path / f"cli-{len(started)}.log", "wb")  # noqa: SIM115
+        process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT,
+                                   env=dict(os.environ) | (env or {}), stdout=log, stderr=subprocess.STDOUT)
+        started.append(process)
+        return process
+
+    yield run
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+
+
+def test_console_command_serves_the_console_against_a_running_api_and_stops_on_sigterm(
+    server_factory: Callable[..., ServerProcess], spawn: Callable[..., subprocess.Popen[bytes]],
+) -> None:
+    server = server_factory()
+    port = free_port()
+    console = spawn("console", "--api-url", f"http://127.0.0.1:{server.port}", "--port", str(port),
+                    env={"COURTSIDE_DATA_DIR": str(server.data_dir)})
+    assert answers(f"http://127.0.0.1:{port}/_stcore/health")
+    page = requests.get(f"http://127.0.0.1:{port}/", timeout=10)
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    console.send_signal(signal.SIGTERM)
+    assert console.wait(timeout=30) == 0
+    assert refused(f"http://127.0.0.1:{port}/_stcore/health")
+
+
+def test_up_runs_the_api_and_the_console_together_and_stops_both(
+    tmp_path: Path, spawn: Callable[..., subprocess.Popen[bytes]],
+) -> None:
+    api_port, console_port = free_port(), free_port()
+    up = spawn("up", "--data-dir", str(tmp_path / "data"), "--port", str(api_port),
+               "--console-port", str(console_port))
+    assert answers(f"http://127.0.0.1:{api_port}/api/v1/health")
+    assert answers(f"http://127.0.0.1:{console_port}/_stcore/health")
+    assert (tmp_path / "data" / "operator.key").read_text().startswith("svc_op_")
+    up.send_signal(signal.SIGINT)
+    assert up.wait(timeout=60) == 0
+    assert refused(f"http://127.0.0.1:{api_port}/api/v1/health")
+    assert refused(f"http://127.0.0.1:{console_port}/_stcore/health")
