@@ -253,6 +253,11 @@ def url_format(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, 
     return {}
 
 
+def own_schema(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+    """A custom field documents itself with a class attribute `OPENAPI` (e.g. `{"oneOf": [...]}`)."""
+    return dict(getattr(field, "OPENAPI", {}))
+
+
 def _register_components(spec: APISpec) -> None:
     for name, header in HEADERS.items():
         spec.components.header(name, header)
@@ -299,6 +304,7 @@ def install(api: Api) -> None:
     plugin.init_spec(spec)
     spec.plugins.append(plugin)
     api.ma_plugin.converter.add_attribute_function(url_format)
+    api.ma_plugin.converter.add_attribute_function(own_schema)
     _register_components(spec)
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:
