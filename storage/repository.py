@@ -13,6 +13,17 @@ from storage.engine import Store, Transaction
 M = TypeVar("M")
 
 
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _field_names(model: type) -> frozenset[str]:
+    """The model's field names, computed once per model (a unit of work is made on every request)."""
+    names = _FIELDS.get(model)
+    if names is None:
+        names = _FIELDS[model] = frozenset(f.name for f in dataclasses.fields(model))
+    return names
+
+
 class Repository(Generic[M]):
     """One document table holding one model, keyed by the model's `id`."""
 
@@ -20,7 +31,7 @@ class Repository(Generic[M]):
         self._tx = tx
         self._table = table
         self._model = model
-        self._fields = {f.name for f in dataclasses.fields(model)}  # type: ignore[arg-type]
+        self._fields = _field_names(model)
 
     def _load(self, doc: dict[str, Any]) -> M:
         return self._model(**{k: v for k, v in doc.items() if k in self._fields})
