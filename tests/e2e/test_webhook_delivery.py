@@ -3,13 +3,15 @@ ends `failed`, delivers after a failure, and a hanging receiver blocks neither t
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 import requests
+from werkzeug.serving import make_server
 
-from tests.conftest import ServerProcess
+from tests.conftest import ROOT, ServerProcess, free_port
 from tests.webhook_receiver import Receiver, Reply, eventually, running_receiver
 
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2",
@@ -110,3 +112,35 @@ def test_a_hanging_receiver_blocks_neither_the_api_nor_other_receivers(
     assert requests.get(server.base + "/health", timeout=5).status_code == 200
     receiver.release()
     assert eventually(lambda: stuck.settled(hanging))["status"] == "delivered"
+
+
+def documented_receiver_source() -> str:
+    """The Python receiver example of docs/webhooks.md, verbatim."""
+    text = (ROOT / "docs" / "webhooks.md").read_text()
+    section = text.split("## Receiver example", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_receiver_verifies_deliveries(
+    server: ServerProcess, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    port = free_port()
+    partner = Partner(server)
+    secret = partner.configure(f"http://127.0.0.1:{port}/courtside")
+    monkeypatch.setenv("COURTSIDE_WEBHOOK_SECRET", secret)
+    example: dict[str, Any] = {"__name__": "receiver_example"}
+    exec(compile(documented_receiver_source(), "docs/webhooks.md", "exec"), example)  # noqa: S102
+    http = make_server("127.0.0.1", port, example["app"], threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    try:
+        delivered = partner.call("POST", "/webhooks/test")
+        assert delivered.status_code == 200, delivered.text
+        event_id = delivered.json()["data"]["eventID"]
+        assert partner.call("POST", "/webhooks/retry", {"eventID": event_id}).json()["data"]["attemptCount"] == 2
+        assert [event["id"] for event in example["events"]] == [event_id]  # the duplicate was dropped
+        forged = requests.post(f"http://127.0.0.1:{port}/courtside", data=b'{"id": "x"}', timeout=5,
+                               headers={"webhook-id": "x", "webhook-timestamp": "1", "webhook-signature": "v1,AA=="})
+        assert forged.status_code == 400
+    finally:
+        http.shutdown()
