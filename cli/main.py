@@ -211,6 +211,7 @@ def _parser() -> argparse.ArgumentParser:
     apps_create.add_argument("--name", required=True)
     apps_create.add_argument("--redirect-uri", required=True, action="append")
     apps_create.add_argument("--scope")
+    apps_create.add_argument("--legacy", action="store_true", help="allow authorization without PKCE")
 
     keys = sub.add_parser("keys", help="developer keys").add_subparsers(dest="action", required=True)
     keys_create = keys.add_parser("create", parents=[remote])
@@ -274,7 +275,8 @@ def run(argv: list[str]) -> int:
         body: dict[str, Any] = {"name": args.name, "scope": args.scope}
         _print(call_operator(settings, "POST", "/keys", {k: v for k, v in body.items() if v is not None}))
     elif command == "apps create":
-        body = {"name": args.name, "redirectURIs": args.redirect_uri, "scope": args.scope}
+        body = {"name": args.name, "redirectURIs": args.redirect_uri, "scope": args.scope,
+                "legacy": True if args.legacy else None}
         _print(call_operator(settings, "POST", "/apps", {k: v for k, v in body.items() if v is not None}))
     elif command == "oauth approve":
         body = {

@@ -222,6 +222,9 @@ def _no_store(response: Response) -> Response:
     if request.endpoint in ("oauth.token", "oauth.authorize"):
         for name, value in NO_STORE.items():
             response.headers[name] = value
+    basic = request.headers.get("Authorization", "").lower().startswith("basic ")
+    if request.endpoint == "oauth.token" and response.status_code == 401 and basic:
+        response.headers["WWW-Authenticate"] = 'Basic realm="courtside"'  # RFC 6749 §5.2
     return response
 
 

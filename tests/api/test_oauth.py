@@ -261,6 +261,15 @@ def test_malformed_basic_credentials_are_401_invalid_client(operator: Api, app_:
     body = {"grant_type": "authorization_code", "code": code_for(operator, app_), "code_verifier": VERIFIER}
     response = operator.post("/oauth/token", token=None, data=body, headers={"Authorization": "Basic !!!"})
     assert_error(response, 401, "invalid_client")
+    assert response.headers["WWW-Authenticate"] == 'Basic realm="courtside"'
+
+
+def test_wrong_basic_client_secret_is_401_with_a_basic_challenge(operator: Api, app_: dict[str, Any]) -> None:
+    basic = base64.b64encode(f"{app_['clientID']}:svc_secret_wrong".encode()).decode()
+    body = {"grant_type": "authorization_code", "code": code_for(operator, app_), "code_verifier": VERIFIER}
+    response = operator.post("/oauth/token", token=None, data=body, headers={"Authorization": f"Basic {basic}"})
+    assert_error(response, 401, "invalid_client")
+    assert response.headers["WWW-Authenticate"] == 'Basic realm="courtside"'
 
 
 def test_code_is_single_use_and_a_replay_revokes_what_it_issued(operator: Api, app_: dict[str, Any]) -> None:

@@ -135,6 +135,18 @@ def test_apps_create_accepts_several_redirect_uris(server: ServerProcess) -> Non
     assert len(app["scopes"]) == 14
 
 
+def test_legacy_app_may_be_approved_without_a_challenge(server: ServerProcess) -> None:
+    legacy = output_of(cli("apps", "create", "--name", "Old", "--redirect-uri", REDIRECT, "--legacy", *remote(server)))
+    assert list(legacy) == ["appID", "clientID", "clientSecret", "name", "redirectURIs", "scopes"]
+    approved = output_of(cli("oauth", "approve", "--client-id", legacy["clientID"], "--redirect-uri", REDIRECT,
+                             *remote(server)))
+    assert approved["code"]
+    modern = output_of(cli("apps", "create", "--name", "New", "--redirect-uri", REDIRECT, *remote(server)))
+    refused = cli("oauth", "approve", "--client-id", modern["clientID"], "--redirect-uri", REDIRECT, *remote(server))
+    assert refused.returncode == 1
+    assert "invalid_request" in refused.stderr
+
+
 def test_api_errors_exit_non_zero_with_the_apis_message(server: ServerProcess) -> None:
     result = cli("apps", "create", "--name", "Bad", "--redirect-uri", REDIRECT, "--scope", "nope.read",
                  *remote(server))
