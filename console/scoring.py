@@ -1,7 +1,8 @@
 """The scoring rule as the console applies it point by point (contract §6).
 
 Games go to `points` (11), win by 2; a match is won by the first side with more than half of `best_of` games.
-The server is the judge (it refuses impossible scores); this module only drives the buttons and shows the state.
+The rule itself is `domain.scoring` (pure functions the server validates with); this module only applies it
+point by point to drive the buttons and show the state.
 Pure functions over `gameScores` lists (`[{"a": 11, "b": 7}, ...]`, the last one possibly in progress).
 """
 
@@ -10,21 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from domain.scoring import game_winner, games_needed, score
+
 Side = Literal["a", "b"]
 Game = dict[str, int]
-
-
-def game_winner(game: Game, points: int = 11) -> Side | None:
-    """The side that has won this game, or None while it is still being played."""
-    a, b = game["a"], game["b"]
-    if max(a, b) >= points and abs(a - b) >= 2:
-        return "a" if a > b else "b"
-    return None
-
-
-def games_needed(best_of: int) -> int:
-    """Games a side must win: more than half of `best_of`."""
-    return best_of // 2 + 1
 
 
 @dataclass(frozen=True)
@@ -45,14 +35,10 @@ class MatchState:
 def match_state(game_scores: list[Game], *, best_of: int, points: int = 11) -> MatchState:
     """Fold the game scores into games won, the current game and the winner (if any)."""
     needed = games_needed(best_of)
-    games = {"a": 0, "b": 0}
-    for game in game_scores:
-        side = game_winner(game, points)
-        if side:
-            games[side] += 1
+    games = score(game_scores, points=points)
     winner: Side | None = "a" if games["a"] >= needed else "b" if games["b"] >= needed else None
     last = game_scores[-1] if game_scores else None
-    if last is not None and game_winner(last, points) is None:
+    if last is not None and game_winner(last, points=points) is None:
         current, number = dict(last), len(game_scores)
     else:
         current, number = {"a": 0, "b": 0}, len(game_scores) + 1
@@ -64,7 +50,7 @@ def add_point(game_scores: list[Game], side: Side, *, best_of: int, points: int 
     if match_state(game_scores, best_of=best_of, points=points).decided:
         return [dict(game) for game in game_scores]
     scores = [dict(game) for game in game_scores]
-    if not scores or game_winner(scores[-1], points) is not None:
+    if not scores or game_winner(scores[-1], points=points) is not None:
         scores.append({"a": 0, "b": 0})
     scores[-1][side] += 1
     return scores

@@ -6,14 +6,15 @@ import pytest
 
 from console.board import queue_after
 from console.deliveries import failure_rate, over_time, table_of
-from console.scoring import add_point, finished_games, game_winner, match_state, parse_games, score_line
+from console.scoring import add_point, finished_games, match_state, parse_games, score_line
+from domain.scoring import game_winner
 
 
 @pytest.mark.parametrize(("a", "b", "winner"), [
     (11, 9, "a"), (9, 11, "b"), (11, 10, None), (12, 10, "a"), (10, 12, "b"), (15, 14, None), (0, 0, None),
 ])
 def test_a_game_goes_to_eleven_won_by_two(a: int, b: int, winner: str | None) -> None:
-    assert game_winner({"a": a, "b": b}) == winner
+    assert game_winner({"a": a, "b": b}, points=11) == winner
 
 
 def test_a_point_after_a_finished_game_opens_the_next_game() -> None:
