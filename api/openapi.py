@@ -7,6 +7,10 @@ An apispec plugin adds, per operation: the error responses the platform itself c
 the 200 of bulk operations; and the required scope in the description. `install` also documents the OAuth
 scopes, the unwrapped token response, the webhook payloads (`x-webhooks`, OpenAPI 3.0 has no `webhooks`) and
 the document/UI routes themselves.
+
+What marshmallow cannot express, a field or schema class states with a class attribute `OPENAPI` (a dict
+merged into its JSON schema): `{"oneOf": [...]}` on a number-or-string field, `{"minProperties": 1}` on a
+patch body that needs at least one property.
 """
 
 from __future__ import annotations
@@ -162,6 +166,12 @@ class PlatformPlugin(BasePlugin):
 
     def init_spec(self, spec: APISpec) -> None:
         self.spec = spec
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        """A schema class documents what marshmallow cannot say with `OPENAPI`, e.g. `{"minProperties": 1}`."""
+        schema = kwargs.get("schema")
+        extra = getattr(schema if isinstance(schema, type) else type(schema), "OPENAPI", None)
+        return dict(extra) if extra else None
 
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
                          **kwargs: Any) -> None:
