@@ -294,28 +294,33 @@ def _claim(uow: UnitOfWork, delivery: Delivery, config: WebhookConfig) -> Attemp
 
 def claim_due(
     uow: UnitOfWork, *, now: datetime, limit: int, busy_connections: set[str] | frozenset[str] = frozenset(),
+    rank: Callable[[str], float] = lambda connection_id: 0,
 ) -> tuple[list[Attempt], datetime | None]:
     """Claim up to `limit` due pending deliveries, at most one per connection and none of `busy_connections`.
 
-    Returns the claims and when the earliest not-yet-due pending delivery falls due (None if none); due ones
-    left unclaimed (limit, busy connection) are for the next pass. A pending delivery whose connection no longer
-    has a URL stays pending until one is set.
+    Each connection offers its oldest due delivery; connections with the lowest `rank` go first (the
+    dispatcher ranks by when it last served them, so no receiver starves the others). Returns the claims and
+    when the earliest not-yet-due pending delivery falls due (None if none); due ones left unclaimed (limit,
+    busy connection) are for the next pass. A pending delivery whose connection has no URL stays pending.
     """
     due_by = iso(now)
     pending = sorted(uow.deliveries.find(status="pending"), key=lambda d: (d.next_attempt_on or "", d.seq))
-    claims: list[Attempt] = []
-    taken = set(busy_connections)
+    heads: dict[str, Delivery] = {}
     next_due: datetime | None = None
     for delivery in pending:
-        config = uow.webhook_configs.get(delivery.connection_id)
+        due = delivery.next_attempt_on or due_by
+        if due > due_by:
+            next_due = parse_iso(due) if next_due is None else next_due
+        elif delivery.connection_id not in busy_connections and delivery.connection_id not in heads:
+            heads[delivery.connection_id] = delivery
+    claims: list[Attempt] = []
+    for connection_id in sorted(heads, key=rank):  # stable: ties keep due-time order
+        if len(claims) >= limit:
+            break
+        config = uow.webhook_configs.get(connection_id)
         if config is None or not config.url or not config.secret:
             continue
-        due = delivery.next_attempt_on or due_by
-        if due <= due_by and len(claims) < limit and delivery.connection_id not in taken:
-            taken.add(delivery.connection_id)
-            claims.append(_claim(uow, delivery, config))
-        elif due > due_by and next_due is None:
-            next_due = parse_iso(due)
+        claims.append(_claim(uow, heads[connection_id], config))
     return claims, next_due
 
 

@@ -49,6 +49,8 @@ class Dispatcher:
         self._lock = threading.Lock()
         self._in_flight: dict[str, Future[None]] = {}
         self._connections: dict[str, str] = {}  # event_id -> connection_id of attempts under way
+        self._served: dict[str, int] = {}  # connection_id -> pass counter when last served (fairness)
+        self._claims = 0
         self._dirty = False
         self._pumping = False
         self._started = False
@@ -119,9 +121,12 @@ class Dispatcher:
 
     def _claim_and_submit(self, free: int, busy: set[str]) -> None:
         with unit_of_work(self.store) as uow:
-            claims, next_due = webhooks.claim_due(uow, now=self.clock.now(), limit=free, busy_connections=busy)
+            claims, next_due = webhooks.claim_due(uow, now=self.clock.now(), limit=free, busy_connections=busy,
+                                                  rank=lambda connection_id: self._served.get(connection_id, -1))
         for claim in claims:
             with self._lock:
+                self._claims += 1
+                self._served[claim.connection_id] = self._claims
                 self._connections[claim.event_id] = claim.connection_id
                 self._in_flight[claim.event_id] = self._pool.submit(self._work, claim)
         if next_due is not None:
