@@ -8,9 +8,13 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from openapi_spec_validator import validate
+from marshmallow import fields, validate
+from openapi_spec_validator import validate as validate_openapi
 
-from api.openapi import PUBLIC_PATHS
+from api.app import CourtsideApi, _openapi_config
+from api.blueprint import Blueprint
+from api.openapi import PUBLIC_PATHS, install
+from api.schemas.common import Strict
 from domain.models import MATCH_EVENTS, SCOPES
 
 METHODS = {"get", "put", "post", "patch", "delete"}
@@ -45,7 +49,7 @@ def flask_path(rule: str) -> str:
 
 
 def test_document_is_valid_openapi_3(document: dict[str, Any]) -> None:
-    validate(document)
+    validate_openapi(document)
     assert document["openapi"].startswith("3.")
     assert document["info"]["version"] == "1.0.0"
 
@@ -216,3 +220,33 @@ def test_docs_ui_is_served_without_a_cdn(app: Flask) -> None:
     assert "https://" not in html
     asset = app.test_client().get("/api/v1/docs/assets/swagger-ui-bundle.js")
     assert asset.status_code == 200
+
+
+def test_fields_and_schemas_can_state_what_marshmallow_cannot() -> None:
+    """`OPENAPI` on a field or schema class, and URL validation, reach the document."""
+    class Ranking(fields.Field):
+        OPENAPI = {"oneOf": [{"type": "number"}, {"type": "string", "maxLength": 500}]}
+
+    class Change(Strict):
+        OPENAPI = {"minProperties": 1}
+        ranking = Ranking()
+        logoURL = fields.String(validate=validate.URL())
+
+    flask_app = Flask("probe")
+    _openapi_config(flask_app)
+    api = CourtsideApi(flask_app)
+    install(api)
+    blp = Blueprint("probe", __name__)
+
+    @blp.route("/probe", methods=["PATCH"])
+    @blp.arguments(Change)
+    @blp.response(200)
+    def probe(body: dict[str, Any]) -> None:
+        """Probe."""
+
+    api.register_blueprint(blp, url_prefix="/api/v1")
+    schema = api.spec.to_dict()["components"]["schemas"]["Change"]
+    assert schema["minProperties"] == 1
+    assert schema["additionalProperties"] is False
+    assert schema["properties"]["ranking"]["oneOf"][1] == {"type": "string", "maxLength": 500}
+    assert schema["properties"]["logoURL"]["format"] == "uri"
