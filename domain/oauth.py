@@ -134,7 +134,7 @@ def authenticate_client(uow: UnitOfWork, *, client_id: str | None, client_secret
 # ---------------------------------------------------------------- consent
 def check_authorization(
     uow: UnitOfWork, *, client_id: str | None, redirect_uri: str | None, scope: str | None,
-    code_challenge: str | None, code_challenge_method: str | None = None, response_type: str = "code",
+    code_challenge: str | None, code_challenge_method: str | None = None, response_type: str | None = "code",
     account_id: str | None = None,
 ) -> AuthorizationCheck:
     """Check an authorization request (the consent page and `POST /operator/oauth/approve` share this)."""
@@ -148,6 +148,8 @@ def check_authorization(
     def refuse(message: str, code: str = "invalid_request") -> AuthorizationCheck:
         return AuthorizationCheck(app, redirect_uri, [], None, Invalid(message, code=code), can_redirect=True)
 
+    if not response_type:
+        return refuse("response_type is required.")
     if response_type != "code":
         return refuse("Only response_type=code is supported.", "unsupported_response_type")
     if scope is not None and not scope.split():

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from flask import Response, g, redirect, render_template, request
-from marshmallow import ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 from werkzeug.wrappers import Response as BaseResponse
 
 from api.blueprint import Blueprint
@@ -17,7 +17,7 @@ from api.routes.connection import RevokedSchema
 from api.schemas.common import PageQuery, Strict, envelope, list_envelope, str_field
 from api.security import requires
 from domain import oauth
-from domain.errors import DomainError, Invalid, InvalidClient, RateLimited
+from domain.errors import DomainError, Invalid, InvalidClient, NotFound, RateLimited
 from domain.models import App, Connection
 from domain.pagination import paginate
 
@@ -219,7 +219,7 @@ def token() -> tuple[dict[str, object], int, dict[str, str]]:
 @blp.after_request
 def _no_store(response: Response) -> Response:
     """Token and consent answers (errors included) carry credentials or codes: never cache them."""
-    if request.endpoint in ("oauth.token", "oauth.authorize"):
+    if request.endpoint in ("oauth.token", "oauth.authorize", "oauth.decide"):
         for name, value in NO_STORE.items():
             response.headers[name] = value
     basic = request.headers.get("Authorization", "").lower().startswith("basic ")
@@ -229,8 +229,32 @@ def _no_store(response: Response) -> Response:
 
 
 # ---------------------------------------------------------------- consent page
-AUTHORIZE_PARAMS = ("response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",
-                    "code_challenge_method")
+class AuthorizeQuery(Schema):
+    """The authorization request (documentation: the page checks it by hand so that it can answer in HTML)."""
+
+    response_type = fields.String(required=True, metadata={"enum": ["code"]})
+    client_id = fields.String(required=True)
+    redirect_uri = fields.String(required=True, metadata={"format": "uri",
+                                                          "description": "exactly one registered for the app"})
+    scope = fields.String(metadata={"description": "space-separated; all of the app's scopes when absent"})
+    state = fields.String()
+    code_challenge = fields.String(metadata={"description": "PKCE S256 challenge; optional only for legacy apps"})
+    code_challenge_method = fields.String(metadata={"enum": ["S256"]})
+
+
+class AuthorizeForm(AuthorizeQuery):
+    """The consent form: the authorization request, the operator key and the decision."""
+
+    operator_key = fields.String(required=True, metadata={"description": "the operator key (`svc_op_...`)"})
+    decision = fields.String(required=True, metadata={"enum": ["approve", "deny"]})
+
+
+AUTHORIZE_PARAMS = tuple(AuthorizeQuery().fields)
+PAGE_RESPONSES = {
+    "302": {"description": "Back to the redirect URI: `code` and `state`, or `error` and `state`"},
+    "400": {"description": "Error page (HTML): unregistered redirect URI or repeated parameter; never redirects"},
+    "404": {"description": "Error page (HTML): unknown client_id; never redirects"},
+}
 
 
 def _page(template: str, status: int, **context: Any) -> Response:
@@ -245,40 +269,59 @@ def _go(location: str) -> BaseResponse:
     return response
 
 
-@blp.route("/oauth/authorize", methods=["GET", "POST"])
-@blp.doc(responses={
-    "200": {"description": "Consent page (HTML): the operator signs in with the operator key and decides"},
-    "302": {"description": "Back to the redirect URI with `code` and `state`, or `error` and `state`"},
-    "400": {"description": "Error page (HTML): unknown client or unregistered redirect URI; never redirects"},
-    "401": {"description": "Consent page again: the operator key was not accepted"},
-})
-def authorize() -> BaseResponse:
-    """Consent page of the authorization code flow; approve redirects with a code, deny with access_denied."""
-    source = request.args if request.method == "GET" else request.form
+def _authorization(source: Any) -> tuple[dict[str, str | None], oauth.AuthorizationCheck | None, BaseResponse | None]:
+    """The request's parameters, checked; or the answer for a bad request (an error page, or a redirect)."""
     if any(len(source.getlist(name)) > 1 for name in AUTHORIZE_PARAMS):
-        return _page("oauth_error.html", 400, message="A parameter of the authorization request is repeated.")
+        return {}, None, _page("oauth_error.html", 400, message="A parameter of the authorization request repeats.")
     params = {name: source.get(name) for name in AUTHORIZE_PARAMS}
-    if request.method == "POST":
-        _limit_client_ip()
     with unit_of_work() as uow:
         check = oauth.check_authorization(
             uow, client_id=params["client_id"], redirect_uri=params["redirect_uri"], scope=params["scope"],
             code_challenge=params["code_challenge"], code_challenge_method=params["code_challenge_method"],
-            response_type=params["response_type"] or "",
+            response_type=params["response_type"],
         )
-        if check.problem is not None:
-            if not check.can_redirect:
-                return _page("oauth_error.html", 400, message=check.problem.message)
-            return _go(oauth.error_redirect(check, code=check.problem.code, state=params["state"],
-                                            description=check.problem.message))
-        assert check.app is not None
-        context = {"app": check.app, "scopes": check.scopes, "params": params, "error": None}
-        if request.method == "GET":
-            return _page("consent.html", 200, **context)
+    if check.problem is None:
+        return params, check, None
+    if not check.can_redirect:
+        status = 404 if isinstance(check.problem, NotFound) else 400
+        return params, check, _page("oauth_error.html", status, message=check.problem.message)
+    location = oauth.error_redirect(check, code=check.problem.code, state=params["state"],
+                                    description=check.problem.message)
+    return params, check, _go(location)
+
+
+@blp.route("/oauth/authorize", methods=["GET"])
+@blp.doc(parameters=[{"in": "query", "schema": AuthorizeQuery}], responses={
+    "200": {"description": "Consent page (HTML): app name and scopes; the operator signs in and decides"},
+} | PAGE_RESPONSES)
+def authorize() -> BaseResponse:
+    """Consent page of the authorization code flow (no credential needed to see it)."""
+    params, check, refused = _authorization(request.args)
+    if refused is not None:
+        return refused
+    assert check is not None and check.app is not None
+    return _page("consent.html", 200, app=check.app, scopes=check.scopes, params=params, error=None)
+
+
+@blp.route("/oauth/authorize", methods=["POST"])
+@blp.doc(requestBody={"content": {"application/x-www-form-urlencoded": {"schema": AuthorizeForm}}, "required": True},
+         responses={
+             "200": {"description": "Not returned: a decision redirects (302) or shows the page again (400, 401)"},
+             "401": {"description": "Consent page again (HTML): the operator key was not accepted"},
+         } | PAGE_RESPONSES)
+def decide() -> BaseResponse:
+    """The operator's decision: approve redirects with a code and state, deny with error=access_denied."""
+    _limit_client_ip()
+    params, check, refused = _authorization(request.form)
+    if refused is not None:
+        return refused
+    assert check is not None and check.app is not None
+    context = {"app": check.app, "scopes": check.scopes, "params": params, "error": None}
+    decision = request.form.get("decision")
+    with unit_of_work() as uow:
         principal = oauth.operator_for(uow, operator_key=request.form.get("operator_key"), now=now())
         if principal is None or principal.account_id != check.app.account_id:
             return _page("consent.html", 401, **context | {"error": "The operator key was not accepted."})
-        decision = request.form.get("decision")
         if decision == "deny":
             return _go(oauth.error_redirect(check, code="access_denied", state=params["state"]))
         if decision != "approve":

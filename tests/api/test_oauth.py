@@ -592,29 +592,46 @@ def test_consent_needs_a_valid_operator_key(operator: Api, partner: Api, app_: d
 
 
 @pytest.mark.parametrize(
-    "overrides",
+    ("overrides", "status"),
     [
-        {"redirect_uri": "https://attacker.example/cb"},
-        {"redirect_uri": None},
-        {"client_id": "client_unknown"},
+        ({"redirect_uri": "https://attacker.example/cb"}, 400),
+        ({"redirect_uri": REDIRECT + "?extra=1"}, 400),
+        ({"redirect_uri": None}, 400),
+        ({"client_id": "client_unknown"}, 404),
+        ({"client_id": None}, 404),
     ],
 )
-def test_consent_with_unregistered_redirect_never_redirects(
-    operator: Api, app_: dict[str, Any], overrides: dict[str, str | None]
+def test_consent_with_unknown_client_or_unregistered_redirect_never_redirects(
+    operator: Api, app_: dict[str, Any], overrides: dict[str, str | None], status: int
 ) -> None:
     for method, extra in (("GET", {}), ("POST", {"operator_key": OPERATOR_KEY, "decision": "approve"})):
         params = authorize_query(app_, **overrides) | extra
         kwargs = {"query_string": params} if method == "GET" else {"data": params}
         response = operator.request(method, "/oauth/authorize", token=None, **kwargs)
-        assert response.status_code == 400
+        assert response.status_code == status
         assert "Location" not in response.headers
         assert response.mimetype == "text/html"
+
+
+def test_repeated_authorization_parameter_shows_an_error_page(operator: Api, app_: dict[str, Any]) -> None:
+    query = "&".join(f"{k}={v}" for k, v in authorize_query(app_).items()) + "&redirect_uri=https://evil.example/"
+    response = operator.get("/oauth/authorize?" + query, token=None)
+    assert response.status_code == 400
+    assert "Location" not in response.headers
+
+
+def test_consent_with_neither_approve_nor_deny_shows_the_page_again(operator: Api, app_: dict[str, Any]) -> None:
+    form = authorize_query(app_) | {"operator_key": OPERATOR_KEY, "decision": "maybe"}
+    response = operator.post("/oauth/authorize", token=None, data=form)
+    assert response.status_code == 400
+    assert "Choose Approve or Deny" in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize(
     ("overrides", "error"),
     [
         ({"response_type": "token"}, "unsupported_response_type"),
+        ({"response_type": None}, "invalid_request"),
         ({"scope": "matches.read nope.read"}, "invalid_scope"),
         ({"code_challenge": None, "code_challenge_method": None}, "invalid_request"),
         ({"code_challenge_method": "plain"}, "invalid_request"),
