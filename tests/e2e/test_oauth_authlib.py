@@ -89,6 +89,13 @@ def test_authorization_code_with_pkce_refresh_and_api_call(
     assert replay.json()["error"]["code"] == "invalid_grant"
     assert client.get(server.base + "/connection", timeout=10).status_code == 401
 
+    assert server.log_path is not None
+    log = server.log_path.read_text()
+    assert "POST /api/v1/oauth/token 200" in log
+    secrets = (app["clientSecret"], verifier, approved.json()["data"]["code"], old_refresh, token["access_token"],
+               renewed["refresh_token"], renewed["access_token"], server.operator_key)
+    assert not [secret for secret in secrets if secret in log]
+
 
 def test_consent_page_over_http_with_basic_client_auth(
     server: ServerProcess, session_factory: Callable[..., OAuth2Session]
