@@ -23,6 +23,7 @@ from marshmallow import Schema, fields, validate
 from werkzeug.routing import Map, Rule
 
 from api.schemas.common import ErrorEnvelope
+from api.schemas.matches import GameScoreRead, MatchRead
 from domain.models import MATCH_EVENTS, SCOPES
 
 PREFIX = "/api/v1"
@@ -110,13 +111,16 @@ def _error_component(status: str) -> dict[str, Any]:
 
 
 class PreviousResult(Schema):
-    gameScores = fields.List(fields.Dict(), required=True)
-    score = fields.Dict(required=True)
+    gameScores = fields.List(fields.Nested(GameScoreRead), required=True)
+    score = fields.Nested(GameScoreRead, required=True)
 
 
 class MatchEventData(Schema):
-    match = fields.Dict(required=True, metadata={"description": "The match read, as GET /matches/{externalID}."})
-    previous = fields.Nested(PreviousResult, metadata={"description": "Only in `match.result_updated`."})
+    match = fields.Nested(MatchRead, required=True, metadata={"description": "As GET /matches/{externalID}."})
+
+
+class ResultUpdatedData(MatchEventData):
+    previous = fields.Nested(PreviousResult, required=True, metadata={"description": "The result before."})
 
 
 class TestEventData(Schema):
@@ -135,7 +139,9 @@ def _event_schema(name: str, event_types: list[str], data: type[Schema]) -> type
     })
 
 
-MatchEvent = _event_schema("MatchEvent", list(MATCH_EVENTS), MatchEventData)
+RESULT_UPDATED = "match.result_updated"
+MatchEvent = _event_schema("MatchEvent", [e for e in MATCH_EVENTS if e != RESULT_UPDATED], MatchEventData)
+ResultUpdatedEvent = _event_schema("ResultUpdatedEvent", [RESULT_UPDATED], ResultUpdatedData)
 TestEvent = _event_schema("TestEvent", ["integration.test"], TestEventData)
 
 SIGNATURE_HEADERS = [
@@ -281,6 +287,7 @@ def _register_components(spec: APISpec) -> None:
     for status, (name, _) in ERRORS.items():
         spec.components.response(name, _error_component(status))
     spec.components.schema("MatchEvent", schema=MatchEvent)
+    spec.components.schema("ResultUpdatedEvent", schema=ResultUpdatedEvent)
     spec.components.schema("TestEvent", schema=TestEvent)
 
 
@@ -320,7 +327,8 @@ def install(api: Api) -> None:
     if "oauth2" in schemes:
         schemes["oauth2"]["flows"]["authorizationCode"]["scopes"] = SCOPE_DESCRIPTIONS
     spec.options["x-webhooks"] = {
-        **{event: _webhook(event, "MatchEvent") for event in MATCH_EVENTS},
+        **{event: _webhook(event, "ResultUpdatedEvent" if event == RESULT_UPDATED else "MatchEvent")
+           for event in MATCH_EVENTS},
         "integration.test": _webhook("integration.test", "TestEvent"),
     }
     _document_own_routes(spec)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from marshmallow import fields, validate
+from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
 from api.app import CourtsideApi, _openapi_config
@@ -16,6 +17,7 @@ from api.blueprint import Blueprint
 from api.openapi import PUBLIC_PATHS, install
 from api.schemas.common import Strict
 from domain.models import MATCH_EVENTS, SCOPES
+from tests.conftest import Api
 
 METHODS = {"get", "put", "post", "patch", "delete"}
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
@@ -250,3 +252,37 @@ def test_fields_and_schemas_can_state_what_marshmallow_cannot() -> None:
     assert schema["additionalProperties"] is False
     assert schema["properties"]["ranking"]["oneOf"][1] == {"type": "string", "maxLength": 500}
     assert schema["properties"]["logoURL"]["format"] == "uri"
+
+
+def test_stored_webhook_payloads_match_their_documented_schemas(
+    document: dict[str, Any], partner: Api, operator: Api
+) -> None:
+    """The four match events and the test event, as really recorded, validate against `x-webhooks`."""
+    configured = partner.patch("/webhooks/configuration", json={"url": "http://127.0.0.1:9/hook"})
+    assert configured.status_code == 200, configured.json
+    tables = partner.post("/broadcasts", json={"name": "Open", "tables": [{"label": "Court 1"}]})
+    assert tables.status_code == 201, tables.json
+    table_id = tables.json["data"]["tables"][0]["id"]
+    players = [{"externalID": f"p{n}", "firstName": f"Player{n}", "lastName": "Test"} for n in (1, 2)]
+    listed = partner.put("/player-lists", json={"externalID": "pl-1", "name": "Entrants", "players": players})
+    assert listed.status_code == 200, listed.json
+    match = partner.put("/matches", json={
+        "externalID": "m-1", "tableID": table_id, "playerListExternalID": "pl-1", "bestOf": 3,
+        "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"},
+    })
+    assert match.status_code == 200, match.json
+    match_id = match.json["data"]["id"]
+    won = [{"a": 11, "b": 7}, {"a": 11, "b": 9}]
+    for action, body in (("start", None), ("score", {"gameScores": won[:1]}), ("complete", {"gameScores": won}),
+                         ("score", {"gameScores": [{"a": 11, "b": 5}, {"a": 11, "b": 9}]})):
+        answer = operator.post(f"/operator/matches/{match_id}/{action}", json=body)
+        assert answer.status_code == 200, (action, answer.json)
+    partner.post("/webhooks/test")
+
+    deliveries = partner.get("/webhooks", query_string={"limit": 100}).json["data"]
+    assert {d["eventType"] for d in deliveries} == {*MATCH_EVENTS, "integration.test"}
+    components = {"components": document["components"]}
+    for delivery in deliveries:
+        ref = document["x-webhooks"][delivery["eventType"]]["post"]["requestBody"]["content"]["application/json"]
+        schema = {**ref["schema"], **components}
+        OAS30Validator(schema).validate(delivery["payload"])
