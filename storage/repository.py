@@ -52,23 +52,40 @@ class Repository(Generic[M]):
         return [self._load(doc) for doc in self._tx.find(self._table, **equals)]
 
 
+class _Repo(Generic[M]):
+    """A unit-of-work attribute that makes its repository on first use (most requests touch one or two)."""
+
+    def __init__(self, table: str, model: type[M]) -> None:
+        self.table, self.model = table, model
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, uow: StoreUnitOfWork, owner: type) -> Repository[M]:
+        repository = Repository(uow._tx, self.table, self.model)
+        uow.__dict__[self.name] = repository  # later reads find the instance attribute first
+        return repository
+
+
 class StoreUnitOfWork:
     """The repositories of one transaction (see `domain.ports.UnitOfWork`)."""
 
+    accounts = _Repo("accounts", models.Account)
+    apps = _Repo("apps", models.App)
+    connections = _Repo("connections", models.Connection)
+    credentials = _Repo("credentials", models.Credential)
+    codes = _Repo("codes", models.AuthorizationCode)
+    broadcasts = _Repo("broadcasts", models.Broadcast)
+    tables = _Repo("tables", models.Table)
+    rosters = _Repo("rosters", models.Roster)
+    player_lists = _Repo("player_lists", models.PlayerList)
+    teams = _Repo("teams", models.Team)
+    matches = _Repo("matches", models.Match)
+    webhook_configs = _Repo("webhook_configs", models.WebhookConfig)
+    deliveries = _Repo("deliveries", models.Delivery)
+
     def __init__(self, tx: Transaction) -> None:
-        self.accounts = Repository(tx, "accounts", models.Account)
-        self.apps = Repository(tx, "apps", models.App)
-        self.connections = Repository(tx, "connections", models.Connection)
-        self.credentials = Repository(tx, "credentials", models.Credential)
-        self.codes = Repository(tx, "codes", models.AuthorizationCode)
-        self.broadcasts = Repository(tx, "broadcasts", models.Broadcast)
-        self.tables = Repository(tx, "tables", models.Table)
-        self.rosters = Repository(tx, "rosters", models.Roster)
-        self.player_lists = Repository(tx, "player_lists", models.PlayerList)
-        self.teams = Repository(tx, "teams", models.Team)
-        self.matches = Repository(tx, "matches", models.Match)
-        self.webhook_configs = Repository(tx, "webhook_configs", models.WebhookConfig)
-        self.deliveries = Repository(tx, "deliveries", models.Delivery)
+        self._tx = tx
         self.new_event_ids: list[str] = []
 
 
