@@ -3,8 +3,9 @@
 Broadcasts belong to the account: every connection of it lists and changes them (contract §4). Supplying
 `tables` replaces the whole court configuration: courts named by `id` are kept (relabelled, re-pointed), courts
 without `id` are created, omitted courts are removed. Decisions (documented in docs/partner-quickstart.md):
-- an `id` that is not a court of this broadcast (or appears twice) is `400 validation_failed`, pointing at the
-  item (`details.json.tables.<index>.id`): it is a fault of the body, not a missing resource in the URL;
+- an `id` that is not a court of this broadcast is `404 not_found` (`details.tableIDs`): the body names a
+  resource that does not exist there, like an unknown list or table elsewhere; naming one court twice is
+  `400 validation_failed`;
 - removing a court (or deleting the broadcast) while a match is active on it is `409 table_busy`, nothing
   changed; pending matches queued on a removed court are cancelled with it; completed ones stay as history;
 - `defaultPlayerListID` must name a roster-backed player list of the account, else `404 not_found`;
@@ -73,17 +74,13 @@ def _clear_court(uow: UnitOfWork, table: Table) -> None:
 def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Court], *, now: datetime) -> None:
     """Replace the court configuration (see the module docstring)."""
     current = {table_id: uow.tables.get(table_id) for table_id in broadcast.table_ids}
-    problems: dict[str, Any] = {}
-    named: set[str] = set()
-    for index, court in enumerate(courts):
-        court_id = court.get("id")
-        if court_id is None:
-            continue
-        if court_id not in current or court_id in named:
-            problems[str(index)] = {"id": ["Not a court of this broadcast (or named twice)."]}
-        named.add(court_id)
-    if problems:
-        raise Invalid("A court id is not a court of this broadcast.", details={"json": {"tables": problems}})
+    named = [court["id"] for court in courts if court.get("id") is not None]
+    unknown = [court_id for court_id in named if court_id not in current]
+    if unknown:
+        raise NotFound(f"No court '{unknown[0]}' in this broadcast.", details={"tableIDs": unknown})
+    twice = sorted({court_id for court_id in named if named.count(court_id) > 1})
+    if twice:
+        raise Invalid("Each court may be named only once.", details={"json": {"tables": {"id": twice}}})
     for table_id, table in current.items():
         if table is not None and table_id not in named:
             _clear_court(uow, table)

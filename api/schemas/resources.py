@@ -21,6 +21,8 @@ NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
 class NumberOrString(fields.Field):
     """`ranking` / `rating`: a finite JSON number or a string of at most 500 characters."""
 
+    OPENAPI = {"oneOf": [{"type": "number"}, {"type": "string", "maxLength": OTHER}]}
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str) and len(value) <= OTHER:
             return value
@@ -36,7 +38,8 @@ def _unique(items: Sequence[Any]) -> None:
 
 def id_list(max_items: int) -> fields.List:
     """An array of unique non-empty identifiers."""
-    return fields.List(str_field(OTHER, min_length=1), validate=[validate.Length(max=max_items), _unique])
+    return fields.List(str_field(OTHER, min_length=1), validate=[validate.Length(max=max_items), _unique],
+                       metadata={"uniqueItems": True})
 
 
 # ------------------------------------------------------------------ players
@@ -102,6 +105,9 @@ class PlayerListSync(Strict):
 
 
 class PlayerListPatch(Strict):
+    """At least one of `upsert`, `removeExternalIDs`, `name`, `description`."""
+
+    OPENAPI = {"minProperties": 1}
     upsert = _players(500)
     removeExternalIDs = id_list(500)
     name = str_field(NAME, min_length=1)
@@ -126,7 +132,13 @@ class OperatorPlayerListRead(PlayerListRead):
 
 
 # ------------------------------------------------------------------ rosters
+#: `selfRegistrationEnabled` is for individual rosters only.
+NO_SELF_REGISTRATION_ON_TEAMS = {"not": {"required": ["rosterType", "selfRegistrationEnabled"],
+                                         "properties": {"rosterType": {"enum": ["team"]}}}}
+
+
 class RosterCreate(Strict):
+    OPENAPI: dict[str, Any] = NO_SELF_REGISTRATION_ON_TEAMS
     name = str_field(NAME, required=True, min_length=1)
     rosterType = fields.String(required=True, validate=validate.OneOf(["individual", "team"]))
     description = str_field(DESCRIPTION)
@@ -136,6 +148,9 @@ class RosterCreate(Strict):
 
 
 class RosterPatch(RosterCreate):
+    """At least one property; `rosterType` only restated, `selfRegistrationEnabled` only on individual rosters."""
+
+    OPENAPI = {**NO_SELF_REGISTRATION_ON_TEAMS, "minProperties": 1}
     name = str_field(NAME, min_length=1)
     rosterType = fields.String(validate=validate.OneOf(["individual", "team"]),
                                metadata={"description": "accepted only when equal to the current type"})
@@ -170,6 +185,9 @@ class TeamSync(Strict):
 
 
 class TeamPatch(Strict):
+    """At least one of `upsert`, `removeExternalIDs`, `name`, `jerseyColor`, `logoURL`."""
+
+    OPENAPI = {"minProperties": 1}
     upsert = _players(500)
     removeExternalIDs = id_list(500)
     name = str_field(NAME, min_length=1)
@@ -209,12 +227,14 @@ class BroadcastCreate(Strict):
 class BroadcastPatch(Strict):
     """At least one property; `tables` replaces the court configuration; `null` clears an optional field."""
 
+    OPENAPI = {"minProperties": 1}
+
     name = str_field(NAME, min_length=1)
     description = str_field(DESCRIPTION, allow_none=True)
     defaultPlayerListID = str_field(OTHER, min_length=1, allow_none=True)
     defaultScoreboardID = str_field(OTHER, min_length=1, allow_none=True)
     scoreboardIDs = fields.List(str_field(OTHER, min_length=1), allow_none=True,
-                                validate=[validate.Length(max=100), _unique])
+                                validate=[validate.Length(max=100), _unique], metadata={"uniqueItems": True})
     tables = fields.List(fields.Nested(CourtWrite), validate=validate.Length(min=1, max=50))
 
     @validates_schema

@@ -92,12 +92,12 @@ def test_invalid_create_body_is_400_and_creates_nothing(partner: Api, body: dict
     assert partner.get("/broadcasts").json["data"] == []
 
 
-def test_court_id_in_create_is_400_because_no_court_exists_yet(partner: Api) -> None:
+def test_court_id_in_create_is_404_because_no_court_exists_yet(partner: Api) -> None:
     response = partner.post("/broadcasts", json={"name": "B", "tables": [{"id": "tbl_nope", "label": "C"}]})
-    assert response.status_code == 400
-    assert error_code(response) == "validation_failed"
-    assert response.json["error"]["details"] == {"json": {"tables": {"0": {"id": [
-        "Not a court of this broadcast (or named twice)."]}}}}
+    assert response.status_code == 404
+    assert error_code(response) == "not_found"
+    assert response.json["error"]["details"] == {"tableIDs": ["tbl_nope"]}
+    assert partner.get("/broadcasts").json["data"] == []
 
 
 def test_unknown_broadcast_is_404(partner: Api) -> None:
@@ -168,15 +168,15 @@ def test_patch_tables_keeps_named_courts_creates_new_and_removes_omitted(partner
 
 
 @pytest.mark.parametrize("foreign", ["tbl_unknown", "other-broadcast"])
-def test_patch_with_a_court_id_of_no_court_here_is_400_and_changes_nothing(partner: Api, foreign: str) -> None:
+def test_patch_with_a_court_id_of_no_court_here_is_404_and_changes_nothing(partner: Api, foreign: str) -> None:
     data = make_broadcast(partner)
     if foreign == "other-broadcast":
         foreign = make_broadcast(partner)["tables"][0]["id"]
     response = partner.patch(f"/broadcasts/{data['id']}", json={"tables": [
         {"id": data["tables"][0]["id"], "label": "Kept"}, {"id": foreign, "label": "Stolen"}]})
-    assert response.status_code == 400
-    assert error_code(response) == "validation_failed"
-    assert "1" in response.json["error"]["details"]["json"]["tables"]
+    assert response.status_code == 404
+    assert error_code(response) == "not_found"
+    assert response.json["error"]["details"] == {"tableIDs": [foreign]}
     assert partner.get(f"/broadcasts/{data['id']}").json["data"] == data
 
 
@@ -186,6 +186,8 @@ def test_patch_naming_one_court_twice_is_400(partner: Api) -> None:
     response = partner.patch(f"/broadcasts/{data['id']}", json={"tables": [
         {"id": court, "label": "A"}, {"id": court, "label": "B"}]})
     assert response.status_code == 400
+    assert error_code(response) == "validation_failed"
+    assert response.json["error"]["details"] == {"json": {"tables": {"id": [court]}}}
     assert partner.get(f"/broadcasts/{data['id']}").json["data"] == data
 
 
