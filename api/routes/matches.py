@@ -49,26 +49,27 @@ def _ids() -> tuple[str, str]:
     return principal.account_id, principal.connection_id or ""
 
 
-def _sync(uow: UnitOfWork, sync: svc.MatchSync) -> Match:
+def _sync(uow: UnitOfWork, sync: svc.MatchSync, ends: svc.QueueEnds | None = None) -> Match:
     account_id, connection_id = _ids()
     return svc.sync_match(uow, account_id=account_id, connection_id=connection_id, sync=sync, now=now(),
-                          rules=rules())
+                          rules=rules(), ends=ends)
 
 
-def _move(uow: UnitOfWork, external_id: str, table_id: str) -> Match:
+def _move(uow: UnitOfWork, external_id: str, table_id: str, ends: svc.QueueEnds | None = None) -> Match:
     account_id, connection_id = _ids()
     return svc.move_match(uow, account_id=account_id, connection_id=connection_id, external_id=external_id,
-                          table_id=table_id, now=now())
+                          table_id=table_id, now=now(), ends=ends)
 
 
 def _bulk(
-    items: Sequence[T], keys: Sequence[str], apply: Callable[[UnitOfWork, T], Match],
+    items: Sequence[T], keys: Sequence[str], apply: Callable[[UnitOfWork, T, svc.QueueEnds], Match],
     present: Callable[[Reader, Match], Json],
 ) -> tuple[Json, int]:
     """Apply every item in one unit of work, in request order; per-item results, 200 or 207."""
     svc.check_unique(keys, field_name="externalID")
     with unit_of_work() as uow:
-        outcomes = svc.each(items, lambda item: apply(uow, item))
+        ends = svc.QueueEnds(uow)
+        outcomes = svc.each(items, lambda item: apply(uow, item, ends))
         read = reader(uow)
         results: list[Json] = []
         for index, (key, outcome) in enumerate(zip(keys, outcomes, strict=True)):
@@ -130,7 +131,7 @@ def bulk_move(body: Json) -> tuple[Json, int]:
     """Move up to 100 pending matches; request order is kept within each destination table."""
     items: list[Json] = body["matches"]
     return _bulk(items, [item["externalID"] for item in items],
-                 lambda uow, item: _move(uow, item["externalID"], item["tableID"]),
+                 lambda uow, item, ends: _move(uow, item["externalID"], item["tableID"], ends),
                  lambda read, match: read.read(match))
 
 
@@ -143,7 +144,7 @@ def bulk_cancel(body: Json) -> tuple[Json, int]:
     """Cancel up to 100 pending matches; per-match results in request order."""
     keys: list[str] = body["externalIDs"]
     return _bulk(keys, keys,
-                 lambda uow, key: svc.cancel_match(uow, connection_id=_ids()[1], external_id=key), _deleted)
+                 lambda uow, key, _: svc.cancel_match(uow, connection_id=_ids()[1], external_id=key), _deleted)
 
 
 @blp.route("/matches/<string:external_id>", methods=["GET"])
