@@ -165,8 +165,8 @@ def check_authorization(
         if not app.legacy:
             return refuse("A PKCE code_challenge (S256) is required.")
     else:
-        if (code_challenge_method or "S256") != "S256":
-            return refuse("Only the S256 code_challenge_method is supported.")
+        if code_challenge_method != "S256":  # absent means "plain" (RFC 7636 §4.3), which we refuse
+            return refuse("code_challenge_method must be S256 (plain is not supported).")
         if not S256_CHALLENGE.match(code_challenge):
             return refuse("code_challenge must be the base64url SHA-256 of the verifier (43 characters).")
     return AuthorizationCheck(app, redirect_uri, scopes, code_challenge)

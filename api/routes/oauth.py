@@ -100,7 +100,8 @@ class ApproveSchema(Strict):
     clientID = str_field(required=True)
     redirectURI = str_field(1000, required=True)
     codeChallenge = str_field(128, metadata={"description": "PKCE S256 challenge; optional only for legacy apps"})
-    codeChallengeMethod = fields.String(validate=validate.OneOf(["S256"]))
+    codeChallengeMethod = fields.String(validate=validate.OneOf(["S256"]),
+                                        metadata={"description": "S256 (the default, the only method)"})
     scope = str_field(metadata={"description": "space-separated; all of the app's scopes when absent"})
     state = str_field()
 
@@ -397,7 +398,8 @@ def approve(body: dict[str, Any]) -> dict[str, object]:
         code, location = oauth.approve(
             uow, account_id=caller().account_id, client_id=body["clientID"], redirect_uri=body["redirectURI"],
             scope=body.get("scope"), code_challenge=body.get("codeChallenge"),
-            code_challenge_method=body.get("codeChallengeMethod"), state=body.get("state"), now=now(),
+            code_challenge_method=body.get("codeChallengeMethod", "S256" if "codeChallenge" in body else None),
+            state=body.get("state"), now=now(),
             code_ttl=services().settings.code_ttl,
         )
     return {"data": {"code": code, "redirectURL": location}}

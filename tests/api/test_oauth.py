@@ -172,6 +172,7 @@ def test_approve_keeps_the_registered_query_of_the_redirect_uri(operator: Api, a
         ({"codeChallenge": "too-short"}, 400, "invalid_request"),
         ({"codeChallenge": CHALLENGE[:-1] + "="}, 400, "invalid_request"),
         ({"codeChallengeMethod": "plain"}, 400, "validation_failed"),
+        ({"codeChallenge": None, "codeChallengeMethod": "S256"}, 400, "invalid_request"),
         ({"scope": "matches.read webhooks.write"}, 400, "invalid_scope"),
         ({"scope": "matches.read unknown.scope"}, 400, "invalid_scope"),
         ({"scope": " "}, 400, "invalid_scope"),
@@ -181,6 +182,21 @@ def test_approve_keeps_the_registered_query_of_the_redirect_uri(operator: Api, a
 def test_approve_refuses_bad_requests(operator: Api, extra: dict[str, Any], status: int, code: str) -> None:
     app = register(operator, scope="matches.read matches.write")
     assert_error(approve(operator, app, **extra), status, code)
+
+
+def test_approve_accepts_an_explicit_s256_method(operator: Api, app_: dict[str, Any]) -> None:
+    code = code_for(operator, app_, codeChallengeMethod="S256")
+    assert exchange(operator, app_, code).status_code == 200
+
+
+def test_legacy_app_may_use_the_consent_page_without_pkce(operator: Api) -> None:
+    legacy = register(operator, legacy=True)
+    form = authorize_query(legacy, code_challenge=None, code_challenge_method=None) | {
+        "operator_key": OPERATOR_KEY, "decision": "approve"}
+    response = operator.post("/oauth/authorize", token=None, data=form)
+    assert response.status_code == 302
+    code = parse_qs(urlsplit(response.headers["Location"]).query)["code"][0]
+    assert exchange(operator, legacy, code, verifier=None).status_code == 200
 
 
 def test_approve_needs_the_operator_key(partner: Api, operator: Api, app_: dict[str, Any]) -> None:
@@ -635,6 +651,8 @@ def test_consent_with_neither_approve_nor_deny_shows_the_page_again(operator: Ap
         ({"scope": "matches.read nope.read"}, "invalid_scope"),
         ({"code_challenge": None, "code_challenge_method": None}, "invalid_request"),
         ({"code_challenge_method": "plain"}, "invalid_request"),
+        ({"code_challenge_method": None}, "invalid_request"),
+        ({"code_challenge": None}, "invalid_request"),
     ],
 )
 def test_consent_reports_other_errors_to_the_registered_redirect(
