@@ -326,9 +326,12 @@ def refresh(
         raise Invalid("The refresh token is revoked.", code="invalid_grant")
     if stored.expires_on is not None and stored.expires_on <= iso(now):
         raise Invalid("The refresh token has expired.", code="invalid_grant")
-    scopes = parse_scopes(scope, allowed=stored.scopes) if scope is not None else list(stored.scopes)
-    if not scopes:
+    asked = parse_scopes(scope, allowed=stored.scopes) if scope is not None else list(stored.scopes)
+    if not asked:
         raise Invalid("scope is empty; omit it to keep the granted scopes.", code="invalid_scope")
+    scopes = [name for name in asked if name in connection.scopes]  # a later, narrower approval also caps
+    if not scopes:
+        raise Invalid("The connection no longer grants any of these scopes.", code="invalid_grant")
     stored.consumed_on = iso(now)
     uow.credentials.put(stored)
     return _issue(uow, connection=connection, scopes=scopes, family_id=stored.family_id or new_id("fam"),

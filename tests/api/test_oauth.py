@@ -524,6 +524,18 @@ def test_reapproving_the_same_app_reuses_its_connection_with_new_scopes(operator
     }]
 
 
+def test_a_narrower_reapproval_caps_what_older_refresh_tokens_get(operator: Api) -> None:
+    app = register(operator, scope="matches.read matches.write tables.read")
+    wide = tokens(operator, app, scope="matches.read matches.write")
+    tokens(operator, app, scope="matches.read tables.read")
+    renewed = refresh(operator, app, wide["refresh_token"])
+    assert renewed.status_code == 200
+    assert renewed.json["scope"] == "matches.read"
+    gone = tokens(operator, app, scope="tables.read")
+    assert gone["scope"] == "tables.read"
+    assert_error(refresh(operator, app, renewed.json["refresh_token"]), 400, "invalid_grant")
+
+
 def test_connections_list_developer_keys_too(operator: Api, partner: Api, app_: dict[str, Any]) -> None:
     issued = tokens(operator, app_)
     listed = operator.get("/operator/connections").json
