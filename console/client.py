@@ -123,6 +123,18 @@ class ConsoleClient:
     def health(self) -> dict[str, Any]:
         return dict(self.data("GET", "/health"))
 
+    def check(self) -> None:
+        """Raise unless the API answers and accepts the operator key (one cheap authenticated read)."""
+        self.health()
+        try:
+            self.call("GET", "/operator/tables", params={"limit": 1})
+        except ApiError as exc:
+            if exc.status in (401, 403):
+                raise ConsoleError(f"The API refused the operator key: {exc}") from exc
+            raise
+        except NotAvailable:
+            pass
+
     def tables(self) -> list[dict[str, Any]]:
         return self.all("/operator/tables")
 

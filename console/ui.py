@@ -33,9 +33,9 @@ def client() -> ConsoleClient:
 
 def show_problem(exc: ConsoleError) -> None:
     if isinstance(exc, NotAvailable):
-        st.warning(f"Not available: {exc}", icon="🚧")
+        st.warning(f"Not available: {exc}", icon=":material/construction:")
     else:
-        st.error(str(exc), icon="⚠️")
+        st.error(str(exc), icon=":material/error:")
 
 
 def load(fetch: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
@@ -64,7 +64,7 @@ def show_flash() -> None:
     """Show (once) the message the last successful action left."""
     message = st.session_state.pop(FLASH, None)
     if message:
-        st.success(message, icon="✅")
+        st.success(message, icon=":material/check_circle:")
 
 
 def side_name(match: dict[str, Any], side: str) -> str:
@@ -98,7 +98,7 @@ def one_time_secret(key: str, title: str) -> None:
     if not secret:
         return
     with st.container(border=True):
-        st.warning(f"{title}: copy it now, it will not be shown again.", icon="🔑")
+        st.warning(f"{title}: copy it now, it will not be shown again.", icon=":material/key:")
         st.json(secret)
         if st.button("I have copied it", key=f"{key}_dismiss"):
             del st.session_state[key]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,8 +64,22 @@ def test_wrong_operator_key_shows_the_api_refusal(server: ServerProcess, monkeyp
     monkeypatch.setenv("COURTSIDE_API_URL", f"http://127.0.0.1:{server.port}")
     monkeypatch.setenv("COURTSIDE_OPERATOR_KEY", "svc_op_not-the-key")
     app = AppTest.from_file(APP, default_timeout=60).run()
-    assert not app.exception
-    assert any("HTTP 401" in message for message in texts(app, "error"))
+    for page in PAGES:
+        app.switch_page(page).run()
+        assert not app.exception
+        [error] = texts(app, "error")
+        assert error.startswith("The API refused the operator key:") and "HTTP 401" in error, error
+
+
+def test_missing_operator_key_says_where_to_put_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("COURTSIDE_API_URL", f"http://127.0.0.1:{free_port()}")
+    monkeypatch.delenv("COURTSIDE_OPERATOR_KEY", raising=False)
+    monkeypatch.setenv("COURTSIDE_DATA_DIR", str(tmp_path / "nowhere"))
+    app = AppTest.from_file(APP, default_timeout=60).run()
+    assert texts(app, "error") == [
+        "No operator key: set COURTSIDE_OPERATOR_KEY or COURTSIDE_DATA_DIR (the folder with operator.key). "
+        "Reload the page to try again."
+    ]
 
 
 def test_empty_account_shows_what_to_do_on_every_page(console: Console) -> None:
