@@ -93,7 +93,8 @@ class OperatorPlayerRead(PlayerRead):
 
 
 def _players(max_items: int, *, required: bool = False) -> fields.List:
-    return fields.List(fields.Nested(ExternalPlayer), required=required, validate=validate.Length(max=max_items))
+    return fields.List(fields.Nested(ExternalPlayer), required=required, validate=validate.Length(max=max_items),
+                       metadata={"uniqueItems": True, "description": "each externalID at most once"})
 
 
 # ------------------------------------------------------------------ player lists
@@ -292,7 +293,9 @@ class TableAssignItem(TableAssign):
 
 
 class BulkTableAssign(Strict):
-    tables = fields.List(fields.Nested(TableAssignItem), required=True, validate=validate.Length(min=1, max=100))
+    tables = fields.List(fields.Nested(TableAssignItem), required=True, validate=validate.Length(min=1, max=100),
+                         metadata={"uniqueItems": True, "description": "each tableID at most once (else 400 "
+                                   "`duplicate_table`)"})
 
 
 class TableResult(Schema):
