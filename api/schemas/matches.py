@@ -55,6 +55,20 @@ class BestOf(fields.Field):
         return None if value is None else int(value)
 
 
+class Timestamp(fields.AwareDateTime):
+    """An ISO 8601 date-time (no offset = UTC), kept in our one format (`2026-11-21T10:00:00.000Z`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(default_timezone=UTC, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        moment = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return iso(moment)
+        except (OverflowError, ValueError) as exc:
+            raise self.make_error("invalid", input=value, obj_type=self.OBJ_TYPE) from exc
+
+
 # ------------------------------------------------------------------------------------------------ bodies
 class PlayerReference(Strict):
     """A side of a match: a player of the match's list (`externalID`) and/or a free-text `manualName`."""
@@ -72,7 +86,7 @@ class MatchSyncSchema(Strict):
     eventName = str_field(500)
     matchRound = str_field(500)
     matchDetails = str_field(800)
-    startTime = fields.AwareDateTime(default_timezone=UTC, metadata={"description": "ISO 8601"})
+    startTime = Timestamp(metadata={"description": "ISO 8601"})
     bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})
     isDoubles = StrictBoolean()
     playerA = fields.Nested(PlayerReference)
@@ -86,13 +100,12 @@ class MatchSyncSchema(Strict):
 
 
 def match_sync(data: dict[str, Any]) -> MatchSync:
-    start = data.get("startTime")
     return MatchSync(
         external_id=data["externalID"], table_id=data["tableID"],
         player_list_external_id=data["playerListExternalID"],
         participants={side: dict(data[side]) for side in SIDES if side in data},
         event_name=data.get("eventName"), match_round=data.get("matchRound"), match_details=data.get("matchDetails"),
-        start_time=None if start is None else iso(start), best_of=data.get("bestOf"),
+        start_time=data.get("startTime"), best_of=data.get("bestOf"),
         is_doubles=data.get("isDoubles"),
     )
 

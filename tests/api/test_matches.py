@@ -258,7 +258,7 @@ def test_unknown_table_or_player_list_is_404_and_unknown_player_is_400(courts: C
     {"bestOf": 4}, {"bestOf": 0}, {"bestOf": -3}, {"bestOf": "five"}, {"bestOf": True}, {"bestOf": 3.0},
     {"bestOf": "3.5"},
     {"isDoubles": "true"}, {"isDoubles": 1},
-    {"startTime": "tomorrow"},
+    {"startTime": "tomorrow"}, {"startTime": "0001-01-01T00:00:00+01:00"}, {"startTime": 1700000000},
     {"externalID": ""}, {"externalID": 7}, {"eventName": "x" * 501}, {"matchDetails": "x" * 801},
     {"playerA": {"externalID": "p1", "nickname": "Ace"}}, {"playerA": "p1"},
     {"playerB": {"manualName": "x" * 121}},
@@ -281,6 +281,10 @@ def test_sync_body_without_a_required_field_is_400(courts: Courts, missing: str)
 def test_best_of_accepts_a_number_or_a_string_of_digits(courts: Courts) -> None:
     assert courts.sync("m1", bestOf=7)["bestOf"] == 7
     assert courts.sync("m2", bestOf="1")["bestOf"] == 1
+
+
+def test_start_time_without_an_offset_is_utc(courts: Courts) -> None:
+    assert courts.sync("m1", startTime="2026-11-21T18:30:00")["startTime"] == "2026-11-21T18:30:00.000Z"
 
 
 # ------------------------------------------------------------------------------------------- reads and scopes
