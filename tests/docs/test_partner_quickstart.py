@@ -1,0 +1,44 @@
+"""docs/partner-quickstart.md is true: its `sh` blocks run, in order, in one bash session, against a live server."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import ROOT, ServerProcess
+
+QUICKSTART = ROOT / "docs" / "partner-quickstart.md"
+SH = re.compile(r"^```sh\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+
+
+def test_quickstart_covers_key_broadcast_list_and_assignment() -> None:
+    script = "\n".join(SH.findall(QUICKSTART.read_text()))
+    for step in ("courtside keys create", "POST \"$API/broadcasts\"", "PUT \"$API/player-lists\"",
+                 "PATCH \"$API/tables/$TABLE_ID\"", "tables/bulk", "nextCursor"):
+        assert step in script, step
+
+
+def test_quickstart_commands_run_against_a_live_server(
+    server_factory: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    server = server_factory()
+    env = dict(os.environ)
+    env.update({
+        "COURTSIDE_API_URL": server.base.removesuffix("/api/v1"),
+        "COURTSIDE_DATA_DIR": str(server.data_dir),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    })
+    script = "\n".join(SH.findall(QUICKSTART.read_text()))
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    for expected in ('["m-101","mapped"]', '["m-103","mapped"]', "207", '{"succeeded":1,"failed":1}',
+                     '{"labels":["Court 2"],"nextCursor":null}'):
+        assert expected in lines, expected
+    assert '"playerListExternalID": "club-a-members"' in result.stdout
+    assert '{"code":"conflicting_patch"' in result.stdout
