@@ -34,7 +34,14 @@ from domain.models import MATCH_EVENTS, Delivery, WebhookConfig
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
-EVENT_ID = re.compile(r"^[a-f0-9]{40}$")
+EVENT_ID_PATTERN = "^[a-f0-9]{40}$"
+EVENT_ID = re.compile(EVENT_ID_PATTERN)
+_PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+#: What a webhook URL looks like (also the documented `pattern`): http(s), a host name or IPv4 address, an
+#: optional port, then anything without whitespace. Bracketed IPv6 literals are accepted besides (`valid_url`).
+URL_PATTERN = rf"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::{_PORT})?(?:[/?#]\S*)?$"
+_URL = re.compile(URL_PATTERN.removesuffix("$"))
+_IPV6_URL = re.compile(rf"https?://\[([0-9A-Fa-f:.]+)\](?::{_PORT})?(?:[/?#]\S*)?")
 DELIVERY_STATUSES = ("pending", "delivering", "delivered", "failed")
 TEST_EVENT = "integration.test"
 SECRET_PREFIX = "whsec_"
@@ -108,17 +115,28 @@ def _blocked(address: str) -> bool:
         or ip.is_reserved
 
 
+def valid_url(url: str) -> bool:
+    """An absolute http(s) URL of at most 1000 characters (`URL_PATTERN`, or a bracketed IPv6 literal host)."""
+    if len(url) > URL_MAX:
+        return False
+    if _URL.fullmatch(url):
+        return True
+    literal = _IPV6_URL.fullmatch(url)
+    if literal is None:
+        return False
+    try:
+        ipaddress.IPv6Address(literal.group(1))
+    except ValueError:
+        return False
+    return True
+
+
 def check_url(url: str, *, allow_private: bool, resolve: Resolver) -> None:
     """An absolute http(s) URL; with `allow_private=False`, none of its addresses may be internal (400)."""
-    parts = urlsplit(url)
-    try:
-        host = parts.hostname
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError as exc:
-        raise Invalid("The webhook URL is not valid.", details={"json": {"url": ["Not a valid URL."]}}) from exc
-    if parts.scheme not in ("http", "https") or not host or len(url) > URL_MAX:
+    if not valid_url(url):
         raise Invalid("The webhook URL must be an absolute http(s) URL of at most 1000 characters.",
                       details={"json": {"url": ["Not a valid absolute http(s) URL."]}})
+    host = urlsplit(url).hostname or ""
     if allow_private:
         return
     try:

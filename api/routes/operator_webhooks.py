@@ -6,7 +6,7 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.context import caller, services, unit_of_work
-from api.routes.webhooks import attempt_now, runner
+from api.routes.webhooks import EVENT_ID_PARAMETER, attempt_now, runner
 from api.schemas.common import envelope, list_envelope
 from api.schemas.webhooks import OperatorDeliveryQuery, OperatorDeliverySchema
 from api.security import requires
@@ -30,7 +30,7 @@ def list_deliveries(query: dict[str, Any]) -> dict[str, Any]:
     return {"data": [webhooks.delivery_read(delivery, operator=True) for delivery in page], "nextCursor": cursor}
 
 
-@blp.route("/operator/webhooks/<string:event_id>", methods=["GET"])
+@blp.route("/operator/webhooks/<string:event_id>", methods=["GET"], parameters=[EVENT_ID_PARAMETER])
 @requires(operator=True)
 @blp.response(200, envelope(OperatorDeliverySchema))
 @blp.alt_response(404, response="DEFAULT_ERROR")
@@ -41,7 +41,7 @@ def get_delivery(event_id: str) -> dict[str, Any]:
     return {"data": webhooks.delivery_read(delivery, operator=True)}
 
 
-@blp.route("/operator/webhooks/<string:event_id>/retry", methods=["POST"])
+@blp.route("/operator/webhooks/<string:event_id>/retry", methods=["POST"], parameters=[EVENT_ID_PARAMETER])
 @requires(operator=True)
 @blp.response(200, envelope(OperatorDeliverySchema))
 @blp.alt_response(404, response="DEFAULT_ERROR")

@@ -24,6 +24,8 @@ from scheduler.attempts import AttemptRunner
 
 blp = Blueprint("webhooks", __name__, description="Webhook configuration and deliveries")
 
+EVENT_ID_PARAMETER = {"in": "path", "name": "event_id", "required": True,
+                      "schema": {"type": "string", "pattern": webhooks.EVENT_ID_PATTERN}}
 IDEMPOTENCY_KEY_DOC = {
     "in": "header", "name": "Idempotency-Key", "required": True,
     "schema": {"type": "string", "minLength": 8, "maxLength": 200},
@@ -135,7 +137,7 @@ def rotate_secret() -> dict[str, Any]:
         )}
 
 
-@blp.route("/webhooks/<string:event_id>", methods=["GET"])
+@blp.route("/webhooks/<string:event_id>", methods=["GET"], parameters=[EVENT_ID_PARAMETER])
 @requires("webhooks.read")
 @blp.response(200, envelope(DeliverySchema))
 @blp.alt_response(404, response="DEFAULT_ERROR")

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from api.schemas.common import PageQuery, Strict, str_field
 from domain.models import MATCH_EVENTS
-from domain.webhooks import DELIVERY_STATUSES
+from domain.webhooks import DELIVERY_STATUSES, EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, valid_url
+
+EVENT_ID_DOC = {"pattern": EVENT_ID_PATTERN, "description": "40 lowercase hexadecimal characters"}
+
+
+def _absolute_http_url(value: str) -> None:
+    if not valid_url(value):
+        raise ValidationError("Not a valid absolute http(s) URL.")
 
 
 class WebhookConfigPatch(Strict):
     """`url` (absolute http(s), <= 1000 characters; null removes it) and/or `events` (unique match events)."""
 
-    url = fields.String(allow_none=True, validate=validate.Length(min=1, max=1000))
-    events = fields.List(fields.String(validate=validate.OneOf(MATCH_EVENTS)), validate=validate.Length(max=4))
+    url = fields.String(
+        allow_none=True,
+        validate=[validate.Length(max=URL_MAX), _absolute_http_url],
+        metadata={"pattern": URL_PATTERN,
+                  "description": "absolute http(s) URL (also a bracketed IPv6 literal host); null removes it"},
+    )
+    events = fields.List(fields.String(validate=validate.OneOf(MATCH_EVENTS)), validate=validate.Length(max=4),
+                         metadata={"uniqueItems": True})
 
 
 class WebhookConfigSchema(Schema):
@@ -25,7 +38,7 @@ class WebhookConfigSchema(Schema):
 
 
 class WebhookRetryBody(Strict):
-    eventID = str_field(required=True, metadata={"description": "40 lowercase hexadecimal characters"})
+    eventID = str_field(required=True, metadata=EVENT_ID_DOC)
 
 
 class SecretRotationSchema(Schema):
@@ -35,7 +48,7 @@ class SecretRotationSchema(Schema):
 
 class DeliverySchema(Schema):
     attemptCount = fields.Integer(required=True)
-    eventID = fields.String(required=True)
+    eventID = fields.String(required=True, metadata=EVENT_ID_DOC)
     eventType = fields.String(required=True)
     payload = fields.Dict(required=True, metadata={"description": "the exact JSON body sent"})
     status = fields.String(required=True, validate=validate.OneOf(DELIVERY_STATUSES))
