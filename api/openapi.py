@@ -206,8 +206,11 @@ def document_operation(path: str, method: str, operation: dict[str, Any]) -> Non
     needed = {"400", "default"}
     if "requestBody" in operation:
         needed |= {"413", "415"}
+    scopes = [scope for requirement in security or [] for scope in requirement.get("oauth2", [])]
     if authenticated:
-        needed |= {"401", "403", "429"}
+        needed |= {"401", "429"}
+    if scopes:
+        needed.add("403")
     if _has_path_parameters(path):
         needed.add("404")
     for status in needed:
@@ -224,7 +227,6 @@ def document_operation(path: str, method: str, operation: dict[str, Any]) -> Non
             response["headers"] = {**_success_headers(authenticated), **response.get("headers", {})}
             if page:
                 response.setdefault("content", {"text/html": {"schema": {"type": "string"}}})
-    scopes = [scope for requirement in security or [] for scope in requirement.get("oauth2", [])]
     if scopes and "Required scope" not in operation.get("description", ""):
         note = f"Required scope: `{'`, `'.join(scopes)}`."
         operation["description"] = f"{operation['description']}\n\n{note}" if operation.get("description") else note

@@ -63,7 +63,8 @@ def requires(scope: str | None = None, *, operator: bool = False) -> Callable[[F
         apidoc = deepcopy(getattr(view, "_apidoc", {}))
         manual = apidoc.setdefault("manual_doc", {})
         manual["security"] = security
-        manual.setdefault("responses", {}).update(AUTH_ERRORS)
+        errors = {status: ref for status, ref in AUTH_ERRORS.items() if scope or status != "403"}
+        manual.setdefault("responses", {}).update(errors)
         wrapper._apidoc = apidoc  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
