@@ -3,12 +3,15 @@
 Documents live in in-memory TinyDB tables. Every committed transaction is first appended as one line to an
 fsynced journal (whole-document puts and deletes), then applied in memory, so a write costs O(changed
 documents) and survives `kill -9` (and power loss) once acknowledged. When the journal outgrows the last
-snapshot it is compacted: the tables are written to a temp file, fsynced, atomically renamed over `db.json` (a
-plain TinyDB JSON file), the directory is fsynced, and only then is the journal emptied. The snapshot records
-the last journal sequence number it contains, so a crash between the rename and the truncation replays nothing
-twice. On start the snapshot is loaded and the journal replayed; a torn tail (a crash mid-append) is dropped
-and cut off the file, while damage in the middle of the journal stops the start with `JournalCorrupt` rather
-than silently dropping acknowledged writes. A failed append is cut off at once, so a later append never lands
+snapshot it is compacted by the committing thread after it released the store lock: the tables are serialized
+under the lock, then written to a temp file, fsynced, atomically renamed over `db.json` (a plain TinyDB JSON
+file) and the directory fsynced while other transactions go on; only then are the journal lines the snapshot
+holds dropped (lines committed meanwhile are kept). The snapshot records the last journal sequence number it
+contains, so a crash between the rename and the journal cut replays nothing twice.
+
+On start the snapshot is loaded and the journal replayed; a torn tail (a crash mid-append) is dropped and cut
+off the file, while damage in the middle of the journal stops the start with `JournalCorrupt` rather than
+silently dropping acknowledged writes. A failed append is cut off at once, so a later append never lands
 behind half a line. An OS lock on the data dir keeps a second process out (`DataDirBusy`).
 
 Journal line: `{"s": <journal seq>, "q": <last document seq>, "ops": [[table, key, doc | null], ...]}`.
@@ -17,6 +20,7 @@ Journal line: `{"s": <journal seq>, "q": <last document seq>, "ops": [[table, ke
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import threading
@@ -164,7 +168,8 @@ class Store:
         self._journal_seq = 0
         self._doc_seq = 0
         self._snapshot_size = 0
-        self._failed: BaseException | None = None
+        self._compact_lock = threading.Lock()  # taken before `_lock`, never after
+        self._repair: Callable[[], None] | None = None  # what must succeed before the next append
         self._load()
         path = self.data_dir / JOURNAL
         existed = path.exists()
@@ -191,7 +196,8 @@ class Store:
         return self._all().get(name) or {}
 
     def _load(self) -> None:
-        (self.data_dir / (SNAPSHOT + ".tmp")).unlink(missing_ok=True)  # an interrupted compaction
+        for leftover in (SNAPSHOT + ".tmp", JOURNAL + ".tmp"):  # an interrupted compaction
+            (self.data_dir / leftover).unlink(missing_ok=True)
         snapshot = self.data_dir / SNAPSHOT
         if snapshot.exists():
             data = snapshot.read_bytes()
@@ -257,23 +263,29 @@ class Store:
 
     def _append(self, line: bytes) -> None:
         """Append one line durably; on failure cut the journal back so no half line stays behind."""
-        if self._failed is not None:
+        if self._repair is not None:
             try:
-                self.compact()  # memory holds exactly the acknowledged writes: a snapshot repairs the journal
+                self._repair()
             except OSError as exc:
                 raise StoreFailed(
                     "A journal write failed earlier and could not be undone; free disk space and restart."
                 ) from exc
+            self._repair = None
         start = self._journal_size
         try:
             _write_all(self._journal_fd, line)
             os.fsync(self._journal_fd)
         except OSError as exc:
+            fd = self._journal_fd
+
+            def cut_back() -> None:
+                os.ftruncate(fd, start)
+                os.fsync(fd)
+
             try:
-                os.ftruncate(self._journal_fd, start)
-                os.fsync(self._journal_fd)
-            except OSError as undo:
-                self._failed = undo
+                cut_back()
+            except OSError:
+                self._repair = cut_back  # no append before the half line is gone
             raise StorageError(f"Could not write the journal: {exc}") from exc
         self._journal_size = start + len(line)
 
@@ -283,34 +295,83 @@ class Store:
         self._append(line)
         self._journal_seq += 1
         self._apply(ops)
-        if self._journal_size > self._compact_at:
-            try:
-                self.compact()
-            except OSError:  # the write above is durable in the journal; try again later
-                log.exception("compaction failed; the journal keeps every write")
-                self._compact_at = self._journal_size + max(self._compact_bytes, self._snapshot_size)
+
+    def _compact_if_due(self) -> None:
+        """After a commit, outside the store lock: compact when the journal has outgrown the snapshot."""
+        if self._journal_size <= self._compact_at or not self._compact_lock.acquire(blocking=False):
+            return  # not due, or another thread is compacting
+        try:
+            if self._journal_size > self._compact_at and not self.closed:
+                self._compact()
+        except OSError:  # every write is durable in the journal; try again after as many bytes more
+            log.exception("compaction failed; the journal keeps every write")
+            self._compact_at = self._journal_size + max(self._compact_bytes, self._snapshot_size)
+        finally:
+            self._compact_lock.release()
 
     def compact(self) -> None:
-        """Write an atomic snapshot of every table, then empty the journal (in that order)."""
+        """Write an atomic snapshot of every table, then drop the journal lines it holds (in that order)."""
+        with self._compact_lock:
+            self._compact()
+
+    def _compact(self) -> None:
+        data, cut = self._snapshot_begin()
+        self._snapshot_write(data)
+        self._snapshot_finish(len(data), cut)
+
+    def _snapshot_begin(self) -> tuple[bytes, int]:
+        """Under the store lock: the serialized tables and the journal length they cover."""
         with self._lock:
             if self.closed:
                 raise StorageError("The store is closed.")
             tables: dict[str, Any] = dict(self._all())
             tables[META_TABLE] = {"1": {"journalSeq": self._journal_seq, "docSeq": self._doc_seq}}
-            data = orjson.dumps(tables)
-            temp = self.data_dir / (SNAPSHOT + ".tmp")
-            with open(temp, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.data_dir / SNAPSHOT)
-            _fsync_dir(self.data_dir)  # the new snapshot is durable: only now may the journal go
-            self._snapshot_size = len(data)
-            os.ftruncate(self._journal_fd, 0)
-            os.fsync(self._journal_fd)
-            self._journal_size = 0
-            self._failed = None
-            self._compact_at = max(self._compact_bytes, self._snapshot_size)
+            return orjson.dumps(tables), self._journal_size
+
+    def _snapshot_write(self, data: bytes) -> None:
+        """Without the store lock (transactions go on): temp file, fsync, atomic rename, fsync the dir."""
+        temp = self.data_dir / (SNAPSHOT + ".tmp")
+        with open(temp, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, self.data_dir / SNAPSHOT)
+        _fsync_dir(self.data_dir)  # the new snapshot is durable: only now may journal lines go
+
+    def _snapshot_finish(self, snapshot_size: int, cut: int) -> None:
+        """Under the store lock: drop the first `cut` journal bytes (now in the snapshot), keep the rest."""
+        with self._lock:
+            self._snapshot_size = snapshot_size
+            self._compact_at = max(self._compact_bytes, snapshot_size)
+            if self._repair is not None:
+                return  # a half line may follow; the next append repairs first, a later compaction cuts
+            if cut == self._journal_size:
+                os.ftruncate(self._journal_fd, 0)
+                os.fsync(self._journal_fd)
+                self._journal_size = 0
+                return
+            path = self.data_dir / JOURNAL
+            with open(path, "rb") as journal:  # lines committed while the snapshot was being written
+                journal.seek(cut)
+                tail = journal.read(self._journal_size - cut)
+            temp = self.data_dir / (JOURNAL + ".tmp")
+            temp.unlink(missing_ok=True)
+            fd = os.open(temp, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                _write_all(fd, tail)
+                os.fsync(fd)
+                os.replace(temp, path)
+            except BaseException:
+                os.close(fd)
+                temp.unlink(missing_ok=True)
+                raise
+            os.close(self._journal_fd)
+            self._journal_fd, self._journal_size = fd, len(tail)
+            try:
+                _fsync_dir(self.data_dir)
+            except OSError:
+                self._repair = functools.partial(_fsync_dir, self.data_dir)  # before any append lands in it
+                raise
 
     # ----------------------------------------------------------------- indexes
     def _index(self, name: str, key: str, doc: Doc) -> None:
@@ -350,14 +411,15 @@ class Store:
                     self._commit(tx.staged)
             finally:
                 tx.finished = True
+        self._compact_if_due()
 
     def close(self) -> None:
         """Compact, close the journal and release the data dir."""
-        with self._lock:
+        with self._compact_lock, self._lock:
             if self.closed:
                 return
             try:
-                self.compact()
+                self._compact()
             except OSError:
                 log.exception("compaction at close failed; the journal keeps every write")
             finally:

@@ -434,6 +434,57 @@ def test_crash_between_snapshot_rename_and_journal_truncation_replays_nothing_tw
     reopened.close()
 
 
+def test_writes_committed_while_the_snapshot_is_written_stay_in_the_journal(
+    store: Store, data_dir: Path, tmp_path: Path
+) -> None:
+    """The snapshot file is written outside the store lock; lines committed meanwhile are kept, not cut."""
+    model: dict[str, dict[str, Any]] = {}
+    apply_workload(store, model, 30)
+    data, cut = store._snapshot_begin()
+    apply_workload(store, model, 7)  # commits while the snapshot is on its way to disk
+    during = (data_dir / JOURNAL).read_bytes()[cut:]
+    mid_way = crash_copy(data_dir, tmp_path / "mid-way")  # old journal, old or no snapshot
+    store._snapshot_write(data)
+    just_renamed = crash_copy(data_dir, tmp_path / "just-renamed")  # new snapshot, whole old journal
+    store._snapshot_finish(len(data), cut)
+    before_last = {"items": sorted(model.values(), key=lambda doc: doc["seq"])}
+    assert (data_dir / JOURNAL).read_bytes() == during
+    assert not (data_dir / (JOURNAL + ".tmp")).exists()
+    apply_workload(store, model, 5)  # appends go to the new journal file
+    expected = {"items": sorted(model.values(), key=lambda doc: doc["seq"])}
+    assert everything(store, "items") == expected
+    after = crash_copy(data_dir, tmp_path / "after")
+    for directory, state in ((after, expected), (mid_way, before_last), (just_renamed, before_last)):
+        reopened = Store(directory)
+        assert everything(reopened, "items") == state, directory.name
+        reopened.close()
+
+
+def test_threads_writing_through_frequent_compactions_lose_nothing(data_dir: Path, tmp_path: Path) -> None:
+    store = Store(data_dir, compact_bytes=500)
+
+    def work(worker: int) -> None:
+        for n in range(100):
+            with store.transaction() as tx:
+                tx.put("items", f"{worker}-{n % 30}", {"worker": worker, "n": n})
+
+    threads = [threading.Thread(target=work, args=(worker,)) for worker in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    live = everything(store, "items")
+    assert len(live["items"]) == 120
+    last_n = {n % 30: n for n in range(100)}
+    assert sorted((doc["worker"], doc["n"]) for doc in live["items"]) == sorted(
+        (worker, n) for worker in range(4) for n in last_n.values()
+    )
+    reopened = Store(crash_copy(data_dir, tmp_path / "crashed"))
+    assert everything(reopened, "items") == live
+    reopened.close()
+    store.close()
+
+
 def test_a_leftover_temp_snapshot_from_a_crash_is_ignored_and_removed(store: Store, data_dir: Path) -> None:
     put(store, "teams", "a", name="A")
     crashed = crash_copy(data_dir, data_dir.parent / "crashed")
