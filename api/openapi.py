@@ -204,8 +204,8 @@ def document_operation(path: str, method: str, operation: dict[str, Any]) -> Non
     responses: dict[str, Any] = {str(status): value for status, value in operation.get("responses", {}).items()}
     operation["responses"] = responses
     needed = {"400", "default"}
-    if "requestBody" in operation:
-        needed |= {"413", "415"}
+    if "requestBody" in operation or method in {"post", "put", "patch"}:
+        needed |= {"413", "415"}  # the platform checks any body sent with these methods
     scopes = [scope for requirement in security or [] for scope in requirement.get("oauth2", [])]
     if authenticated:
         needed |= {"401", "429"}
