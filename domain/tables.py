@@ -11,21 +11,12 @@ from datetime import datetime
 from typing import Any
 
 from domain.clock import iso
-from domain.errors import DomainError, Forbidden, Invalid, NotFound
+from domain.errors import DomainError, Invalid
+from domain.matches import managed_table  # one rule for reads, assignments and match queuing
 from domain.models import Table
 from domain.pagination import paginate
 from domain.player_lists import own_list
 from domain.ports import UnitOfWork
-
-
-def managed_table(uow: UnitOfWork, *, account_id: str, connection_id: str, table_id: str) -> Table:
-    """The table, if it is in the account (else 404) and managed by the caller (else 403 `table_not_managed`)."""
-    table = uow.tables.get(table_id)
-    if table is None or table.account_id != account_id:
-        raise NotFound(f"No table '{table_id}'.")
-    if table.manager_connection_id != connection_id:
-        raise Forbidden(f"Table '{table_id}' is not managed by this connection.", code="table_not_managed")
-    return table
 
 
 def list_tables(
