@@ -47,6 +47,9 @@ def record_event(
     config = uow.webhook_configs.get(connection_id)
     if config is None or not config.url:
         return None
+    connection = uow.connections.get(connection_id)
+    if connection is None or connection.revoked_on is not None:
+        return None  # a disconnected installation receives nothing
     if not force and not subscribed(uow, connection_id=connection_id, event_type=event_type):
         return None
     event_id = new_event_id()

@@ -449,3 +449,46 @@ def test_signature_does_not_verify_with_another_secret(partner: Api, receiver: R
     partner.post("/webhooks/test")
     with pytest.raises(WebhookVerificationError):
         receiver.received[0].verify("whsec_" + base64.b64encode(b"x" * 32).decode())
+
+
+# ------------------------------------------------------------------------------------------ dispatcher claims
+def test_claims_are_one_per_connection_least_recently_served_first(
+    partner: Api, new_partner: Callable[..., Api], store: Store, clock: FixedClock, receiver: Receiver,
+) -> None:
+    from domain.events import record_event
+    from domain.webhooks import claim_due
+
+    other = new_partner(name="other")
+    configure(partner, receiver.url)
+    configure(other, receiver.url)
+    busy_id, quiet_id = (api.get("/connection").json["data"]["connectionID"] for api in (partner, other))
+    with unit_of_work(store) as uow:
+        account_id = uow.connections.get(busy_id).account_id  # type: ignore[union-attr]
+        busy = [record_event(uow, account_id=account_id, connection_id=busy_id, event_type="match.started",
+                             data={"n": n}, now=clock.now()) for n in range(3)]
+        quiet = record_event(uow, account_id=account_id, connection_id=quiet_id, event_type="match.started",
+                             data={}, now=clock.now())
+        assert quiet is not None and all(busy)
+    with unit_of_work(store) as uow:
+        first, _ = claim_due(uow, now=clock.now(), limit=1)
+        assert [claim.event_id for claim in first] == [busy[0].id]  # type: ignore[union-attr]
+        served = {busy_id: 1}
+        second, _ = claim_due(uow, now=clock.now(), limit=1, rank=lambda c: served.get(c, -1))
+        assert [claim.event_id for claim in second] == [quiet.id]  # the other connection is not starved
+        third, _ = claim_due(uow, now=clock.now(), limit=8, busy_connections={busy_id})
+        assert third == []  # one in flight per connection
+        fourth, _ = claim_due(uow, now=clock.now(), limit=8)
+        assert [claim.event_id for claim in fourth] == [busy[1].id]  # type: ignore[union-attr]
+
+
+def test_a_revoked_connection_records_no_events(partner: Api, receiver: Receiver, store: Store,
+                                                clock: FixedClock) -> None:
+    from domain.events import record_event
+
+    configure(partner, receiver.url)
+    connection_id = partner.get("/connection").json["data"]["connectionID"]
+    assert partner.delete("/connection").status_code == 200
+    with unit_of_work(store) as uow:
+        account_id = uow.connections.get(connection_id).account_id  # type: ignore[union-attr]
+        assert record_event(uow, account_id=account_id, connection_id=connection_id, event_type="match.started",
+                            data={}, now=clock.now()) is None
