@@ -82,8 +82,8 @@ class PlayerRead(Schema):
     gender = fields.String()
     imageURL = fields.String()
     jerseyColor = fields.String()
-    ranking = fields.Raw(metadata={"description": "number or string"})
-    rating = fields.Raw(metadata={"description": "number or string"})
+    ranking = NumberOrString()
+    rating = NumberOrString()
     source = fields.String(required=True, validate=validate.OneOf(["mapped", "manual"]))
 
 
@@ -128,8 +128,10 @@ class PlayerListRead(Schema):
 
 class OperatorPlayerListRead(PlayerListRead):
     players = fields.List(fields.Nested(OperatorPlayerRead), required=True)
-    connectionID = fields.String(allow_none=True, metadata={"description": "null for roster-backed lists"})
-    rosterID = fields.String(allow_none=True, metadata={"description": "the roster a backing list belongs to"})
+    connectionID = fields.String(required=True, allow_none=True,
+                                 metadata={"description": "null for roster-backed lists"})
+    rosterID = fields.String(required=True, allow_none=True,
+                             metadata={"description": "the roster a backing list belongs to"})
 
 
 # ------------------------------------------------------------------ rosters
@@ -166,13 +168,13 @@ class RosterRead(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     description = fields.String()
-    rosterType = fields.String(required=True)
-    playerCount = fields.Integer()
+    rosterType = fields.String(required=True, validate=validate.OneOf(["individual", "team"]))
+    playerCount = fields.Integer(required=True)
     selfRegistrationEnabled = fields.Boolean()
     teamLogoURL = fields.String()
     teamJerseyColor = fields.String()
-    createdOn = fields.String()
-    updatedOn = fields.String()
+    createdOn = fields.String(required=True)
+    updatedOn = fields.String(required=True)
     source = fields.Nested(RosterSource, required=True)
 
 
@@ -268,18 +270,19 @@ class BroadcastRead(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     description = fields.String()
-    createdOn = fields.String()
-    updatedOn = fields.String()
+    createdOn = fields.String(required=True)
+    updatedOn = fields.String(required=True)
     defaultPlayerListID = fields.String()
     defaultScoreboardID = fields.String()
-    scoreboardIDs = fields.List(fields.String())
-    tableCount = fields.Integer()
-    outputCount = fields.Integer()
-    tables = fields.List(fields.Nested(CourtRead))
+    scoreboardIDs = fields.List(fields.String(), required=True)
+    tableCount = fields.Integer(required=True)
+    outputCount = fields.Integer(required=True)
+    tables = fields.List(fields.Nested(CourtRead), required=True)
 
 
 class OperatorBroadcastRead(BroadcastRead):
-    managerConnectionID = fields.String(allow_none=True)
+    managerConnectionID = fields.String(required=True, allow_none=True,
+                                        metadata={"description": "the connection that manages its tables"})
 
 
 # ------------------------------------------------------------------ tables
