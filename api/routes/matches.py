@@ -19,7 +19,6 @@ from api.schemas.matches import (
     MatchPatchSchema,
     MatchRead,
     MatchSyncSchema,
-    match_sync,
 )
 from api.security import requires
 from domain import matches as svc
@@ -161,16 +160,16 @@ def get_match(external_id: str) -> Json:
 @blp.arguments(MatchPatchSchema)
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
-def patch_match(body: Json, external_id: str) -> Json:
+def patch_match(body: svc.MatchSync | Json, external_id: str) -> Json:
     """Move (a body with only tableID) or replace (a full match sync body) a pending match."""
     with unit_of_work() as uow:
-        if set(body) == {"tableID"}:
+        if not isinstance(body, svc.MatchSync):
             return {"data": reader(uow).read(_move(uow, external_id, body["tableID"]))}
-        if body.get("externalID", external_id) != external_id:
+        if body.external_id != external_id:
             raise Invalid("externalID in the body must match the path.",
                           details={"json": {"externalID": ["must equal the externalID in the path"]}})
         svc.find_match(uow, connection_id=_ids()[1], external_id=external_id)
-        return {"data": reader(uow).read(_sync(uow, match_sync(body | {"externalID": external_id})))}
+        return {"data": reader(uow).read(_sync(uow, body))}
 
 
 @blp.route("/matches/<string:external_id>", methods=["DELETE"])

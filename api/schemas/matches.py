@@ -9,7 +9,6 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.schemas.common import Strict, str_field
 from domain import scoring
-from domain.clock import iso
 from domain.matches import MatchSync
 from domain.queues import SIDES
 
@@ -42,6 +41,11 @@ class StrictBoolean(fields.Boolean):
 class BestOf(fields.Field):
     """`bestOf`: a positive odd integer, as a number or a string of digits; reads return a number."""
 
+    OPENAPI = {"oneOf": [
+        {"type": "integer", "minimum": 1, "maximum": MAX_POINTS, "not": {"multipleOf": 2}},
+        {"type": "string", "pattern": "^0*[0-9]{0,2}[13579]$"},
+    ]}
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         try:
             best_of = scoring.parse_best_of(value)
@@ -56,7 +60,10 @@ class BestOf(fields.Field):
 
 
 class Timestamp(fields.AwareDateTime):
-    """An ISO 8601 date-time (no offset = UTC), kept in our one format (`2026-11-21T10:00:00.000Z`)."""
+    """An ISO 8601 date-time (no offset = UTC), kept in our one format (`2026-11-21T10:00:00.000Z`).
+
+    A moment that cannot be shifted to UTC (year 1 with a positive offset) keeps its own offset.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(default_timezone=UTC, **kwargs)
@@ -64,9 +71,9 @@ class Timestamp(fields.AwareDateTime):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:  # type: ignore[override]
         moment = super()._deserialize(value, attr, data, **kwargs)
         try:
-            return iso(moment)
-        except (OverflowError, ValueError) as exc:
-            raise self.make_error("invalid", input=value, obj_type=self.OBJ_TYPE) from exc
+            return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        except OverflowError:
+            return moment.isoformat(timespec="milliseconds")
 
 
 # ------------------------------------------------------------------------------------------------ bodies
@@ -111,10 +118,10 @@ def match_sync(data: dict[str, Any]) -> MatchSync:
 
 
 class MatchPatchSchema(MatchSyncSchema):
-    """PATCH /matches/{externalID}: only `tableID` (a move), or a full match sync body (a replacement).
+    """PATCH /matches/{externalID}: only `tableID` (a move), or a full match sync body (a replacement, whose
+    `externalID` must equal the path's)."""
 
-    In a replacement `externalID` may be left out; when given it must equal the path's.
-    """
+    OPENAPI = {"anyOf": [{"$ref": "#/components/schemas/MatchMove"}, {"$ref": "#/components/schemas/MatchSync"}]}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(partial=True, **kwargs)
@@ -124,18 +131,21 @@ class MatchPatchSchema(MatchSyncSchema):
         if set(data) == {"tableID"}:
             return {"tableID": data["tableID"]}
         missing = {name: ["Missing data for required field."]
-                   for name in ("tableID", "playerListExternalID") if name not in data}
+                   for name in ("externalID", "tableID", "playerListExternalID") if name not in data}
         if missing:
             raise ValidationError(missing)
-        return dict(data)
+        return match_sync(data)
 
 
 class MatchMoveSchema(Strict):
     tableID = str_field(500, required=True, min_length=1)
 
 
+UNIQUE = {"uniqueItems": True, "description": "1 to 100 items; each externalID at most once (else 400)"}
+
+
 class BulkSyncSchema(Strict):
-    matches = fields.List(fields.Nested(MatchSyncSchema), required=True, validate=BULK_SIZE)
+    matches = fields.List(fields.Nested(MatchSyncSchema), required=True, validate=BULK_SIZE, metadata=UNIQUE)
 
 
 class AssignmentSchema(Strict):
@@ -144,11 +154,11 @@ class AssignmentSchema(Strict):
 
 
 class BulkAssignSchema(Strict):
-    matches = fields.List(fields.Nested(AssignmentSchema), required=True, validate=BULK_SIZE)
+    matches = fields.List(fields.Nested(AssignmentSchema), required=True, validate=BULK_SIZE, metadata=UNIQUE)
 
 
 class BulkCancelSchema(Strict):
-    externalIDs = fields.List(str_field(500, min_length=1), required=True, validate=BULK_SIZE)
+    externalIDs = fields.List(str_field(500, min_length=1), required=True, validate=BULK_SIZE, metadata=UNIQUE)
 
 
 class GameScoreBody(Strict):
@@ -165,7 +175,8 @@ class CompleteBody(Strict):
 
 
 class QueueOrderBody(Strict):
-    matchIDs = fields.List(str_field(500, min_length=1), required=True, validate=validate.Length(max=5000))
+    matchIDs = fields.List(str_field(500, min_length=1), required=True, validate=validate.Length(max=5000),
+                           metadata={"uniqueItems": True, "description": "exactly the table's pending matches"})
 
 
 # ------------------------------------------------------------------------------------------------ reads
