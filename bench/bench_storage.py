@@ -4,7 +4,8 @@ Two stores are filled (1,000 and 100,000 match-like documents of ~400 bytes), th
 document, change it, put it back, plus one new document: one fsynced journal append) is timed on both,
 alternating A/B so that disk and CPU noise hit both equally. Compaction is amortized: it runs once the journal
 outgrows the snapshot, so its cost per write is (compaction time) / (writes between compactions); that figure
-is measured and reported separately.
+is measured and reported separately, with the part of it that holds the store lock (copying the tables'
+document references; serializing, writing and fsyncing the snapshot happen while other transactions go on).
 
     .venv/bin/python bench/bench_storage.py [--writes 2000] [--dir /tmp]
 
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import orjson  # noqa: E402
 
 from storage.engine import Store  # noqa: E402
 
@@ -86,7 +89,13 @@ def main() -> None:
         snapshot_bytes = (root / str(args.large) / "db.json").stat().st_size
         journal_bytes = (root / str(args.large) / "journal.jsonl").stat().st_size
         started = time.perf_counter()
-        large.compact()
+        tables, cut = large._snapshot_begin()  # the compaction's phases, timed apart
+        locked = time.perf_counter() - started
+        data = orjson.dumps(tables)
+        large._snapshot_write(data)
+        finishing = time.perf_counter()
+        large._snapshot_finish(len(data), cut)
+        locked += time.perf_counter() - finishing
         compact_seconds = time.perf_counter() - started
         writes_between_compactions = snapshot_bytes / (journal_bytes / args.writes)
         for store in stores.values():
@@ -102,6 +111,7 @@ def main() -> None:
             "ratio_mean": round(statistics.fmean(large_t) / statistics.fmean(small_t), 3),
             "large_snapshot_mb": round(snapshot_bytes / 1e6, 1),
             "large_compaction_ms": round(compact_seconds * 1000, 1),
+            "large_compaction_lock_held_ms": round(locked * 1000, 1),
             "amortized_compaction_ms_per_write": round(compact_seconds * 1000 / writes_between_compactions, 3),
             "fill_seconds": round(fill_seconds, 1),
         }

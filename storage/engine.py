@@ -3,11 +3,11 @@
 Documents live in in-memory TinyDB tables. Every committed transaction is first appended as one line to an
 fsynced journal (whole-document puts and deletes), then applied in memory, so a write costs O(changed
 documents) and survives `kill -9` (and power loss) once acknowledged. When the journal outgrows the last
-snapshot it is compacted by the committing thread after it released the store lock: the tables are serialized
-under the lock, then written to a temp file, fsynced, atomically renamed over `db.json` (a plain TinyDB JSON
-file) and the directory fsynced while other transactions go on; only then are the journal lines the snapshot
-holds dropped (lines committed meanwhile are kept). The snapshot records the last journal sequence number it
-contains, so a crash between the rename and the journal cut replays nothing twice.
+snapshot it is compacted by the committing thread after it released the store lock: the tables are copied
+(shallowly) under the lock, then serialized, written to a temp file, fsynced, atomically renamed over
+`db.json` (a plain TinyDB JSON file) and the directory fsynced while other transactions go on; only then are
+the journal lines the snapshot holds dropped (lines committed meanwhile are kept). The snapshot records the
+last journal sequence number it contains, so a crash between the rename and the journal cut replays nothing twice.
 
 On start the snapshot is loaded and the journal replayed; a torn tail (a crash mid-append) is dropped and cut
 off the file, while damage in the middle of the journal stops the start with `JournalCorrupt` rather than
@@ -315,18 +315,22 @@ class Store:
             self._compact()
 
     def _compact(self) -> None:
-        data, cut = self._snapshot_begin()
+        tables, cut = self._snapshot_begin()
+        data = orjson.dumps(tables)
         self._snapshot_write(data)
         self._snapshot_finish(len(data), cut)
 
-    def _snapshot_begin(self) -> tuple[bytes, int]:
-        """Under the store lock: the serialized tables and the journal length they cover."""
+    def _snapshot_begin(self) -> tuple[dict[str, Any], int]:
+        """Under the store lock: a point-in-time copy of the tables and the journal length it covers.
+
+        Shallow copies suffice: a stored document is never changed in place (a commit replaces it whole).
+        """
         with self._lock:
             if self.closed:
                 raise StorageError("The store is closed.")
-            tables: dict[str, Any] = dict(self._all())
+            tables: dict[str, Any] = {name: dict(docs) for name, docs in self._all().items()}
             tables[META_TABLE] = {"1": {"journalSeq": self._journal_seq, "docSeq": self._doc_seq}}
-            return orjson.dumps(tables), self._journal_size
+            return tables, self._journal_size
 
     def _snapshot_write(self, data: bytes) -> None:
         """Without the store lock (transactions go on): temp file, fsync, atomic rename, fsync the dir."""

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from tinydb import TinyDB
 from tinydb.table import Table
@@ -440,10 +441,13 @@ def test_writes_committed_while_the_snapshot_is_written_stay_in_the_journal(
     """The snapshot file is written outside the store lock; lines committed meanwhile are kept, not cut."""
     model: dict[str, dict[str, Any]] = {}
     apply_workload(store, model, 30)
-    data, cut = store._snapshot_begin()
+    tables, cut = store._snapshot_begin()
+    at_begin = orjson.dumps(tables)
     apply_workload(store, model, 7)  # commits while the snapshot is on its way to disk
+    assert orjson.dumps(tables) == at_begin  # the copy is a point in time: commits replace documents whole
     during = (data_dir / JOURNAL).read_bytes()[cut:]
     mid_way = crash_copy(data_dir, tmp_path / "mid-way")  # old journal, old or no snapshot
+    data = orjson.dumps(tables)
     store._snapshot_write(data)
     just_renamed = crash_copy(data_dir, tmp_path / "just-renamed")  # new snapshot, whole old journal
     store._snapshot_finish(len(data), cut)
