@@ -127,7 +127,7 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{free_port()}/hook"
 
 
-def eventually(check: Callable[[], T], *, timeout: float = 30, interval: float = 0.05) -> T:
+def eventually(check: Callable[[], T | None], *, timeout: float = 30, interval: float = 0.05) -> T:
     """Poll `check` until it returns something truthy (a bound for asynchronous work, not a timing assertion)."""
     deadline = time.monotonic() + timeout
     while True:

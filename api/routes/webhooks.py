@@ -38,7 +38,7 @@ def runner() -> AttemptRunner:
     return AttemptRunner(ctx.store, ctx.settings, ctx.clock, **current_app.extensions.get("courtside.webhooks", {}))
 
 
-def attempt_now(claim: Any) -> Delivery:
+def attempt_now(claim: webhooks.Attempt) -> Delivery:
     """Send a delivery claimed by the request's transaction, after that transaction committed."""
     return runner().run(claim)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import requests
@@ -28,7 +29,7 @@ def test_claimed_delivery_survives_sigkill_and_is_delivered_after_restart(
     key = first.developer_key()
     headers = {"Authorization": f"Bearer {key}"}
 
-    def call(server: ServerProcess, method: str, path: str, body: object = None) -> requests.Response:
+    def call(server: ServerProcess, method: str, path: str, body: Any = None) -> requests.Response:
         return requests.request(method, server.base + path, json=body, headers=headers, timeout=30)
 
     secret = call(first, "PATCH", "/webhooks/configuration", {"url": receiver.url}).json()["data"]["webhook_secret"]
