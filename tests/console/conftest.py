@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +69,17 @@ class Operator:
         response = self.server.operator_call(method, path, body)
         assert response.status_code < 400, response.text
         return response.json()["data"]
+
+    def settled_deliveries(self, count: int, bound: float = 30) -> list[dict[str, Any]]:
+        """The deliveries once `count` of them exist and none is pending or delivering (polled, bounded)."""
+        deadline = time.monotonic() + bound
+        while True:
+            deliveries = self.data("GET", "/operator/webhooks?limit=100")
+            if len(deliveries) >= count and all(d["status"] in ("delivered", "failed") for d in deliveries):
+                return list(deliveries)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"deliveries not settled: {[d['status'] for d in deliveries]}")
+            time.sleep(0.1)
 
     def tables(self) -> dict[str, dict[str, Any]]:
         """Tables by label."""

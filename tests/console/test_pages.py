@@ -271,7 +271,7 @@ def test_deliveries_lists_filters_shows_payload_and_retries(console: Console, pa
                                                             operator_api: Operator, receiver: Receiver) -> None:
     partner.webhook(receiver.url)
     _, match = started_match(partner, operator_api)
-    receiver.wait_for(1)
+    operator_api.settled_deliveries(1)
     app = console("views/deliveries.py")
     frame = app.dataframe[0].value
     assert list(frame["eventType"]) == ["match.started"]

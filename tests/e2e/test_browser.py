@@ -89,8 +89,15 @@ def seed(server: ServerProcess, webhook_url: str) -> None:
     partner_call(server, key, "PATCH", "/webhooks/configuration", {"url": webhook_url})
 
 
-def metrics(page: Page) -> list[str]:
-    return [text.strip() for text in page.get_by_test_id("stMetricValue").all_inner_texts()]
+def delivered(server: ServerProcess, event_id: str, bound: float = 30) -> bool:
+    """Whether the delivery's record says `delivered` within the bound (the receiver may answer first)."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        response = server.operator_call("GET", f"/operator/webhooks/{event_id}")
+        if response.status_code == 200 and response.json()["data"]["status"] == "delivered":
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def choose(page: Page, label: str, option: str) -> None:
@@ -128,9 +135,10 @@ def test_operator_starts_scores_and_completes_a_match_then_finds_its_delivery(
 
     completed = [r for r in receiver.wait_for(24) if r.json["type"] == "match.completed"]  # started, 22, completed
     assert len(completed) == 1
+    event_id = completed[0].json["id"]
+    assert delivered(server, event_id)
     page.goto(url + "/deliveries")
     choose(page, "Event type", "match.completed")
-    event_id = completed[0].json["id"]
     picked = page.get_by_role("combobox", name="Delivery")
     expect(picked).to_have_value(f"match.completed · delivered · {event_id}")
     expect(page.get_by_text("match.completed: delivered, 1 attempt(s)")).to_be_visible()
