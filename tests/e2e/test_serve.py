@@ -41,6 +41,15 @@ def test_init_is_idempotent_and_keeps_only_the_key_hash_in_storage(tmp_path: Pat
     assert hash_secret(key).encode() in stored
 
 
+def test_init_interrupted_after_writing_the_key_completes_with_the_same_key(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    first = json.loads(courtside("init", "--data-dir", str(data_dir)).stdout)
+    (data_dir / "courtside.json").unlink()  # as if killed before the last step
+    again = courtside("init", "--data-dir", str(data_dir))
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == first
+
+
 def test_serve_runs_init_logs_its_urls_and_init_then_prints_the_same_key(
     server_factory: Callable[..., ServerProcess],
 ) -> None:
