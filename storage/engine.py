@@ -251,14 +251,19 @@ class Store:
 
     # ----------------------------------------------------------------- writing
     def _apply(self, ops: Ops) -> None:
+        """Put or delete whole documents; an update keeps its place, so tables stay in creation order."""
         for name, key, doc in ops:
             table = self._table(name)
             old = self._raw(name).get(key)
             if old is not None:
                 self._unindex(name, key, old)
+            if doc is None:
                 table.remove(doc_ids=[key])
-            if doc is not None:
+            elif old is None:
                 table.insert(Document(doc, doc_id=key))
+            else:
+                self._all()[name][key] = doc  # TinyDB's update would merge fields; this replaces in place
+            if doc is not None:
                 self._index(name, key, doc)
 
     def _append(self, line: bytes) -> None:
