@@ -165,10 +165,10 @@ def patch_match(body: svc.MatchSync | Json, external_id: str) -> Json:
     with unit_of_work() as uow:
         if not isinstance(body, svc.MatchSync):
             return {"data": reader(uow).read(_move(uow, external_id, body["tableID"]))}
+        svc.find_match(uow, connection_id=_ids()[1], external_id=external_id)
         if body.external_id != external_id:
             raise Invalid("externalID in the body must match the path.",
                           details={"json": {"externalID": ["must equal the externalID in the path"]}})
-        svc.find_match(uow, connection_id=_ids()[1], external_id=external_id)
         return {"data": reader(uow).read(_sync(uow, body))}
 
 
