@@ -1,19 +1,24 @@
 """The webhook dispatcher that `serve` runs beside the API: APScheduler jobs over the domain's delivery records.
 
-A pass claims due deliveries in one short transaction (at most one in flight per connection, at most as many as
-there are free workers), then attempts them on a bounded worker pool OUTSIDE any transaction, so a slow or dead
-receiver holds one worker and never the store. Passes run on `wake()` (a new event, a finished attempt), when
-the earliest scheduled retry falls due, and on a slow poll as a safety net. The records are the truth: at start,
-deliveries a crash left `delivering` are due again (same eventID, at least once).
+A pass claims due deliveries in one short transaction (at most one in flight per connection, the least
+recently served connections first, at most as many as there are idle workers), then hands them to a bounded
+pool of worker threads that attempt them OUTSIDE any transaction, so a slow or dead receiver holds one worker
+and never the store. Passes run on `wake()` (a new event, a finished attempt), when the earliest scheduled retry
+falls due, and on a slow poll as a safety net.
+
+The records are the truth: at start, deliveries a crash left `delivering` are due again (same eventID, at least
+once). On shutdown, attempts under way get a short grace period; any still hanging stay `delivering` and are
+attempted again after the next start, so a hanging receiver never holds up a clean stop.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import random as random_module
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -29,6 +34,8 @@ from storage.repository import unit_of_work
 log = logging.getLogger("courtside.webhooks")
 logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
+SHUTDOWN_GRACE = 5.0  # seconds attempts under way may take to finish on shutdown
+
 
 class Dispatcher:
     """Attempts due deliveries; `wake()` asks for an immediate pass (a new event was recorded)."""
@@ -42,14 +49,15 @@ class Dispatcher:
         self.clock = clock
         self.runner = AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
         self.workers = max(1, settings.webhook_workers)
-        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="webhook")
         self._scheduler = BackgroundScheduler(
             timezone=UTC, job_defaults={"coalesce": True, "misfire_grace_time": None, "max_instances": 4},
         )
-        self._lock = threading.Lock()
-        self._in_flight: dict[str, Future[None]] = {}
-        self._connections: dict[str, str] = {}  # event_id -> connection_id of attempts under way
-        self._served: dict[str, int] = {}  # connection_id -> pass counter when last served (fairness)
+        self._queue: queue.SimpleQueue[webhooks.Attempt | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Condition()
+        self._in_flight: dict[str, str] = {}  # event_id -> connection_id, claimed and not yet recorded
+        self._running: set[str] = set()  # event_ids a worker has started attempting
+        self._served: dict[str, int] = {}  # connection_id -> claim counter when last served (fairness)
         self._claims = 0
         self._dirty = False
         self._pumping = False
@@ -58,11 +66,15 @@ class Dispatcher:
 
     # ------------------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        """Make interrupted deliveries due again, start the jobs, and run a first pass."""
+        """Make interrupted deliveries due again, start the workers and jobs, and run a first pass."""
         with unit_of_work(self.store) as uow:
             recovered = webhooks.recover_interrupted(uow, now=self.clock.now())
         if recovered:
             log.info("%d interrupted webhook deliveries are due again", recovered)
+        self._threads = [threading.Thread(target=self._worker, name=f"webhook-{n}", daemon=True)
+                         for n in range(self.workers)]
+        for thread in self._threads:
+            thread.start()
         self._scheduler.add_job(self._tick, "interval", seconds=max(self.settings.webhook_poll_seconds, 0.05),
                                 id="poll")
         self._scheduler.start()
@@ -77,19 +89,26 @@ class Dispatcher:
                 return
         self._scheduler.add_job(self._pump, id="wake", replace_existing=True)
 
-    def shutdown(self) -> None:
-        """Stop the jobs, let attempts under way finish, and give back claims that never started."""
+    def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop the jobs; give attempts under way `grace` seconds; claims never started become pending again."""
         with self._lock:
             self._stopping = True
-        if self._started:
-            self._scheduler.shutdown(wait=True)
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        if not self._started:
+            return
+        self._scheduler.shutdown(wait=True)
+        for _ in self._threads:
+            self._queue.put(None)
+        deadline = time.monotonic() + grace
         with self._lock:
-            unstarted = [event_id for event_id, future in self._in_flight.items() if future.cancelled()]
+            self._lock.wait_for(lambda: not self._running, timeout=max(deadline - time.monotonic(), 0))
+            unstarted = [event_id for event_id in self._in_flight if event_id not in self._running]
+            hanging = len(self._running)
         if unstarted:
             with unit_of_work(self.store) as uow:
                 for event_id in unstarted:
                     webhooks.release(uow, event_id=event_id, now=self.clock.now())
+        if hanging:
+            log.info("%d webhook attempts still under way stay claimed; they are retried after restart", hanging)
 
     # ------------------------------------------------------------------------------------------ passes
     def _tick(self) -> None:
@@ -98,7 +117,7 @@ class Dispatcher:
         self._pump()
 
     def _pump(self) -> None:
-        """Claim and submit while someone asked for a pass; one pump at a time."""
+        """Claim and hand out while someone asked for a pass; one pump at a time."""
         with self._lock:
             if self._pumping:
                 return
@@ -109,38 +128,47 @@ class Dispatcher:
                     if not self._dirty or self._stopping:
                         return
                     self._dirty = False
-                    free = self.workers - len(self._in_flight)
-                    busy = set(self._connections.values())
-                if free > 0:
-                    self._claim_and_submit(free, busy)
+                    idle = self.workers - len(self._in_flight)
+                    busy = set(self._in_flight.values())
+                if idle > 0:
+                    self._claim_and_queue(idle, busy)
         except Exception:
             log.exception("webhook dispatch pass failed")
         finally:
             with self._lock:
                 self._pumping = False
 
-    def _claim_and_submit(self, free: int, busy: set[str]) -> None:
+    def _claim_and_queue(self, idle: int, busy: set[str]) -> None:
         with unit_of_work(self.store) as uow:
-            claims, next_due = webhooks.claim_due(uow, now=self.clock.now(), limit=free, busy_connections=busy,
+            claims, next_due = webhooks.claim_due(uow, now=self.clock.now(), limit=idle, busy_connections=busy,
                                                   rank=lambda connection_id: self._served.get(connection_id, -1))
         for claim in claims:
             with self._lock:
                 self._claims += 1
                 self._served[claim.connection_id] = self._claims
-                self._connections[claim.event_id] = claim.connection_id
-                self._in_flight[claim.event_id] = self._pool.submit(self._work, claim)
+                self._in_flight[claim.event_id] = claim.connection_id
+            self._queue.put(claim)
         if next_due is not None:
             self._scheduler.add_job(self._tick, "date", run_date=next_due, id="due", replace_existing=True)
 
-    def _work(self, claim: webhooks.Attempt) -> None:
-        try:
-            self.runner.run(claim)
-        except Exception:
-            log.exception("recording the webhook attempt %s failed", claim.event_id)
-        finally:
+    def _worker(self) -> None:
+        while (claim := self._queue.get()) is not None:
             with self._lock:
-                self._in_flight.pop(claim.event_id, None)
-                self._connections.pop(claim.event_id, None)
+                if self._stopping:
+                    continue  # left in `_in_flight` unstarted: shutdown gives it back
+                self._running.add(claim.event_id)
+            try:
+                self.runner.run(claim)
+            except Exception:
+                if self._stopping:  # the store closed under an attempt that outlived the grace period
+                    log.info("webhook attempt %s finished after shutdown; it stays claimed", claim.event_id)
+                else:
+                    log.exception("recording the webhook attempt %s failed", claim.event_id)
+            finally:
+                with self._lock:
+                    self._running.discard(claim.event_id)
+                    self._in_flight.pop(claim.event_id, None)
+                    self._lock.notify_all()
             self.wake()
 
     # ------------------------------------------------------------------------------------------ in-process use
