@@ -23,6 +23,10 @@ from domain.models import SCOPES, App, AuthorizationCode, Connection, Credential
 from domain.ports import UnitOfWork
 
 VERIFIER = re.compile(r"^[A-Za-z0-9._~-]{43,128}$")
+# A registered redirect URI: absolute http(s), a DNS name or IPv4 host, no fragment (RFC 6749 §3.1.2).
+REDIRECT_URI_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?][^#\s\x00-\x1f\x7f]*)?$"
+# One or more known scopes separated by spaces.
+SCOPE_PATTERN = r"^ *(SCOPE)( +(SCOPE))* *$".replace("SCOPE", "|".join(re.escape(name) for name in SCOPES))
 S256_CHALLENGE = re.compile(r"^[A-Za-z0-9_-]{43}$")  # base64url (no padding) of a SHA-256 digest
 MAX_REDIRECT_URIS = 10
 
@@ -80,8 +84,7 @@ class AuthorizationCheck:
 # ---------------------------------------------------------------- apps
 def _check_redirect_uri(uri: str) -> None:
     """Registered redirect URIs are absolute http(s) URLs without a fragment (RFC 6749 §3.1.2)."""
-    parts = urlsplit(uri)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.fragment or "#" in uri:
+    if not re.fullmatch(REDIRECT_URI_PATTERN, uri):
         raise Invalid(
             f"Redirect URI {uri!r} must be an absolute http(s) URL without a fragment.",
             details={"json": {"redirectURIs": ["Must be an absolute http(s) URL without a fragment."]}},

@@ -60,8 +60,13 @@ class TokenSchema(Strict):
 
 class AppCreateSchema(Strict):
     name = str_field(120, min_length=1, required=True)
-    redirectURIs = fields.List(str_field(1000, min_length=1), required=True, validate=validate.Length(min=1, max=10))
-    scope = str_field(metadata={"description": "space-separated scopes the app may ask for; all when absent"})
+    redirectURIs = fields.List(
+        fields.String(validate=[validate.Length(min=1, max=1000), validate.Regexp(oauth.REDIRECT_URI_PATTERN)],
+                      metadata={"description": "absolute http(s) URL without a fragment"}),
+        required=True, validate=validate.Length(min=1, max=oauth.MAX_REDIRECT_URIS),
+    )
+    scope = str_field(metadata={  # unknown scopes: 400 invalid_scope from the service
+        "pattern": oauth.SCOPE_PATTERN, "description": "space-separated scopes the app may ask for; all when absent"})
     legacy = fields.Boolean(truthy={True}, falsy={False},
                             metadata={"description": "a legacy app may authorize without PKCE"})
 
