@@ -8,6 +8,7 @@ import pandas as pd
 
 STATUSES = ("pending", "delivering", "delivered", "failed")
 EVENT_TYPES = ("match.started", "match.score_updated", "match.completed", "match.result_updated", "integration.test")
+COLORS = {"pending": "#9e9e9e", "delivering": "#f4a000", "delivered": "#2e9d4f", "failed": "#d33c3c"}
 COLUMNS = ("createdOn", "eventType", "status", "attemptCount", "connectionID", "lastError", "nextAttemptOn", "eventID")
 
 
@@ -45,3 +46,14 @@ def over_time(deliveries: list[dict[str, Any]]) -> pd.DataFrame:
     frame["time"] = frame["createdOn"].dt.floor(bucket).dt.tz_localize(None)
     counts = frame.pivot_table(index="time", columns="status", values="createdOn", aggfunc="count", fill_value=0)
     return counts.reindex(columns=[s for s in STATUSES if s in counts.columns]).astype(int)
+
+
+def failure_rate_over_time(counts: pd.DataFrame) -> pd.Series:
+    """Per time bucket of `over_time`: failed ÷ (delivered + failed); buckets with nothing settled are left out."""
+    delivered = counts["delivered"] if "delivered" in counts else 0
+    failed = counts["failed"] if "failed" in counts else 0
+    settled = delivered + failed
+    if isinstance(settled, int):
+        return pd.Series(dtype=float, name="failure rate")
+    rate = (failed / settled.where(settled > 0)).dropna()
+    return rate.rename("failure rate")

@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from console.deliveries import EVENT_TYPES, STATUSES, failure_rate, over_time, table_of
+from console.deliveries import COLORS, EVENT_TYPES, STATUSES, failure_rate, failure_rate_over_time, over_time, table_of
 from console.ui import act, client, load, show_flash
 
 ALL = "(all)"
@@ -33,13 +33,22 @@ if deliveries is not None and not deliveries:
     st.info("No deliveries match these filters. Events are delivered once a connection sets a webhook URL.")
 elif deliveries:
     rate = failure_rate(deliveries)
-    total, delivered, failed, waiting = st.columns(4)
+    total, delivered, failed, rate_metric = st.columns(4)
     total.metric("Deliveries", len(deliveries))
     delivered.metric("Delivered", sum(1 for d in deliveries if d["status"] == "delivered"))
     failed.metric("Failed", sum(1 for d in deliveries if d["status"] == "failed"))
-    waiting.metric("Failure rate", "n/a" if rate is None else f"{rate:.0%}",
+    rate_metric.metric("Failure rate", "n/a" if rate is None else f"{rate:.0%}",
                    help="failed ÷ (delivered + failed)")
-    st.bar_chart(over_time(deliveries), y_label="deliveries", stack=True)
+    counts = over_time(deliveries)
+    chart, rate_chart = st.columns([2, 1])
+    with chart:
+        st.markdown("**Deliveries over time, by status**")
+        st.bar_chart(counts, y_label="deliveries", stack=True, color=[COLORS[c] for c in counts.columns])
+    with rate_chart:
+        st.markdown("**Failure rate over time**")
+        rates = failure_rate_over_time(counts)
+        draw = st.line_chart if len(rates) > 1 else st.scatter_chart  # one point draws no line
+        draw(rates, y_label="failed ÷ settled", color=COLORS["failed"])
     st.dataframe(table_of(deliveries), hide_index=True, width="stretch")
 
     by_id: dict[str, dict[str, Any]] = {d["eventID"]: d for d in deliveries}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from console.board import queue_after
-from console.deliveries import failure_rate, over_time, table_of
+from console.deliveries import failure_rate, failure_rate_over_time, over_time, table_of
 from console.scoring import add_point, finished_games, match_state, parse_games, score_line
 from domain.scoring import game_winner
 
@@ -85,6 +85,8 @@ def test_deliveries_over_time_are_counted_per_bucket_and_status() -> None:
     assert list(counts.columns) == ["delivered", "failed"]
     assert [str(t) for t in counts.index] == ["2026-01-01 10:00:00", "2026-01-01 10:02:00"]
     assert counts.to_dict("list") == {"delivered": [1, 1], "failed": [1, 0]}
+    assert failure_rate_over_time(counts).to_list() == [0.5, 0.0]
+    assert failure_rate_over_time(over_time([delivery("pending", "2026-01-01T10:00:00Z")])).empty
     spread = over_time([delivery("delivered", "2026-01-01T10:00:00Z"), delivery("delivered", "2026-01-01T20:30:00Z")])
     assert [str(t) for t in spread.index] == ["2026-01-01 10:00:00", "2026-01-01 20:00:00"]  # hourly buckets
 
