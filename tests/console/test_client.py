@@ -1,0 +1,57 @@
+"""The console's API client against a real server: how each kind of failure is told apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from console.client import ApiError, ConsoleClient, ConsoleError, NotAvailable, Unreachable
+from domain.settings import Settings
+from tests.conftest import ServerProcess, free_port
+
+
+@pytest.fixture
+def api(server: ServerProcess) -> ConsoleClient:
+    return ConsoleClient(f"http://127.0.0.1:{server.port}", server.operator_key)
+
+
+def test_a_path_no_route_serves_is_not_available(api: ConsoleClient) -> None:
+    with pytest.raises(NotAvailable, match=r"This server does not offer GET /api/v1/operator/nothing yet\."):
+        api.call("GET", "/operator/nothing")
+    with pytest.raises(NotAvailable, match=r"does not offer DELETE /api/v1/operator/tables"):
+        api.call("DELETE", "/operator/tables")  # 405
+
+
+def test_an_unknown_resource_is_the_apis_own_404(api: ConsoleClient) -> None:
+    with pytest.raises(ApiError) as caught:
+        api.delivery("0" * 40)
+    assert caught.value.status == 404
+    assert not isinstance(caught.value, NotAvailable)
+
+
+def test_a_refused_change_carries_the_error_code(api: ConsoleClient) -> None:
+    with pytest.raises(ApiError) as caught:
+        api.create_app("", [], None)
+    assert (caught.value.status, caught.value.code) == (400, "validation_failed")
+
+
+def test_no_server_is_unreachable_and_no_key_is_said_plainly(tmp_path: Path) -> None:
+    with pytest.raises(Unreachable, match="Cannot reach the Courtside API at http://127.0.0.1:"):
+        ConsoleClient(f"http://127.0.0.1:{free_port()}", "svc_op_x").tables()
+    keyless = ConsoleClient.from_settings(Settings(data_dir=tmp_path / "none"))
+    with pytest.raises(ConsoleError, match="No operator key"):
+        keyless.tables()
+
+
+def test_lists_follow_next_cursor_to_the_end(api: ConsoleClient, server: ServerProcess) -> None:
+    for _ in range(3):
+        server.developer_key()
+    assert len(api.all("/operator/connections", limit=1)) == 3
+    assert len(list(api.pages("/operator/connections", limit=1, max_items=2))) == 2
+
+
+def test_the_key_file_of_the_data_dir_is_used_when_no_key_is_set(server: ServerProcess) -> None:
+    api = ConsoleClient.from_settings(Settings(api_url=f"http://127.0.0.1:{server.port}", data_dir=server.data_dir))
+    assert api.operator_key == server.operator_key
+    assert api.tables() == []
