@@ -1,12 +1,12 @@
 """The OpenAPI document's platform rules, applied to every operation so that route modules need not repeat them.
 
 An apispec plugin adds, per operation: the error responses the platform itself can give (400 for a bad
-`Service-Request-ID`, 413/415 for bodies, 401/403/429 for authenticated routes, 404 for path parameters, 500 as
-`default`), each with the error envelope; the `Service-Request-ID` request header; the response headers
-(`Service-Request-ID` everywhere, `RateLimit-*` on authenticated routes, `Retry-After` on 429); a 207 beside
-the 200 of bulk operations; and the required scope in the description. `install` also documents the OAuth
-scopes, the unwrapped token response, the webhook payloads (`x-webhooks`, OpenAPI 3.0 has no `webhooks`) and
-the document/UI routes themselves.
+`Service-Request-ID`, 413/415 for bodies, 401/429 for authenticated routes, 403 where a scope is needed, 404 for
+path parameters, 500 as `default`), each with the error envelope; the `Service-Request-ID` request header; the
+response headers (`Service-Request-ID` everywhere, `RateLimit-*` on authenticated routes, `Retry-After` on 429);
+a 207 beside the 200 of bulk operations; and the required scope in the description. `install` also documents the
+OAuth scopes, the webhook payloads (`x-webhooks`: OpenAPI 3.0 has no `webhooks`, and the bundled Swagger UI
+does not render 3.1) and the document/UI routes themselves.
 
 What marshmallow cannot express, a field or schema class states with a class attribute `OPENAPI` (a dict
 merged into its JSON schema): `{"oneOf": [...]}` on a number-or-string field, `{"minProperties": 1}` on a
@@ -105,6 +105,8 @@ def _header_ref(name: str) -> dict[str, str]:
 def _error_component(status: str) -> dict[str, Any]:
     name, description = ERRORS[status]
     headers = {"Service-Request-ID": _header_ref("ServiceRequestID")}
+    if status not in ("401", "429"):  # present when the request was authenticated before it failed
+        headers.update({header: {**HEADERS[ref], "required": False} for header, ref in RATE_HEADERS.items()})
     headers.update({header: _header_ref(ref) for header, ref in ERROR_HEADERS.get(status, {}).items()})
     return {"description": description, "headers": headers,
             "content": {"application/json": {"schema": {"$ref": ENVELOPE_REF}}}}
@@ -187,10 +189,6 @@ class PlatformPlugin(BasePlugin):
             document_operation(path or "", method, operation)
 
 
-def _has_path_parameters(path: str) -> bool:
-    return "{" in path
-
-
 def document_operation(path: str, method: str, operation: dict[str, Any]) -> None:
     """Add the platform's parameters, responses and headers to one operation (in place)."""
     public = path in PUBLIC_PATHS
@@ -211,7 +209,7 @@ def document_operation(path: str, method: str, operation: dict[str, Any]) -> Non
         needed |= {"401", "429"}
     if scopes:
         needed.add("403")
-    if _has_path_parameters(path):
+    if "{" in path:
         needed.add("404")
     for status in needed:
         responses.setdefault(status, None)
