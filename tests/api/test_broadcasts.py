@@ -291,3 +291,30 @@ def test_no_credential_is_401(partner: Api) -> None:
     response = partner.get("/broadcasts", token=None)
     assert response.status_code == 401
     assert error_code(response) == "authentication_required"
+
+
+def test_string_and_array_bounds_are_accepted_at_the_limit(partner: Api) -> None:
+    data = make_broadcast(partner, courts=1, name="n" * 120, description="d" * 800, defaultScoreboardID="s" * 500,
+                          scoreboardIDs=[f"sb-{i}" for i in range(100)])
+    assert data["outputCount"] == 100
+    patched = partner.patch(f"/broadcasts/{data['id']}", json={"tables": [
+        {"id": data["tables"][0]["id"], "label": "l" * 120, "scoreboardIDs": ["x" * 500]}]}).json["data"]
+    assert patched["tables"][0]["label"] == "l" * 120
+    assert patched["outputCount"] == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"defaultScoreboardID": "s" * 501}, "defaultScoreboardID"),
+        ({"defaultPlayerListID": ""}, "defaultPlayerListID"),
+        ({"scoreboardIDs": [f"sb-{i}" for i in range(101)]}, "scoreboardIDs"),
+        ({"scoreboardIDs": ["x" * 501]}, "scoreboardIDs"),
+        ({"tables": [{"label": "C", "scoreboardIDs": ["a", "a"]}]}, "tables"),
+        ({"tables": [{"label": "C", "id": ""}]}, "tables"),
+    ],
+)
+def test_over_the_limit_is_400(partner: Api, change: dict[str, Any], field: str) -> None:
+    response = partner.post("/broadcasts", json={"name": "B", "tables": [{"label": "C"}]} | change)
+    assert response.status_code == 400
+    assert field in response.json["error"]["details"]["json"]

@@ -213,3 +213,26 @@ def test_player_list_scopes(new_partner: Callable[..., Api]) -> None:
     response = writer.get("/player-lists/a")
     assert response.status_code == 403
     assert response.json["error"]["details"] == {"requiredScope": "player_lists.read"}
+
+
+PLAYER_BOUNDS = [("externalID", 500), ("firstName", 120), ("lastName", 120), ("country", 500), ("clubName", 120),
+                 ("gender", 500), ("imageURL", 1000), ("jerseyColor", 120), ("ranking", 500), ("rating", 500)]
+
+
+@pytest.mark.parametrize(("field", "longest"), PLAYER_BOUNDS)
+def test_each_player_string_is_bounded(partner: Api, field: str, longest: int) -> None:
+    at_bound = {"externalID": "p1", field: "x" * longest}
+    response = partner.put("/player-lists", json={"externalID": "l", "name": "L", "players": [at_bound]})
+    assert response.status_code == 200
+    assert response.json["data"]["players"][0][field] == "x" * longest
+    over = {"externalID": "p1", field: "x" * (longest + 1)}
+    response = partner.patch("/player-lists/l", json={"upsert": [over]})
+    assert response.status_code == 400
+    assert error_code(response) == "validation_failed"
+    assert field in response.json["error"]["details"]["json"]["upsert"]["0"]
+
+
+@pytest.mark.parametrize("value", [0, -3, 1500.5, "A", ""])
+def test_ranking_and_rating_take_a_number_or_a_string(partner: Api, value: object) -> None:
+    data = sync_list(partner, "l", [{"externalID": "p1", "ranking": value, "rating": value}])
+    assert data["players"][0]["ranking"] == value and data["players"][0]["rating"] == value
