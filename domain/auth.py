@@ -35,10 +35,12 @@ class Principal:
 
 
 def parse_scopes(text: str | None, *, allowed: list[str] | tuple[str, ...] = SCOPES) -> list[str] | None:
-    """A space-separated scope string as a list in canonical order; None when absent. Unknown scopes are 400."""
+    """A space-separated scope string as a list in canonical order; None when absent. Unknown or none is 400."""
     if text is None:
         return None
     wanted = text.split()
+    if not wanted:
+        raise Invalid("scope names no scope; omit it to get every allowed scope.", code="invalid_scope")
     unknown = sorted(set(wanted) - set(allowed))
     if unknown:
         raise Invalid(f"Unknown or not allowed scope: {' '.join(unknown)}.", code="invalid_scope")

@@ -103,8 +103,6 @@ def register_app(
     scopes = parse_scopes(scope)
     if scopes is None:
         scopes = list(SCOPES)
-    if not scopes:
-        raise Invalid("An app needs at least one scope.", code="invalid_scope")
     secret = new_secret("svc_secret")
     app = uow.apps.put(
         App(
@@ -329,9 +327,7 @@ def refresh(
         raise Invalid("The refresh token is revoked.", code="invalid_grant")
     if stored.expires_on is not None and stored.expires_on <= iso(now):
         raise Invalid("The refresh token has expired.", code="invalid_grant")
-    asked = parse_scopes(scope, allowed=stored.scopes) if scope is not None else list(stored.scopes)
-    if not asked:
-        raise Invalid("scope is empty; omit it to keep the granted scopes.", code="invalid_scope")
+    asked = parse_scopes(scope, allowed=stored.scopes) or list(stored.scopes)  # None: keep what was granted
     scopes = [name for name in asked if name in connection.scopes]  # a later, narrower approval also caps
     if not scopes:
         raise Invalid("The connection no longer grants any of these scopes.", code="invalid_grant")

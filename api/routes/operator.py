@@ -9,13 +9,15 @@ from api.context import caller, now, services, unit_of_work
 from api.schemas.common import Strict, envelope, str_field
 from api.security import requires
 from domain import auth
+from domain.oauth import SCOPE_PATTERN
 
 blp = Blueprint("operator", __name__, description="Operator routes (operator key)")
 
 
 class DeveloperKeyCreate(Strict):
     name = str_field(120, min_length=1)
-    scope = fields.String(metadata={"description": "space-separated scopes; all scopes when absent"})
+    scope = fields.String(metadata={"description": "space-separated scopes; all scopes when absent",
+                                    "pattern": SCOPE_PATTERN})  # unknown scopes: 400 invalid_scope
 
 
 class DeveloperKeySchema(Strict):

@@ -123,6 +123,13 @@ def test_get_connection_of_a_developer_key(new_partner: Callable[..., Api]) -> N
     assert data["approvedOn"] == "2026-11-21T10:00:00.000Z"
 
 
+@pytest.mark.parametrize("scope", ["", "   ", "matches.read nope.write"])
+def test_developer_key_with_no_or_unknown_scope_is_refused(operator: Api, scope: str) -> None:
+    response = operator.post("/operator/keys", json={"scope": scope})
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "invalid_scope"
+
+
 def test_developer_key_gets_all_scopes_by_default(partner: Api) -> None:
     assert partner.get("/connection").json["data"]["scopes"] == list(SCOPES)
 

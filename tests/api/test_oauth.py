@@ -126,6 +126,7 @@ def test_apps_are_listed_oldest_first_in_pages(operator: Api) -> None:
     ("body", "code"),
     [
         ({"name": "x", "redirectURIs": [REDIRECT], "scope": "matches.write nope.read"}, "invalid_scope"),
+        ({"name": "x", "redirectURIs": [REDIRECT], "scope": ""}, "invalid_scope"),
         ({"name": "x", "redirectURIs": ["ftp://partner.example/cb"]}, "validation_failed"),
         ({"name": "x", "redirectURIs": ["https://partner.example/cb#frag"]}, "validation_failed"),
         ({"name": "x", "redirectURIs": ["/relative"]}, "validation_failed"),
@@ -471,6 +472,7 @@ def test_refresh_can_narrow_but_never_widen_scope(operator: Api) -> None:
     assert narrowed.status_code == 200
     assert narrowed.json["scope"] == "matches.read"
     assert_error(refresh(operator, app, narrowed.json["refresh_token"], scope="matches.write"), 400, "invalid_scope")
+    assert_error(refresh(operator, app, narrowed.json["refresh_token"], scope=" "), 400, "invalid_scope")
 
 
 def test_refresh_token_lives_thirty_days(operator: Api, app_: dict[str, Any], clock: FixedClock) -> None:
