@@ -144,3 +144,15 @@ def test_the_documented_receiver_verifies_deliveries(
         assert forged.status_code == 400
     finally:
         http.shutdown()
+
+
+def test_private_addresses_are_refused_when_the_server_disallows_them(
+    server_factory: Callable[..., ServerProcess], receiver: Receiver,
+) -> None:
+    guarded = server_factory(env=ENV | {"COURTSIDE_WEBHOOK_ALLOW_PRIVATE": "false"})
+    partner = Partner(guarded)
+    for url in (receiver.url, "http://localhost:9/hook", "http://10.0.0.1/hook", "http://169.254.169.254/"):
+        response = partner.call("PATCH", "/webhooks/configuration", {"url": url})
+        assert (response.status_code, response.json()["error"]["code"]) == (400, "webhook_url_not_allowed"), url
+    assert partner.call("GET", "/webhooks/configuration").json()["data"]["url"] is None
+    assert receiver.received == []
