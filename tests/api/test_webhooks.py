@@ -492,3 +492,14 @@ def test_a_revoked_connection_records_no_events(partner: Api, receiver: Receiver
         account_id = uow.connections.get(connection_id).account_id  # type: ignore[union-attr]
         assert record_event(uow, account_id=account_id, connection_id=connection_id, event_type="match.started",
                             data={}, now=clock.now()) is None
+
+
+def test_retry_after_accepts_seconds_and_http_dates() -> None:
+    from domain.webhooks import parse_retry_after
+
+    now = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
+    assert parse_retry_after("120", now=now) == 120.0
+    assert parse_retry_after("Sat, 21 Nov 2026 10:00:30 GMT", now=now) == 30.0
+    assert parse_retry_after("Sat, 21 Nov 2026 09:00:00 GMT", now=now) == 0.0
+    assert parse_retry_after("soon", now=now) is None
+    assert parse_retry_after(None, now=now) is None
