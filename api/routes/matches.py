@@ -161,7 +161,11 @@ def get_match(external_id: str) -> Json:
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
 def patch_match(body: svc.MatchSync | Json, external_id: str) -> Json:
-    """Move (a body with only tableID) or replace (a full match sync body) a pending match."""
+    """Move or replace a pending match.
+
+    A body with only `tableID` is a move to the end of that table's queue (already there: unchanged). Any other
+    body is a full replacement with the match sync shape; its `externalID` must equal the path's (else 400).
+    """
     with unit_of_work() as uow:
         if not isinstance(body, svc.MatchSync):
             return {"data": reader(uow).read(_move(uow, external_id, body["tableID"]))}

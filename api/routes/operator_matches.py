@@ -69,8 +69,14 @@ def start_match(match_id: str) -> Json:
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="match_not_active (pending), or match_undecided (correction of a result).")
 def score_match(body: Json, match_id: str) -> Json:
-    """Replace the game scores: live on an active match (match.score_updated), a correction on a completed one
-    (match.result_updated)."""
+    """Replace the game scores of an active match (live) or a completed one (correction).
+
+    Games go to the server's points per game (11), won by 2. On an active match the last game may be in
+    progress (e.g. 5-3) and counts for nobody in `score`; earlier games must be finished, and no game may follow
+    once a side has won more than half of `bestOf`. Impossible scores are 400 `validation_failed`. Emits
+    `match.score_updated`; on a completed match the result must stay decided (409 `match_undecided`) and
+    `match.result_updated` carries `previous: {gameScores, score}`.
+    """
     with unit_of_work() as uow:
         match = svc.score_match(uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"],
                                 now=now(), rules=rules())
@@ -96,7 +102,11 @@ def complete_match(body: Json, match_id: str) -> Json:
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
 def move_match(body: Json, match_id: str) -> Json:
-    """Move a pending match to the end of another table's queue."""
+    """Move a pending match to the end of another table's queue.
+
+    The operator may use any table of the account, whichever connection manages it; moving onto the match's
+    own table changes nothing.
+    """
     with unit_of_work() as uow:
         match = svc.operator_move_match(uow, account_id=_account(), match_id=match_id, table_id=body["tableID"],
                                         now=now())
@@ -119,7 +129,11 @@ def cancel_match(match_id: str) -> Json:
 @blp.arguments(QueueOrderBody)
 @blp.response(200, envelope(TableRead))
 def reorder_queue(body: Json, table_id: str) -> Json:
-    """Reorder a table's queue: `matchIDs` lists exactly its pending matches in the new order."""
+    """Reorder a table's queue.
+
+    `matchIDs` lists exactly the table's pending matches (every connection's), each once, in the new order;
+    anything else is 400 `validation_failed` and nothing changes.
+    """
     with unit_of_work() as uow:
         table = svc.reorder_queue(uow, account_id=_account(), table_id=table_id, match_ids=body["matchIDs"],
                                   now=now())
