@@ -20,13 +20,19 @@ DEFAULT_POINTS = Settings.points_per_game
 
 
 def _display_name(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> str | None:
+    """The legacy display string of a side: the manual name, else "First Last" (initials where the player asks
+    for them), else the externalID."""
     if reference.get("manualName"):
         return reference["manualName"]
     player = players.get(reference.get("externalID", ""))
     if player is None:
         return reference.get("externalID")
-    name = " ".join(part for part in (player.get("firstName"), player.get("lastName")) if part)
-    return name or player.get("externalID")
+    parts = []
+    for name_field, initial_field in (("firstName", "firstNameInitial"), ("lastName", "lastNameInitial")):
+        part = player.get(name_field)
+        if part:
+            parts.append(f"{part[0]}." if player.get(initial_field) else part)
+    return " ".join(parts) or player.get("externalID")
 
 
 def score_of(game_scores: list[dict[str, int]], *, points: int = DEFAULT_POINTS) -> dict[str, int]:

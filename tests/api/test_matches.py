@@ -19,6 +19,8 @@ PLAYERS = [
     {"externalID": "p2", "firstName": "Grace", "lastName": "Hopper"},
     {"externalID": "p3", "firstName": "Alan"},
     {"externalID": "p4", "lastName": "Turing"},
+    {"externalID": "p5", "firstName": "Edsger", "lastName": "Dijkstra", "firstNameInitial": True},
+    {"externalID": "p6"},
 ]
 
 
@@ -117,6 +119,14 @@ def test_new_match_is_pending_at_the_end_of_its_table_queue(courts: Courts) -> N
     assert first["scheduledOn"] == "2026-11-21T10:00:00.000Z"
     assert "completedOn" not in first
     assert second["bestOf"] == 5  # the server default
+
+
+def test_legacy_side_strings_are_display_names(courts: Courts) -> None:
+    match = courts.sync("m1", isDoubles=True, playerA={"externalID": "p3"}, playerA2={"externalID": "p5"},
+                        playerB={"externalID": "p6"}, playerB2={"externalID": "p4", "manualName": "Sub"})
+    assert (match["playerA"], match["playerA2"], match["playerB"], match["playerB2"]) == (
+        "Alan", "E. Dijkstra", "p6", "Sub")
+    assert match["participants"]["playerB2"] == {"externalID": "p4", "manualName": "Sub"}
 
 
 def test_post_matches_is_an_alias_of_put(courts: Courts) -> None:
