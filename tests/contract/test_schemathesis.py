@@ -88,13 +88,22 @@ def documented_operations(live: Live, *, operator: bool) -> list[schemathesis.AP
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
 
     @schema.hook("map_case")
-    def same_external_id(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
-        """A full-body PATCH of a match names the match of its path (a rule JSON Schema cannot state)."""
-        label = f"{case.method.upper()} {case.operation.path}"
+    def obey_cross_field_rules(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
+        """Valid cases also obey the contract's rules that JSON Schema cannot state.
+
+        A full-body PATCH of a match names the match of its path; a bulk body names each externalID or
+        tableID once (contract §2: a duplicate makes the whole batch 400).
+        """
         positive = case.meta is not None and case.meta.generation.mode.is_positive
-        if label == "PATCH /api/v1/matches/{external_id}" and positive and isinstance(case.body, dict):
-            if "externalID" in case.body and case.path_parameters:
-                case.body["externalID"] = unquote(case.path_parameters["external_id"])  # generated encoded
+        if not positive or not isinstance(case.body, dict):
+            return case
+        label = f"{case.method.upper()} {case.operation.path}"
+        if label == "PATCH /api/v1/matches/{external_id}" and "externalID" in case.body and case.path_parameters:
+            case.body["externalID"] = unquote(case.path_parameters["external_id"])  # generated encoded
+        if case.operation.path.endswith(("/bulk", "/bulk/cancel")):
+            for name, items in case.body.items():
+                if isinstance(items, list) and all(isinstance(item, dict) for item in items):
+                    case.body[name] = unique_items(items)
         return case
 
     operations = [result.ok() for result in schema.get_all_operations()]
@@ -103,6 +112,20 @@ def documented_operations(live: Live, *, operator: bool) -> list[schemathesis.AP
 
 def partner_operations(live: Live) -> list[schemathesis.APIOperation]:
     return documented_operations(live, operator=False)
+
+
+def unique_items(items: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The items whose key (`externalID`, else `tableID`) no earlier item has."""
+    seen: set[object] = set()
+    kept = []
+    for item in items:
+        key = item.get("externalID", item.get("tableID"))
+        if not isinstance(key, str):
+            kept.append(item)
+        elif key not in seen:
+            kept.append(item)
+            seen.add(key)
+    return kept
 
 
 def run_operation(live: Live, operation: schemathesis.APIOperation, mode: GenerationMode) -> str | None:
