@@ -8,12 +8,12 @@ from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
 from api.errors import status_of
 from api.schemas.common import PageQuery, envelope, list_envelope
+from api.routes.matches import reader
 from api.schemas.matches import TableRead
 from api.schemas.resources import BulkTableAssign, BulkTableOutcome, TableAssign
 from api.security import requires
 from domain import tables
 from domain.errors import DomainError
-from domain.queues import present_table
 
 blp = Blueprint("tables", __name__, description="Scoring tables managed by the connection")
 
@@ -30,7 +30,8 @@ def list_tables(query: dict[str, Any]) -> dict[str, Any]:
             uow, account_id=principal.account_id, connection_id=principal.connection_id or "",
             limit=query.get("limit"), cursor=query.get("cursor"),
         )
-        data = [present_table(uow, table, connection_id=principal.connection_id) for table in page]
+        read = reader(uow)
+        data = [read.table(table, connection_id=principal.connection_id) for table in page]
     return {"data": data, "nextCursor": cursor}
 
 
@@ -51,7 +52,7 @@ def assign_tables(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
             if isinstance(outcome, DomainError):
                 result |= {"status": status_of(outcome), "error": {"code": outcome.code, "message": outcome.message}}
             else:
-                result |= {"status": 200, "data": present_table(uow, outcome, connection_id=principal.connection_id)}
+                result |= {"status": 200, "data": reader(uow).table(outcome, connection_id=principal.connection_id)}
             results.append(result)
     failed = sum(1 for result in results if result["status"] != 200)
     outcome_body = {"results": results, "succeeded": len(results) - failed, "failed": failed}
@@ -67,7 +68,7 @@ def get_table(table_id: str) -> dict[str, Any]:
     with unit_of_work() as uow:
         table = tables.managed_table(uow, account_id=principal.account_id,
                                      connection_id=principal.connection_id or "", table_id=table_id)
-        return {"data": present_table(uow, table, connection_id=principal.connection_id)}
+        return {"data": reader(uow).table(table, connection_id=principal.connection_id)}
 
 
 @blp.route("/tables/<table_id>", methods=["PATCH"])
@@ -82,4 +83,4 @@ def assign_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
             uow, account_id=principal.account_id, connection_id=principal.connection_id or "", table_id=table_id,
             player_list_external_id=body["playerListExternalID"], now=now(),
         )
-        return {"data": present_table(uow, table, connection_id=principal.connection_id)}
+        return {"data": reader(uow).table(table, connection_id=principal.connection_id)}

@@ -220,3 +220,19 @@ def test_table_scopes(partner: Api, new_partner: Callable[..., Api]) -> None:
         assert response.status_code == 403
         assert response.json["error"]["details"] == {"requiredScope": "tables.write"}
     assert new_partner(scope="tables.write").get("/tables").status_code == 403
+
+
+def test_table_read_scores_games_with_the_servers_points_per_game(app: Any, partner: Api, operator: Api) -> None:
+    """A game 5-3 is won under a 5-point rule: the table read's score counts it like the match read does."""
+    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(points_per_game=5)
+    [table_id] = table_ids(partner, courts=1)
+    sync_list(partner)
+    match = queue_match(partner, "m1", table_id)
+    assert operator.post(f"/operator/matches/{match['id']}/start").status_code == 200
+    scored = operator.post(f"/operator/matches/{match['id']}/score", json={"gameScores": [{"a": 5, "b": 3}]})
+    assert scored.status_code == 200, scored.json
+    assert scored.json["data"]["score"] == {"a": 1, "b": 0}
+    table = partner.get(f"/tables/{table_id}").json["data"]
+    assert table["activeMatch"]["score"] == {"a": 1, "b": 0}
+    listed = partner.get("/tables").json["data"][0]
+    assert listed["activeMatch"]["score"] == {"a": 1, "b": 0}
