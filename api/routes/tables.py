@@ -7,8 +7,8 @@ from typing import Any
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
 from api.errors import status_of
-from api.schemas.common import PageQuery, envelope, list_envelope
 from api.routes.matches import reader
+from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.matches import TableRead
 from api.schemas.resources import BulkTableAssign, BulkTableOutcome, TableAssign
 from api.security import requires
