@@ -104,7 +104,7 @@ def _header_ref(name: str) -> dict[str, str]:
 
 def _error_component(status: str) -> dict[str, Any]:
     name, description = ERRORS[status]
-    headers = {"Service-Request-ID": _header_ref("ServiceRequestID")}
+    headers: dict[str, dict[str, Any]] = {"Service-Request-ID": _header_ref("ServiceRequestID")}
     if status not in ("401", "429"):  # present when the request was authenticated before it failed
         headers.update({header: {**HEADERS[ref], "required": False} for header, ref in RATE_HEADERS.items()})
     headers.update({header: _header_ref(ref) for header, ref in ERROR_HEADERS.get(status, {}).items()})
