@@ -139,6 +139,8 @@ def test_court_board_reorders_the_queue(console: Console, partner: Partner, oper
     ids = [partner.match(f"m{i}", tables["Court 1"])["id"] for i in (1, 2, 3)]
     app = console("views/court_board.py")
     pick(app, "board_match", ids[2])
+    app.run()  # a refresh keeps the selection being made
+    assert app.selectbox(key="board_match").value == ids[2]
     click(app, "board_top")
     assert [m["externalID"] for m in operator_api.tables()["Court 1"]["queue"]] == ["m3", "m1", "m2"]
     pick(app, "board_match", ids[0])

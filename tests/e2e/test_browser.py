@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -67,7 +68,7 @@ def console_url(server_factory: Callable[..., ServerProcess], tmp_path: Path) ->
         console.kill()
 
 
-def partner_call(server: ServerProcess, key: str, method: str, path: str, body: object) -> dict[str, object]:
+def partner_call(server: ServerProcess, key: str, method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     response = requests.request(method, server.base + path, json=body, timeout=30,
                                 headers={"Authorization": f"Bearer {key}"})
     assert response.status_code in (200, 201), response.text
@@ -79,7 +80,7 @@ def seed(server: ServerProcess, webhook_url: str) -> None:
     key = server.developer_key()
     broadcast = partner_call(server, key, "POST", "/broadcasts",
                              {"name": "Club Open", "tables": [{"label": "Court 1"}]})
-    table_id = broadcast["tables"][0]["id"]  # type: ignore[index]
+    table_id = broadcast["tables"][0]["id"]
     partner_call(server, key, "PUT", "/player-lists", {"externalID": "club", "name": "Club", "players": [
         {"externalID": "p1", "firstName": "Ann", "lastName": "Lee"},
         {"externalID": "p2", "firstName": "Bo", "lastName": "Kim"}]})
