@@ -314,6 +314,29 @@ def _document_own_routes(spec: APISpec) -> None:
     }})
 
 
+DESCRIPTION = """Courtside partner and operator API, version 1.
+
+**Authentication.** `Authorization: Bearer <credential>`: an OAuth access token (`svc_token_...`) or a developer
+key (`svc_test_...`) on partner routes, the operator key (`svc_op_...`) on `/operator/...` routes. No credential
+is `401 authentication_required`, a bad one `401 invalid_token`, a missing scope `403 insufficient_scope`.
+
+**Envelopes.** A resource is `{"data": {...}}`; a list `{"data": [...], "nextCursor": "..." | null}` (pass
+`nextCursor` back as `cursor`; `limit` 1 to 100, default 50); a bulk result `{"data": {"results": [...],
+"succeeded", "failed"}}` with 200 when nothing failed, else 207. The token endpoint answers RFC 6749 JSON,
+not wrapped. Every error is `{"error": {"code", "message", "details"?}}`, including unknown routes (404
+`not_found`) and wrong methods (405 `method_not_allowed` with `Allow`).
+
+**Headers.** Every response carries `Service-Request-ID` (yours, if you sent a valid one, else minted).
+Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; 429 adds
+`Retry-After`.
+
+**Bodies.** JSON only (`415` otherwise; form bodies only at `/oauth/token` and the consent form), at most
+1 MiB (`413`), strict:
+an unknown property is `400 validation_failed`.
+
+**Webhooks.** The signed deliveries your URL receives are described under `x-webhooks`."""
+
+
 def install(api: Api) -> None:
     """Hook the platform documentation into `api` (call before registering blueprints)."""
     spec = api.spec
@@ -331,4 +354,5 @@ def install(api: Api) -> None:
            for event in MATCH_EVENTS},
         "integration.test": _webhook("integration.test", "TestEvent"),
     }
+    spec.options.setdefault("info", {})["description"] = DESCRIPTION
     _document_own_routes(spec)
