@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from console.client import ConsoleError
-from console.ui import client
+from console.ui import client, no_traceback
 
 st.set_page_config(page_title="Courtside console", page_icon=":material/sports_tennis:", layout="wide")
 
@@ -29,4 +29,5 @@ except ConsoleError as exc:
     st.error(f"{exc} Reload the page to try again.", icon=":material/error:")
     st.stop()
 st.sidebar.caption(":green[:material/check_circle:] connected")
-page.run()
+with no_traceback(f"the {page.title} page"):
+    page.run()

@@ -6,7 +6,9 @@ does not offer yet, or a refused request always shows as one clear message and n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -16,6 +18,7 @@ from domain.settings import Settings
 
 T = TypeVar("T")
 FLASH = "_flash"
+log = logging.getLogger("courtside.console")
 
 
 def settings() -> Settings:
@@ -36,6 +39,20 @@ def show_problem(exc: ConsoleError) -> None:
         st.warning(f"Not available: {exc}", icon=":material/construction:")
     else:
         st.error(str(exc), icon=":material/error:")
+
+
+@contextmanager
+def no_traceback(what: str) -> Iterator[None]:
+    """Show a bug (an answer the console did not expect) as one message, not a traceback; log the details.
+
+    Streamlit's rerun and stop signals are BaseExceptions, so they pass through untouched.
+    """
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 - the last line of defence of a page
+        log.exception("console failure while showing %s", what)
+        st.error(f"The console could not show {what} ({type(exc).__name__}: {exc}). "
+                 "This is a bug; the details are in the console's log.", icon=":material/bug_report:")
 
 
 def load(fetch: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:

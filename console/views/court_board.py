@@ -12,7 +12,7 @@ import streamlit as st
 
 from console.board import Where, queue_after
 from console.scoring import score_line
-from console.ui import act, client, load, match_label, show_flash, side_name
+from console.ui import act, client, load, match_label, no_traceback, show_flash, side_name
 
 REFRESH_SECONDS = 5
 BOARD = "_board_tables"
@@ -45,6 +45,11 @@ def table_card(table: dict[str, Any]) -> None:
 
 @st.fragment(run_every=REFRESH_SECONDS if auto else None)
 def board() -> None:
+    with no_traceback("the court board"):
+        show_board()
+
+
+def show_board() -> None:
     tables = load(client().tables)
     st.session_state[BOARD] = tables
     if tables is None:

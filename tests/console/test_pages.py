@@ -359,3 +359,18 @@ def test_player_lists_add_and_remove_manual_players(console: Console, partner: P
     click(app, "pl_remove")
     assert "Player removed." in texts(app, "success")
     assert [p["source"] for p in operator_api.data("GET", "/operator/player-lists")[0]["players"]] == ["mapped"] * 4
+
+
+def test_a_bug_on_a_page_shows_one_message_not_a_traceback() -> None:
+    def page() -> None:
+        from console.ui import no_traceback
+
+        with no_traceback("the test page"):
+            raise KeyError("label")
+
+    app = AppTest.from_function(page, default_timeout=60).run()
+    assert not app.exception
+    assert texts(app, "error") == [
+        "The console could not show the test page (KeyError: 'label'). This is a bug; the details are in the "
+        "console's log."
+    ]
