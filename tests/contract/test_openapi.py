@@ -289,3 +289,42 @@ def test_stored_webhook_payloads_match_their_documented_schemas(
         ref = document["x-webhooks"][delivery["eventType"]]["post"]["requestBody"]["content"]["application/json"]
         schema = {**ref["schema"], **components}
         OAS30Validator(schema).validate(delivery["payload"])
+
+
+def _body(document: dict[str, Any], method: str, path: str) -> dict[str, Any]:
+    operation = document["paths"][f"/api/v1{path}"][method]
+    return resolve(document, operation["requestBody"]["content"]["application/json"]["schema"])
+
+
+def _bounds(schema: dict[str, Any], *keys: str) -> tuple[Any, ...]:
+    return tuple(schema.get(key) for key in keys)
+
+
+def test_document_states_the_limits_of_the_spec(document: dict[str, Any]) -> None:
+    """api-v1.md "Limits" and contract §2 string bounds, as the document states them."""
+    for path, method, operation in operations(document):
+        for parameter in operation.get("parameters", []):
+            if parameter.get("name") == "limit":
+                assert _bounds(parameter["schema"], "minimum", "maximum") == (1, 100), f"{method} {path}"
+    broadcast = _body(document, "post", "/broadcasts")["properties"]
+    assert _bounds(broadcast["tables"], "minItems", "maxItems") == (1, 50)
+    assert _bounds(broadcast["name"], "minLength", "maxLength") == (1, 120)
+    assert broadcast["description"]["maxLength"] == 800
+    for method, path, member in (("post", "/matches/bulk", "matches"), ("patch", "/matches/bulk", "matches"),
+                                 ("post", "/matches/bulk/cancel", "externalIDs"), ("patch", "/tables/bulk", "tables")):
+        assert _bounds(_body(document, method, path)["properties"][member], "minItems", "maxItems") == (1, 100)
+    for path in ("/player-lists/{external_id}", "/teams/{external_id}"):
+        patch = _body(document, "patch", path)
+        assert patch["properties"]["upsert"]["maxItems"] == 500
+        assert _bounds(patch["properties"]["removeExternalIDs"], "maxItems", "uniqueItems") == (500, True)
+        assert _bounds(patch["properties"]["name"], "minLength", "maxLength") == (1, 120)
+        assert patch.get("minProperties") == 1
+    assert _body(document, "patch", "/player-lists/{external_id}")["properties"]["description"]["maxLength"] == 800
+    team = _body(document, "patch", "/teams/{external_id}")["properties"]
+    assert (team["jerseyColor"]["maxLength"], team["logoURL"]["maxLength"]) == (120, 1000)
+    config = _body(document, "patch", "/webhooks/configuration")["properties"]["events"]
+    assert config["uniqueItems"] is True and set(config["items"]["enum"]) == set(MATCH_EVENTS)
+    assert _body(document, "post", "/webhooks/retry")["properties"]["eventID"]["pattern"] == "^[a-f0-9]{40}$"
+    rotate = document["paths"]["/api/v1/webhooks/secret/rotate"]["post"]["parameters"]
+    key = next(p for p in rotate if p.get("name") == "Idempotency-Key")
+    assert key["in"] == "header" and _bounds(key["schema"], "minLength", "maxLength") == (8, 200)
