@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import os
@@ -124,6 +125,8 @@ def serve(settings: Settings) -> None:
     except BaseException:
         store.close()
         raise
+    gc.collect()
+    gc.freeze()  # the loaded documents and the app live as long as the process: keep full GC passes off them
 
     def stop(signum: int, frame: Any) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
