@@ -109,12 +109,14 @@ def bench(server: Server, runs: int) -> dict[str, Any]:
 
     os.environ["COURTSIDE_API_URL"] = server.url
     os.environ["COURTSIDE_OPERATOR_KEY"] = server.operator_key
-    api_ms = []
+    api_ms, size = [], 0
     for _ in range(runs):
         started = time.perf_counter()
-        requests.get(server.url + "/api/v1/operator/tables?limit=100", timeout=60,
-                     headers={"Authorization": f"Bearer {server.operator_key}"}).raise_for_status()
+        response = requests.get(server.url + "/api/v1/operator/tables?limit=100", timeout=60,
+                                headers={"Authorization": f"Bearer {server.operator_key}"})
+        response.raise_for_status()
         api_ms.append((time.perf_counter() - started) * 1000)
+        size = len(response.content)
     app = AppTest.from_file(str(ROOT / "console" / "app.py"), default_timeout=300)
     render_ms = []
     for _ in range(runs):
@@ -126,6 +128,7 @@ def bench(server: Server, runs: int) -> dict[str, Any]:
     caption = next(c.value for c in app.caption if "tables ·" in c.value)
     return {
         "board": caption,
+        "operator_tables_bytes": size,
         "api_get_operator_tables_ms": {"median": round(statistics.median(api_ms), 1), "max": round(max(api_ms), 1)},
         "court_board_run_ms": {"first": round(render_ms[0], 1), "median": round(statistics.median(render_ms), 1),
                                "max": round(max(render_ms), 1)},
