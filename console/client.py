@@ -16,6 +16,7 @@ import requests
 from domain.settings import Settings
 
 KEY_FILE = "operator.key"
+MAX_DELIVERIES = 2000  # the delivery monitor shows (and charts) at most this many, the newest
 UNKNOWN_ROUTE_MESSAGE = "No such resource."  # what api/errors.py answers for a path no route serves
 
 
@@ -159,7 +160,8 @@ class ConsoleClient:
 
     # ------------------------------------------------------------ deliveries
     def deliveries(self, *, status: str | None = None, event_type: str | None = None,
-                   connection_id: str | None = None, max_items: int = 2000) -> list[dict[str, Any]]:
+                   connection_id: str | None = None, max_items: int = MAX_DELIVERIES) -> list[dict[str, Any]]:
+        """The newest deliveries (at most `max_items`), newest first."""
         return list(self.pages("/operator/webhooks", max_items=max_items, status=status, eventType=event_type,
                                connectionID=connection_id))
 

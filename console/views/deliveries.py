@@ -9,6 +9,7 @@ from typing import Any
 
 import streamlit as st
 
+from console.client import MAX_DELIVERIES
 from console.deliveries import COLORS, EVENT_TYPES, STATUSES, failure_rate, failure_rate_over_time, over_time, table_of
 from console.ui import act, client, load, show_flash
 
@@ -33,6 +34,8 @@ if deliveries is not None and not deliveries:
     st.info("No deliveries match these filters. Events are delivered once a connection sets a webhook URL.")
 elif deliveries:
     rate = failure_rate(deliveries)
+    if len(deliveries) >= MAX_DELIVERIES:
+        st.caption(f"Showing the newest {MAX_DELIVERIES} deliveries; narrow the filters to see older ones.")
     total, delivered, failed, rate_metric = st.columns(4)
     total.metric("Deliveries", len(deliveries))
     delivered.metric("Delivered", sum(1 for d in deliveries if d["status"] == "delivered"))
