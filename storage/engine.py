@@ -280,7 +280,7 @@ class Store:
         try:
             _write_all(self._journal_fd, line)
             os.fsync(self._journal_fd)
-        except OSError as exc:
+        except BaseException as exc:  # an OSError, or an interrupt between write and fsync
             fd = self._journal_fd
 
             def cut_back() -> None:
@@ -291,6 +291,8 @@ class Store:
                 cut_back()
             except OSError:
                 self._repair = cut_back  # no append before the half line is gone
+            if not isinstance(exc, OSError):
+                raise
             raise StorageError(f"Could not write the journal: {exc}") from exc
         self._journal_size = start + len(line)
 
