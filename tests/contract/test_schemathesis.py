@@ -32,7 +32,7 @@ SERVER_ENV = {
     "COURTSIDE_DEV_KEY_RATE_LIMIT": "1000000",
     "COURTSIDE_TOKEN_RATE_LIMIT": "1000000",
 }
-EXAMPLES = 12
+EXAMPLES = 25
 MAX_REPORT = 1500
 #: The document marks opaque page cursors `format: cursor`; generate well-formed ones (any position).
 schemathesis.openapi.format("cursor", st.integers(min_value=0, max_value=10**9).map(encode_cursor))
