@@ -132,6 +132,17 @@ def unique_items(items: list[Any]) -> list[Any]:
     return kept
 
 
+def status_documented_explicitly(
+    ctx: schemathesis.CheckContext, response: schemathesis.Response, case: schemathesis.Case
+) -> bool | None:
+    """Every error an operation gives has its own documented response; `default` is only for 500."""
+    documented = {str(code) for code in case.operation.responses.status_codes}
+    status = str(response.status_code)
+    if status.startswith("5") or status in documented or f"{status[0]}XX" in documented:
+        return None
+    raise AssertionError(f"{status} is documented only by `default` (documented: {', '.join(sorted(documented))})")
+
+
 def run_operation(live: Live, operation: schemathesis.APIOperation, mode: GenerationMode) -> str | None:
     """Fuzz one operation in one mode; the first failure, described, or None."""
 
@@ -141,7 +152,7 @@ def run_operation(live: Live, operation: schemathesis.APIOperation, mode: Genera
         phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
     )
     def fuzz(case: schemathesis.Case) -> None:
-        case.call_and_validate(session=live.session, timeout=30)
+        case.call_and_validate(session=live.session, timeout=30, additional_checks=[status_documented_explicitly])
 
     try:
         fuzz()
