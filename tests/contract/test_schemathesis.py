@@ -90,22 +90,10 @@ def documented_operations(live: Live, *, operator: bool) -> list[schemathesis.AP
             case.headers["Authorization"] = f"Bearer {data}"
 
     @schema.hook("map_case")
-    def obey_cross_field_rules(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
-        """Valid cases also obey the contract's rules that JSON Schema cannot state.
-
-        A full-body PATCH of a match names the match of its path; a bulk body names each externalID or
-        tableID once (contract §2: a duplicate makes the whole batch 400).
-        """
-        positive = case.meta is not None and case.meta.generation.mode.is_positive
-        if not positive or not isinstance(case.body, dict):
-            return case
-        label = f"{case.method.upper()} {case.operation.path}"
-        if label == "PATCH /api/v1/matches/{external_id}" and "externalID" in case.body and case.path_parameters:
-            case.body["externalID"] = unquote(case.path_parameters["external_id"])  # generated encoded
-        if case.operation.path.endswith(("/bulk", "/bulk/cancel")):
-            for name, items in case.body.items():
-                if isinstance(items, list) and all(isinstance(item, dict) for item in items):
-                    case.body[name] = unique_items(items)
+    def valid_means_valid(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
+        if case.meta is not None and case.meta.generation.mode.is_positive and isinstance(case.body, dict):
+            obey_cross_field_rules(f"{case.method.upper()} {case.operation.path}", case.body,
+                                   dict(case.path_parameters or {}))
         return case
 
     results = list(schema.get_all_operations())
@@ -116,6 +104,24 @@ def documented_operations(live: Live, *, operator: bool) -> list[schemathesis.AP
 
 def partner_operations(live: Live) -> list[schemathesis.APIOperation]:
     return documented_operations(live, operator=False)
+
+
+def obey_cross_field_rules(label: str, body: dict[str, Any], path_parameters: dict[str, Any]) -> None:
+    """Make a valid body obey the contract's rules that JSON Schema cannot state (in place).
+
+    A full-body PATCH of a match names the match of its path; a list or team patch does not both upsert and
+    remove one externalID (contract §5: 400 conflicting_patch); a bulk body names each externalID or tableID
+    once (contract §2: a duplicate makes the whole batch 400).
+    """
+    if label == "PATCH /api/v1/matches/{external_id}" and "externalID" in body and path_parameters:
+        body["externalID"] = unquote(path_parameters["external_id"])  # generated percent-encoded
+    upserted = {item.get("externalID") for item in body.get("upsert", []) if isinstance(item, dict)}
+    if upserted and isinstance(body.get("removeExternalIDs"), list):
+        body["removeExternalIDs"] = [i for i in body["removeExternalIDs"] if i not in upserted]
+    if label.endswith(("/bulk", "/bulk/cancel")):
+        for name, items in body.items():
+            if isinstance(items, list) and all(isinstance(item, dict) for item in items):
+                body[name] = unique_items(items)
 
 
 def unique_items(items: list[Any]) -> list[Any]:
