@@ -328,3 +328,22 @@ def test_document_states_the_limits_of_the_spec(document: dict[str, Any]) -> Non
     rotate = document["paths"]["/api/v1/webhooks/secret/rotate"]["post"]["parameters"]
     key = next(p for p in rotate if p.get("name") == "Idempotency-Key")
     assert key["in"] == "header" and _bounds(key["schema"], "minLength", "maxLength") == (8, 200)
+
+
+def test_undocumented_methods_are_405_with_the_documented_ones_in_allow(
+    app: Flask, document: dict[str, Any]
+) -> None:
+    """A URL answers the methods of every documented path it matches (`/tables/bulk` is also a table ID)."""
+    templates = [(re.compile("^" + re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(path)) + "$"), item)
+                 for path, item in document["paths"].items()]
+    client = app.test_client()
+    for path in document["paths"]:
+        url = re.sub(r"\{[^}]+\}", "x", path)
+        documented = {method.upper() for pattern, item in templates if pattern.match(url)
+                      for method in item if method in METHODS}
+        for method in sorted({"GET", "PUT", "POST", "PATCH", "DELETE"} - documented):
+            response = client.open(url, method=method)
+            assert response.status_code == 405, f"{method} {path}"
+            assert response.json["error"]["code"] == "method_not_allowed"
+            allowed = set(response.headers["Allow"].replace(" ", "").split(","))
+            assert allowed - {"HEAD", "OPTIONS"} == documented, f"{method} {path}"
