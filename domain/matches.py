@@ -187,6 +187,20 @@ def list_matches(
     return paginate(uow.matches.find(connection_id=connection_id), seq=lambda m: m.seq, limit=limit, cursor=cursor)
 
 
+def account_matches(
+    uow: UnitOfWork, *, account_id: str, status: str | None, table_id: str | None, limit: int | None,
+    cursor: str | None,
+) -> tuple[list[Match], str | None]:
+    """Every connection's matches on the account (operator view), optionally one status or table, newest first."""
+    equals: dict[str, str] = {"account_id": account_id}
+    if status is not None:
+        equals["status"] = status
+    if table_id is not None:
+        equals["table_id"] = table_id
+    found = sorted(uow.matches.find(**equals), key=lambda m: m.seq, reverse=True)
+    return paginate(found, seq=lambda m: m.seq, limit=limit, cursor=cursor, newest_first=True)
+
+
 def each(items: Sequence[T], apply: Callable[[T], R]) -> list[R | DomainError]:
     """Apply a service to every bulk item in request order; a rule violation becomes that item's result.
 

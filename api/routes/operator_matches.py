@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
@@ -33,6 +33,11 @@ class OperatorDeleted(Schema):
     deleted = fields.Boolean(required=True)
 
 
+class OperatorMatchQuery(PageQuery):
+    status = fields.String(validate=validate.OneOf(["pending", "active", "completed"]))
+    tableID = fields.String(validate=validate.Length(min=1, max=500))
+
+
 def _account() -> str:
     return caller().account_id
 
@@ -50,6 +55,21 @@ def list_tables(query: Json) -> Json:
         data = [read.table(t, connection_id=None) | {"managerConnectionID": t.manager_connection_id}
                 for t in tables]
     return {"data": data, "nextCursor": cursor}
+
+
+@blp.route("/operator/matches", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(OperatorMatchQuery, location="query")
+@blp.response(200, list_envelope(MatchRead))
+def list_matches(query: Json) -> Json:
+    """Every connection's matches on the account, newest first; filter by `status` and `tableID`."""
+    with unit_of_work() as uow:
+        page, cursor = svc.account_matches(
+            uow, account_id=_account(), status=query.get("status"), table_id=query.get("tableID"),
+            limit=query.get("limit"), cursor=query.get("cursor"),
+        )
+        read = reader(uow)
+        return {"data": [read.read(match) for match in page], "nextCursor": cursor}
 
 
 @blp.route("/operator/matches/<string:match_id>/start", methods=["POST"])

@@ -15,7 +15,6 @@ from console.scoring import Side, add_point, finished_games, match_state, parse_
 from console.ui import act, best_of, client, load, match_label, settings, show_flash, side_name
 
 HISTORY = "_score_history"  # match id -> list of previous gameScores, newest last
-COMPLETED = "_completed_matches"  # match id -> last match read of matches completed in this session
 
 st.markdown(
     "<style>div[data-testid='stButton'] button[kind='primary'] p {font-size: 2rem; font-weight: 700;}</style>",
@@ -26,7 +25,6 @@ show_flash()
 api = client()
 points = settings().points_per_game
 history: dict[str, list[list[dict[str, int]]]] = st.session_state.setdefault(HISTORY, {})
-completed: dict[str, dict[str, Any]] = st.session_state.setdefault(COMPLETED, {})
 
 
 def send_scores(match: dict[str, Any], scores: list[dict[str, int]], *, remember: bool = True) -> None:
@@ -71,7 +69,6 @@ def scoreboard(match: dict[str, Any]) -> None:
         result = act(api.complete_match, match["id"], finished_games(scores),
                      done=f"Completed {match_label(match)}: {score_line(finished_games(scores))}.", rerun=False)
         if result is not None:
-            completed[result["id"]] = result
             history.pop(match["id"], None)
             st.rerun()
 
@@ -89,17 +86,13 @@ if tables is not None:
 
 st.divider()
 st.subheader("Correct a completed result")
-if completed:
-    picked = st.selectbox("Completed in this session", ["", *completed], key="correct_pick",
-                          format_func=lambda i: match_label(completed[i]) if i else "(enter a match ID below)")
-else:
-    picked = ""
-match_id = picked or st.text_input("Match ID (mat_…)", key="correct_id").strip()
-if match_id:
-    known = completed.get(match_id, {})
+recent = load(api.completed_matches)
+if recent:
+    by_id = {m["id"]: m for m in recent}
+    match_id = st.selectbox("Completed match (newest first)", list(by_id), key="correct_pick",
+                            format_func=lambda i: f"{match_label(by_id[i])} {score_line(by_id[i]['gameScores'])}")
     games_text = st.text_input("Corrected games (side A-side B, comma-separated)", key=f"correct_games_{match_id}",
-                               value=score_line(known.get("gameScores") or []) if known else "",
-                               placeholder="11-7, 9-11, 11-5")
+                               value=score_line(by_id[match_id]["gameScores"]), placeholder="11-7, 9-11, 11-5")
     if st.button("Save corrected result", key="correct_save"):
         try:
             games = parse_games(games_text)
@@ -108,5 +101,6 @@ if match_id:
         else:
             fixed = act(api.score_match, match_id, games, done="Result corrected.", rerun=False)
             if fixed is not None:
-                completed[fixed["id"]] = fixed
                 st.success(f"Result corrected: {match_label(fixed)} {score_line(fixed.get('gameScores') or [])}.")
+elif recent is not None:
+    st.info("No completed matches yet.")

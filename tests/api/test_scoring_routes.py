@@ -237,6 +237,31 @@ def test_court_board_shows_every_table_with_every_connections_matches(
     assert len(page.json["data"]) == 3 and page.json["nextCursor"]
 
 
+def test_operator_lists_the_accounts_matches_newest_first_filtered_by_status_and_table(
+    courts_factory: Callable[..., Courts], operator: Api,
+) -> None:
+    one, two = courts_factory(), courts_factory()
+    first = one.sync("a")
+    one.sync("b", table=1)
+    two.sync("z")
+    call(operator, "start", first["id"])
+    call(operator, "complete", first["id"], {"gameScores": WIN})
+    everything = operator.get("/operator/matches")
+    assert everything.status_code == 200 and everything.json["nextCursor"] is None
+    assert [m["externalID"] for m in everything.json["data"]] == ["z", "b", "a"]
+    completed = operator.get("/operator/matches?status=completed").json["data"]
+    assert [(m["externalID"], m["status"], m["score"]) for m in completed] == [("a", "completed", {"a": 3, "b": 1})]
+    on_table = operator.get(f"/operator/matches?tableID={one.tables[1]}").json["data"]
+    assert [m["externalID"] for m in on_table] == ["b"]
+    first_page = operator.get("/operator/matches?limit=2")
+    assert [m["externalID"] for m in first_page.json["data"]] == ["z", "b"]
+    rest = operator.get(f"/operator/matches?limit=2&cursor={first_page.json['nextCursor']}")
+    assert [m["externalID"] for m in rest.json["data"]] == ["a"] and rest.json["nextCursor"] is None
+    bad = operator.get("/operator/matches?status=finished")
+    assert bad.status_code == 400 and bad.json["error"]["code"] == "validation_failed"
+    assert courts_factory().api.get("/operator/matches").status_code == 401
+
+
 def test_operator_routes_refuse_partner_credentials(courts: Courts) -> None:
     match = courts.sync("m1")
     response = courts.api.post(f"/operator/matches/{match['id']}/start")

@@ -243,7 +243,7 @@ def test_scoring_corrects_a_completed_result(console: Console, partner: Partner,
     operator_api.data("POST", f"/operator/matches/{match['id']}/complete",
                       {"gameScores": [{"a": 11, "b": 3}, {"a": 11, "b": 4}]})
     app = console("views/scoring.py")
-    app.text_input(key="correct_id").input(match["id"]).run()
+    app.selectbox(key="correct_pick").select(match["id"]).run()
     app.text_input(key=f"correct_games_{match['id']}").input("3-11, 4-11").run()
     click(app, "correct_save")
     assert "Result corrected: Ann Lee vs Bo Kim · m1 3-11, 4-11." in texts(app, "success")
@@ -259,7 +259,7 @@ def test_scoring_correction_refuses_unreadable_scores_without_calling_the_api(
     operator_api.data("POST", f"/operator/matches/{match['id']}/complete",
                       {"gameScores": [{"a": 11, "b": 3}, {"a": 11, "b": 4}]})
     app = console("views/scoring.py")
-    app.text_input(key="correct_id").input(match["id"]).run()
+    app.selectbox(key="correct_pick").select(match["id"]).run()
     app.text_input(key=f"correct_games_{match['id']}").input("11 to 3").run()
     click(app, "correct_save")
     assert texts(app, "error") == ["'11 to 3' is not a game score like 11-7."]
