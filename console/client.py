@@ -139,6 +139,10 @@ class ConsoleClient:
     def tables(self) -> list[dict[str, Any]]:
         return self.all("/operator/tables")
 
+    def rules(self) -> dict[str, int]:
+        """The server's scoring rules: `pointsPerGame`, `defaultBestOf`."""
+        return dict(self.data("GET", "/operator/rules"))
+
     def completed_matches(self, *, limit: int = 100) -> list[dict[str, Any]]:
         """The account's most recently created completed matches (newest first), for corrections."""
         return list(self.pages("/operator/matches", limit=limit, max_items=limit, status="completed"))

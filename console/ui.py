@@ -100,13 +100,13 @@ def match_label(match: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def best_of(match: dict[str, Any]) -> int:
-    """The match's best-of (it may be sent as a number or a string), else the server default."""
+def best_of(match: dict[str, Any], *, default: int) -> int:
+    """The match's best-of (it may be sent as a number or a string), else the server's `default`."""
     try:
         value = int(float(match.get("bestOf") or 0))
     except (TypeError, ValueError):
         value = 0
-    return value if value > 0 else settings().default_best_of
+    return value if value > 0 else default
 
 
 def one_time_secret(key: str, title: str) -> None:

@@ -39,3 +39,17 @@ def create_developer_key(body: dict[str, str]) -> dict[str, object]:
             ttl_seconds=services().settings.dev_key_ttl,
         )
     return {"data": {"key": key, "connectionID": connection.id, "scopes": connection.scopes}}
+
+
+class ScoringRulesSchema(Strict):
+    pointsPerGame = fields.Integer(required=True, metadata={"description": "points to win a game (win by 2)"})
+    defaultBestOf = fields.Integer(required=True, metadata={"description": "bestOf of a match that sets none"})
+
+
+@blp.route("/operator/rules", methods=["GET"])
+@requires(operator=True)
+@blp.response(200, envelope(ScoringRulesSchema))
+def get_scoring_rules() -> dict[str, object]:
+    """The server's scoring rules, so scoring devices and the console count games as the server does."""
+    settings = services().settings
+    return {"data": {"pointsPerGame": settings.points_per_game, "defaultBestOf": settings.default_best_of}}

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from console.scoring import Side, add_point, finished_games, match_state, parse_games, score_line
-from console.ui import act, best_of, client, load, match_label, settings, show_flash, side_name
+from console.ui import act, best_of, client, load, match_label, show_flash, side_name
 
 HISTORY = "_score_history"  # match id -> list of previous gameScores, newest last
 
@@ -23,7 +23,10 @@ st.markdown(
 st.title("Scoring")
 show_flash()
 api = client()
-points = settings().points_per_game
+rules = load(api.rules)  # the server's scoring rule, so buttons count games as the server does
+if rules is None:
+    st.stop()
+points, default_best_of = (rules or {})["pointsPerGame"], (rules or {})["defaultBestOf"]
 history: dict[str, list[list[dict[str, int]]]] = st.session_state.setdefault(HISTORY, {})
 
 
@@ -40,7 +43,7 @@ def send_scores(match: dict[str, Any], scores: list[dict[str, int]], *, remember
 def scoreboard(match: dict[str, Any]) -> None:
     """The live score of a match in play, with the point, undo and complete buttons."""
     scores = [dict(game) for game in match.get("gameScores") or []]
-    rule_best_of = best_of(match)
+    rule_best_of = best_of(match, default=default_best_of)
     state = match_state(scores, best_of=rule_best_of, points=points)
     st.caption(f"{match_label(match)} · best of {rule_best_of}, games to {points} (win by 2)")
     left, right = st.columns(2)

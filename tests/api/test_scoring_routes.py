@@ -334,3 +334,10 @@ def test_live_scoring_end_to_end_on_a_real_server(server_factory: Callable[..., 
         assert {event["connectionID"] for event in events} == {connection}
     finally:
         receiver.stop()
+
+
+def test_operator_reads_the_servers_scoring_rules(app: Any, operator: Api, partner: Api) -> None:
+    assert operator.get("/operator/rules").json == {"data": {"pointsPerGame": 11, "defaultBestOf": 5}}
+    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(points_per_game=21)
+    assert operator.get("/operator/rules").json["data"]["pointsPerGame"] == 21
+    assert partner.get("/operator/rules").status_code == 401

@@ -374,3 +374,24 @@ def test_a_bug_on_a_page_shows_one_message_not_a_traceback() -> None:
         "The console could not show the test page (KeyError: 'label'). This is a bug; the details are in the "
         "console's log."
     ]
+
+
+def test_scoring_counts_games_with_the_servers_rule_not_the_consoles_environment(
+    server_factory: Callable[..., ServerProcess], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server playing games to 5: the console (no COURTSIDE_POINTS_PER_GAME of its own) follows it."""
+    server = server_factory(env={"COURTSIDE_POINTS_PER_GAME": "5", "COURTSIDE_DEFAULT_BEST_OF": "3"})
+    monkeypatch.delenv("COURTSIDE_POINTS_PER_GAME", raising=False)
+    monkeypatch.setenv("COURTSIDE_API_URL", f"http://127.0.0.1:{server.port}")
+    monkeypatch.setenv("COURTSIDE_OPERATOR_KEY", server.operator_key)
+    partner, operator_api = Partner(server, server.developer_key()), Operator(server)
+    started_match(partner, operator_api)
+    app = AppTest.from_file(APP, default_timeout=60)
+    app.run()
+    app.switch_page("views/scoring.py").run()
+    assert any("games to 5 (win by 2)" in caption.value for caption in app.caption)
+    for _ in range(5):
+        click(app, "point_a")
+    assert "Ann Lee wins" not in " ".join(texts(app, "success"))
+    live = operator_api.tables()["Court 1"]["activeMatch"]
+    assert live["gameScores"] == [{"a": 5, "b": 0}] and live["score"] == {"a": 1, "b": 0}
