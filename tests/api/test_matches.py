@@ -342,3 +342,23 @@ def test_scopes_guard_reads_and_writes(courts: Courts, new_partner: Callable[...
     read = writer.get("/matches")
     assert read.status_code == 403 and read.json["error"]["details"] == {"requiredScope": "matches.read"}
     assert courts.api.get("/matches", token=None).status_code == 401
+
+
+def test_a_move_to_another_table_resets_scheduled_on(courts: Courts) -> None:
+    first = courts.sync("m1")
+    courts.clock.advance(90)
+    moved = courts.api.patch("/matches/m1", json={"tableID": courts.tables[1]}).json["data"]
+    assert moved["scheduledOn"] > first["scheduledOn"]
+    courts.clock.advance(90)
+    same = courts.api.patch("/matches/m1", json={"tableID": courts.tables[1]}).json["data"]
+    assert same["scheduledOn"] == moved["scheduledOn"]
+
+
+@pytest.mark.parametrize(("best_of", "status"), [(999, 200), ("999", 200), (1001, 400), ("1001", 400)])
+def test_best_of_is_capped_at_999(courts: Courts, best_of: Any, status: int) -> None:
+    response = courts.api.put("/matches", json=courts.body("m1", bestOf=best_of))
+    assert response.status_code == status
+    if status == 400:
+        assert response.json["error"]["code"] == "validation_failed"
+    else:
+        assert response.json["data"]["bestOf"] == 999

@@ -503,3 +503,12 @@ def test_retry_after_accepts_seconds_and_http_dates() -> None:
     assert parse_retry_after("Sat, 21 Nov 2026 09:00:00 GMT", now=now) == 0.0
     assert parse_retry_after("soon", now=now) is None
     assert parse_retry_after(None, now=now) is None
+
+
+def test_url_null_removes_the_destination_and_keeps_the_secret(partner: Api) -> None:
+    assert partner.patch("/webhooks/configuration", json={"url": "http://127.0.0.1:9/hooks"}).status_code == 200
+    response = partner.patch("/webhooks/configuration", json={"url": None})
+    assert response.status_code == 200
+    assert response.json["data"]["url"] is None and response.json["data"]["secretConfigured"] is True
+    assert "webhook_secret" not in response.json["data"]
+    assert partner.post("/webhooks/test").status_code == 409
