@@ -2,11 +2,11 @@
 
 An apispec plugin adds, per operation: the error responses the platform itself can give (400 for a bad
 `Service-Request-ID`, 413/415 for bodies, 401/429 for authenticated routes, 403 where a scope is needed, 404 for
-path parameters, 500 as `default`), each with the error envelope; the `Service-Request-ID` request header; the
-response headers (`Service-Request-ID` everywhere, `RateLimit-*` on authenticated routes, `Retry-After` on 429);
-a 207 beside the 200 of bulk operations; and the required scope in the description. `install` also documents the
-OAuth scopes, the webhook payloads (`x-webhooks`: OpenAPI 3.0 has no `webhooks`, and the bundled Swagger UI
-does not render 3.1) and the document/UI routes themselves.
+path parameters and for bodies that name another resource, 500 as `default`), each with the error envelope; the
+`Service-Request-ID` request header; the response headers (`Service-Request-ID` everywhere, `RateLimit-*` on
+authenticated routes, `Retry-After` on 429); a 207 beside the 200 of bulk operations; and the required scope
+in the description. `install` also documents the OAuth scopes, the webhook payloads (`x-webhooks`: OpenAPI 3.0
+has no `webhooks`, and the bundled Swagger UI does not render 3.1) and the document/UI routes themselves.
 
 What marshmallow cannot express, a field or schema class states with a class attribute `OPENAPI` (a dict
 merged into its JSON schema): `{"oneOf": [...]}` on a number-or-string field, `{"minProperties": 1}` on a
@@ -33,6 +33,13 @@ ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
 PUBLIC_PATHS = frozenset({
     f"{PREFIX}/health", f"{PREFIX}/oauth/token", f"{PREFIX}/oauth/authorize",
     f"{PREFIX}/openapi.json", f"{PREFIX}/docs", f"{PREFIX}/docs/assets/{{filename}}",
+})
+
+#: Body members naming another resource: an unknown one is `404 not_found` (contract §4 and §6). Bulk items are
+#: nested, so their unknown references stay per-item results in a 207.
+REFERENCES = frozenset({
+    "tableID", "playerListExternalID", "defaultPlayerListID", "managerConnectionID", "connectionID", "eventID",
+    "clientID",
 })
 
 SCOPE_DESCRIPTIONS = {
@@ -186,10 +193,25 @@ class PlatformPlugin(BasePlugin):
         for method, operation in (operations or {}).items():
             if method in {"parameters", "summary", "description", "servers"}:
                 continue
-            document_operation(path or "", method, operation)
+            document_operation(path or "", method, operation, body_members=self._body_members(operation))
+
+    def _body_members(self, operation: dict[str, Any]) -> set[str]:
+        """Top-level property names of the request body (of each alternative of an anyOf/oneOf body)."""
+        members: set[str] = set()
+        schemas = self.spec.components.schemas
+        for media in operation.get("requestBody", {}).get("content", {}).values():
+            pending = [media.get("schema", {})]
+            while pending:
+                schema = pending.pop()
+                if "$ref" in schema:
+                    schema = schemas.get(schema["$ref"].rsplit("/", 1)[-1], {})
+                members |= set(schema.get("properties", {}))
+                pending += [*schema.get("anyOf", []), *schema.get("oneOf", []), *schema.get("allOf", [])]
+        return members
 
 
-def document_operation(path: str, method: str, operation: dict[str, Any]) -> None:
+def document_operation(path: str, method: str, operation: dict[str, Any], *,
+                       body_members: set[str] | frozenset[str] = frozenset()) -> None:
     """Add the platform's parameters, responses and headers to one operation (in place)."""
     public = path in PUBLIC_PATHS
     security = operation.get("security")
@@ -209,7 +231,7 @@ def document_operation(path: str, method: str, operation: dict[str, Any]) -> Non
         needed |= {"401", "429"}
     if scopes:
         needed.add("403")
-    if "{" in path:
+    if "{" in path or body_members & REFERENCES:
         needed.add("404")
     for status in needed:
         responses.setdefault(status, None)

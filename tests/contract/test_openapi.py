@@ -347,3 +347,11 @@ def test_undocumented_methods_are_405_with_the_documented_ones_in_allow(
             assert response.get_json()["error"]["code"] == "method_not_allowed"
             allowed = set(response.headers["Allow"].replace(" ", "").split(","))
             assert allowed - {"HEAD", "OPTIONS"} == documented, f"{method} {path}"
+
+
+def test_bodies_naming_another_resource_document_404_but_bulk_bodies_do_not(document: dict[str, Any]) -> None:
+    paths = document["paths"]
+    for method, path in (("put", "/matches"), ("post", "/matches"), ("post", "/broadcasts")):
+        assert resolve(document, paths[f"/api/v1{path}"][method]["responses"]["404"])["content"], path
+    for method, path in (("post", "/matches/bulk"), ("patch", "/matches/bulk"), ("patch", "/tables/bulk")):
+        assert "404" not in paths[f"/api/v1{path}"][method]["responses"], path
