@@ -7,7 +7,7 @@ import re
 import secrets
 from collections.abc import Callable
 
-from flask import Flask, Response, g, request, send_from_directory
+from flask import Flask, Response, current_app, g, request, send_from_directory
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
@@ -96,9 +96,9 @@ def _check_request() -> Response | None:
             "Service-Request-ID must be 8 to 120 characters of A-Z a-z 0-9 . _ : -",
         )
     length = request.content_length
-    max_bytes = int(request.environ.get("courtside.max_body", 0)) or 1024 * 1024
+    max_bytes = current_app.config["MAX_CONTENT_LENGTH"]
     if length is not None and length > max_bytes:
-        return errors.error_response(413, "payload_too_large", "The request body is larger than 1 MiB.")
+        return errors.error_response(413, "payload_too_large", f"The request body is larger than {max_bytes} bytes.")
     has_body = bool(length) or request.headers.get("Transfer-Encoding") == "chunked"
     if request.method in {"POST", "PUT", "PATCH"} and has_body:
         allowed = {"application/json"}
