@@ -7,7 +7,6 @@ COURTSIDE_OPERATOR_KEY), runs headless on `settings.console_port`; SIGTERM/SIGIN
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from typing import Any
 import requests
 
 from console.client import operator_key_of
-from domain.settings import Settings
+from domain.settings import Settings, child_environment
 
 APP = Path(__file__).resolve().parent / "app.py"
 log = logging.getLogger("courtside.console")
@@ -35,13 +34,11 @@ def console_command(settings: Settings) -> list[str]:
 
 def console_env(settings: Settings) -> dict[str, str]:
     """The environment of the console process: ours plus the API URL, the operator key and the data dir."""
-    env = dict(os.environ)
-    env["COURTSIDE_API_URL"] = settings.api_url
-    env["COURTSIDE_DATA_DIR"] = str(settings.data_dir.resolve())
+    variables = {"COURTSIDE_API_URL": settings.api_url, "COURTSIDE_DATA_DIR": str(settings.data_dir.resolve())}
     key = operator_key_of(settings)
     if key:
-        env["COURTSIDE_OPERATOR_KEY"] = key
-    return env
+        variables["COURTSIDE_OPERATOR_KEY"] = key
+    return child_environment(variables)
 
 
 def _stop(process: subprocess.Popen[bytes], timeout: float = 15) -> int:

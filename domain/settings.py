@@ -82,3 +82,8 @@ class Settings:
     def with_(self, **changes: Any) -> Settings:
         """A copy with some settings changed (tests, CLI)."""
         return replace(self, **changes)
+
+
+def child_environment(variables: Mapping[str, str]) -> dict[str, str]:
+    """This process's environment plus `variables`: what a child process (the console) is started with."""
+    return {**os.environ, **variables}
