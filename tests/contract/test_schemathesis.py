@@ -4,8 +4,10 @@ Partner operations are called with a developer key, operator operations with the
 
 Checks (schemathesis defaults, none excluded): no server errors, statuses, content types, headers and bodies
 conform to /api/v1/openapi.json, schema-violating requests are rejected with 4xx, valid ones are accepted,
-authentication is not ignored, unsupported methods get 405 with `Allow`. Examples are bounded and derandomized
-so that the run is fast and repeatable.
+authentication is not ignored, unsupported methods get 405 with `Allow`; plus one of ours: every 4xx an
+operation gives is documented by its own response, not only by `default`. Valid cases are made to obey the few
+contract rules JSON Schema cannot state (well-formed cursors, no duplicate keys in a batch, ...). Examples are
+bounded and derandomized so that the run is fast and repeatable.
 """
 
 from __future__ import annotations
