@@ -26,7 +26,7 @@ from schemathesis import GenerationMode
 from schemathesis.core.result import Ok
 
 from domain.pagination import encode_cursor
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, free_port
 
 #: Generous quotas: this test is about conformance, the rate limiter has its own tests.
 SERVER_ENV = {
@@ -35,6 +35,7 @@ SERVER_ENV = {
     "COURTSIDE_TOKEN_RATE_LIMIT": "1000000",
 }
 EXAMPLES = 25
+SEEDED_PLAYERS = ("p1", "p2", "p3", "p4")
 MAX_REPORT = 1500
 #: The document marks opaque page cursors `format: cursor`; generate well-formed ones (any position).
 schemathesis.openapi.format("cursor", st.integers(min_value=0, max_value=10**9).map(encode_cursor))
@@ -67,9 +68,11 @@ def operator_live(server_factory: Callable[..., ServerProcess]) -> Live:
     return Live(server=server, key=server.operator_key, session=requests.Session())
 
 
-def documented_operations(live: Live, *, operator: bool) -> list[schemathesis.APIOperation]:
+def documented_operations(
+    live: Live, *, operator: bool, config: schemathesis.Config | None = None
+) -> list[schemathesis.APIOperation]:
     """The operations of the document the server serves: the operator routes, or all the others."""
-    schema = schemathesis.openapi.from_url(f"{live.server.base}/openapi.json")
+    schema = schemathesis.openapi.from_url(f"{live.server.base}/openapi.json", config=config)
 
     @schema.auth(refresh_interval=None)
     class Credential:
@@ -101,12 +104,19 @@ def partner_operations(live: Live) -> list[schemathesis.APIOperation]:
 def obey_cross_field_rules(label: str, body: dict[str, Any], path_parameters: dict[str, Any]) -> None:
     """Make a valid body obey the contract's rules that JSON Schema cannot state (in place).
 
-    A full-body PATCH of a match names the match of its path; a list or team patch does not both upsert and
+    A full-body PATCH of a match names the match of its path, and a match names players of its list (400
+    unknown_player; the seeded list has them); a roster patch keeps the roster's type; a list or team patch
+    does not both upsert and
     remove one externalID (contract §5: 400 conflicting_patch); a bulk body names each externalID or tableID
     once (contract §2: a duplicate makes the whole batch 400).
     """
     if label == "PATCH /api/v1/matches/{external_id}" and "externalID" in body and path_parameters:
         body["externalID"] = unquote(path_parameters["external_id"])  # generated percent-encoded
+    for side, player in zip(("playerA", "playerA2", "playerB", "playerB2"), SEEDED_PLAYERS, strict=True):
+        if isinstance(body.get(side), dict) and "externalID" in body[side]:
+            body[side]["externalID"] = player
+    if label == "PATCH /api/v1/rosters/{roster_id}" and len(body) > 1:
+        body.pop("rosterType", None)  # accepted only when equal to the stored type (roster_type_immutable)
     upserted = {item.get("externalID") for item in body.get("upsert", []) if isinstance(item, dict)}
     if upserted and isinstance(body.get("removeExternalIDs"), list):
         body["removeExternalIDs"] = [i for i in body["removeExternalIDs"] if i not in upserted]
@@ -181,4 +191,60 @@ def test_operator_api_conforms_to_its_openapi_document(operator_live: Live) -> N
     operations = documented_operations(operator_live, operator=True)
     assert len(operations) >= 10
     failures = fuzz_all(operator_live, operations)
+    assert not failures, "\n\n".join(failures)
+
+
+#: Per path prefix: which parameters (path, or top-level body members) name which kind of seeded resource.
+PINNED = {
+    "/broadcasts/": {"path.broadcast_id": "broadcasts"},
+    "/rosters/": {"path.roster_id": "rosters"},
+    "/tables/": {"path.table_id": "tables", "body.playerListExternalID": "lists"},
+    "/webhooks/": {"path.event_id": "events"},
+    "/player-lists/": {"path.external_id": "lists"},
+    "/teams/": {"path.external_id": "teams"},
+    "/matches/": {"path.external_id": "matches", "body.tableID": "tables", "body.playerListExternalID": "lists"},
+}
+
+
+def seed(live: Live) -> dict[str, list[str]]:
+    """Broadcasts, tables, a roster, a player list, a team, three pending matches and a delivery: IDs by kind."""
+    base, session = live.server.base, live.session
+    headers = {"Authorization": f"Bearer {live.key}"}
+
+    def call(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        response = session.request(method, base + path, json=body, headers=headers, timeout=30)
+        assert response.status_code in (200, 201, 202), response.text
+        return response.json()["data"]
+
+    broadcast = call("POST", "/broadcasts", {"name": "Fuzzed", "tables": [{"label": "A"}]})
+    courts = call("POST", "/broadcasts", {"name": "Courts", "tables": [{"label": "A"}, {"label": "B"}]})
+    tables = [table["id"] for table in courts["tables"]]  # not in reach of DELETE /broadcasts/{id}
+    roster = call("POST", "/rosters", {"name": "Seed", "rosterType": "individual"})
+    players = [{"externalID": player, "firstName": player.upper(), "lastName": "Last"} for player in SEEDED_PLAYERS]
+    call("PUT", "/player-lists", {"externalID": "pl-1", "name": "Seed", "players": players})
+    call("PUT", "/teams", {"externalID": "team-1", "name": "Seed", "players": players})
+    for match in ("m-1", "m-2", "m-3"):
+        call("PUT", "/matches", {"externalID": match, "tableID": tables[0], "playerListExternalID": "pl-1"})
+    call("PATCH", "/webhooks/configuration", {"url": f"http://127.0.0.1:{free_port()}/hook"})
+    delivery = call("POST", "/webhooks/test")
+    return {
+        "broadcasts": [broadcast["id"]], "rosters": [roster["id"]], "tables": tables,
+        "events": [delivery["eventID"]], "lists": ["pl-1"], "teams": ["team-1"], "matches": ["m-1", "m-2", "m-3"],
+    }
+
+
+def test_partner_api_conforms_on_existing_resources(live: Live) -> None:
+    """Path parameters name seeded resources most of the time, so reads and changes succeed, not only 404."""
+    values = seed(live)
+    config = schemathesis.Config.from_dict({
+        "dictionaries": {kind: {"values": found} for kind, found in values.items()},
+        "operations": [
+            {"include-path-regex": f"^/api/v1{prefix}",
+             "parameters": {name: {"dictionary": kind, "probability": 0.7} for name, kind in pins.items()}}
+            for prefix, pins in PINNED.items()
+        ],
+    })
+    operations = [op for op in documented_operations(live, operator=False, config=config) if "{" in op.path]
+    assert len(operations) >= 15
+    failures = fuzz_all(live, operations)
     assert not failures, "\n\n".join(failures)
