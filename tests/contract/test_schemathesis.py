@@ -51,6 +51,13 @@ class Live:
     key: str
     session: requests.Session
 
+    def pending(self, table_id: str) -> list[Any]:
+        """The IDs of a table's pending matches, in queue order (operator key only)."""
+        response = self.session.get(f"{self.server.base}/operator/tables", params={"limit": 100}, timeout=30,
+                                    headers={"Authorization": f"Bearer {self.server.operator_key}"})
+        tables = {table["id"]: table for table in response.json()["data"]}
+        return [match["id"] for match in tables.get(table_id, {}).get("queue", [])]
+
     def credential_for(self, method: str, path: str) -> str:
         """`DELETE /connection` revokes the key it is called with: give it a fresh one each time."""
         if method == "DELETE" and path == "/api/v1/connection":
@@ -89,8 +96,11 @@ def documented_operations(
     @schema.hook("map_case")
     def valid_means_valid(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
         if case.meta is not None and case.meta.generation.mode.is_positive and isinstance(case.body, dict):
-            obey_cross_field_rules(f"{case.method.upper()} {case.operation.path}", case.body,
-                                   dict(case.path_parameters or {}))
+            label = f"{case.method.upper()} {case.operation.path}"
+            path_parameters = {name: unquote(str(value)) for name, value in (case.path_parameters or {}).items()}
+            obey_cross_field_rules(label, case.body, path_parameters)
+            if label == "PUT /api/v1/operator/tables/{table_id}/queue":  # exactly the pending matches, reordered
+                case.body["matchIDs"] = live.pending(path_parameters["table_id"])[::-1]
         return case
 
     results = list(schema.get_all_operations())
@@ -107,13 +117,16 @@ def obey_cross_field_rules(label: str, body: dict[str, Any], path_parameters: di
     """Make a valid body obey the contract's rules that JSON Schema cannot state (in place).
 
     A full-body PATCH of a match names the match of its path, and a match names players of its list (400
-    unknown_player; the seeded list has them); a roster patch keeps the roster's type; a list or team patch
+    unknown_player; the seeded list has them); scores obey the game rule (11 points, win by 2) and a completed
+    best-of-5 has a winner; a roster patch keeps the roster's type; a list or team patch
     does not both upsert and
     remove one externalID (contract §5: 400 conflicting_patch); a bulk body names each externalID or tableID
     once (contract §2: a duplicate makes the whole batch 400).
     """
     if label == "PATCH /api/v1/matches/{external_id}" and "externalID" in body and path_parameters:
-        body["externalID"] = unquote(path_parameters["external_id"])  # generated percent-encoded
+        body["externalID"] = path_parameters["external_id"]
+    if label.endswith(("/score", "/complete")) and "gameScores" in body:
+        body["gameScores"] = [{"a": 11, "b": 7}] * (3 if label.endswith("/complete") else 1)  # best of 5
     for side, player in zip(("playerA", "playerA2", "playerB", "playerB2"), SEEDED_PLAYERS, strict=True):
         if isinstance(body.get(side), dict) and "externalID" in body[side]:
             body[side]["externalID"] = player
@@ -205,6 +218,11 @@ PINNED = {
     "/player-lists/": {"path.external_id": "lists"},
     "/teams/": {"path.external_id": "teams"},
     "/matches/": {"path.external_id": "matches", "body.tableID": "tables", "body.playerListExternalID": "lists"},
+    "/operator/broadcasts/": {"path.broadcast_id": "broadcasts"},
+    "/operator/player-lists/": {"path.list_id": "list_ids"},
+    "/operator/matches/": {"path.match_id": "match_ids", "body.tableID": "tables"},
+    "/operator/tables/": {"path.table_id": "tables"},
+    "/operator/webhooks/": {"path.event_id": "events"},
 }
 
 
@@ -225,20 +243,23 @@ def seed(live: Live) -> dict[str, list[str]]:
     players = [{"externalID": player, "firstName": player.upper(), "lastName": "Last"} for player in SEEDED_PLAYERS]
     call("PUT", "/player-lists", {"externalID": "pl-1", "name": "Seed", "players": players})
     call("PUT", "/teams", {"externalID": "team-1", "name": "Seed", "players": players})
-    for match in ("m-1", "m-2", "m-3"):
-        call("PUT", "/matches", {"externalID": match, "tableID": tables[0], "playerListExternalID": "pl-1"})
+    match_ids = [
+        call("PUT", "/matches", {"externalID": match, "tableID": tables[0], "playerListExternalID": "pl-1"})["id"]
+        for match in ("m-1", "m-2", "m-3")
+    ]
+    list_id = call("GET", "/player-lists/pl-1")["id"]
     call("PATCH", "/webhooks/configuration", {"url": f"http://127.0.0.1:{free_port()}/hook"})
     delivery = call("POST", "/webhooks/test")
     return {
         "broadcasts": [broadcast["id"]], "rosters": [roster["id"]], "tables": tables,
         "events": [delivery["eventID"]], "lists": ["pl-1"], "teams": ["team-1"], "matches": ["m-1", "m-2", "m-3"],
+        "match_ids": match_ids, "list_ids": [list_id],
     }
 
 
-def test_partner_api_conforms_on_existing_resources(live: Live) -> None:
-    """Path parameters name seeded resources most of the time, so reads and changes succeed, not only 404."""
-    values = seed(live)
-    config = schemathesis.Config.from_dict({
+def seeded_config(values: dict[str, list[str]]) -> schemathesis.Config:
+    """Path parameters and body references name seeded resources 70% of the time."""
+    return schemathesis.Config.from_dict({
         "dictionaries": {kind: {"values": found} for kind, found in values.items()},
         "operations": [
             {"include-path-regex": f"^/api/v1{prefix}",
@@ -246,7 +267,23 @@ def test_partner_api_conforms_on_existing_resources(live: Live) -> None:
             for prefix, pins in PINNED.items()
         ],
     })
+
+
+def test_partner_api_conforms_on_existing_resources(live: Live) -> None:
+    """Path parameters name seeded resources most of the time, so reads and changes succeed, not only 404."""
+    config = seeded_config(seed(live))
     operations = [op for op in documented_operations(live, operator=False, config=config) if "{" in op.path]
     assert len(operations) >= 15
     failures = fuzz_all(live, operations)
+    assert not failures, "\n\n".join(failures)
+
+
+def test_operator_api_conforms_on_existing_resources(operator_live: Live) -> None:
+    """The operator's changes (scoring included) on seeded matches, tables, lists and broadcasts."""
+    partner = Live(server=operator_live.server, key=operator_live.server.developer_key(),
+                   session=operator_live.session)
+    config = seeded_config(seed(partner))
+    operations = [op for op in documented_operations(operator_live, operator=True, config=config) if "{" in op.path]
+    assert len(operations) >= 10
+    failures = fuzz_all(operator_live, operations)
     assert not failures, "\n\n".join(failures)
