@@ -1,8 +1,8 @@
 """Schemathesis against a real `courtside serve` process: every operation, valid and invalid data.
 
-Partner operations are called with a developer key, operator operations with the operator key; a third run
-names seeded resources in paths and bodies most of the time, so that successful reads and changes are checked
-as well as 404s.
+Partner operations are called with a developer key, operator operations with the operator key; each audience
+also gets a run that names seeded resources in paths and bodies most of the time, so that successful reads and
+changes (and 409s of the match states) are checked as well as 404s.
 
 Checks (schemathesis defaults, none excluded): no server errors, statuses, content types, headers and bodies
 conform to /api/v1/openapi.json, schema-violating requests are rejected with 4xx, valid ones are accepted,
