@@ -108,7 +108,30 @@ def _check_request() -> Response | None:
             return errors.error_response(
                 415, "unsupported_media_type", "Send the body as application/json."
             )
+    if has_body and request.path not in FORM_BODY_PATHS and not _takes_json_body():
+        return _refuse_unexpected_body()
     return None
+
+
+def _takes_json_body() -> bool:
+    """Whether the matched view declares a JSON body (`@blp.arguments`); unmatched routes answer 404/405 later."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    if view is None:
+        return True
+    parameters = getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", [])
+    return any(parameter["in"] == "json" for parameter in parameters)
+
+
+def _refuse_unexpected_body() -> Response | None:
+    """Strict bodies everywhere: an operation that takes none accepts only an empty JSON object."""
+    body = request.get_json(silent=True)
+    if body is None:
+        return errors.error_response(400, "bad_request", "The request body is not valid JSON.")
+    if body == {}:
+        return None
+    fields = {name: ["Unknown field."] for name in body} if isinstance(body, dict) else {
+        "_schema": ["This operation takes no request body."]}
+    return errors.error_response(400, "validation_failed", "This operation takes no request body.", {"json": fields})
 
 
 def _finish_response(response: Response) -> Response:

@@ -150,3 +150,24 @@ def test_rate_limit_window_resets(app: Any, clock: Any, partner: Api) -> None:
     assert partner.get("/connection").status_code == 429
     clock.advance(61)
     assert partner.get("/connection").status_code == 200
+
+
+def test_operation_without_a_body_refuses_unknown_properties_with_400(partner: Api) -> None:
+    response = partner.post("/webhooks/test", json={"x": 1})
+    assert response.status_code == 400
+    assert response.json["error"] == {"code": "validation_failed", "message": "This operation takes no request body.",
+                                      "details": {"json": {"x": ["Unknown field."]}}}
+    assert partner.post("/webhooks/test", json=[1]).json["error"]["code"] == "validation_failed"
+    bad_json = partner.post("/webhooks/test", data="{nope", headers={"Content-Type": "application/json"})
+    assert bad_json.status_code == 400 and bad_json.json["error"]["code"] == "bad_request"
+    empty_object = partner.post("/webhooks/test", json={})
+    assert empty_object.status_code == 409 and empty_object.json["error"]["code"] == "webhook_not_configured"
+
+
+def test_delete_with_a_body_changes_nothing(partner: Api) -> None:
+    created = partner.post("/broadcasts", json={"name": "Open", "tables": [{"label": "Court 1"}]})
+    broadcast_id = created.json["data"]["id"]
+    refused = partner.delete(f"/broadcasts/{broadcast_id}", json={"force": True})
+    assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
+    assert partner.get(f"/broadcasts/{broadcast_id}").status_code == 200
+    assert partner.delete(f"/broadcasts/{broadcast_id}").status_code == 200
