@@ -41,7 +41,11 @@ class TokenRequestSchema(Strict):
     client_id = str_field()
     client_secret = str_field()
     code = str_field()
-    code_verifier = fields.String(metadata={"description": "43 to 128 characters, ^[A-Za-z0-9._~-]+$"})
+    # Bounds documented but checked by the service: a malformed verifier is `invalid_request` (RFC 7636).
+    code_verifier = fields.String(metadata={
+        "description": "PKCE verifier, 43 to 128 characters", "minLength": 43, "maxLength": 128,
+        "pattern": "^[A-Za-z0-9._~-]+$",
+    })
     redirect_uri = str_field(1000)
     refresh_token = str_field()
     scope = str_field(metadata=SCOPE_FIELD)

@@ -328,6 +328,11 @@ def test_document_states_the_limits_of_the_spec(document: dict[str, Any]) -> Non
     rotate = document["paths"]["/api/v1/webhooks/secret/rotate"]["post"]["parameters"]
     key = next(p for p in rotate if p.get("name") == "Idempotency-Key")
     assert key["in"] == "header" and _bounds(key["schema"], "minLength", "maxLength") == (8, 200)
+    token = document["paths"]["/api/v1/oauth/token"]["post"]["requestBody"]["content"]
+    verifier = resolve(document, token["application/json"]["schema"])["properties"]["code_verifier"]
+    assert _bounds(verifier, "minLength", "maxLength", "pattern") == (43, 128, "^[A-Za-z0-9._~-]+$")
+    request_id = document["components"]["parameters"]["ServiceRequestID"]["schema"]
+    assert _bounds(request_id, "minLength", "maxLength") == (8, 120)
 
 
 def test_undocumented_methods_are_405_with_the_documented_ones_in_allow(
