@@ -23,8 +23,10 @@ class ConnectionSchema(Schema):
 
 
 class RevokedSchema(Schema):
-    connectionID = fields.String(required=True)
-    revoked = fields.Boolean(required=True)
+    """A revoked connection, in the contract's delete shape."""
+
+    id = fields.String(required=True, metadata={"description": "the connection ID"})
+    deleted = fields.Boolean(required=True)
 
 
 @blp.route("/connection", methods=["GET"])
@@ -46,4 +48,4 @@ def delete_connection() -> dict[str, object]:
         connection = auth.revoke_connection(
             uow, connection_id=principal.connection_id or "", account_id=principal.account_id, now=now()
         )
-    return {"data": {"connectionID": connection.id, "revoked": True}}
+    return {"data": {"id": connection.id, "deleted": True}}

@@ -392,7 +392,7 @@ def revoke_connection(connection_id: str) -> dict[str, object]:
     """Revoke a connection and all of its tokens; the records it created stay with the account."""
     with unit_of_work() as uow:
         connection = oauth.disconnect(uow, account_id=caller().account_id, connection_id=connection_id, now=now())
-    return {"data": {"connectionID": connection.id, "revoked": True}}
+    return {"data": {"id": connection.id, "deleted": True}}
 
 
 @blp.route("/operator/oauth/approve", methods=["POST"])

@@ -138,7 +138,7 @@ def test_delete_connection_revokes_the_key(partner: Api) -> None:
     info = partner.get("/connection").json["data"]
     response = partner.delete("/connection")
     assert response.status_code == 200
-    assert response.json == {"data": {"connectionID": info["connectionID"], "revoked": True}}
+    assert response.json == {"data": {"id": info["connectionID"], "deleted": True}}
     assert_401(partner.get("/connection"), "invalid_token", BAD_CREDENTIAL)
     assert_401(partner.delete("/connection"), "invalid_token", BAD_CREDENTIAL)
 

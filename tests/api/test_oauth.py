@@ -555,7 +555,7 @@ def test_operator_revokes_a_connection_and_all_its_tokens(
     clock.advance(5)
     response = operator.delete(f"/operator/connections/{issued['connection_id']}")
     assert response.status_code == 200
-    assert response.json == {"data": {"connectionID": issued["connection_id"], "revoked": True}}
+    assert response.json == {"data": {"id": issued["connection_id"], "deleted": True}}
     assert_error(bearer(operator, issued["access_token"]).get("/connection"), 401, "invalid_token")
     assert_error(refresh(operator, app_, issued["refresh_token"]), 400, "invalid_grant")
     listed = operator.get("/operator/connections").json["data"]
