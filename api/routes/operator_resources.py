@@ -9,6 +9,7 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
+from api.routes.rosters import roster_page
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import (
     BroadcastPatch,
@@ -20,7 +21,7 @@ from api.schemas.resources import (
     RosterRead,
 )
 from api.security import requires
-from domain import broadcasts, player_lists, rosters
+from domain import broadcasts, player_lists
 from domain.models import Broadcast
 from domain.ports import UnitOfWork
 
@@ -136,8 +137,4 @@ def remove_manual_player(list_id: str, player_id: str) -> dict[str, Any]:
 @blp.response(200, list_envelope(RosterRead))
 def list_rosters(query: dict[str, Any]) -> dict[str, Any]:
     """Every roster of the account."""
-    with unit_of_work() as uow:
-        page, cursor = rosters.list_rosters(
-            uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
-        )
-        return {"data": [rosters.present_roster(uow, r) for r in page], "nextCursor": cursor}
+    return roster_page(query)

@@ -20,6 +20,11 @@ blp = Blueprint("rosters", __name__, description="Rosters and their managed back
 @blp.response(200, list_envelope(RosterRead))
 def list_rosters(query: dict[str, Any]) -> dict[str, Any]:
     """List the account's rosters, oldest first."""
+    return roster_page(query)
+
+
+def roster_page(query: dict[str, Any]) -> dict[str, Any]:
+    """One page of the caller's account rosters (rosters belong to the account: partners and operator alike)."""
     with unit_of_work() as uow:
         page, cursor = rosters.list_rosters(
             uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
