@@ -322,6 +322,7 @@ def claim_due(
     busy connection) are for the next pass. A pending delivery whose connection has no URL stays pending.
     """
     due_by = iso(now)
+    busy_connections = set(busy_connections) | _attempting(uow)
     pending = sorted(uow.deliveries.find(status="pending"), key=lambda d: (d.next_attempt_on or "", d.seq))
     heads: dict[str, Delivery] = {}
     next_due: datetime | None = None
@@ -340,6 +341,18 @@ def claim_due(
             continue
         claims.append(_claim(uow, heads[connection_id], config))
     return claims, next_due
+
+
+def _attempting(uow: UnitOfWork) -> set[str]:
+    """Connections with an attempt under way (a dispatcher worker or a request thread holds a claim)."""
+    return {delivery.connection_id for delivery in uow.deliveries.find(status="delivering")}
+
+
+def _one_attempt_at_a_time(uow: UnitOfWork, *, connection_id: str) -> None:
+    """A connection has at most one attempt under way, so a slow receiver holds at most one thread."""
+    if connection_id in _attempting(uow):
+        raise Conflict("Another delivery of this connection is being attempted right now; try again when it ends.",
+                       code="delivery_in_progress")
 
 
 def recover_interrupted(uow: UnitOfWork, *, now: datetime) -> int:
@@ -448,19 +461,25 @@ def _destination(uow: UnitOfWork, *, connection_id: str, allow_private: bool, re
 
 def begin_test(
     uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, allow_private: bool, resolve: Resolver,
-) -> Attempt:
-    """Persist an `integration.test` delivery for the connection and claim it for an attempt right now."""
+) -> tuple[Delivery, Attempt | None]:
+    """Persist an `integration.test` delivery for the connection and claim it for an attempt right now.
+
+    While another attempt of the connection is under way the delivery stays pending, due now, and no claim is
+    returned: the dispatcher sends it when the connection is free (one attempt per connection at a time).
+    """
     _active_connection(uow, account_id=account_id, connection_id=connection_id)
     config = _destination(uow, connection_id=connection_id, allow_private=allow_private, resolve=resolve)
     if config.secret is None:  # a URL always comes with a secret; be safe with older records
         config.secret = new_webhook_secret()
         uow.webhook_configs.put(config)
+    busy = connection_id in _attempting(uow)
     delivery = record_event(
         uow, account_id=account_id, connection_id=connection_id, event_type=TEST_EVENT,
         data={"message": "This is a test event from Courtside."}, now=now, force=True,
     )
-    assert delivery is not None
-    return _claim(uow, delivery, config)
+    if delivery is None:
+        raise RuntimeError("a forced event is always recorded")
+    return delivery, None if busy else _claim(uow, delivery, config)
 
 
 def begin_retry(
@@ -471,6 +490,7 @@ def begin_retry(
     delivery = get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
     if delivery.status == "delivering":
         raise Conflict("The delivery is being attempted right now.", code="delivery_in_progress")
+    _one_attempt_at_a_time(uow, connection_id=delivery.connection_id)
     config = _destination(uow, connection_id=delivery.connection_id, allow_private=allow_private, resolve=resolve)
     if config.secret is None:
         config.secret = new_webhook_secret()

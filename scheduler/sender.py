@@ -1,24 +1,44 @@
-"""The real I/O behind webhook attempts: an HTTP sender (requests) and a name resolver (the OS)."""
+"""The real I/O behind webhook attempts: an HTTP sender with one overall deadline, and a name resolver (the OS).
+
+A receiver that trickles its answer one byte at a time defeats a per-read timeout (each read succeeds in time),
+so the sender arms a watchdog for the whole attempt: when the deadline passes it shuts the socket down, which
+ends whatever read or write is blocked (contract §8: one overall deadline per attempt).
+"""
 
 from __future__ import annotations
 
+import http.client
 import socket
 import threading
-
-import requests
+from urllib.parse import urlsplit
 
 from domain.webhooks import SendResult
 
-_local = threading.local()
 
+class _Watchdog:
+    """Shuts a connection's socket down when the attempt's deadline passes."""
 
-def _session() -> requests.Session:
-    """One session per thread (requests sessions are not shared across threads), reusing connections."""
-    session: requests.Session | None = getattr(_local, "session", None)
-    if session is None:
-        session = _local.session = requests.Session()
-        session.trust_env = False  # no proxies from the environment: deliveries go where they are configured
-    return session
+    def __init__(self, connection: http.client.HTTPConnection, deadline: float) -> None:
+        self.connection = connection
+        self.fired = threading.Event()
+        self._timer = threading.Timer(deadline, self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        self.fired.set()
+        sock = self.connection.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already closed
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
 
 
 def _refused(exc: BaseException) -> bool:
@@ -30,18 +50,35 @@ def _refused(exc: BaseException) -> bool:
     return False
 
 
+def _connection(url: str, timeout: float) -> tuple[http.client.HTTPConnection, str]:
+    parts = urlsplit(url)
+    connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return connection_class(parts.hostname or "", parts.port, timeout=timeout), target
+
+
 def http_send(url: str, body: bytes, headers: dict[str, str], timeout: float) -> SendResult:
-    """POST once, no redirects followed; the answer's status, or "timeout" / "connection refused" / ..."""
+    """POST once, no redirects followed, within `timeout` seconds overall; the status, or an error word."""
+    connection, target = _connection(url, timeout)
     try:
-        with _session().post(url, data=body, headers=headers, timeout=timeout, allow_redirects=False,
-                             stream=True) as response:
-            return SendResult(status=response.status_code, retry_after=response.headers.get("Retry-After"))
-    except requests.Timeout:
-        return SendResult(error="timeout")
-    except requests.ConnectionError as exc:
-        return SendResult(error="connection refused" if _refused(exc) else "connection error")
-    except requests.RequestException as exc:
-        return SendResult(error=f"request error: {type(exc).__name__}")
+        with _Watchdog(connection, timeout) as watchdog:
+            try:
+                connection.connect()
+                if watchdog.fired.is_set():  # the deadline passed while connecting
+                    return SendResult(error="timeout")
+                connection.request("POST", target, body=body, headers=headers)
+                response = connection.getresponse()
+                return SendResult(status=response.status, retry_after=response.getheader("Retry-After"))
+            except TimeoutError:
+                return SendResult(error="timeout")
+            except (OSError, http.client.HTTPException) as exc:
+                if watchdog.fired.is_set():
+                    return SendResult(error="timeout")
+                if isinstance(exc, OSError) and _refused(exc):
+                    return SendResult(error="connection refused")
+                return SendResult(error="connection error")
+    finally:
+        connection.close()
 
 
 def resolve_host(host: str) -> list[str]:

@@ -137,3 +137,62 @@ def eventually(check: Callable[[], T | None], *, timeout: float = 30, interval: 
         if time.monotonic() > deadline:
             raise AssertionError(f"condition not met within {timeout} s; last value {result!r}")
         time.sleep(interval)
+
+
+class Trickler:
+    """A hostile receiver on 127.0.0.1: reads the request, then answers one byte every `interval` seconds.
+
+    Records how many connections it holds at once (`most_at_once`) and when each one ended.
+    """
+
+    ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Padding: " + b"x" * 200 + b"\r\n\r\n"
+
+    def __init__(self, interval: float = 0.25) -> None:
+        import socket
+
+        self.interval = interval
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.open = 0
+        self.most_at_once = 0
+        self.connections = 0
+        self.closed_at: list[float] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
+
+    def _trickle(self, conn: Any) -> None:
+        with self._lock:
+            self.open += 1
+            self.connections += 1
+            self.most_at_once = max(self.most_at_once, self.open)
+        try:
+            conn.recv(65536)
+            for byte in self.ANSWER:
+                if self._stop.wait(self.interval):
+                    break
+                conn.sendall(bytes([byte]))
+        except OSError:
+            pass  # the sender gave up
+        finally:
+            conn.close()
+            with self._lock:
+                self.open -= 1
+                self.closed_at.append(time.monotonic())
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.listener.close()

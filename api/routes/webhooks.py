@@ -91,16 +91,18 @@ def patch_configuration(body: dict[str, Any]) -> dict[str, Any]:
 @requires("webhooks.write")
 @blp.response(200, envelope(DeliverySchema), description="Delivered on the first attempt.")
 @blp.alt_response(202, schema=envelope(DeliverySchema), success=True,
-                  description="The first attempt failed; the delivery is queued for retry.")
+                  description="The first attempt failed, or another attempt of this connection is under way; "
+                              "the delivery is pending (queued for the dispatcher).")
 @blp.alt_response(409, response="DEFAULT_ERROR")
 def send_test() -> tuple[dict[str, Any], int]:
     """Persist and send a signed `integration.test` event now: 200 delivered, 202 queued for retry."""
     account_id, connection_id = _connection()
     settings = services().settings
     with unit_of_work() as uow:
-        claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=now(),
-                                    allow_private=settings.webhook_allow_private, resolve=runner().resolve)
-    delivery = attempt_now(claim)
+        delivery, claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=now(),
+                                              allow_private=settings.webhook_allow_private, resolve=runner().resolve)
+    if claim is not None:
+        delivery = attempt_now(claim)
     return {"data": webhooks.delivery_read(delivery)}, 200 if delivery.status == "delivered" else 202
 
 

@@ -456,7 +456,7 @@ def test_claims_are_one_per_connection_least_recently_served_first(
     partner: Api, new_partner: Callable[..., Api], store: Store, clock: FixedClock, receiver: Receiver,
 ) -> None:
     from domain.events import record_event
-    from domain.webhooks import claim_due
+    from domain.webhooks import Outcome, claim_due, record_outcome
 
     other = new_partner(name="other")
     configure(partner, receiver.url)
@@ -478,7 +478,11 @@ def test_claims_are_one_per_connection_least_recently_served_first(
         third, _ = claim_due(uow, now=clock.now(), limit=8, busy_connections={busy_id})
         assert third == []  # one in flight per connection
         fourth, _ = claim_due(uow, now=clock.now(), limit=8)
-        assert [claim.event_id for claim in fourth] == [busy[1].id]  # type: ignore[union-attr]
+        assert fourth == []  # busy[0] is still being attempted: one attempt per connection, whoever holds it
+        record_outcome(uow, event_id=busy[0].id, outcome=Outcome(started=clock.now(), status=200),  # type: ignore[union-attr]
+                       now=clock.now(), schedule=SCHEDULE, random=fixed_random)
+        fifth, _ = claim_due(uow, now=clock.now(), limit=8)
+        assert [claim.event_id for claim in fifth] == [busy[1].id]  # type: ignore[union-attr]
 
 
 def test_a_revoked_connection_records_no_events(partner: Api, receiver: Receiver, store: Store,
