@@ -85,6 +85,12 @@ def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, s
         raise CliError(str(exc)) from exc
     try:
         with unit_of_work(opened) as uow:
+            if account_id and not uow.accounts.find():
+                raise CliError(
+                    f"{info_path} names account {account_id}, but the store in {data_dir} holds no account "
+                    "(db.json and journal.jsonl are gone?); restore the data dir from a backup. Courtside never "
+                    "starts an empty store over an existing one."
+                )
             account = bootstrap(uow, operator_key=key, now=SystemClock().now())
     finally:
         if store is None:

@@ -11,7 +11,9 @@ last journal sequence number it contains, so a crash between the rename and the 
 
 On start the snapshot is loaded and the journal replayed; a torn tail (a crash mid-append) is dropped and cut
 off the file, while damage in the middle of the journal stops the start with `JournalCorrupt` rather than
-silently dropping acknowledged writes. A failed append is cut off at once, so a later append never lands
+silently dropping acknowledged writes. A store has its snapshot from birth (an empty one is written before the
+journal is created), so a data dir whose snapshot is gone, or whose journal does not continue the snapshot's
+sequence without a gap, is refused (`StoreDamaged`) and never started empty. A failed append is cut off at once, so a later append never lands
 behind half a line. An OS lock on the data dir keeps a second process out (`DataDirBusy`).
 
 Journal line: `{"s": <journal seq>, "q": <last document seq>, "ops": [[table, key, doc | null], ...]}`.
@@ -54,6 +56,13 @@ class DataDirBusy(StorageError):
 
 class JournalCorrupt(StorageError):
     """The journal is damaged before its last line: refusing to guess which writes to keep."""
+
+
+class StoreDamaged(StorageError):
+    """A file of the data dir is missing or not what Courtside wrote: refusing to start on partial data."""
+
+
+RESTORE_HINT = "restore the data dir from a backup (stop the server, copy the backup over it, start again)"
 
 
 class StoreFailed(StorageError):
@@ -170,10 +179,18 @@ class Store:
         self._snapshot_size = 0
         self._compact_lock = threading.Lock()  # taken before `_lock`, never after
         self._repair: Callable[[], None] | None = None  # what must succeed before the next append
-        self._load()
         path = self.data_dir / JOURNAL
+        if not (self.data_dir / SNAPSHOT).exists() and not path.exists():  # a new store: its snapshot first
+            self._snapshot_write(orjson.dumps({META_TABLE: {"1": {"journalSeq": 0, "docSeq": 0}}}))
+        try:
+            self._load()
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            raise StoreDamaged(f"Cannot read the data dir {self.data_dir.resolve()}: {exc}; {RESTORE_HINT}.") from exc
         existed = path.exists()
-        self._journal_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            self._journal_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StoreDamaged(f"Cannot open the journal {path}: {exc.strerror}; {RESTORE_HINT}.") from exc
         if not existed:
             _fsync_dir(self.data_dir)  # the journal's directory entry must be durable before any append
         self._journal_size = os.fstat(self._journal_fd).st_size
@@ -200,23 +217,46 @@ class Store:
             (self.data_dir / leftover).unlink(missing_ok=True)
         snapshot = self.data_dir / SNAPSHOT
         if snapshot.exists():
-            data = snapshot.read_bytes()
-            try:
-                tables = orjson.loads(data)
-                assert isinstance(tables, dict)
-            except (orjson.JSONDecodeError, AssertionError) as exc:
-                raise StorageError(f"The snapshot {snapshot} is not readable JSON.") from exc
-            self._snapshot_size = len(data)
-            meta = tables.pop(META_TABLE, {}).get("1", {})
-            self._journal_seq = int(meta.get("journalSeq", 0))
-            self._doc_seq = int(meta.get("docSeq", 0))
-            for name, docs in tables.items():
-                self._table(name)
-                self._all().setdefault(name, {}).update(docs)
+            self._load_snapshot(snapshot)
+        self._snapshot_missing = not snapshot.exists()
         self._replay()
         self._doc_seq = max(
             self._doc_seq,
             max((int(doc.get("seq", 0)) for docs in self._all().values() for doc in docs.values()), default=0),
+        )
+
+    def _load_snapshot(self, snapshot: Path) -> None:
+        """Load `db.json`: a JSON object of tables, each an object of documents (objects), plus our meta."""
+        if not snapshot.is_file():
+            raise StoreDamaged(f"The snapshot {snapshot} is not a file; {RESTORE_HINT}.")
+        data = snapshot.read_bytes()
+        try:
+            tables = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise StoreDamaged(f"The snapshot {snapshot} is not readable JSON; {RESTORE_HINT}.") from exc
+        well_formed = isinstance(tables, dict) and all(
+            isinstance(docs, dict) and all(isinstance(doc, dict) for doc in docs.values()) for docs in tables.values()
+        )
+        meta = tables.pop(META_TABLE, {}).get("1", {}) if well_formed else {}
+        if not well_formed or not all(isinstance(meta.get(k, 0), int) for k in ("journalSeq", "docSeq")):
+            raise StoreDamaged(f"The snapshot {snapshot} does not hold Courtside tables; {RESTORE_HINT}.")
+        self._snapshot_size = len(data)
+        self._journal_seq = int(meta.get("journalSeq", 0))
+        self._doc_seq = int(meta.get("docSeq", 0))
+        for name, docs in tables.items():
+            self._table(name)
+            self._all().setdefault(name, {}).update(docs)
+
+    def _refuse_gap(self, path: Path, expected: int, found: int) -> None:
+        snapshot = self.data_dir / SNAPSHOT
+        if self._snapshot_missing:
+            raise StoreDamaged(
+                f"The snapshot {snapshot} is missing, and the journal {path} starts at entry {found}: starting "
+                f"without it would lose entries 1-{found - 1}; {RESTORE_HINT}."
+            )
+        raise StoreDamaged(
+            f"The journal {path} skips from entry {expected - 1} to {found} (acknowledged writes are missing); "
+            f"{RESTORE_HINT}."
         )
 
     def _replay(self) -> None:
@@ -224,7 +264,15 @@ class Store:
         path = self.data_dir / JOURNAL
         if not path.exists():
             return
+        if not path.is_file():
+            raise StoreDamaged(f"The journal {path} is not a file; {RESTORE_HINT}.")
         data = path.read_bytes()
+        if self._snapshot_missing and not data.strip(b"\0\n "):
+            raise StoreDamaged(
+                f"The snapshot {self.data_dir / SNAPSHOT} is missing beside an existing journal {path}; "
+                f"{RESTORE_HINT}. (Courtside never starts an empty store over an existing one.)"
+            )
+        previous: int | None = None
         good_until = 0
         while good_until < len(data):
             end = data.find(b"\n", good_until)
@@ -237,10 +285,15 @@ class Store:
                         "restore the data dir from a backup or move the damaged line out by hand."
                     )
                 break  # a torn tail: that write was never acknowledged
+            if previous is not None and entry["s"] != previous + 1:
+                self._refuse_gap(path, previous + 1, entry["s"])
             if entry["s"] > self._journal_seq:  # else: already in the snapshot
+                if entry["s"] != self._journal_seq + 1:
+                    self._refuse_gap(path, self._journal_seq + 1, entry["s"])
                 self._apply(entry["ops"])
                 self._journal_seq = entry["s"]
                 self._doc_seq = max(self._doc_seq, int(entry.get("q", 0)))
+            previous = entry["s"]
             good_until = end + 1
         if good_until != len(data):
             log.warning("dropping a torn journal tail of %d bytes in %s", len(data) - good_until, path)
@@ -342,11 +395,15 @@ class Store:
     def _snapshot_write(self, data: bytes) -> None:
         """Without the store lock (transactions go on): temp file, fsync, atomic rename, fsync the dir."""
         temp = self.data_dir / (SNAPSHOT + ".tmp")
-        with open(temp, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, self.data_dir / SNAPSHOT)
+        try:
+            with open(temp, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temp, self.data_dir / SNAPSHOT)
+        except BaseException:
+            temp.unlink(missing_ok=True)  # never leave the space that made it fail taken
+            raise
         _fsync_dir(self.data_dir)  # the new snapshot is durable: only now may journal lines go
 
     def _snapshot_finish(self, snapshot_size: int, cut: int) -> None:
