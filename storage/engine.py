@@ -14,7 +14,8 @@ off the file, while damage in the middle of the journal stops the start with `Jo
 silently dropping acknowledged writes. A store has its snapshot from birth (an empty one is written before the
 journal is created), so a data dir whose snapshot is gone, or whose journal does not continue the snapshot's
 sequence without a gap, is refused (`StoreDamaged`) and never started empty. A failed append is cut off at
-once, so a later append never lands behind half a line. An OS lock on the data dir keeps a second process out (`DataDirBusy`).
+once, so a later append never lands behind half a line. An OS lock on the data dir keeps a second process
+out (`DataDirBusy`).
 
 Journal line: `{"s": <journal seq>, "q": <last document seq>, "ops": [[table, key, doc | null], ...]}`.
 """
