@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from domain import scoring
+from domain import queues, scoring
 from domain.clock import iso
 from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
 from domain.events import record_event
@@ -287,6 +287,7 @@ def complete_match(
     scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
     match.game_scores = final
     match.status = "completed"
+    match.recorded_names = queues.side_names(match, queues.player_list_of(uow, match))  # history stays as played
     match.completed_on = match.updated_on = iso(now)
     match = uow.matches.put(match)
     _emit(uow, match, "match.completed", now, rules)

@@ -207,6 +207,7 @@ class Match:
     is_doubles: bool | None = None
     started_on: str | None = None
     completed_on: str | None = None
+    recorded_names: dict[str, str] | None = None  # side -> display name, frozen when the match completed
     seq: int = 0
 
 

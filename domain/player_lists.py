@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.clock import iso
-from domain.errors import Invalid, NotFound
+from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import PlayerList, Team
 from domain.pagination import paginate
@@ -269,8 +269,24 @@ def _mirror_to_teams(uow: UnitOfWork, player_list: PlayerList, *, now: datetime)
 def add_manual_player(
     uow: UnitOfWork, *, account_id: str, list_id: str, player: Player, now: datetime
 ) -> PlayerList:
-    """The operator adds a manual entry (externalID optional); no connection's sync ever removes it."""
+    """The operator adds a manual entry (externalID optional); no connection's sync ever removes it.
+
+    A manual entry needs a name, and never takes an externalID a player of the list already has (a partner's
+    matches name their players by it): `409 player_exists`, naming who holds it.
+    """
+    if not (str(player.get("firstName") or "").strip() or str(player.get("lastName") or "").strip()):
+        raise Invalid("A player needs a first or last name.",
+                      details={"json": {"firstName": ["A first or last name is required."]}})
     player_list = _account_list(uow, account_id=account_id, list_id=list_id)
+    external_id = player.get("externalID")
+    holder = next((p for p in player_list.players if external_id and p.get("externalID") == external_id), None)
+    if holder is not None:
+        name = " ".join(str(holder.get(f)) for f in ("firstName", "lastName") if holder.get(f)) or "a player"
+        raise Conflict(
+            f"Player '{external_id}' is already in this list ({name}, {holder.get('source', 'mapped')}); "
+            "choose another externalID or none.",
+            code="player_exists", details={"externalID": external_id, "name": name},
+        )
     player_list.players.append({"id": new_id("ply"), **player, "source": "manual"})
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)

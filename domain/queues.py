@@ -40,11 +40,30 @@ def score_of(game_scores: list[dict[str, int]], *, points: int = DEFAULT_POINTS)
     return scoring.score(game_scores, points=points)
 
 
+def _players_by_external_id(player_list: PlayerList | None) -> dict[str, dict[str, Any]]:
+    """The list's players by externalID. A mapped player wins over a manual entry with the same ID (a partner's
+    matches name the players it synced), else the first holder wins."""
+    players: dict[str, dict[str, Any]] = {}
+    listed = player_list.players if player_list else []
+    for player in sorted(listed, key=lambda p: p.get("source") != "mapped"):  # stable: mapped first
+        if player.get("externalID"):
+            players.setdefault(player["externalID"], player)
+    return players
+
+
+def side_names(match: Match, player_list: PlayerList | None) -> dict[str, str]:
+    """Each side's display name: as recorded at completion, else from the player list now."""
+    if match.recorded_names is not None:
+        return dict(match.recorded_names)
+    players = _players_by_external_id(player_list)
+    names = {side: _display_name(ref, players) for side, ref in match.participants.items() if ref}
+    return {side: name for side, name in names.items() if name}
+
+
 def present_match(
     match: Match, *, queue_position: int | None, player_list: PlayerList | None, points: int = DEFAULT_POINTS,
 ) -> dict[str, Any]:
     """The match read of the spec (required fields always, optional ones when set)."""
-    players = {p["externalID"]: p for p in (player_list.players if player_list else []) if p.get("externalID")}
     read: dict[str, Any] = {
         "id": match.id,
         "externalID": match.external_id,
@@ -66,12 +85,8 @@ def present_match(
         "completedOn": match.completed_on,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
-    for side in SIDES:
-        reference = match.participants.get(side)
-        if reference:
-            name = _display_name(reference, players)
-            if name:
-                read[side] = name
+    names = side_names(match, player_list)
+    read.update({side: names[side] for side in SIDES if side in names})
     return read
 
 

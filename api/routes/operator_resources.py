@@ -112,6 +112,7 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
 @requires(operator=True)
 @blp.arguments(ManualPlayer)
 @blp.response(201, envelope(OperatorPlayerListRead))
+@blp.alt_response(409, response="DEFAULT_ERROR", description="`player_exists`: the externalID is taken in this list.")
 def add_manual_player(body: dict[str, Any], list_id: str) -> dict[str, Any]:
     """Add a manual entry to a list (`source: "manual"`); no connection's sync or patch removes it."""
     with unit_of_work() as uow:

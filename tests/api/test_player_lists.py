@@ -174,12 +174,12 @@ def test_patch_at_the_bounds_is_accepted(partner: Api) -> None:
 def test_manual_entries_survive_sync_and_patch(partner: Api, operator: Api) -> None:
     data = sync_list(partner, "club-a", [player("p1")])
     added = operator.post(f"/operator/player-lists/{data['id']}/players",
-                          json={"externalID": "p1", "firstName": "Walk-in"})
+                          json={"externalID": "w1", "firstName": "Walk-in"})
     assert added.status_code == 201
     synced = sync_list(partner, "club-a", [player("p2")])
-    assert [(p.get("externalID"), p["source"]) for p in synced["players"]] == [("p2", "mapped"), ("p1", "manual")]
-    patched = partner.patch("/player-lists/club-a", json={"removeExternalIDs": ["p1", "p2"]}).json["data"]
-    assert patched["players"] == [{"externalID": "p1", "firstName": "Walk-in", "source": "manual"}]
+    assert [(p.get("externalID"), p["source"]) for p in synced["players"]] == [("p2", "mapped"), ("w1", "manual")]
+    patched = partner.patch("/player-lists/club-a", json={"removeExternalIDs": ["w1", "p2"]}).json["data"]
+    assert patched["players"] == [{"externalID": "w1", "firstName": "Walk-in", "source": "manual"}]
     emptied = sync_list(partner, "club-a", [])
     assert emptied["playerCount"] == 1
 
