@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.clock import iso
-from domain.errors import Conflict, Invalid, NotFound
+from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import Broadcast, Table
 from domain.pagination import paginate
@@ -126,13 +126,27 @@ def create_broadcast(
     return uow.broadcasts.put(broadcast)
 
 
+def _require_manager(broadcast: Broadcast, connection_id: str | None, doing: str) -> None:
+    """Courts (and with them queued matches) change only through the managing connection, or the operator (None)."""
+    if connection_id is not None and broadcast.manager_connection_id != connection_id:
+        raise Forbidden(f"Only the connection that manages broadcast '{broadcast.id}' may {doing}.",
+                        code="table_not_managed")
+
+
 def patch_broadcast(
-    uow: UnitOfWork, *, account_id: str, broadcast_id: str, changes: dict[str, Any], now: datetime
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, changes: dict[str, Any], now: datetime,
+    connection_id: str | None = None,
 ) -> Broadcast:
-    """Change any of the write fields (at least one); `null` clears an optional one."""
+    """Change any of the write fields (at least one); `null` clears an optional one.
+
+    `connection_id` is the calling partner connection (None for the operator): changing `tables` needs the
+    managing connection (contract §4), the other fields any connection of the account.
+    """
     if not any(name in changes for name in PATCHABLE):
         raise Invalid("Give at least one property to change.")
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    if "tables" in changes:
+        _require_manager(broadcast, connection_id, "change its tables")
     if "defaultPlayerListID" in changes:
         _check_default_list(uow, account_id=account_id, list_id=changes["defaultPlayerListID"])
         broadcast.default_player_list_id = changes["defaultPlayerListID"]
@@ -147,9 +161,15 @@ def patch_broadcast(
     return uow.broadcasts.put(broadcast)
 
 
-def delete_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
-    """Delete the broadcast, its courts and its managed output links (409 `table_busy` if a court is in play)."""
+def delete_broadcast(
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, connection_id: str | None = None,
+) -> Broadcast:
+    """Delete the broadcast, its courts and its managed output links (409 `table_busy` if a court is in play).
+
+    A partner connection (`connection_id`) must manage it (403 `table_not_managed`); the operator passes None.
+    """
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    _require_manager(broadcast, connection_id, "delete it")
     for table in _tables(uow, broadcast):
         _clear_court(uow, table)
     uow.broadcasts.delete(broadcast.id)

@@ -274,9 +274,8 @@ def add_manual_player(
     A manual entry needs a name, and never takes an externalID a player of the list already has (a partner's
     matches name their players by it): `409 player_exists`, naming who holds it.
     """
-    if not (str(player.get("firstName") or "").strip() or str(player.get("lastName") or "").strip()):
-        raise Invalid("A player needs a first or last name.",
-                      details={"json": {"firstName": ["A first or last name is required."]}})
+    if not str(player.get("firstName") or "").strip():
+        raise Invalid("A player needs a first name.", details={"json": {"firstName": ["A name is required."]}})
     player_list = _account_list(uow, account_id=account_id, list_id=list_id)
     external_id = player.get("externalID")
     holder = next((p for p in player_list.players if external_id and p.get("externalID") == external_id), None)

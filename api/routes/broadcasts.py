@@ -60,7 +60,8 @@ def patch_broadcast(body: dict[str, Any], broadcast_id: str) -> dict[str, Any]:
     """Change a broadcast; `tables` replaces the whole court configuration."""
     with unit_of_work() as uow:
         broadcast = broadcasts.patch_broadcast(
-            uow, account_id=caller().account_id, broadcast_id=broadcast_id, changes=body, now=now()
+            uow, account_id=caller().account_id, broadcast_id=broadcast_id, changes=body, now=now(),
+            connection_id=caller().connection_id,
         )
         return {"data": broadcasts.present_broadcast(uow, broadcast)}
 
@@ -71,5 +72,6 @@ def patch_broadcast(body: dict[str, Any], broadcast_id: str) -> dict[str, Any]:
 def delete_broadcast(broadcast_id: str) -> dict[str, Any]:
     """Delete a broadcast, its courts and its managed output links."""
     with unit_of_work() as uow:
-        broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
+        broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
+                                                connection_id=caller().connection_id)
     return {"data": {"id": broadcast.id, "deleted": True}}

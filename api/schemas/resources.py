@@ -66,9 +66,11 @@ class ExternalPlayer(PlayerFields):
 
 
 class ManualPlayer(PlayerFields):
-    """A player the operator adds by hand (`externalID` optional)."""
+    """A player the operator adds by hand (`externalID` optional; a first name with a visible character)."""
 
     externalID = str_field(OTHER, min_length=1)
+    firstName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
+                                                       validate.Regexp(r"\S", error="A name is required.")])
 
 
 class PlayerRead(Schema):

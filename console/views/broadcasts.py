@@ -113,6 +113,12 @@ if rosters is not None:
         st.info("No rosters yet.")
 
 # ------------------------------------------------------------------ player lists
+def same_name(player: dict[str, Any], first: str, last: str) -> bool:
+    """The same person by name: first and last name equal, trimmed and case-insensitive."""
+    return all(str(player.get(field) or "").strip().casefold() == value.strip().casefold()
+               for field, value in (("firstName", first), ("lastName", last)))
+
+
 st.subheader("Player lists")
 lists = load(api.player_lists)
 if lists is not None and not lists:
@@ -142,8 +148,14 @@ elif lists:
         country_code = country.text_input("Country", max_chars=120)
         club_name = club.text_input("Club", max_chars=120)
         external = st.text_input("External ID (optional)", max_chars=500)
+        twice = st.checkbox("Add even if a player with this name is already in the list", key=f"pl_twice_{list_id}")
         if st.form_submit_button("Add player"):
             player = {"firstName": first_name, "lastName": last_name, "country": country_code,
                       "clubName": club_name, "externalID": external}
-            act(api.add_player, list_id, {k: v.strip() for k, v in player.items() if v.strip()},
-                done="Player added.")
+            same = [p for p in players if same_name(p, first_name, last_name)]
+            if same and not twice:
+                st.warning(f"{first_name.strip()} {last_name.strip()} is already in this list. Tick \"Add even "
+                           "if...\" to add a second player with that name.")
+            else:
+                act(api.add_player, list_id, {k: v.strip() for k, v in player.items() if v.strip()},
+                    done="Player added.")

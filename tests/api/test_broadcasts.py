@@ -272,7 +272,8 @@ def test_every_connection_of_the_account_sees_and_changes_broadcasts(
     assert [b["id"] for b in other.get("/broadcasts").json["data"]] == [data["id"]]
     assert other.patch(f"/broadcasts/{data['id']}", json={"name": "By other"}).status_code == 200
     assert partner.get(f"/broadcasts/{data['id']}").json["data"]["name"] == "By other"
-    assert other.delete(f"/broadcasts/{data['id']}").status_code == 200
+    assert other.delete(f"/broadcasts/{data['id']}").status_code == 403  # contract §4: only its manager deletes
+    assert partner.delete(f"/broadcasts/{data['id']}").status_code == 200
 
 
 def test_read_scope_cannot_write(new_partner: Callable[..., Api]) -> None:

@@ -83,3 +83,29 @@ def test_handover_moves_management_and_clears_the_old_assignment(
     data = second.get(f"/tables/{table}").json["data"]
     assert data["playerListExternalID"] is None
     assert [t["id"] for t in second.get("/tables").json["data"]] == [table]
+
+
+def test_another_connection_cannot_change_a_broadcasts_tables_403(
+    partner: Api, new_partner: Callable[..., Api],
+) -> None:
+    """Contract §4: changing `tables` needs the managing connection; the other fields any connection."""
+    other = new_partner(name="other")
+    broadcast = make_broadcast(partner)
+    before = partner.get(f"/broadcasts/{broadcast['id']}").json["data"]
+    response = other.patch(f"/broadcasts/{broadcast['id']}", json={"tables": [{"label": "Mine now"}]})
+    assert response.status_code == 403
+    assert response.json["error"]["code"] == "table_not_managed"
+    assert partner.get(f"/broadcasts/{broadcast['id']}").json["data"] == before
+    renamed = other.patch(f"/broadcasts/{broadcast['id']}", json={"name": "Renamed by a peer"})
+    assert renamed.status_code == 200 and renamed.json["data"]["name"] == "Renamed by a peer"
+    assert partner.patch(f"/broadcasts/{broadcast['id']}", json={"tables": [{"label": "One"}]}).status_code == 200
+
+
+def test_another_connection_cannot_delete_a_broadcast_403(partner: Api, new_partner: Callable[..., Api]) -> None:
+    other = new_partner(name="other")
+    broadcast = make_broadcast(partner)
+    response = other.delete(f"/broadcasts/{broadcast['id']}")
+    assert response.status_code == 403
+    assert response.json["error"]["code"] == "table_not_managed"
+    assert partner.get(f"/broadcasts/{broadcast['id']}").status_code == 200
+    assert partner.delete(f"/broadcasts/{broadcast['id']}").status_code == 200

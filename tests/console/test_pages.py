@@ -361,6 +361,24 @@ def test_player_lists_add_and_remove_manual_players(console: Console, partner: P
     assert [p["source"] for p in operator_api.data("GET", "/operator/player-lists")[0]["players"]] == ["mapped"] * 4
 
 
+def test_player_lists_warn_before_adding_a_second_player_with_the_same_name(
+    console: Console, partner: Partner, operator_api: Operator,
+) -> None:
+    partner.players()
+    app = console("views/broadcasts.py")
+    next(t for t in app.text_input if t.label == "First name").input("ann")
+    next(t for t in app.text_input if t.label == "Last name").input(" LEE ")
+    press(app, "Add player")
+    assert any("already in this list" in text for text in texts(app, "warning"))
+    assert [p["source"] for p in operator_api.data("GET", "/operator/player-lists")[0]["players"]] == ["mapped"] * 4
+    next(t for t in app.text_input if t.label == "First name").input("Ann")
+    next(t for t in app.text_input if t.label == "Last name").input("Lee")
+    next(c for c in app.checkbox if c.label.startswith("Add even if")).check()
+    press(app, "Add player")
+    assert "Player added." in texts(app, "success")
+    assert [p["source"] for p in operator_api.data("GET", "/operator/player-lists")[0]["players"]][-1] == "manual"
+
+
 def test_a_bug_on_a_page_shows_one_message_not_a_traceback() -> None:
     def page() -> None:
         from console.ui import no_traceback
