@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import secrets
 from collections.abc import Callable
+from typing import Any
 
+import orjson
 from flask import Flask, Response, current_app, g, request, send_from_directory
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
 from api import errors, openapi
-from api.context import Services
+from api.context import Services, services
 from api.routes import (
     broadcasts,
     connection,
@@ -95,6 +99,12 @@ def _check_request() -> Response | None:
             400, "invalid_request_id",
             "Service-Request-ID must be 8 to 120 characters of A-Z a-z 0-9 . _ : -",
         )
+    header_bytes = sum(len(name) + len(value) + 4 for name, value in request.headers.items())
+    max_header_bytes = services().settings.max_header_bytes
+    if header_bytes > max_header_bytes:
+        return errors.error_response(
+            431, "request_header_too_large", f"The request headers are larger than {max_header_bytes} bytes."
+        )
     length = request.content_length
     max_bytes = current_app.config["MAX_CONTENT_LENGTH"]
     if length is not None and length > max_bytes:
@@ -143,12 +153,53 @@ def _finish_response(response: Response) -> Response:
     return response
 
 
+class StrictJSONProvider(DefaultJSONProvider):
+    """Parses request bodies with orjson: lone surrogates, invalid UTF-8 and nesting deeper than 1,024 are refused
+    (`ValueError`, so Flask answers 400), and so are integers beyond 64 bits (orjson would turn them into floats,
+    and storage can hold neither). Responses keep Flask's serializer."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        parsed = orjson.loads(s)
+        if _holds_float(parsed):  # a float may be an integer literal beyond 64 bits: read the text exactly
+            _refuse_huge_integers(s)
+        return parsed
+
+
+def _holds_float(value: Any) -> bool:
+    """Whether a parsed body holds a float anywhere (iterative: bodies may nest up to orjson's 1,024 levels)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, float):
+            return True
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+def _int64(text: str) -> int:
+    number = int(text)
+    if not -(2**63) <= number < 2**64:
+        raise ValueError("An integer in the body is beyond 64 bits.")
+    return number
+
+
+def _refuse_huge_integers(s: str | bytes) -> None:
+    try:
+        json.loads(s, parse_int=_int64)
+    except RecursionError as exc:  # orjson allowed the depth; the stdlib may not
+        raise ValueError("The body is nested too deeply.") from exc
+
+
 def create_app(
     settings: Settings, store: Store, *, clock: Clock | None = None,
     wake_dispatcher: Callable[[], None] | None = None,
 ) -> Flask:
     """The WSGI app over an open store. Starts no threads: `serve` runs the dispatcher beside it."""
     app = Flask("courtside")
+    app.json = StrictJSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     _openapi_config(app)

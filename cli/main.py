@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
-from domain.settings import Settings
+from domain.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
     from storage.engine import Store
@@ -125,7 +125,9 @@ def serve(settings: Settings) -> None:
         dispatcher = Dispatcher(store, settings, clock)
         app = create_app(settings, store, clock=clock, wake_dispatcher=dispatcher.wake)
         try:
-            server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads)
+            server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
+                                   # far above ours, so that our own limit answers with the JSON envelope
+                                   max_request_header_size=16 * settings.max_header_bytes)
         except OSError as exc:
             raise CliError(f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}") from exc
     except BaseException:
@@ -266,7 +268,10 @@ def run(argv: list[str]) -> int:
         key: getattr(args, key, None)
         for key in ("data_dir", "host", "port", "api_url", "operator_key", "console_port")
     }
-    settings = Settings.from_env(**overrides)
+    try:
+        settings = Settings.from_env(**overrides)
+    except SettingsError as exc:
+        raise CliError(str(exc)) from exc
     command = args.command if not hasattr(args, "action") else f"{args.command} {args.action}"
     if command == "init":
         _print(init_data_dir(settings))

@@ -19,6 +19,13 @@ def _schedule(text: str) -> tuple[float, ...]:
     return tuple(float(part) for part in text.split(",") if part.strip())
 
 
+KINDS = {"int": "whole number", "float": "number", "_schedule": "comma-separated list of seconds"}
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value Courtside cannot use; the message names the variable."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Configuration of one Courtside process. Defaults are what a club wants on a laptop."""
@@ -45,6 +52,7 @@ class Settings:
     points_per_game: int = 11
     default_best_of: int = 5
     max_body_bytes: int = 1024 * 1024
+    max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -75,7 +83,11 @@ class Settings:
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():
             if env.get(variable):
-                values[name] = convert(env[variable])
+                try:
+                    values[name] = convert(env[variable])
+                except ValueError as exc:
+                    kind = KINDS.get(getattr(convert, "__name__", ""), "value")
+                    raise SettingsError(f"{variable}={env[variable]!r} is not a valid {kind}.") from exc
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)
 

@@ -108,11 +108,17 @@ def new_webhook_secret(token_bytes: Callable[[int], bytes] = secrets.token_bytes
 
 
 def _blocked(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified or ip.is_multicast \
-        or ip.is_reserved
+    """Anything not globally routable (loopback, private, link-local, shared 100.64/10, reserved, ...) or multicast.
+
+    IPv4 addresses carried inside IPv6 (mapped `::ffff:a.b.c.d`, 6to4 `2002::/16`, Teredo) are judged by the IPv4
+    address they carry.
+    """
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        carried = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
+        if carried is not None:
+            return _blocked(str(carried))
+    return not ip.is_global or ip.is_multicast
 
 
 def valid_url(url: str) -> bool:
@@ -144,7 +150,7 @@ def check_url(url: str, *, allow_private: bool, resolve: Resolver) -> None:
     except OSError as exc:
         raise Invalid(f"The webhook host {host} does not resolve.", code="webhook_url_not_allowed") from exc
     if not addresses or any(_blocked(address) for address in addresses):
-        raise Invalid(f"The webhook URL {url} points to a loopback, private or link-local address.",
+        raise Invalid(f"The webhook URL {url} points to an address that is not globally routable.",
                       code="webhook_url_not_allowed")
 
 

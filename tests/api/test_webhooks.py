@@ -132,7 +132,8 @@ def test_configuration_needs_webhook_scopes(new_partner: Callable[..., Api]) -> 
 @pytest.fixture
 def guarded(settings: Settings, store: Store, clock: FixedClock) -> tuple[Flask, dict[str, list[str]]]:
     """An app with COURTSIDE_WEBHOOK_ALLOW_PRIVATE=false and a DNS table the test controls."""
-    dns: dict[str, list[str]] = {"hooks.example.com": ["93.184.216.34"], "intranet.example.com": ["10.1.2.3"]}
+    dns: dict[str, list[str]] = {"hooks.example.com": ["93.184.216.34"], "intranet.example.com": ["10.1.2.3"],
+                                 "carrier.example.com": ["100.100.1.1"]}
 
     def resolve(host: str) -> list[str]:
         if host not in dns:
@@ -148,6 +149,10 @@ def guarded(settings: Settings, store: Store, clock: FixedClock) -> tuple[Flask,
     "http://127.0.0.1:8080/hook", "http://localhost/hook", "http://10.0.0.7/hook", "http://192.168.1.2/hook",
     "http://172.16.0.1/hook", "http://169.254.169.254/latest", "http://[::1]/hook", "http://[fe80::1]/hook",
     "http://[::ffff:127.0.0.1]/hook", "https://intranet.example.com/hook", "https://nowhere.example.com/hook",
+    # not globally routable though not "private" (hardening issue, item 5): shared 100.64/10, benchmarking,
+    # IETF protocol assignments, 6to4 carrying a shared address, a name resolving into 100.64/10
+    "http://100.64.0.1/hook", "http://100.127.255.254/hook", "http://198.18.0.1/hook", "http://192.0.0.1/hook",
+    "http://[2002:6440:1::1]/hook", "https://carrier.example.com/hook",
 ])
 def test_private_urls_are_refused_when_not_allowed(
     guarded: tuple[Flask, dict[str, list[str]]], operator: Api, url: str,
@@ -516,3 +521,15 @@ def test_url_null_removes_the_destination_and_keeps_the_secret(partner: Api) -> 
     assert response.json["data"]["url"] is None and response.json["data"]["secretConfigured"] is True
     assert "webhook_secret" not in response.json["data"]
     assert partner.post("/webhooks/test").status_code == 409
+
+
+def test_shared_address_space_is_refused_at_send_time_too(
+    guarded: tuple[Flask, dict[str, list[str]]], operator: Api,
+) -> None:
+    app, dns = guarded
+    partner = Api(app.test_client(), operator.post("/operator/keys", json={}).json["data"]["key"])
+    assert partner.patch("/webhooks/configuration", json={"url": "https://hooks.example.com/h"}).status_code == 200
+    dns["hooks.example.com"] = ["100.64.12.34"]  # the name now points into carrier-grade NAT space
+    response = partner.post("/webhooks/test")
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "webhook_url_not_allowed"

@@ -185,3 +185,15 @@ def test_missing_required_option_is_a_usage_error() -> None:
     result = cli("apps", "create", "--name", "x")
     assert result.returncode == 2
     assert "--redirect-uri" in result.stderr
+
+
+@pytest.mark.parametrize(("variable", "value"), [("COURTSIDE_PORT", "abc"), ("COURTSIDE_WEBHOOK_TIMEOUT", "soon"),
+                                                 ("COURTSIDE_WEBHOOK_RETRY_SCHEDULE", "0,five")])
+def test_a_bad_environment_value_is_one_line_naming_the_variable(tmp_path: Path, variable: str, value: str) -> None:
+    env = dict(os.environ) | {variable: value}
+    result = subprocess.run([sys.executable, "-m", "cli.main", "init", "--data-dir", str(tmp_path / "d")],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and variable in lines[0] and repr(value) in lines[0]
