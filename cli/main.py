@@ -65,7 +65,7 @@ def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, s
     The key file (mode 0600) is written before storage learns the key's hash, so a crash at any point leaves
     a data dir that the next `init` completes with the same key. `store` is the already open store of `serve`.
     """
-    from domain.auth import bootstrap, new_operator_key
+    from domain.auth import bootstrap, has_operator_key, new_operator_key
     from domain.clock import SystemClock
     from storage.engine import StorageError, Store
     from storage.repository import unit_of_work
@@ -76,6 +76,7 @@ def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, s
     if key and account_id and store is None:
         return {"dataDir": str(data_dir), "accountID": account_id, "operatorKey": key}
     data_dir.mkdir(parents=True, exist_ok=True)
+    minted = not key
     if not key:
         key = new_operator_key()
         _write_file_atomically(key_path, key + "\n", mode=0o600)
@@ -91,12 +92,17 @@ def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, s
                     "(db.json and journal.jsonl are gone?); restore the data dir from a backup. Courtside never "
                     "starts an empty store over an existing one."
                 )
+            lost_key = minted and has_operator_key(uow)  # the key file was lost, not a new data dir
             account = bootstrap(uow, operator_key=key, now=SystemClock().now())
     finally:
         if store is None:
             opened.close()
     if account.id != account_id:
         _write_file_atomically(info_path, json.dumps({"accountID": account.id}) + "\n")
+    if lost_key:
+        logging.getLogger("courtside").warning(
+            "%s was missing: a new operator key was written there, and the lost key STILL WORKS. Once the server "
+            "runs, revoke it with `courtside operator-key rotate`.", key_path)
     return {"dataDir": str(data_dir), "accountID": account.id, "operatorKey": key}
 
 
@@ -238,6 +244,8 @@ def _parser() -> argparse.ArgumentParser:
     approve.add_argument("--code-challenge")
     approve.add_argument("--scope")
     approve.add_argument("--state")
+    rotate = sub.add_parser("operator-key", help="the operator key").add_subparsers(dest="action", required=True)
+    rotate.add_parser("rotate", parents=[remote], help="new operator key; every older one stops working")
     return parser
 
 
@@ -298,6 +306,11 @@ def run(argv: list[str]) -> int:
             "codeChallenge": args.code_challenge, "scope": args.scope, "state": args.state,
         }
         _print(call_operator(settings, "POST", "/oauth/approve", {k: v for k, v in body.items() if v is not None}))
+    elif command == "operator-key rotate":
+        rotated = call_operator(settings, "POST", "/operator-key/rotate", {})
+        key_path = settings.data_dir.resolve() / KEY_FILE
+        _write_file_atomically(key_path, rotated["operatorKey"] + "\n", mode=0o600)
+        _print({"operatorKey": rotated["operatorKey"], "revoked": rotated["revoked"], "keyFile": str(key_path)})
     return 0
 
 

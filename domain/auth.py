@@ -69,6 +69,27 @@ def new_operator_key() -> str:
     return new_secret("svc_op")
 
 
+def has_operator_key(uow: UnitOfWork) -> bool:
+    """Whether the store already knows an operator key (so a lost key file is not a new data dir)."""
+    return bool(uow.credentials.find(kind="operator"))
+
+
+def rotate_operator_key(uow: UnitOfWork, *, account_id: str, now: datetime) -> tuple[str, int]:
+    """A new operator key; every other operator key of the account (a lost one included) stops working at once.
+
+    Returns the new key (shown once) and how many keys were revoked.
+    """
+    old = uow.credentials.find(kind="operator", account_id=account_id)
+    for credential in old:
+        uow.credentials.delete(credential.id)
+    key = new_operator_key()
+    uow.credentials.put(Credential(
+        id=hash_secret(key), kind="operator", account_id=account_id, connection_id=None, scopes=list(SCOPES),
+        created_on=iso(now), name="operator",
+    ))
+    return key, len(old)
+
+
 def authenticate(uow: UnitOfWork, *, credential: str | None, operator: bool, now: datetime) -> Principal:
     """Resolve a bearer credential for a partner route (`operator=False`) or an operator route."""
     if not credential:

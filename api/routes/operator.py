@@ -41,6 +41,21 @@ def create_developer_key(body: dict[str, str]) -> dict[str, object]:
     return {"data": {"key": key, "connectionID": connection.id, "scopes": connection.scopes}}
 
 
+class OperatorKeyRotation(Strict):
+    operatorKey = fields.String(required=True, metadata={"description": "the new operator key, shown once"})
+    revoked = fields.Integer(required=True, metadata={"description": "operator keys that stopped working"})
+
+
+@blp.route("/operator/operator-key/rotate", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(OperatorKeyRotation))
+def rotate_operator_key() -> dict[str, object]:
+    """Replace the operator key: a new one (shown once); every older one, the caller's included, stops working."""
+    with unit_of_work() as uow:
+        key, revoked = auth.rotate_operator_key(uow, account_id=caller().account_id, now=now())
+    return {"data": {"operatorKey": key, "revoked": revoked}}
+
+
 class ScoringRulesSchema(Strict):
     pointsPerGame = fields.Integer(required=True, metadata={"description": "points to win a game (win by 2)"})
     defaultBestOf = fields.Integer(required=True, metadata={"description": "bestOf of a match that sets none"})

@@ -197,3 +197,29 @@ def test_a_bad_environment_value_is_one_line_naming_the_variable(tmp_path: Path,
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and variable in lines[0] and repr(value) in lines[0]
+
+
+def test_a_lost_operator_key_is_reported_and_rotate_revokes_it(server_factory: Callable[..., ServerProcess],
+                                                               tmp_path: Path) -> None:
+    """Hardening issue, item 7: a lost key file mints a new key (said on stderr), the old key still works until
+    `courtside operator-key rotate`, which revokes every older key and writes the new one to the key file."""
+    data_dir = tmp_path / "club"
+    lost = output_of(cli("init", "--data-dir", str(data_dir)))["operatorKey"]
+    (data_dir / "operator.key").unlink()
+    again = cli("init", "--data-dir", str(data_dir))
+    minted = output_of(again)["operatorKey"]
+    assert minted != lost
+    assert "operator.key was missing" in again.stderr and "courtside operator-key rotate" in again.stderr
+    server = server_factory(data_dir=data_dir)
+
+    def works(key: str) -> bool:
+        response = requests.get(server.base + "/operator/rules", headers={"Authorization": f"Bearer {key}"},
+                                timeout=30)
+        return response.status_code == 200
+
+    assert works(lost) and works(minted)  # as the warning says
+    rotated = output_of(cli("operator-key", "rotate", *remote(server)))
+    assert rotated["revoked"] == 2 and rotated["operatorKey"].startswith("svc_op_")
+    assert (data_dir / "operator.key").read_text().strip() == rotated["operatorKey"]
+    assert stat.S_IMODE((data_dir / "operator.key").stat().st_mode) == 0o600
+    assert not works(lost) and not works(minted) and works(rotated["operatorKey"])
