@@ -179,6 +179,9 @@ class ConsoleClient:
     def retry_delivery(self, event_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/webhooks/{event_id}/retry"))
 
+    def retry_failing(self, connection_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/connections/{connection_id}/webhooks/retry-failing"))
+
     # ------------------------------------------------------------ integrations
     def apps(self) -> list[dict[str, Any]]:
         return self.all("/operator/apps")

@@ -6,9 +6,25 @@ from typing import Any
 
 import pandas as pd
 
-STATUSES = ("pending", "delivering", "delivered", "failed")
+STATUSES = ("pending", "failing", "delivering", "delivered", "failed")
+#: "failing" is what the monitor calls a pending delivery whose last attempt failed: it is retrying after errors.
+API_STATUS = {"failing": "pending"}
 EVENT_TYPES = ("match.started", "match.score_updated", "match.completed", "match.result_updated", "integration.test")
-COLORS = {"pending": "#9e9e9e", "delivering": "#f4a000", "delivered": "#2e9d4f", "failed": "#d33c3c"}
+COLORS = {"pending": "#9e9e9e", "failing": "#e8772e", "delivering": "#f4a000", "delivered": "#2e9d4f",
+          "failed": "#d33c3c"}
+
+
+def shown_status(delivery: dict[str, Any]) -> str:
+    """The status an operator reads: `failing` for a delivery retrying after an error, else the API's."""
+    if delivery.get("status") == "pending" and delivery.get("lastError"):
+        return "failing"
+    return str(delivery.get("status"))
+
+
+def with_shown_status(deliveries: list[dict[str, Any]], wanted: str | None = None) -> list[dict[str, Any]]:
+    """The deliveries with `status` as shown (failing included), only those of `wanted` if given."""
+    shown = [delivery | {"status": shown_status(delivery)} for delivery in deliveries]
+    return [d for d in shown if wanted is None or d["status"] == wanted]
 COLUMNS = ("createdOn", "eventType", "status", "attemptCount", "connectionID", "lastError", "nextAttemptOn", "eventID")
 
 
@@ -22,8 +38,8 @@ def table_of(deliveries: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def failure_rate(deliveries: list[dict[str, Any]]) -> float | None:
-    """Failed ÷ settled (delivered + failed); None while nothing is settled."""
-    failed = sum(1 for d in deliveries if d.get("status") == "failed")
+    """Failing or failed ÷ (those + delivered); None while no delivery was attempted to an end or an error."""
+    failed = sum(1 for d in deliveries if shown_status(d) in ("failed", "failing"))
     settled = failed + sum(1 for d in deliveries if d.get("status") == "delivered")
     return failed / settled if settled else None
 
@@ -51,7 +67,7 @@ def over_time(deliveries: list[dict[str, Any]]) -> pd.DataFrame:
 def failure_rate_over_time(counts: pd.DataFrame) -> pd.Series:
     """Per time bucket of `over_time`: failed ÷ (delivered + failed); buckets with nothing settled are left out."""
     delivered = counts["delivered"] if "delivered" in counts else 0
-    failed = counts["failed"] if "failed" in counts else 0
+    failed = (counts["failed"] if "failed" in counts else 0) + (counts["failing"] if "failing" in counts else 0)
     settled = delivered + failed
     if isinstance(settled, int):
         return pd.Series(dtype=float, name="failure rate")

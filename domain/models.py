@@ -244,4 +244,5 @@ class Delivery:
     last_error: str | None = None
     webhook_created_on: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    manual_attempts: int = 0  # attempts an operator or partner asked for; they never move the automatic schedule
     seq: int = 0

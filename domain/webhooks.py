@@ -78,6 +78,7 @@ class Attempt:
     url: str
     secret: str
     body: str
+    manual: bool = False  # a retry someone asked for (never moves the automatic schedule)
 
 
 @dataclass(frozen=True)
@@ -307,13 +308,16 @@ def get_delivery(uow: UnitOfWork, *, event_id: str, account_id: str, connection_
 
 
 # ------------------------------------------------------------------------------------------ the state machine
-def _claim(uow: UnitOfWork, delivery: Delivery, config: WebhookConfig) -> Attempt:
+def _claim(uow: UnitOfWork, delivery: Delivery, config: WebhookConfig, *, manual: bool = False) -> Attempt:
     """Mark the delivery `delivering` and capture the current URL and secret for an attempt."""
-    assert config.url and config.secret
+    if not (config.url and config.secret):
+        raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
+    if delivery.status == "failed":
+        delivery.next_attempt_on = None  # a failed delivery has no automatic attempt left
     delivery.status = "delivering"
     uow.deliveries.put(delivery)
     return Attempt(event_id=delivery.id, connection_id=delivery.connection_id, url=config.url,
-                   secret=config.secret, body=delivery.body)
+                   secret=config.secret, body=delivery.body, manual=manual)
 
 
 def claim_due(
@@ -429,13 +433,18 @@ def perform_attempt(
 
 def record_outcome(
     uow: UnitOfWork, *, event_id: str, outcome: Outcome, now: datetime, schedule: Sequence[float],
-    random: Callable[[], float],
+    random: Callable[[], float], manual: bool = False,
 ) -> Delivery:
-    """Count the attempt and move the delivery on: delivered, pending (next slot), or failed."""
+    """Count the attempt and move the delivery on: delivered, pending (next slot), or failed.
+
+    A failed `manual` attempt (a retry someone asked for) leaves the automatic schedule as it was: the delivery
+    keeps its next automatic attempt (or stays failed), and the slots count automatic attempts only.
+    """
     delivery = uow.deliveries.get(event_id)
     if delivery is None:
         raise NotFound("No such webhook delivery.")
     delivery.attempt_count += 1
+    delivery.manual_attempts += 1 if manual else 0
     delivery.attempted_on = iso(outcome.started)
     delivery.attempts.append({
         "attemptedOn": iso(outcome.started), "statusCode": outcome.status, "error": outcome.description,
@@ -445,8 +454,11 @@ def record_outcome(
         delivery.next_attempt_on = delivery.last_error = None
         return uow.deliveries.put(delivery)
     delivery.last_error = outcome.description
+    if manual and outcome.status != 410:
+        delivery.status = "pending" if delivery.next_attempt_on else "failed"
+        return uow.deliveries.put(delivery)
     delay = None if outcome.status == 410 else next_delay(
-        delivery.attempt_count, schedule, retry_after=outcome.retry_after, random=random
+        delivery.attempt_count - delivery.manual_attempts, schedule, retry_after=outcome.retry_after, random=random
     )
     if delay is None:
         delivery.status, delivery.next_attempt_on = "failed", None
@@ -501,5 +513,24 @@ def begin_retry(
     if config.secret is None:
         config.secret = new_webhook_secret()
         uow.webhook_configs.put(config)
-    return _claim(uow, delivery, config)
+    return _claim(uow, delivery, config, manual=True)
+
+
+def retry_failing(uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime) -> int:
+    """Make every failing delivery of a connection (failed, or pending after an error) due now, oldest first.
+
+    The dispatcher then sends them one at a time, as ever; returns how many were put back.
+    """
+    connection = uow.connections.get(connection_id)
+    if connection is None or connection.account_id != account_id:
+        raise NotFound(f"No connection '{connection_id}'.")
+    config = uow.webhook_configs.get(connection_id)
+    if config is None or not config.url:
+        raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
+    failing = [d for d in uow.deliveries.find(connection_id=connection_id)
+               if d.status == "failed" or (d.status == "pending" and d.last_error)]
+    for delivery in failing:
+        delivery.status, delivery.next_attempt_on = "pending", iso(now)
+        uow.deliveries.put(delivery)
+    return len(failing)
 

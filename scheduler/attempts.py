@@ -42,5 +42,5 @@ class AttemptRunner:
         with unit_of_work(self.store) as uow:
             return webhooks.record_outcome(
                 uow, event_id=attempt.event_id, outcome=outcome, now=self.clock.now(),
-                schedule=self.settings.webhook_retry_schedule, random=self.random,
+                schedule=self.settings.webhook_retry_schedule, random=self.random, manual=attempt.manual,
             )

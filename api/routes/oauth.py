@@ -103,6 +103,7 @@ class OperatorConnectionSchema(Strict):
     approvedOn = fields.String(required=True)
     tokenExpiresOn = fields.String(required=True, allow_none=True)
     revokedOn = fields.String(required=True, allow_none=True)
+    webhookURL = fields.String(required=True, allow_none=True, metadata={"description": "where its events go"})
 
 
 class ApproveSchema(Strict):
@@ -127,11 +128,12 @@ def _app_read(app: App) -> dict[str, Any]:
     }
 
 
-def _connection_read(connection: Connection) -> dict[str, Any]:
+def _connection_read(connection: Connection, webhook_url: str | None) -> dict[str, Any]:
     return {
         "connectionID": connection.id, "appID": connection.app_id, "appName": connection.app_name,
         "kind": connection.kind, "scopes": connection.scopes, "approvedOn": connection.approved_on,
         "tokenExpiresOn": connection.token_expires_on, "revokedOn": connection.revoked_on,
+        "webhookURL": webhook_url,
     }
 
 
@@ -380,8 +382,10 @@ def list_connections(query: dict[str, Any]) -> dict[str, object]:
     """Every connection of the account (app installations and developer keys), oldest first."""
     with unit_of_work() as uow:
         connections = oauth.list_connections(uow, account_id=caller().account_id)
-    page, cursor = paginate(connections, seq=lambda c: c.seq, limit=query.get("limit"), cursor=query.get("cursor"))
-    return {"data": [_connection_read(connection) for connection in page], "nextCursor": cursor}
+        page, cursor = paginate(connections, seq=lambda c: c.seq, limit=query.get("limit"),
+                                cursor=query.get("cursor"))
+        urls = {c.id: (config.url if (config := uow.webhook_configs.get(c.id)) else None) for c in page}
+    return {"data": [_connection_read(connection, urls[connection.id]) for connection in page], "nextCursor": cursor}
 
 
 @blp.route("/operator/connections/<connection_id>", methods=["DELETE"])

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from marshmallow import fields
+
 from api.blueprint import Blueprint
-from api.context import caller, services, unit_of_work
+from api.context import caller, now, services, unit_of_work
 from api.routes.webhooks import EVENT_ID_PARAMETER, attempt_now, runner
-from api.schemas.common import envelope, list_envelope
+from api.schemas.common import Strict, envelope, list_envelope
 from api.schemas.webhooks import OperatorDeliveryQuery, OperatorDeliverySchema
 from api.security import requires
 from domain import webhooks
@@ -53,3 +55,23 @@ def retry_delivery(event_id: str) -> dict[str, Any]:
         claim = webhooks.begin_retry(uow, event_id=event_id, account_id=caller().account_id, connection_id=None,
                                      allow_private=settings.webhook_allow_private, resolve=runner().resolve)
     return {"data": webhooks.delivery_read(attempt_now(claim), operator=True)}
+
+
+class RetryFailingSchema(Strict):
+    connectionID = fields.String(required=True)
+    retried = fields.Integer(required=True, metadata={"description": "failing deliveries made due now"})
+
+
+@blp.route("/operator/connections/<connection_id>/webhooks/retry-failing", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(RetryFailingSchema))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, response="DEFAULT_ERROR")
+def retry_failing(connection_id: str) -> dict[str, Any]:
+    """Make every failing delivery of a connection (failed, or retrying after errors) due now, e.g. once its
+    receiver is back; the dispatcher sends them one at a time, oldest first."""
+    with unit_of_work() as uow:
+        retried = webhooks.retry_failing(uow, account_id=caller().account_id, connection_id=connection_id,
+                                         now=now())
+    services().wake_dispatcher()
+    return {"data": {"connectionID": connection_id, "retried": retried}}

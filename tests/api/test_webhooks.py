@@ -533,3 +533,55 @@ def test_shared_address_space_is_refused_at_send_time_too(
     response = partner.post("/webhooks/test")
     assert response.status_code == 400
     assert response.json["error"]["code"] == "webhook_url_not_allowed"
+
+
+def test_a_manual_retry_during_an_outage_does_not_delay_the_automatic_schedule(
+    partner: Api, receiver: Receiver, clock: FixedClock, dispatcher: Dispatcher,
+) -> None:
+    """Console-trial issue, item 11: a failed manual retry keeps the next automatic attempt where it was."""
+    configure(partner, receiver.url)
+    receiver.reply(500, 500)
+    first = partner.post("/webhooks/test").json["data"]
+    assert (first["status"], first["nextAttemptOn"]) == ("pending", at(clock, 2))
+    clock.advance(1)
+    retried = partner.post("/webhooks/retry", json={"eventID": first["eventID"]}).json["data"]
+    assert (retried["status"], retried["attemptCount"], retried["lastError"]) == ("pending", 2, "HTTP 500")
+    assert retried["nextAttemptOn"] == at(clock, 1)  # still the automatic slot, not pushed out
+    clock.advance(1)
+    assert dispatcher.run_due() == 1
+    delivered = partner.get(f"/webhooks/{first['eventID']}").json["data"]
+    assert (delivered["status"], delivered["attemptCount"]) == ("delivered", 3)
+
+
+def test_operator_retries_every_failing_delivery_of_a_connection(
+    partner: Api, operator: Api, receiver: Receiver, clock: FixedClock, dispatcher: Dispatcher,
+) -> None:
+    configure(partner, receiver.url)
+    connection_id = partner.get("/connection").json["data"]["connectionID"]
+    receiver.reply(410, 500)
+    gone = partner.post("/webhooks/test").json["data"]  # failed (410)
+    erroring = partner.post("/webhooks/test").json["data"]  # pending after an error
+    assert (gone["status"], erroring["status"]) == ("failed", "pending")
+    response = operator.post(f"/operator/connections/{connection_id}/webhooks/retry-failing")
+    assert response.status_code == 200
+    assert response.json["data"] == {"connectionID": connection_id, "retried": 2}
+    assert dispatcher.run_due() == 2  # due now, one at a time for the connection
+    statuses = {d["eventID"]: d["status"] for d in partner.get("/webhooks").json["data"]}
+    assert statuses == {gone["eventID"]: "delivered", erroring["eventID"]: "delivered"}
+
+
+def test_retry_failing_answers_404_for_an_unknown_connection_and_409_without_url(
+    partner: Api, operator: Api,
+) -> None:
+    missing = operator.post("/operator/connections/conn_missing/webhooks/retry-failing")
+    assert missing.status_code == 404 and missing.json["error"]["code"] == "not_found"
+    connection_id = partner.get("/connection").json["data"]["connectionID"]
+    unset = operator.post(f"/operator/connections/{connection_id}/webhooks/retry-failing")
+    assert unset.status_code == 409 and unset.json["error"]["code"] == "webhook_not_configured"
+
+
+def test_operator_connections_show_each_webhook_url(partner: Api, operator: Api, receiver: Receiver) -> None:
+    configure(partner, receiver.url)
+    connection_id = partner.get("/connection").json["data"]["connectionID"]
+    listed = {c["connectionID"]: c for c in operator.get("/operator/connections").json["data"]}
+    assert listed[connection_id]["webhookURL"] == receiver.url

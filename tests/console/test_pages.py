@@ -278,7 +278,7 @@ def test_deliveries_lists_filters_shows_payload_and_retries(console: Console, pa
     frame = app.dataframe[0].value
     assert list(frame["eventType"]) == ["match.started"]
     assert list(frame["status"]) == ["delivered"]
-    assert [m.value for m in app.metric][:3] == ["1", "1", "0"]
+    assert [m.value for m in app.metric][:4] == ["1", "1", "0", "0"]
     payload = json.loads(app.json[0].value)
     assert (payload["type"], payload["data"]["match"]["id"]) == ("match.started", match["id"])
     pick(app, "dlv_status", "failed")
@@ -287,7 +287,7 @@ def test_deliveries_lists_filters_shows_payload_and_retries(console: Console, pa
     click(app, "dlv_retry")
     event_id = frame["eventID"][0]
     assert operator_api.data("GET", f"/operator/webhooks/{event_id}")["attemptCount"] == 2
-    assert f"Delivery {event_id} retried." in texts(app, "success")
+    assert f"Delivery {event_id} delivered." in texts(app, "success")
 
 
 # ------------------------------------------------------------------ integrations
