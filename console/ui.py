@@ -7,6 +7,7 @@ does not offer yet, or a refused request always shows as one clear message and n
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -82,6 +83,15 @@ def show_flash() -> None:
     message = st.session_state.pop(FLASH, None)
     if message:
         st.success(message, icon=":material/check_circle:")
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def plain(text: object) -> str:
+    """Text from partners (names, labels, event names) for a Markdown element: every Markdown character escaped,
+    so `**x**`, links and remote images (tracking pixels) show as the characters they are."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
 
 
 def side_name(match: dict[str, Any], side: str) -> str:

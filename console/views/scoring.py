@@ -1,8 +1,12 @@
-"""Scoring: point buttons for each side and undo on a table's match in play; complete it; correct a result.
+"""Scoring: one court at a time, its match in play with point buttons, undo and complete; then its result and
+"Start next"; below, corrections of completed results.
 
-Each point sends the whole `gameScores` to the API (the server validates them and emits the webhook event);
-the game and match state shown is the scoring rule's (console/scoring.py). Undo steps back through the scores
-this session sent for the match.
+The court picker lists every court and keeps the operator's choice, so completing a match never moves the page to
+another court. The score part refreshes itself every couple of seconds (changes made on another device or through
+the API show up), and a point is always added to the score the server has at the moment of the tap, so a refresh
+never loses a tap and a stale page never overwrites a point. Each point sends the whole `gameScores` (the server
+validates them and emits the webhook event); the game and match state shown is the scoring rule's
+(console/scoring.py). Undo steps back through the scores this session sent for the match.
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ from typing import Any
 import streamlit as st
 
 from console.scoring import Side, add_point, finished_games, match_state, parse_games, score_line
-from console.ui import act, best_of, client, load, match_label, show_flash, side_name
+from console.ui import act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
 HISTORY = "_score_history"  # match id -> list of previous gameScores, newest last
+PENDING_CORRECTION = "_pending_correction"  # (match id, games) waiting for "Yes, change the winner"
+REFRESH_SECONDS = 2
 
 st.markdown(
     "<style>div[data-testid='stButton'] button[kind='primary'] p {font-size: 2rem; font-weight: 700;}</style>",
@@ -30,80 +36,165 @@ points, default_best_of = (rules or {})["pointsPerGame"], (rules or {})["default
 history: dict[str, list[list[dict[str, int]]]] = st.session_state.setdefault(HISTORY, {})
 
 
-def send_scores(match: dict[str, Any], scores: list[dict[str, int]], *, remember: bool = True) -> None:
+def current_match(table_id: str) -> dict[str, Any] | None:
+    """The court's match in play as the server has it now."""
+    tables = {t["id"]: t for t in api.tables()}
+    active = tables.get(table_id, {}).get("activeMatch")
+    return dict(active) if active else None
+
+
+def send_scores(match: dict[str, Any], scores: list[dict[str, int]], *, done: str = "Score saved.") -> None:
     """Replace the match's scores; remember the previous ones for undo."""
     previous = [dict(game) for game in match.get("gameScores") or []]
-    if act(api.score_match, match["id"], scores, done="Score saved.", rerun=False) is not None:
-        if remember:
-            history.setdefault(match["id"], []).append(previous)
+    if act(api.score_match, match["id"], scores, done=done, rerun=False) is not None:
+        history.setdefault(match["id"], []).append(previous)
         st.session_state.pop("_flash", None)
         st.rerun()
 
 
-def scoreboard(match: dict[str, Any]) -> None:
-    """The live score of a match in play, with the point, undo and complete buttons."""
+def tap(table_id: str, match_id: str, side: Side, rule_best_of: int) -> None:
+    """One point for `side`, added to the server's score of this moment (never to a stale page's)."""
+    fresh = load(current_match, table_id)
+    if fresh is None or fresh["id"] != match_id:
+        st.warning("This match is no longer in play on this court; the page now shows the court as it is.")
+        return
+    send_scores(fresh, add_point(fresh.get("gameScores") or [], side, best_of=rule_best_of, points=points))
+
+
+def games_so_far(scores: list[dict[str, int]], match: dict[str, Any]) -> None:
+    """Every finished game, one line, side A first."""
+    finished = [g for g in scores if max(g["a"], g["b"]) >= points and abs(g["a"] - g["b"]) >= 2]
+    if finished:
+        st.markdown(f"**Games so far** ({plain(side_name(match, 'a'))} first): "
+                    + ", ".join(f"{g['a']}-{g['b']}" for g in finished))
+
+
+def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
+    """The live score of a match in play: point buttons and undo while it is open, only "Complete" once decided."""
     scores = [dict(game) for game in match.get("gameScores") or []]
     rule_best_of = best_of(match, default=default_best_of)
     state = match_state(scores, best_of=rule_best_of, points=points)
-    st.caption(f"{match_label(match)} · best of {rule_best_of}, games to {points} (win by 2)")
+    st.caption(f"{plain(match_label(match))} · best of {rule_best_of}, games to {points} (win by 2)")
     left, right = st.columns(2)
     for column, side in ((left, "a"), (right, "b")):
         with column:
-            st.subheader(side_name(match, side))
-            st.metric("Games", state.games[side])
-            st.metric(f"Game {state.game_number}", state.current[side])
+            st.subheader(plain(side_name(match, side)))
+            st.metric("Games won", state.games[side])
+            if not state.decided:
+                st.metric(f"Game {state.game_number} points", state.current[side])
+    games_so_far(scores, match)
     if state.decided:
         assert state.winner is not None
-        st.success(f"{side_name(match, state.winner)} wins {state.games[state.winner]}–"
-                   f"{state.games['b' if state.winner == 'a' else 'a']}. Complete the match to record it.")
+        loser = "b" if state.winner == "a" else "a"
+        st.success(f"{plain(side_name(match, state.winner))} wins {state.games[state.winner]}–"
+                   f"{state.games[loser]}. Complete the match to record it.")
+        if st.button("Complete match", key="complete", type="primary", width="stretch"):
+            result = act(api.complete_match, match["id"], finished_games(scores),
+                         done=f"Completed {plain(match_label(match))}: {score_line(finished_games(scores))}.",
+                         rerun=False)
+            if result is not None:
+                history.pop(match["id"], None)
+                st.rerun()
+        return
     left, right = st.columns(2)
     for column, side in ((left, "a"), (right, "b")):
         side_key: Side = "a" if side == "a" else "b"
-        if column.button(f"+1 {side_name(match, side)}", key=f"point_{side}", type="primary",
-                         disabled=state.decided, width="stretch"):
-            send_scores(match, add_point(scores, side_key, best_of=rule_best_of, points=points))
-    undo, complete = st.columns(2)
+        if column.button(f"+1 {side_name(match, side)}", key=f"point_{side}", type="primary", width="stretch"):
+            tap(table["id"], match["id"], side_key, rule_best_of)
     steps = history.get(match["id"], [])
-    if undo.button("Undo last point", key="undo", disabled=not steps, width="stretch"):
+    if st.button("Undo last point", key="undo", disabled=not steps, width="stretch"):
         if act(api.score_match, match["id"], steps[-1], done="Last point undone.", rerun=False) is not None:
             steps.pop()
             st.rerun()
-    if complete.button("Complete match", key="complete", disabled=not state.decided, width="stretch"):
-        result = act(api.complete_match, match["id"], finished_games(scores),
-                     done=f"Completed {match_label(match)}: {score_line(finished_games(scores))}.", rerun=False)
-        if result is not None:
-            history.pop(match["id"], None)
-            st.rerun()
+
+
+def free_court(table: dict[str, Any]) -> None:
+    """A court with no match in play: its last result here, and "Start next" for the first queued match."""
+    done = [m for m in load(api.completed_matches) or [] if m.get("tableID") == table["id"]]
+    if done:
+        last = max(done, key=lambda m: m.get("completedOn") or "")
+        winner = "a" if (last.get("score") or {}).get("a", 0) > (last.get("score") or {}).get("b", 0) else "b"
+        st.info(f"Last result on {plain(table['label'])}: {plain(side_name(last, winner))} won "
+                f"{score_line(last.get('gameScores') or [])} ({plain(match_label(last))}).")
+    queue = table.get("queue") or []
+    if queue:
+        st.markdown(f"**Up next:** {plain(match_label(queue[0]))}")
+    else:
+        st.caption("No match waiting on this court.")
+    if st.button("Start next", key="scoring_start_next", type="primary", disabled=not queue, width="stretch"):
+        act(api.start_match, queue[0]["id"], done=f"Started {plain(match_label(queue[0]))} on {plain(table['label'])}.")
+
+
+@st.fragment(run_every=REFRESH_SECONDS)
+def court(table_id: str) -> None:
+    """The chosen court, re-read from the server on every refresh."""
+    with no_traceback("the score"):
+        tables = load(api.tables)
+        table = next((t for t in tables or [] if t["id"] == table_id), None)
+        if table is None:
+            return
+        active = table.get("activeMatch")
+        if active:
+            scoreboard(table, active)
+        else:
+            free_court(table)
 
 
 tables = load(api.tables)
-if tables is not None:
-    playing = {t["id"]: t for t in tables if t.get("activeMatch")}
-    if not playing:
-        st.info("No match in play. Start one on the court board.")
-    else:
-        table_id = st.selectbox("Table", list(playing), key="scoring_table",
-                                format_func=lambda i: f"{playing[i]['label']} · "
-                                                      f"{match_label(playing[i]['activeMatch'])}")
-        scoreboard(playing[table_id]["activeMatch"])
+if tables is not None and not tables:
+    st.info("No courts yet. Create a broadcast with courts on the Broadcasts page.")
+elif tables:
+    by_id = {t["id"]: t for t in tables}
+    table_id = st.selectbox(
+        "Court", list(by_id), key="scoring_table",
+        format_func=lambda i: f"{by_id[i]['label']} · {'in play' if by_id[i].get('activeMatch') else 'free'}",
+    )
+    court(table_id)
+
+
+# ------------------------------------------------------------------ corrections
+def winner_of(games: list[dict[str, int]], match: dict[str, Any]) -> str | None:
+    state = match_state(games, best_of=best_of(match, default=default_best_of), points=points)
+    return None if state.winner is None else side_name(match, state.winner)
+
 
 st.divider()
 st.subheader("Correct a completed result")
 recent = load(api.completed_matches)
 if recent:
-    by_id = {m["id"]: m for m in recent}
-    match_id = st.selectbox("Completed match (newest first)", list(by_id), key="correct_pick",
-                            format_func=lambda i: f"{match_label(by_id[i])} {score_line(by_id[i]['gameScores'])}")
+    by_match = {m["id"]: m for m in recent}
+    match_id = st.selectbox("Completed match (newest first)", list(by_match), key="correct_pick",
+                            format_func=lambda i: f"{match_label(by_match[i])} {score_line(by_match[i]['gameScores'])}")
+    chosen = by_match[match_id]
     games_text = st.text_input("Corrected games (side A-side B, comma-separated)", key=f"correct_games_{match_id}",
-                               value=score_line(by_id[match_id]["gameScores"]), placeholder="11-7, 9-11, 11-5")
+                               value=score_line(chosen["gameScores"]), placeholder="11-7, 9-11, 11-5")
+
+    def save(games: list[dict[str, int]]) -> None:
+        st.session_state.pop(PENDING_CORRECTION, None)
+        fixed = act(api.score_match, match_id, games, done="Result corrected.", rerun=False)
+        if fixed is not None:
+            st.success(f"Result corrected: {plain(match_label(fixed))} {score_line(fixed.get('gameScores') or [])}.")
+
     if st.button("Save corrected result", key="correct_save"):
         try:
             games = parse_games(games_text)
         except ValueError as exc:
             st.error(f"{exc}.")
         else:
-            fixed = act(api.score_match, match_id, games, done="Result corrected.", rerun=False)
-            if fixed is not None:
-                st.success(f"Result corrected: {match_label(fixed)} {score_line(fixed.get('gameScores') or [])}.")
+            before, after = winner_of(chosen["gameScores"], chosen), winner_of(games, chosen)
+            if before and after and before != after:
+                st.session_state[PENDING_CORRECTION] = (match_id, games)
+            else:
+                save(games)
+    pending = st.session_state.get(PENDING_CORRECTION)
+    if pending and pending[0] == match_id:
+        before, after = winner_of(chosen["gameScores"], chosen), winner_of(pending[1], chosen)
+        st.warning(f"This correction changes the winner from {plain(before)} to {plain(after)}.")
+        yes, no = st.columns(2)
+        if yes.button("Yes, change the winner", key="correct_confirm", type="primary"):
+            save(pending[1])
+        if no.button("Keep the recorded winner", key="correct_keep"):
+            st.session_state.pop(PENDING_CORRECTION, None)
+            st.rerun()
 elif recent is not None:
     st.info("No completed matches yet.")

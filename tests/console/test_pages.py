@@ -226,14 +226,50 @@ def test_scoring_plays_a_best_of_three_to_completion(console: Console, partner: 
         click(app, "point_a")
     click(app, "point_a")  # 11-10 is not a game (win by 2)
     assert [m.value for m in app.metric] == ["1", "11", "0", "10"]
+    assert "**Games so far** (Ann Lee first): 11-0" in texts(app, "markdown")
     click(app, "point_a")  # 12-10: game and match
-    assert [m.value for m in app.metric] == ["2", "0", "0", "0"]
-    assert app.button(key="point_a").disabled is True
+    assert [m.value for m in app.metric] == ["2", "0"]  # games won only: no "Game 3" once decided
+    assert [b.key for b in app.button if b.key in ("point_a", "point_b", "undo")] == []  # only "Complete"
     assert "Ann Lee wins 2–0. Complete the match to record it." in texts(app, "success")
     click(app, "complete")
     assert operator_api.tables()["Court 1"]["activeMatch"] is None
     assert "Completed Ann Lee vs Bo Kim · m1: 11-0, 12-10." in texts(app, "success")
-    assert "No match in play. Start one on the court board." in texts(app, "info")
+    # the page stays on the court just completed: its result and "Start next"
+    assert app.selectbox(key="scoring_table").value == operator_api.tables()["Court 1"]["id"]
+    assert any(text.startswith("Last result on Court 1: Ann Lee won 11-0, 12-10") for text in texts(app, "info"))
+    assert app.button(key="scoring_start_next").disabled is True  # nothing waiting on Court 1
+
+
+def test_scoring_stays_on_the_court_just_completed_while_another_court_plays(
+    console: Console, partner: Partner, operator_api: Operator,
+) -> None:
+    tables, match = started_match(partner, operator_api, bestOf=1)
+    other = partner.match("m2", tables["Court 2"], a="p3", b="p4")
+    operator_api.data("POST", f"/operator/matches/{other['id']}/start")
+    app = console("views/scoring.py")
+    assert app.selectbox(key="scoring_table").value == tables["Court 1"]
+    operator_api.data("POST", f"/operator/matches/{match['id']}/score", {"gameScores": [{"a": 10, "b": 2}]})
+    app.run()
+    click(app, "point_a")
+    click(app, "complete")
+    assert app.selectbox(key="scoring_table").value == tables["Court 1"]
+    assert [b.key for b in app.button if b.key in ("point_a", "point_b")] == []  # Court 2's buttons are not here
+    assert operator_api.tables()["Court 2"]["activeMatch"]["gameScores"] == []
+
+
+def test_scoring_follows_changes_made_elsewhere_and_adds_a_tap_to_the_servers_score(
+    console: Console, partner: Partner, operator_api: Operator,
+) -> None:
+    _, match = started_match(partner, operator_api)
+    app = console("views/scoring.py")
+    assert [m.value for m in app.metric] == ["0", "0", "0", "0"]
+    operator_api.data("POST", f"/operator/matches/{match['id']}/score", {"gameScores": [{"a": 9, "b": 3}]})
+    click(app, "point_a")  # tapped on a page that still showed 0-0
+    assert operator_api.tables()["Court 1"]["activeMatch"]["gameScores"] == [{"a": 10, "b": 3}]
+    assert [m.value for m in app.metric] == ["0", "10", "0", "3"]
+    operator_api.data("POST", f"/operator/matches/{match['id']}/score", {"gameScores": [{"a": 10, "b": 4}]})
+    app.run()  # what the page's timed refresh does
+    assert [m.value for m in app.metric] == ["0", "10", "0", "4"]
 
 
 def test_scoring_corrects_a_completed_result(console: Console, partner: Partner, operator_api: Operator,
@@ -246,6 +282,9 @@ def test_scoring_corrects_a_completed_result(console: Console, partner: Partner,
     app.selectbox(key="correct_pick").select(match["id"]).run()
     app.text_input(key=f"correct_games_{match['id']}").input("3-11, 4-11").run()
     click(app, "correct_save")
+    assert texts(app, "warning") == ["This correction changes the winner from Ann Lee to Bo Kim."]
+    assert operator_api.data("GET", f"/operator/matches?status=completed")[0]["gameScores"][0] == {"a": 11, "b": 3}
+    click(app, "correct_confirm")
     assert "Result corrected: Ann Lee vs Bo Kim · m1 3-11, 4-11." in texts(app, "success")
     receiver.wait_for(3)  # started, completed, result_updated
     deliveries = operator_api.data("GET", "/operator/webhooks?eventType=match.result_updated")
