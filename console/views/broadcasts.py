@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from console.ui import act, client, load, show_flash
+from console.ui import act, client, load, plain, show_flash
 
 st.title("Broadcasts and rosters")
 show_flash()
@@ -57,7 +57,7 @@ with st.expander("New broadcast", expanded=not broadcasts):
                 body["description"] = description.strip()
             if split(boards, ","):
                 body["scoreboardIDs"] = split(boards, ",")
-            act(api.create_broadcast, body, done=f"Broadcast {name.strip()} created.")
+            act(api.create_broadcast, body, done=f"Broadcast {plain(name.strip())} created.")
 
 if broadcasts:
     st.markdown("**Edit a broadcast**")
@@ -82,7 +82,7 @@ if broadcasts:
             if tables != courts_after(existing, [t["label"] for t in existing]):
                 patch["tables"] = tables
             if patch:
-                act(api.update_broadcast, chosen, patch, done=f"Broadcast {new_name.strip()} saved.")
+                act(api.update_broadcast, chosen, patch, done=f"Broadcast {plain(new_name.strip())} saved.")
             else:
                 st.info("Nothing changed.")
 
@@ -95,13 +95,13 @@ if broadcasts:
             target = st.selectbox("Hand over to connection", list(names), key="bc_handover_to",
                                   format_func=lambda i: names[i])
             if st.button("Hand over", key="bc_handover"):
-                act(api.hand_over, chosen, target, done=f"{current['name']} is now managed by {target}.")
+                act(api.hand_over, chosen, target, done=f"{plain(current['name'])} is now managed by {target}.")
         else:
             st.caption("No connection to hand this broadcast to.")
     with remove:
         sure = st.checkbox("Yes, delete this broadcast and its courts", key="bc_delete_confirm")
         if st.button("Delete broadcast", key="bc_delete", disabled=not sure):
-            act(api.delete_broadcast, chosen, done=f"Broadcast {current['name']} deleted.")
+            act(api.delete_broadcast, chosen, done=f"Broadcast {plain(current['name'])} deleted.")
 
 # ------------------------------------------------------------------ rosters
 st.subheader("Rosters")
@@ -154,8 +154,8 @@ elif lists:
                       "clubName": club_name, "externalID": external}
             same = [p for p in players if same_name(p, first_name, last_name)]
             if same and not twice:
-                st.warning(f"{first_name.strip()} {last_name.strip()} is already in this list. Tick \"Add even "
-                           "if...\" to add a second player with that name.")
+                st.warning(f"{plain(first_name.strip())} {plain(last_name.strip())} is already in this list. "
+                           "Tick \"Add even if...\" to add a second player with that name.")
             else:
                 act(api.add_player, list_id, {k: v.strip() for k, v in player.items() if v.strip()},
                     done="Player added.")

@@ -1,7 +1,8 @@
 """Court board: every table with its match in play, live score and queue; start, move, reorder, cancel.
 
-The board refreshes itself in a fragment every few seconds; the controls live outside that fragment, so a
-selection being made is never reset by a refresh.
+The board refreshes itself in a fragment every 2 seconds, grouped by broadcast; each free court's card carries its
+own one-click "Start next", refreshed with the card. The queue controls (reorder, move, cancel) live outside that
+fragment, so a selection being made is never reset by a refresh.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from typing import Any
 import streamlit as st
 
 from console.board import Where, queue_after
-from console.scoring import score_line
-from console.ui import act, client, load, match_label, no_traceback, show_flash, side_name
+from console.scoring import match_state
+from console.ui import act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
-REFRESH_SECONDS = 5
+REFRESH_SECONDS = 2  # any change made anywhere shows within 3 s
 BOARD = "_board_tables"
 
 st.title("Court board")
@@ -23,22 +24,35 @@ auto = st.toggle("Refresh automatically", value=True, key="board_auto",
                  help=f"Reload the board every {REFRESH_SECONDS} seconds.")
 
 
-def table_card(table: dict[str, Any]) -> None:
-    """One table: label, match in play with its score, then the queue in order."""
+def count(number: int, one: str, many: str) -> str:
+    """`1 match`, `2 matches`."""
+    return f"{number} {one if number == 1 else many}"
+
+
+def table_card(table: dict[str, Any], rules: dict[str, int]) -> None:
+    """One table: label, the match in play (games won, then the points of the game in play), "Start next" when
+    the court is free and someone waits, then the queue in order. Partner text is shown as text, never Markdown."""
     with st.container(border=True):
-        st.markdown(f"#### {table['label']}")
+        st.markdown(f"#### {plain(table['label'])}")
         active = table.get("activeMatch")
+        queue = table.get("queue") or []
         if active:
-            score = active.get("score") or {"a": 0, "b": 0}
-            st.markdown(
-                f"**In play:** {side_name(active, 'a')} **{score['a']}–{score['b']}** {side_name(active, 'b')}  \n"
-                f"Games: {score_line(active.get('gameScores') or [])}"
-            )
+            scores = active.get("gameScores") or []
+            state = match_state(scores, best_of=best_of(active, default=rules["defaultBestOf"]),
+                                points=rules["pointsPerGame"])
+            line = (f"**In play:** {plain(side_name(active, 'a'))} vs {plain(side_name(active, 'b'))}  \n"
+                    f"Games won: {state.games['a']}–{state.games['b']}")
+            if not state.decided:
+                line += f" · Game {state.game_number} points: {state.current['a']}–{state.current['b']}"
+            st.markdown(line)
         else:
             st.markdown("_No match in play_")
-        queue = table.get("queue") or []
+            if queue and st.button(f"Start next: {match_label(queue[0])}", key=f"start_next_{table['id']}",
+                                   type="primary", width="stretch"):
+                act(client().start_match, queue[0]["id"],
+                    done=f"Started {plain(match_label(queue[0]))} on {plain(table['label'])}.")
         if queue:
-            st.markdown("\n".join(f"{i}. {match_label(m)}" for i, m in enumerate(queue, start=1)))
+            st.markdown("\n".join(f"{i}. {plain(match_label(m))}" for i, m in enumerate(queue, start=1)))
         else:
             st.caption("Queue empty")
 
@@ -50,20 +64,27 @@ def board() -> None:
 
 
 def show_board() -> None:
-    tables = load(client().tables)
+    api = client()
+    tables = load(api.tables)
     st.session_state[BOARD] = tables
     if tables is None:
         return
     if not tables:
         st.info("No tables yet. Create a broadcast with courts on the Broadcasts page.")
         return
+    rules = load(api.rules) or {"pointsPerGame": 11, "defaultBestOf": 5}
+    names = {b["id"]: b["name"] for b in load(api.broadcasts) or []}
     in_play = sum(1 for t in tables if t.get("activeMatch"))
     waiting = sum(len(t.get("queue") or []) for t in tables)
-    st.caption(f"{len(tables)} tables · {in_play} matches in play · {waiting} waiting")
-    columns = st.columns(3)
-    for index, table in enumerate(tables):
-        with columns[index % 3]:
-            table_card(table)
+    st.caption(f"{count(len(tables), 'table', 'tables')} · {count(in_play, 'match', 'matches')} in play · "
+               f"{waiting} waiting")
+    for broadcast_id in dict.fromkeys(t.get("broadcastID") for t in tables):
+        courts = [t for t in tables if t.get("broadcastID") == broadcast_id]
+        st.subheader(plain(names.get(broadcast_id or "", "Courts")))
+        columns = st.columns(3)
+        for index, table in enumerate(courts):
+            with columns[index % 3]:
+                table_card(table, rules)
 
 
 board()
@@ -77,11 +98,6 @@ if tables:
     table = by_id[table_id]
     queue = table.get("queue") or []
     api = client()
-
-    if st.button("Start next match", key="board_start", type="primary",
-                 disabled=bool(table.get("activeMatch")) or not queue,
-                 help="Start the first match of the queue (one match in play per table)."):
-        act(api.start_match, queue[0]["id"], done=f"Started {match_label(queue[0])} on {table['label']}.")
 
     if not queue:
         st.caption("No pending matches on this table.")
@@ -98,9 +114,9 @@ if tables:
         for column, label, where in moves:
             new_order = queue_after(order, match_id, where)
             if column.button(label, key=f"board_{where}", disabled=new_order == order, width="stretch"):
-                act(api.reorder_queue, table_id, new_order, done=f"Queue of {table['label']} reordered.")
+                act(api.reorder_queue, table_id, new_order, done=f"Queue of {plain(table['label'])} reordered.")
         if cancel.button("Cancel match", key="board_cancel", width="stretch"):
-            act(api.cancel_match, match_id, done=f"Cancelled {match_label(match)}.")
+            act(api.cancel_match, match_id, done=f"Cancelled {plain(match_label(match))}.")
 
         others = {t["id"]: t["label"] for t in tables if t["id"] != table_id}
         if others:
@@ -109,4 +125,4 @@ if tables:
                                            format_func=lambda i: others[i])
                 if st.form_submit_button("Move match"):
                     act(api.move_match, match_id, destination,
-                        done=f"Moved {match_label(match)} to the end of {others[destination]}'s queue.")
+                        done=f"Moved {plain(match_label(match))} to the end of {plain(others[destination])}'s queue.")

@@ -21,7 +21,7 @@ from console.deliveries import (
     table_of,
     with_shown_status,
 )
-from console.ui import act, client, load, show_flash
+from console.ui import act, client, load, plain, show_flash
 
 ALL = "(all)"
 
@@ -91,7 +91,7 @@ elif deliveries:
         with left:
             st.markdown(f"**{detail['eventType']}**: {detail['status']}, {detail.get('attemptCount', 0)} attempt(s)")
             if detail.get("lastError"):
-                st.markdown(f"Last error: `{detail['lastError']}`")
+                st.text(f"Last error: {detail['lastError']}")
             if st.button("Retry now", key="dlv_retry", disabled=detail["status"] == "delivering"):
                 outcome = act(api.retry_delivery, event_id, done="", rerun=False)
                 if outcome is not None and outcome["status"] == "delivered":
@@ -99,7 +99,7 @@ elif deliveries:
                     st.rerun()
                 elif outcome is not None:
                     st.session_state.pop("_flash", None)
-                    st.error(f"The retry failed too ({outcome.get('lastError') or outcome['status']}). "
+                    st.error(f"The retry failed too ({plain(outcome.get('lastError') or outcome['status'])}). "
                              + (f"The next automatic attempt stays at {outcome['nextAttemptOn']}."
                                 if outcome.get("nextAttemptOn") else "No automatic attempt is left."))
             st.markdown("**Attempts**")

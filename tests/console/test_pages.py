@@ -85,7 +85,7 @@ def test_missing_operator_key_says_where_to_put_it(monkeypatch: pytest.MonkeyPat
 def test_empty_account_shows_what_to_do_on_every_page(console: Console) -> None:
     expected = {
         "views/court_board.py": "No tables yet. Create a broadcast with courts on the Broadcasts page.",
-        "views/scoring.py": "No match in play. Start one on the court board.",
+        "views/scoring.py": "No courts yet. Create a broadcast with courts on the Broadcasts page.",
         "views/deliveries.py": "No deliveries match these filters.",
         "views/integrations.py": "No apps registered yet.",
         "views/broadcasts.py": "No broadcasts yet: create one below.",
@@ -111,12 +111,13 @@ def test_court_board_shows_each_table_with_match_in_play_score_and_queue_in_orde
     markdown = texts(app, "markdown")
     assert markdown[:4] == [
         "#### Court 1",
-        "**In play:** Ann Lee **1–0** Bo Kim  \nGames: 11-7, 4-2",
+        "**In play:** Ann Lee vs Bo Kim  \nGames won: 1–0 · Game 2 points: 4–2",
         "1. Cy Day vs Di Fox · R2 · m2\n2. Ann Lee vs Cy Day · R3 · m3",
         "#### Court 2",
     ]
     assert "_No match in play_" in markdown
-    assert "2 tables · 1 matches in play · 2 waiting" in texts(app, "caption")
+    assert "2 tables · 1 match in play · 2 waiting" in texts(app, "caption")
+    assert [h.value for h in app.subheader][0] == "Club Open"  # courts grouped under their broadcast
 
 
 def test_court_board_starts_the_next_match_of_the_queue(console: Console, partner: Partner,
@@ -125,13 +126,15 @@ def test_court_board_starts_the_next_match_of_the_queue(console: Console, partne
     partner.match("m1", tables["Court 1"])
     partner.match("m2", tables["Court 1"], "p3", "p4")
     app = console("views/court_board.py")
-    assert app.button(key="board_start").disabled is False
-    click(app, "board_start")
+    start_next = f"start_next_{tables['Court 1']}"
+    assert app.button(key=start_next).label == "Start next: Ann Lee vs Bo Kim · m1"  # on the court's own card
+    assert not [b for b in app.button if b.key == f"start_next_{tables['Court 2']}"]  # nobody waits there
+    click(app, start_next)  # one click from opening the board
     court = operator_api.tables()["Court 1"]
     assert court["activeMatch"]["externalID"] == "m1"
     assert [m["externalID"] for m in court["queue"]] == ["m2"]
     assert "Started Ann Lee vs Bo Kim · m1 on Court 1." in texts(app, "success")
-    assert app.button(key="board_start").disabled is True  # one match in play per table
+    assert not [b for b in app.button if b.key == start_next]  # one match in play per table
 
 
 def test_court_board_reorders_the_queue(console: Console, partner: Partner, operator_api: Operator) -> None:
@@ -185,10 +188,23 @@ def test_court_board_controls_follow_a_change_made_elsewhere(console: Console, p
     assert app.button(key="board_cancel").disabled is False
     operator_api.data("POST", f"/operator/matches/{match['id']}/start")  # a scoring device started it meanwhile
     app.run()
-    assert app.button(key="board_start").disabled is True
+    assert not [b for b in app.button if b.key == f"start_next_{tables['Court 1']}"]
     assert "No pending matches on this table." in texts(app, "caption")
     assert not [b for b in app.button if b.key == "board_cancel"]  # a match in play can no longer be cancelled
-    assert texts(app, "markdown")[1] == "**In play:** Ann Lee **0–0** Bo Kim  \nGames: no points yet"
+    assert texts(app, "markdown")[1] == "**In play:** Ann Lee vs Bo Kim  \nGames won: 0–0 · Game 1 points: 0–0"
+
+
+def test_court_board_shows_partner_text_as_text_not_markdown(console: Console, partner: Partner) -> None:
+    """Console-trial issue, item 9: no bold, links or remote images from partner strings."""
+    broadcast = partner.broadcast("**Open** ![px](http://tracker.example/p.png)", ["**bold** court"])
+    partner.players()
+    partner.match("m1", broadcast["tables"][0]["id"], eventName="[click](http://evil.example)")
+    app = console("views/court_board.py")
+    rendered = texts(app, "markdown") + [h.value for h in app.subheader]
+    assert "#### \\*\\*bold\\*\\* court" in rendered
+    assert any("\\!\\[px\\]\\(http\\://tracker\\.example/p\\.png\\)" in text for text in rendered)
+    assert any("\\[click\\]\\(http\\://evil\\.example\\)" in text for text in rendered)
+    assert not any("](http" in text.replace("\\]\\(http", "") for text in rendered)
 
 
 # ------------------------------------------------------------------ scoring
