@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from console.client import ConsoleClient, ConsoleError, NotAvailable
+from console.client import ApiError, ConsoleClient, ConsoleError, NotAvailable
 from domain.settings import Settings
 
 T = TypeVar("T")
@@ -76,6 +76,58 @@ def act(change: Callable[..., T], *args: Any, done: str, rerun: bool = True, **k
     if rerun:
         st.rerun()
     return result
+
+
+def field_reasons(details: Any) -> dict[str, list[str]]:
+    """The API's per-field reasons (`details.json`), flattened: `{"tables.3.label": ["Longer than ..."]}`."""
+    found: dict[str, list[str]] = {}
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, (*path, str(key)))
+        elif isinstance(node, list) and all(isinstance(item, str) for item in node):
+            found.setdefault(".".join(path) or "_schema", []).extend(node)
+
+    walk((details or {}).get("json", {}) if isinstance(details, dict) else {}, ())
+    return found
+
+
+def submit(form: str, change: Callable[..., T], *args: Any, done: str) -> T | None:
+    """Send a form; on a refusal keep its field reasons for `field_errors` (the typed values stay), on success
+    flash `done`, clear the reasons and give the form fresh, empty inputs (`form_key`)."""
+    try:
+        result = change(*args)
+    except ConsoleError as exc:  # shown by `form_problem` and `field_errors` in the next run, beside the fields
+        st.session_state[f"_problem_{form}"] = str(exc)
+        st.session_state[f"_reasons_{form}"] = field_reasons(exc.details) if isinstance(exc, ApiError) else {}
+        st.rerun()
+        return None
+    st.session_state.pop(f"_problem_{form}", None)
+    st.session_state.pop(f"_reasons_{form}", None)
+    st.session_state[f"_nonce_{form}"] = st.session_state.get(f"_nonce_{form}", 0) + 1
+    st.session_state[FLASH] = done
+    st.rerun()
+    return result
+
+
+def form_key(form: str, field: str) -> str:
+    """The widget key of a form field; a new one after each successful submit, so the inputs start empty."""
+    return f"{form}_{field}_{st.session_state.get(f'_nonce_{form}', 0)}"
+
+
+def form_problem(form: str) -> None:
+    """The API's refusal of the form's last submit, at the top of the form."""
+    problem = st.session_state.get(f"_problem_{form}")
+    if problem:
+        st.error(problem, icon=":material/error:")
+
+
+def field_errors(form: str, field: str, describe: Callable[[str], str] = lambda path: "") -> None:
+    """Show, right under a field, the reasons the API gave for it (and for anything inside it)."""
+    for path, reasons in (st.session_state.get(f"_reasons_{form}") or {}).items():
+        if path == field or path.startswith(field + "."):
+            st.error(f"{describe(path)}{' '.join(reasons)}", icon=":material/error:")
 
 
 def show_flash() -> None:

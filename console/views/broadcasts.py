@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from console.ui import act, client, load, plain, show_flash
+from console.ui import act, client, field_errors, form_key, form_problem, load, plain, show_flash, submit
 
 st.title("Broadcasts and rosters")
 show_flash()
@@ -45,19 +45,30 @@ if broadcasts is not None:
         } for b in broadcasts])
         st.dataframe(overview, hide_index=True, width="stretch")
 
+def court_line(path: str) -> str:
+    """`tables.3.label` -> `Court line 4: `."""
+    parts = path.split(".")
+    return f"Court line {int(parts[1]) + 1}: " if len(parts) > 1 and parts[1].isdigit() else ""
+
+
 with st.expander("New broadcast", expanded=not broadcasts):
-    with st.form("broadcast_new", clear_on_submit=True):
-        name = st.text_input("Name", max_chars=120, key="bc_name")
-        description = st.text_area("Description", max_chars=800, key="bc_description")
-        courts = st.text_area("Courts (one label a line, 1 to 50)", key="bc_courts")
-        boards = st.text_input("Scoreboard IDs (comma-separated)", key="bc_boards")
+    with st.form("broadcast_new", clear_on_submit=False):  # a refused form keeps what was typed
+        form_problem("bc")
+        name = st.text_input("Name", max_chars=120, key=form_key("bc", "name"))
+        field_errors("bc", "name")
+        description = st.text_area("Description", max_chars=800, key=form_key("bc", "description"))
+        field_errors("bc", "description")
+        courts = st.text_area("Courts (one label a line, 1 to 50)", key=form_key("bc", "courts"))
+        field_errors("bc", "tables", court_line)
+        boards = st.text_input("Scoreboard IDs (comma-separated)", key=form_key("bc", "boards"))
+        field_errors("bc", "scoreboardIDs")
         if st.form_submit_button("Create broadcast"):
             body: dict[str, Any] = {"name": name.strip(), "tables": [{"label": c} for c in split(courts, "\n")]}
             if description.strip():
                 body["description"] = description.strip()
             if split(boards, ","):
                 body["scoreboardIDs"] = split(boards, ",")
-            act(api.create_broadcast, body, done=f"Broadcast {plain(name.strip())} created.")
+            submit("bc", api.create_broadcast, body, done=f"Broadcast {plain(name.strip())} created.")
 
 if broadcasts:
     st.markdown("**Edit a broadcast**")

@@ -376,12 +376,30 @@ def test_integrations_creates_a_developer_key_and_revokes_a_connection(console: 
 
 
 # ------------------------------------------------------------------ broadcasts, rosters, player lists
+def test_a_refused_broadcast_form_shows_field_reasons_and_keeps_what_was_typed(
+    console: Console, operator_api: Operator,
+) -> None:
+    """Console-trial issue, item 12: the API's per-field reasons next to the fields; nothing typed is lost."""
+    app = console("views/broadcasts.py")
+    courts = "\n".join(f"Court {i}" for i in range(1, 50)) + "\n" + "x" * 130  # 50 courts, the last too long
+    app.text_input(key="bc_name_0").input("Saturday Open")
+    app.text_area(key="bc_courts_0").input(courts)
+    press(app, "Create broadcast")
+    assert operator_api.data("GET", "/operator/broadcasts") == []
+    errors = texts(app, "error")
+    assert any(text.startswith("The request is not valid") for text in errors), errors
+    assert "Court line 50: Length must be between 1 and 120." in errors  # right under the courts field
+    assert app.text_area(key="bc_courts_0").value == courts  # the 50 typed court names are still there
+    assert app.text_input(key="bc_name_0").value == "Saturday Open"
+
+
 def test_broadcasts_create_edit_and_hand_over(console: Console, partner: Partner, operator_api: Operator) -> None:
     app = console("views/broadcasts.py")
-    app.text_input(key="bc_name").input("Saturday Open")
-    app.text_area(key="bc_courts").input("Court A\nCourt B")
+    app.text_input(key="bc_name_0").input("Saturday Open")
+    app.text_area(key="bc_courts_0").input("Court A\nCourt B")
     press(app, "Create broadcast")
     assert "Broadcast Saturday Open created." in texts(app, "success")
+    assert app.text_input(key="bc_name_1").value == ""  # a fresh form after a success
     broadcast = operator_api.data("GET", "/operator/broadcasts")[0]
     assert [t["label"] for t in broadcast["tables"]] == ["Court A", "Court B"]
     assert list(app.dataframe[0].value["courts"]) == ["Court A, Court B"]
