@@ -36,12 +36,16 @@ def test_readme_quick_start_prints_what_it_says_against_a_live_server(
     quick_start = section("Partner quick start (curl)")
     [script] = blocks(quick_start, "sh")
     [expected] = blocks(quick_start, "json")
-    env = dict(os.environ) | {
+    assert "`jq`" in quick_start and ".venv/bin/courtside" in script  # what a reader needs is said
+    venv_bin = str(Path(sys.executable).parent)
+    reader_path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p and p != venv_bin)
+    env = {key: value for key, value in os.environ.items() if key != "VIRTUAL_ENV"} | {
         "COURTSIDE_API_URL": server.base.removesuffix("/api/v1"),
         "COURTSIDE_DATA_DIR": str(server.data_dir),
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PATH": reader_path,  # a reader's shell: the venv is not activated
     }
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env,
+    assert subprocess.run(["bash", "-c", "command -v courtside"], env=env, capture_output=True).returncode != 0
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == expected.splitlines()
