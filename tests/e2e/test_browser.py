@@ -7,6 +7,7 @@ the `match.completed` delivery (sent to a receiver on 127.0.0.1) in the delivery
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,7 +21,7 @@ import requests
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.conftest import ROOT, ServerProcess, free_port
-from tests.webhook_receiver import Receiver, running_receiver
+from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -54,12 +55,17 @@ def console_url(server_factory: Callable[..., ServerProcess], tmp_path: Path) ->
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    while True:
         try:
             if requests.get(url + "/_stcore/health", timeout=2).status_code == 200:
                 break
         except requests.RequestException:
             time.sleep(0.2)
+        if console.poll() is not None or time.monotonic() > deadline:  # say so now, not as a Playwright error later
+            console.kill()
+            log.close()
+            pytest.fail(f"`courtside console` did not start (exit {console.poll()}):\n"
+                        f"{(tmp_path / 'console.log').read_text(errors='replace')[-3000:]}")
     yield url, server
     console.send_signal(signal.SIGTERM)
     try:
@@ -75,8 +81,8 @@ def partner_call(server: ServerProcess, key: str, method: str, path: str, body: 
     return dict(response.json()["data"])
 
 
-def seed(server: ServerProcess, webhook_url: str) -> None:
-    """A partner's court with one best-of-3 match queued, and its webhook URL."""
+def seed(server: ServerProcess, webhook_url: str, *, more: int = 0) -> None:
+    """A partner's court with one best-of-3 match queued (and `more` after it), and its webhook URL."""
     key = server.developer_key()
     broadcast = partner_call(server, key, "POST", "/broadcasts",
                              {"name": "Club Open", "tables": [{"label": "Court 1"}]})
@@ -87,6 +93,10 @@ def seed(server: ServerProcess, webhook_url: str) -> None:
     partner_call(server, key, "PUT", "/matches", {
         "externalID": "final", "tableID": table_id, "playerListExternalID": "club", "bestOf": 3,
         "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}})
+    for number in range(1, more + 1):
+        partner_call(server, key, "PUT", "/matches", {
+            "externalID": f"next-{number}", "tableID": table_id, "playerListExternalID": "club",
+            "playerA": {"externalID": "p2"}, "playerB": {"externalID": "p1"}})
     partner_call(server, key, "PATCH", "/webhooks/configuration", {"url": webhook_url})
 
 
@@ -112,16 +122,27 @@ def test_operator_starts_scores_and_completes_a_match_then_finds_its_delivery(
 ) -> None:
     url, server = console_url
     seed(server, receiver.url)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": 1366, "height": 768})  # a club's laptop
     page.set_default_timeout(30_000)
 
+    # the board: "Start next" is on the court's own card, in view without scrolling (console-trial items 7, 8)
     page.goto(url)
-    expect(page.get_by_text("Ann Lee vs Bo Kim · final")).to_be_visible()
-    page.get_by_role("button", name="Start next match").click()
+    expect(page.get_by_text("Ann Lee vs Bo Kim · final").first).to_be_visible()
+    start_next = page.get_by_role("button", name="Start next: Ann Lee vs Bo Kim · final")
+    expect(start_next).to_be_in_viewport()
+    start_next.click()
     expect(page.get_by_text("Started Ann Lee vs Bo Kim · final on Court 1.")).to_be_visible()
     expect(page.get_by_text("In play:")).to_be_visible()
+    expect(page.get_by_text("Games won: 0–0 · Game 1 points: 0–0")).to_be_visible()
 
     page.goto(url + "/scoring")
+    match_id = server.operator_call("GET", "/operator/tables").json()["data"][0]["activeMatch"]["id"]
+    # a change made elsewhere shows on the open page without touching it (item 4)
+    server.operator_call("POST", f"/operator/matches/{match_id}/score", {"gameScores": [{"a": 3, "b": 1}]})
+    expect(page.get_by_test_id("stMetricValue").nth(1)).to_have_text("3", timeout=8_000)
+    expect(page.get_by_test_id("stMetricValue").nth(3)).to_have_text("1", timeout=8_000)
+    server.operator_call("POST", f"/operator/matches/{match_id}/score", {"gameScores": []})
+    expect(page.get_by_test_id("stMetricValue").nth(1)).to_have_text("0", timeout=8_000)
     point = page.get_by_role("button", name="+1 Ann Lee")
     for game in (1, 2):
         for points in range(1, 12):
@@ -130,11 +151,15 @@ def test_operator_starts_scores_and_completes_a_match_then_finds_its_delivery(
             expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(games_a))
             expect(page.get_by_test_id("stMetricValue").nth(1)).to_have_text(str(game_a))
     expect(page.get_by_text("Ann Lee wins 2–0. Complete the match to record it.")).to_be_visible()
+    expect(page.get_by_role("button", name="+1 Ann Lee")).to_have_count(0)  # decided: only "Complete" (item 5)
     page.get_by_role("button", name="Complete match").click()
     expect(page.get_by_text("Completed Ann Lee vs Bo Kim · final: 11-0, 11-0.")).to_be_visible()
-    expect(page.get_by_text("No match in play. Start one on the court board.")).to_be_visible()
+    # the page stays on the court just completed: its result and "Start next" (item 3)
+    expect(page.get_by_text("Last result on Court 1: Ann Lee won 11-0, 11-0")).to_be_visible()
+    expect(page.get_by_role("button", name="Start next")).to_be_visible()
+    expect(page.get_by_role("button", name="+1 Ann Lee")).to_have_count(0)
 
-    completed = [r for r in receiver.wait_for(24) if r.json["type"] == "match.completed"]  # started, 22, completed
+    completed = [r for r in receiver.wait_for(26) if r.json["type"] == "match.completed"]  # started, 24, completed
     assert len(completed) == 1
     event_id = completed[0].json["id"]
     assert delivered(server, event_id)
@@ -143,3 +168,35 @@ def test_operator_starts_scores_and_completes_a_match_then_finds_its_delivery(
     picked = page.get_by_role("combobox", name="Delivery")
     expect(picked).to_have_value(f"match.completed · delivered · {event_id}")
     expect(page.get_by_text("match.completed: delivered, 1 attempt(s)")).to_be_visible()
+
+
+def test_board_shows_a_court_freed_elsewhere_with_start_next_and_deliveries_show_failing(
+    browser: Browser, console_url: tuple[str, ServerProcess],
+) -> None:
+    """Console-trial items 7 and 10 in a real browser: the board's "Start next" follows a court freed elsewhere
+    without any control touched, and a receiver answering 500 shows as failing in the delivery monitor."""
+    url, server = console_url
+    failing = Receiver(Reply(500)).start()
+    try:
+        seed(server, failing.url, more=1)
+        tables = server.operator_call("GET", "/operator/tables").json()["data"]
+        first = tables[0]["queue"][0]["id"]
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        page.set_default_timeout(30_000)
+        page.goto(url)
+        expect(page.get_by_role("button", name="Start next: Ann Lee vs Bo Kim · final")).to_be_visible()
+        server.operator_call("POST", f"/operator/matches/{first}/start")  # another device starts it
+        expect(page.get_by_role("button", name="Start next: Ann Lee vs Bo Kim · final")).to_have_count(
+            0, timeout=8_000)
+        server.operator_call("POST", f"/operator/matches/{first}/complete",
+                             {"gameScores": [{"a": 11, "b": 1}, {"a": 11, "b": 2}]})
+        # the court is free again: its card offers the next match, with no control touched (bound, not timing)
+        expect(page.get_by_role("button", name="Start next: Bo Kim vs Ann Lee · next-1")).to_be_visible(
+            timeout=8_000)
+        failing.wait_for(2)
+        page.goto(url + "/deliveries")
+        expect(page.get_by_text("Failing (retrying)")).to_be_visible()
+        choose(page, "Status", "failing")
+        expect(page.get_by_role("combobox", name="Delivery")).to_have_value(re.compile(r"· failing · "))
+    finally:
+        failing.stop()
