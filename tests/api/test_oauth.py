@@ -522,7 +522,7 @@ def test_reapproving_the_same_app_reuses_its_connection_with_new_scopes(operator
     assert listed == [{
         "connectionID": first["connection_id"], "appID": app["appID"], "appName": "Scoreboard Pro",
         "kind": "oauth", "scopes": ["tables.read", "matches.read"], "approvedOn": "2026-11-21T10:00:00.000Z",
-        "tokenExpiresOn": "2026-11-21T11:00:00.000Z", "revokedOn": None,
+        "tokenExpiresOn": "2026-11-21T11:00:00.000Z", "revokedOn": None, "webhookURL": None,
     }]
 
 

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import ServerProcess
 from tests.console.conftest import Operator, Partner, texts
 from tests.console.test_pages import Console, click, pick, started_match
-from tests.webhook_receiver import Receiver, Reply
+from tests.webhook_receiver import Receiver, Reply, eventually
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def failing_delivery(partner: Partner, operator_api: Operator, receiver: Receive
     partner.webhook(receiver.url)
     started_match(partner, operator_api)
     receiver.wait_for(1)
-    deliveries = operator_api.data("GET", "/operator/webhooks")
+    deliveries = eventually(lambda: [d for d in operator_api.data("GET", "/operator/webhooks") if d.get("lastError")])
     assert [(d["status"], d["lastError"]) for d in deliveries] == [("pending", "HTTP 500")]
     return dict(deliveries[0])
 
