@@ -287,7 +287,9 @@ def exchange_code(
                                code="invalid_grant"))
     if stored.expires_on <= iso(now):
         raise Invalid("The authorization code has expired.", code="invalid_grant")
-    if redirect_uri is not None and redirect_uri != stored.redirect_uri:
+    if redirect_uri is None:  # RFC 6749 §4.1.3: required when the authorization request carried it (ours always do)
+        raise Invalid("redirect_uri is required: the one of the authorization request.", code="invalid_request")
+    if redirect_uri != stored.redirect_uri:
         raise Invalid("redirect_uri does not match the authorization request.", code="invalid_grant")
     if stored.code_challenge is None:
         if code_verifier is not None:

@@ -241,7 +241,8 @@ def test_json_body_works_like_a_form_body(operator: Api, app_: dict[str, Any]) -
 
 def test_client_credentials_may_come_in_http_basic(operator: Api, app_: dict[str, Any]) -> None:
     basic = base64.b64encode(f"{app_['clientID']}:{app_['clientSecret']}".encode()).decode()
-    body = {"grant_type": "authorization_code", "code": code_for(operator, app_), "code_verifier": VERIFIER}
+    body = {"grant_type": "authorization_code", "code": code_for(operator, app_), "code_verifier": VERIFIER,
+            "redirect_uri": REDIRECT}
     response = operator.post("/oauth/token", token=None, data=body, headers={"Authorization": f"Basic {basic}"})
     assert response.status_code == 200, response.json
 
@@ -318,6 +319,13 @@ def test_code_is_bound_to_its_redirect_uri(operator: Api, app_: dict[str, Any]) 
     code = code_for(operator, app_)
     assert_error(exchange(operator, app_, code, redirect_uri="http://127.0.0.1:9/cb?x=1"), 400, "invalid_grant")
     assert exchange(operator, app_, code).status_code == 200
+
+
+def test_redirect_uri_is_required_at_the_token_endpoint(operator: Api, app_: dict[str, Any]) -> None:
+    """RFC 6749 §4.1.3: the authorization request carried redirect_uri, so the exchange must carry the same one."""
+    code = code_for(operator, app_)
+    assert_error(exchange(operator, app_, code, redirect_uri=None), 400, "invalid_request")
+    assert exchange(operator, app_, code).status_code == 200  # the code was not spent by the refused request
 
 
 def test_unknown_code_is_invalid_grant(operator: Api, app_: dict[str, Any]) -> None:
