@@ -354,7 +354,8 @@ Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `Rate
 
 **Bodies.** JSON only (`415` otherwise; form bodies only at `/oauth/token` and the consent form), at most
 1 MiB (`413`), strict:
-an unknown property is `400 validation_failed`.
+an unknown property is `400 validation_failed`, except at the OAuth endpoints, which ignore unrecognized
+parameters (RFC 6749 §3.1, §3.2).
 
 **Webhooks.** The signed deliveries your URL receives are described under `x-webhooks`."""
 

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from flask import Response, g, redirect, render_template, request
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 from werkzeug.wrappers import Response as BaseResponse
 
 from api.blueprint import Blueprint
@@ -34,8 +34,14 @@ SCOPE_FIELD = {"description": "space-separated scopes"}
 
 
 # ---------------------------------------------------------------- schemas
-class TokenRequestSchema(Strict):
-    """`POST /oauth/token` parameters (JSON or form). PKCE and grant rules are checked by the service."""
+class TokenRequestSchema(Schema):
+    """`POST /oauth/token` parameters (JSON or form). PKCE and grant rules are checked by the service.
+
+    Unrecognized parameters are ignored, as RFC 6749 §3.2 requires (contract §2): the grant type decides.
+    """
+
+    class Meta:
+        unknown = EXCLUDE
 
     grant_type = str_field(100, metadata={"enum": ["authorization_code", "refresh_token"]})
     client_id = str_field()

@@ -374,7 +374,7 @@ def test_legacy_app_may_skip_pkce_but_then_no_verifier_is_accepted(operator: Api
         ({"grant_type": "password"}, 400, "unsupported_grant_type"),
         ({"grant_type": "authorization_code"}, 400, "invalid_request"),
         ({"grant_type": "refresh_token"}, 400, "invalid_request"),
-        ({"grant_type": "authorization_code", "code": "c", "nonce": "1"}, 400, "validation_failed"),
+        ({"grant_type": "authorization_code", "code": "c", "nonce": "1"}, 400, "invalid_grant"),  # nonce: ignored
     ],
 )
 def test_malformed_token_requests(
@@ -686,3 +686,26 @@ def test_consent_reports_other_errors_to_the_registered_redirect(
     assert query["error"] == [error]
     assert query["state"] == ["st-1"]
     assert "code" not in query
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_token_endpoint_ignores_unrecognized_parameters_so_a_password_grant_is_unsupported(
+    operator: Api, app_: dict[str, Any], as_json: bool,
+) -> None:
+    """RFC 6749 §3.2 (contract §2): unknown parameters are ignored; `grant_type` decides the answer."""
+    response = token_request(operator, app_, as_json=as_json, grant_type="password", username="ann",
+                             password="secret")
+    assert_error(response, 400, "unsupported_grant_type")
+
+
+def test_code_exchange_with_extra_parameters_still_succeeds(operator: Api, app_: dict[str, Any]) -> None:
+    code = code_for(operator, app_)
+    assert exchange(operator, app_, code, resource="https://api.example", audience="x").status_code == 200
+
+
+def test_authorize_ignores_unrecognized_parameters(operator: Api, app_: dict[str, Any]) -> None:
+    """RFC 6749 §3.1: the consent page still shows for a request with extra parameters."""
+    query = authorize_query(app_) | {"prompt": "consent", "nonce": "n-1"}
+    response = operator.get("/oauth/authorize", query_string=query, token=None)
+    assert response.status_code == 200
+    assert response.mimetype == "text/html"
