@@ -17,7 +17,7 @@ from typing import Any
 import requests
 
 from console.client import operator_key_of
-from domain.settings import Settings, child_environment
+from domain.settings import Settings, child_environment, is_loopback
 
 APP = Path(__file__).resolve().parent / "app.py"
 log = logging.getLogger("courtside.console")
@@ -33,7 +33,14 @@ def console_command(settings: Settings) -> list[str]:
 
 
 def console_env(settings: Settings) -> dict[str, str]:
-    """The environment of the console process: ours plus the API URL, the operator key and the data dir."""
+    """The environment of the console process: ours plus the API URL, the operator key and the data dir.
+
+    A console bound beyond loopback (`--host 0.0.0.0`) is reachable by anyone on that network, so it gets no
+    key at all: it asks each browser for the operator key (`COURTSIDE_CONSOLE_SIGN_IN`).
+    """
+    if not is_loopback(settings.host):
+        return child_environment({"COURTSIDE_API_URL": settings.api_url, "COURTSIDE_CONSOLE_SIGN_IN": "true"},
+                                 without=("COURTSIDE_OPERATOR_KEY", "COURTSIDE_DATA_DIR"))
     variables = {"COURTSIDE_API_URL": settings.api_url, "COURTSIDE_DATA_DIR": str(settings.data_dir.resolve())}
     key = operator_key_of(settings)
     if key:

@@ -28,11 +28,37 @@ def settings() -> Settings:
 
 
 def client() -> ConsoleClient:
-    """One API client per browser session (keeps its HTTP connection)."""
+    """One API client per browser session (keeps its HTTP connection).
+
+    With sign-in on (a console reachable beyond this machine), the session has no key until its browser gives
+    the operator key, checked against the API; until then only the sign-in form shows.
+    """
     if "_client" not in st.session_state:
-        st.session_state["_client"] = ConsoleClient.from_settings(settings())
+        config = settings()
+        if config.console_sign_in:
+            sign_in(config)
+        st.session_state["_client"] = ConsoleClient.from_settings(config)
     found: ConsoleClient = st.session_state["_client"]
     return found
+
+
+def sign_in(config: Settings) -> None:
+    """Ask for the operator key; keep a client for this browser session once the API accepts it."""
+    st.title("Courtside console")
+    st.info("This console is reachable from the network: sign in with the operator key "
+            "(the `operator.key` file of the server's data dir).", icon=":material/lock:")
+    with st.form("sign_in"):
+        key = st.text_input("Operator key", type="password", key="sign_in_key")
+        if st.form_submit_button("Sign in"):
+            candidate = ConsoleClient(config.api_url.rstrip("/"), key.strip() or None)
+            try:
+                candidate.check()
+            except ConsoleError as exc:
+                show_problem(exc)
+            else:
+                st.session_state["_client"] = candidate
+                st.rerun()
+    st.stop()
 
 
 def show_problem(exc: ConsoleError) -> None:

@@ -36,6 +36,7 @@ class Settings:
     api_url: str = "http://127.0.0.1:8000"
     operator_key: str | None = None
     console_port: int = 8501
+    console_sign_in: bool = False  # the console asks each browser for the operator key (set beyond loopback)
     threads: int = 8
     rate_limit: int = 600
     dev_key_rate_limit: int = 120
@@ -67,6 +68,7 @@ class Settings:
             "api_url": ("COURTSIDE_API_URL", str),
             "operator_key": ("COURTSIDE_OPERATOR_KEY", str),
             "console_port": ("COURTSIDE_CONSOLE_PORT", int),
+            "console_sign_in": ("COURTSIDE_CONSOLE_SIGN_IN", _bool),
             "threads": ("COURTSIDE_THREADS", int),
             "rate_limit": ("COURTSIDE_RATE_LIMIT", int),
             "dev_key_rate_limit": ("COURTSIDE_DEV_KEY_RATE_LIMIT", int),
@@ -96,6 +98,11 @@ class Settings:
         return replace(self, **changes)
 
 
-def child_environment(variables: Mapping[str, str]) -> dict[str, str]:
-    """This process's environment plus `variables`: what a child process (the console) is started with."""
-    return {**os.environ, **variables}
+def child_environment(variables: Mapping[str, str], *, without: tuple[str, ...] = ()) -> dict[str, str]:
+    """This process's environment plus `variables`, less `without`: what a child process (the console) gets."""
+    return {key: value for key, value in {**os.environ, **variables}.items() if key not in without}
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a bind address is reachable from this machine only."""
+    return host in ("localhost", "::1") or host.startswith("127.")

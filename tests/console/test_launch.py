@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from console.launch import console_env
+from domain.settings import Settings
 from tests.conftest import ROOT, ServerProcess, free_port
 
 
@@ -84,3 +86,16 @@ def test_up_runs_the_api_and_the_console_together_and_stops_both(
     assert up.wait(timeout=60) == 0
     assert refused(f"http://127.0.0.1:{api_port}/api/v1/health")
     assert refused(f"http://127.0.0.1:{console_port}/_stcore/health")
+
+
+def test_a_console_beyond_loopback_gets_no_operator_key_and_asks_for_one(tmp_path: Path) -> None:
+    """Structure issue, defect 3: `up --host 0.0.0.0` must not hand the network an operator console."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "operator.key").write_text("svc_op_secret\n")
+    settings = Settings(data_dir=data_dir, host="0.0.0.0", operator_key="svc_op_secret")
+    env = console_env(settings)
+    assert "COURTSIDE_OPERATOR_KEY" not in env and "COURTSIDE_DATA_DIR" not in env
+    assert env["COURTSIDE_CONSOLE_SIGN_IN"] == "true"
+    local = console_env(settings.with_(host="127.0.0.1"))
+    assert local["COURTSIDE_OPERATOR_KEY"] == "svc_op_secret" and "COURTSIDE_CONSOLE_SIGN_IN" not in local

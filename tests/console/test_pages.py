@@ -82,6 +82,27 @@ def test_missing_operator_key_says_where_to_put_it(monkeypatch: pytest.MonkeyPat
     ]
 
 
+def test_a_console_with_sign_in_asks_for_the_operator_key_first(
+    server: ServerProcess, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """Structure issue, defect 3: beyond loopback the console shows nothing before the operator key is given."""
+    monkeypatch.setenv("COURTSIDE_API_URL", f"http://127.0.0.1:{server.port}")
+    monkeypatch.setenv("COURTSIDE_CONSOLE_SIGN_IN", "true")
+    monkeypatch.delenv("COURTSIDE_OPERATOR_KEY", raising=False)
+    monkeypatch.setenv("COURTSIDE_DATA_DIR", str(server.data_dir))  # the key file is there, and must not be used
+    app = AppTest.from_file(APP, default_timeout=60)
+    app.run()
+    assert not app.exception, app.exception
+    assert [t.value for t in app.title] == ["Courtside console"]
+    assert "Court board" not in [t.value for t in app.title]
+    app.text_input(key="sign_in_key").input("svc_op_wrong")
+    press(app, "Sign in")
+    assert any("refused the operator key" in text for text in texts(app, "error")), texts(app, "error")
+    app.text_input(key="sign_in_key").input(server.operator_key)
+    press(app, "Sign in")
+    assert "Court board" in [t.value for t in app.title]
+
+
 def test_empty_account_shows_what_to_do_on_every_page(console: Console) -> None:
     expected = {
         "views/court_board.py": "No tables yet. Create a broadcast with courts on the Broadcasts page.",
