@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint
+.PHONY: run test test-fast lint
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
 
+# Unit and API tests only (no server processes, browser or fuzzing): a quick check while working.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q tests/domain tests/storage tests/api
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy api domain storage scheduler cli console
+	$(BIN)/mypy --strict domain storage

@@ -33,11 +33,10 @@ MAX_REDIRECT_URIS = 10
 
 @dataclass(frozen=True)
 class TokenLifetimes:
-    """Seconds each kind of grant lives (settings `access_token_ttl`, `refresh_token_ttl`, `code_ttl`)."""
+    """Seconds each kind of token lives (settings `access_token_ttl`, `refresh_token_ttl`)."""
 
     access: int = 3600
     refresh: int = 30 * 24 * 3600
-    code: int = 600
 
 
 @dataclass(frozen=True)

@@ -105,16 +105,6 @@ def active_match(uow: UnitOfWork, table_id: str) -> Match | None:
     return found[0] if found else None
 
 
-def table_matches(uow: UnitOfWork, table_id: str, *, connection_id: str | None) -> tuple[Match | None, list[Match]]:
-    """The active match and the pending queue (in order) of a table; one connection's only, unless None."""
-    active, queue = active_match(uow, table_id), pending_queue(uow, table_id)
-    if connection_id is not None:
-        queue = [m for m in queue if m.connection_id == connection_id]
-        if active is not None and active.connection_id != connection_id:
-            active = None
-    return active, queue
-
-
 class Reader:
     """Presents many matches of one unit of work, loading each table queue and player list once."""
 
@@ -160,22 +150,3 @@ class Reader:
             "activeMatch": None if active is None else self.read(active),
             "queue": self.read_all(queue),
         }
-
-
-def queue_position(uow: UnitOfWork, match: Match) -> int | None:
-    """1-based position among the table's pending matches; None unless pending."""
-    return Reader(uow).positions(match.table_id).get(match.id) if match.status == "pending" else None
-
-
-def read_match(uow: UnitOfWork, match: Match, *, points: int = DEFAULT_POINTS) -> dict[str, Any]:
-    return Reader(uow, points=points).read(match)
-
-
-def present_table(
-    uow: UnitOfWork, table: Table, *, connection_id: str | None, points: int = DEFAULT_POINTS,
-) -> dict[str, Any]:
-    """Table read: `{id, label, broadcastID, playerListExternalID, activeMatch, queue}` (contract §5).
-
-    `connection_id` limits the matches to one connection's (partner reads); None shows every connection's.
-    """
-    return Reader(uow, points=points).table(table, connection_id=connection_id)

@@ -16,7 +16,6 @@ from domain.models import PlayerList, Roster
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
-ROSTER_TYPES = ("individual", "team")
 PATCHABLE = ("name", "description", "selfRegistrationEnabled", "teamLogoURL", "teamJerseyColor", "rosterType")
 
 

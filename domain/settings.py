@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,6 @@ class Settings:
     max_body_bytes: int = 1024 * 1024
     max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
