@@ -12,8 +12,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import requests
-
 from domain.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
@@ -169,35 +167,23 @@ def serve(settings: Settings) -> None:
 
 
 # ---------------------------------------------------------------- operator API calls
-def _operator_key(settings: Settings) -> str:
-    if settings.operator_key:
-        return settings.operator_key
-    key_path = settings.data_dir / KEY_FILE
-    if key_path.exists():
-        return key_path.read_text().strip()
-    raise CliError(
-        f"No operator key: pass --operator-key, set COURTSIDE_OPERATOR_KEY, or run `courtside init` ({key_path})."
-    )
-
-
 def call_operator(settings: Settings, method: str, path: str, body: dict[str, Any]) -> Any:
-    """Call an operator route of the running server; return `data`, or fail with the API's message."""
-    url = settings.api_url.rstrip("/") + "/api/v1/operator" + path
+    """Call an operator route of the running server with the console's HTTP client; return `data`, or fail with
+    the API's message. The key: `--operator-key`, else COURTSIDE_OPERATOR_KEY, else the data dir's key file."""
+    from console.client import ApiError, ConsoleClient, ConsoleError, Unreachable
+
+    client = ConsoleClient.from_settings(settings)
+    if client.operator_key is None:
+        raise CliError(f"No operator key: pass --operator-key, set COURTSIDE_OPERATOR_KEY, or run `courtside init` "
+                       f"({settings.data_dir / KEY_FILE}).")
     try:
-        response = requests.request(
-            method, url, json=body, timeout=30,
-            headers={"Authorization": f"Bearer {_operator_key(settings)}"},
-        )
-    except requests.RequestException as exc:
+        return client.data(method, "/operator" + path, json=body)
+    except Unreachable as exc:
         raise CliError(f"Cannot reach the Courtside API at {settings.api_url}: is `courtside serve` running?") from exc
-    try:
-        payload = response.json()
-    except ValueError as exc:
-        raise CliError(f"Unexpected answer from {url}: HTTP {response.status_code}") from exc
-    if response.status_code >= 400:
-        error = payload.get("error", {})
-        raise CliError(f"{error.get('code', response.status_code)}: {error.get('message', '')}")
-    return payload["data"]
+    except ApiError as exc:
+        raise CliError(f"{exc.code}: {exc.message}") from exc
+    except ConsoleError as exc:
+        raise CliError(str(exc)) from exc
 
 
 # ---------------------------------------------------------------- argument parsing
