@@ -232,14 +232,75 @@ def _emit(uow: UnitOfWork, match: Match, event_type: str, now: datetime, rules: 
                  data=data, now=now)
 
 
-def start_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, rules: Rules) -> Match:
-    """pending -> active; a table plays one match at a time (`409 table_busy`). Emits `match.started`."""
+def _players_of(match: Match) -> dict[tuple[str, ...], str]:
+    """Who plays a match: a list player by (connection, list, externalID), a manual name trimmed and case-folded;
+    each with the side it plays on."""
+    found: dict[tuple[str, ...], str] = {}
+    for side, ref in match.participants.items():
+        if ref.get("externalID"):
+            found[("player", match.connection_id, match.player_list_external_id, ref["externalID"])] = side
+        elif (ref.get("manualName") or "").strip():
+            found[("name", ref["manualName"].strip().casefold())] = side
+    return found
+
+
+def busy_players(uow: UnitOfWork, match: Match) -> tuple[list[str], list[str]]:
+    """The match's players who are in an active match on another table (contract §9), and those tables."""
+    mine = _players_of(match)
+    names = queues.side_names(match, queues.player_list_of(uow, match))
+    players: list[str] = []
+    tables: list[str] = []
+    for other in uow.matches.find(account_id=match.account_id, status="active"):
+        if other.table_id == match.table_id:
+            continue
+        shared = [side for key, side in mine.items() if key in _players_of(other)]
+        if shared:
+            players.extend(names.get(side, side) for side in shared)
+            tables.append(other.table_id)
+    return list(dict.fromkeys(players)), list(dict.fromkeys(tables))
+
+
+def start_match(
+    uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, rules: Rules, force: bool = False,
+) -> Match:
+    """pending -> active; a table plays one match at a time (`409 table_busy`). Emits `match.started`.
+
+    With `force=False` a match whose player is still playing on another table is refused (`409 player_busy`,
+    naming the players and tables).
+    """
     match = get_match(uow, account_id=account_id, match_id=match_id)
     if match.status != "pending":
         raise Conflict(f"Match '{match_id}' is {match.status}, not pending.", code="match_not_pending")
     busy = uow.matches.find(table_id=match.table_id, status="active")
     if busy:
         raise Conflict(f"Table '{match.table_id}' is already playing match '{busy[0].id}'.", code="table_busy")
+    if not force:
+        players, tables = busy_players(uow, match)
+        if players:
+            raise Conflict(f"{', '.join(players)} {'is' if len(players) == 1 else 'are'} still playing on another "
+                           "table; start anyway with force.", code="player_busy",
+                           details={"players": players, "tableIDs": tables})
+    return _start(uow, match, now=now, rules=rules)
+
+
+def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime, rules: Rules) -> Match:
+    """Start the first queued match of a table whose players are all free (contract §9)."""
+    table = uow.tables.get(table_id)
+    if table is None or table.account_id != account_id:
+        raise NotFound(f"No table '{table_id}'.")
+    playing = uow.matches.find(table_id=table_id, status="active")
+    if playing:
+        raise Conflict(f"Table '{table_id}' is already playing match '{playing[0].id}'.", code="table_busy")
+    queue = pending_queue(uow, table_id)
+    if not queue:
+        raise Conflict(f"No match is waiting on table '{table_id}'.", code="queue_empty")
+    for match in queue:
+        if not busy_players(uow, match)[0]:
+            return _start(uow, match, now=now, rules=rules)
+    raise Conflict("Every waiting match has a player still playing on another table.", code="all_players_busy")
+
+
+def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
     match.status = "active"
     match.started_on = match.updated_on = iso(now)
     match = uow.matches.put(match)

@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
 from api.routes.matches import reader, rules
-from api.schemas.common import PageQuery, envelope, list_envelope
+from api.schemas.common import PageQuery, Strict, envelope, list_envelope
 from api.schemas.matches import (
     CompleteBody,
     MatchMoveSchema,
@@ -17,6 +17,7 @@ from api.schemas.matches import (
     OperatorTableRead,
     QueueOrderBody,
     ScoreBody,
+    StrictBoolean,
     TableRead,
 )
 from api.security import requires
@@ -72,14 +73,34 @@ def list_matches(query: Json) -> Json:
         return {"data": [read.read(match) for match in page], "nextCursor": cursor}
 
 
+class StartBody(Strict):
+    force = StrictBoolean(metadata={"description": "start even if a player is still playing on another table"})
+
+
 @blp.route("/operator/matches/<string:match_id>/start", methods=["POST"])
 @requires(operator=True)
+@blp.arguments(StartBody, required=False)
 @blp.response(200, envelope(MatchRead))
-@blp.alt_response(409, description="match_not_pending, or table_busy (the table already plays a match).")
-def start_match(match_id: str) -> Json:
-    """Start a pending match (one active match per table); emits match.started."""
+@blp.alt_response(409, description="match_not_pending, table_busy (the table already plays a match), or "
+                                   "player_busy (`details.players`, `details.tableIDs`) unless `force`.")
+def start_match(body: Json, match_id: str) -> Json:
+    """Start a pending match (one active match per table, no player on two tables unless forced); emits
+    match.started."""
     with unit_of_work() as uow:
-        match = svc.start_match(uow, account_id=_account(), match_id=match_id, now=now(), rules=rules())
+        match = svc.start_match(uow, account_id=_account(), match_id=match_id, now=now(), rules=rules(),
+                                force=bool((body or {}).get("force")))
+        return {"data": reader(uow).read(match)}
+
+
+@blp.route("/operator/tables/<string:table_id>/start-next", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="table_busy, queue_empty, or all_players_busy.")
+def start_next(table_id: str) -> Json:
+    """Start the first queued match of a table with no player still playing elsewhere; emits match.started."""
+    with unit_of_work() as uow:
+        match = svc.start_next(uow, account_id=_account(), table_id=table_id, now=now(), rules=rules())
         return {"data": reader(uow).read(match)}
 
 
