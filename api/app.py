@@ -15,7 +15,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
-from api import errors, openapi
+from api import errors, openapi, output_pages
 from api.context import Services, services
 from api.routes import (
     broadcasts,
@@ -25,6 +25,7 @@ from api.routes import (
     oauth,
     operator,
     operator_matches,
+    operator_outputs,
     operator_resources,
     operator_webhooks,
     player_lists,
@@ -211,12 +212,13 @@ def create_app(
     api = CourtsideApi(app)
     openapi.install(api)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
-                   webhooks, operator, operator_resources, operator_matches, operator_webhooks):
+                   webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
         lambda filename: send_from_directory(str(swagger_ui_path), filename),
     )
+    output_pages.install(app)
     app.before_request(_check_request)
     app.after_request(_finish_response)
     errors.register(app)

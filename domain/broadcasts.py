@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from domain import outputs
 from domain.clock import iso
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
@@ -96,11 +97,10 @@ def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Co
     broadcast.table_ids = table_ids
 
 
-def _refresh_output_links(uow: UnitOfWork, broadcast: Broadcast) -> None:
-    """One managed output link per court output (internal; reused by position, never read)."""
-    count = sum(len(court_scoreboards(broadcast, table)) for table in _tables(uow, broadcast))
-    links = broadcast.output_link_ids[:count]
-    broadcast.output_link_ids = links + [new_id("out") for _ in range(count - len(links))]
+def _refresh_output_links(uow: UnitOfWork, broadcast: Broadcast, *, now: datetime) -> None:
+    """One managed output link per court output and one venue display (contract §10; never in partner reads)."""
+    courts = [(table, court_scoreboards(broadcast, table)) for table in _tables(uow, broadcast)]
+    outputs.sync_outputs(uow, broadcast=broadcast, courts=courts, now=now)
 
 
 def _tables(uow: UnitOfWork, broadcast: Broadcast) -> list[Table]:
@@ -122,7 +122,7 @@ def create_broadcast(
         default_scoreboard_id=fields.get("defaultScoreboardID"), scoreboard_ids=fields.get("scoreboardIDs"),
     )
     _configure_courts(uow, broadcast, fields["tables"], now=now)
-    _refresh_output_links(uow, broadcast)
+    _refresh_output_links(uow, broadcast, now=now)
     return uow.broadcasts.put(broadcast)
 
 
@@ -156,7 +156,7 @@ def patch_broadcast(
     broadcast.scoreboard_ids = changes.get("scoreboardIDs", broadcast.scoreboard_ids)
     if "tables" in changes:
         _configure_courts(uow, broadcast, changes["tables"], now=now)
-    _refresh_output_links(uow, broadcast)
+    _refresh_output_links(uow, broadcast, now=now)
     broadcast.updated_on = iso(now)
     return uow.broadcasts.put(broadcast)
 
@@ -172,6 +172,7 @@ def delete_broadcast(
     _require_manager(broadcast, connection_id, "delete it")
     for table in _tables(uow, broadcast):
         _clear_court(uow, table)
+    outputs.delete_outputs(uow, broadcast_id=broadcast.id)
     uow.broadcasts.delete(broadcast.id)
     return broadcast
 

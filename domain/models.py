@@ -212,6 +212,25 @@ class Match:
 
 
 @dataclass
+class Output:
+    """A managed output link (contract §10): one court x scoreboard ID, or a broadcast's venue display.
+
+    `key` is the secret of the public URL; it is found by `key_hash` (SHA-256) and then compared in constant time.
+    """
+
+    id: str
+    account_id: str
+    broadcast_id: str
+    kind: str  # "court" | "venue"
+    table_id: str | None
+    scoreboard_id: str | None
+    key: str
+    key_hash: str
+    created_on: str
+    seq: int = 0
+
+
+@dataclass
 class WebhookConfig:
     """A connection's webhook destination, subscriptions and signing secret (`id` = connection ID)."""
 

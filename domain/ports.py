@@ -56,6 +56,9 @@ class UnitOfWork(Protocol):
     def matches(self) -> Repo[models.Match]: ...
 
     @property
+    def outputs(self) -> Repo[models.Output]: ...
+
+    @property
     def webhook_configs(self) -> Repo[models.WebhookConfig]: ...
 
     @property

@@ -482,6 +482,11 @@ class Store:
                 tx.finished = True
         self._compact_if_due()
 
+    @property
+    def version(self) -> int:
+        """How many transactions have changed data so far (monotonic, survives restarts): cheap change detection."""
+        return self._journal_seq
+
     def close(self) -> None:
         """Compact, close the journal and release the data dir."""
         with self._compact_lock, self._lock:

@@ -81,6 +81,7 @@ class StoreUnitOfWork:
     player_lists = _Repo("player_lists", models.PlayerList)
     teams = _Repo("teams", models.Team)
     matches = _Repo("matches", models.Match)
+    outputs = _Repo("outputs", models.Output)
     webhook_configs = _Repo("webhook_configs", models.WebhookConfig)
     deliveries = _Repo("deliveries", models.Delivery)
 

@@ -1,0 +1,115 @@
+"""Public output pages (contract §10), outside /api/v1: `/outputs/{key}` (HTML) and `/outputs/{key}/state` (JSON).
+
+No credential: the key in the path is the secret. Pages poll the state with `If-None-Match`; an unchanged state
+is a 304 served from a small cache keyed by the store's version, so a few hundred open pages cost the server a
+dictionary lookup each (docs/decisions.md, "Outputs: conditional polling").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from typing import Any
+
+import orjson
+from flask import Blueprint, Flask, Response, current_app, render_template, request
+
+from api import errors
+from api.context import now, services, unit_of_work
+from domain import outputs as svc
+from domain.errors import NotFound
+from domain.ids import hash_secret
+
+blp = Blueprint("output_pages", __name__, template_folder="templates")
+BACKGROUNDS = ("transparent", "dark", "light")
+NOT_FOUND_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
+<body style="font-family:sans-serif;background:#0a0f1c;color:#aab4c8;display:flex;align-items:center;
+justify-content:center;height:100vh;margin:0"><p>This output link does not exist (it may have been rotated).</p>
+</body></html>"""
+
+
+class StateCache:
+    """Rendered states by key hash, valid while the store's version and the minute (estimates move) stay."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stamp: Any = None
+        self._entries: dict[str, tuple[str, bytes]] = {}
+
+    def get(self, stamp: Any, key_hash: str) -> tuple[str, bytes] | None:
+        with self._lock:
+            if stamp is None or stamp != self._stamp:
+                return None
+            return self._entries.get(key_hash)
+
+    def put(self, stamp: Any, key_hash: str, entry: tuple[str, bytes]) -> None:
+        with self._lock:
+            if stamp != self._stamp:
+                self._stamp, self._entries = stamp, {}
+            if stamp is not None:
+                self._entries[key_hash] = entry
+
+
+def _cache() -> StateCache:
+    cache: StateCache = current_app.extensions.setdefault("courtside_output_states", StateCache())
+    return cache
+
+
+def _state(key: str) -> tuple[str, bytes]:
+    """The output's state as (etag, JSON body); NotFound for an unknown or rotated key."""
+    ctx = services()
+    version = getattr(ctx.store, "version", None)
+    stamp = None if version is None else (version, now().strftime("%Y%m%d%H%M"))
+    key_hash = hash_secret(key)
+    cached = _cache().get(stamp, key_hash)
+    if cached is not None:
+        return cached
+    with unit_of_work() as uow:
+        output = svc.output_by_key(uow, key=key)
+        state = svc.output_state(uow, output, points=ctx.settings.points_per_game, estimates=None)
+    version_tag = hashlib.sha256(orjson.dumps(state)).hexdigest()[:24]
+    entry = (version_tag, orjson.dumps(state | {"version": version_tag}))
+    _cache().put(stamp, key_hash, entry)
+    return entry
+
+
+@blp.route("/outputs/<string:key>/state", methods=["GET"])
+def output_state(key: str) -> Response:
+    """The state feed: JSON with an ETag; `If-None-Match` answers 304 while nothing changed."""
+    try:
+        version, body = _state(key)
+    except NotFound:
+        return errors.error_response(404, "not_found", "No such output.")
+    etag = f'"{version}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        return Response(status=304, headers=headers)
+    return Response(body, status=200, mimetype="application/json", headers=headers)
+
+
+@blp.route("/outputs/<string:key>", methods=["GET"])
+def output_page(key: str) -> Response:
+    """The self-contained page (no external assets) that renders the state and follows it live."""
+    try:
+        version, body = _state(key)
+    except NotFound:
+        return Response(NOT_FOUND_PAGE, status=404, mimetype="text/html")
+    state = orjson.loads(body)
+    design = state["design"]
+    default = "transparent" if design == "lowerthird" else "dark"
+    bg = request.args.get("bg", default)
+    bg = bg if bg in BACKGROUNDS else default
+    html = render_template(
+        "output.html", title=state.get("court", {}).get("label") or state["broadcast"]["name"] or "Courtside",
+        bg=bg, full=design in ("court", "venue"),
+        state_json=body.decode().replace("<", "\\u003c"), feed_url=f"{key}/state",
+    )
+    return Response(html, mimetype="text/html", headers={
+        "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                                   "connect-src 'self'; img-src 'self' data:",
+    })
+
+
+def install(app: Flask) -> None:
+    app.register_blueprint(blp)

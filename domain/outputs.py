@@ -1,0 +1,220 @@
+"""Broadcast outputs (contract §10): managed links to scoreboard pages and the venue display, and their state.
+
+An output is one court x one scoreboard ID (as the court's `outputs` in the broadcast read), plus one venue
+display per broadcast. Each has a public link `/outputs/{key}`; the key (`out_` + 43 URL-safe characters) is the
+only secret. Keys are looked up by their SHA-256 and then compared in constant time. Life of a link: a (court,
+scoreboard ID) pair that a broadcast patch keeps keeps its link; a removed pair or court, and every output of a
+deleted broadcast, is gone at once; rotating gives a new key and the old one is gone at once.
+
+The state (`output_state`) is what a page shows and what `/outputs/{key}/state` serves: display names, club or
+country, scores, event and round, times. Never IDs, keys or other partner data.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from domain import scoring
+from domain.clock import iso
+from domain.errors import NotFound
+from domain.ids import hash_secret, new_id, new_secret
+from domain.models import Broadcast, Match, Output, PlayerList, Table
+from domain.ports import UnitOfWork
+from domain.queues import active_match, pending_queue, player_list_of
+
+DESIGNS: dict[str, str] = {
+    "classic": "Both sides with doubles partners, club or country, games won, every finished game, current game "
+               "points, event and round.",
+    "lowerthird": "One bar for the bottom of a stream (transparent background by default).",
+    "court": "Large, high-contrast scoreboard readable from 20 m on a venue screen.",
+}
+DEFAULT_DESIGN = "classic"
+KEY_PREFIX = "out_"
+UP_NEXT_COURT = 1  # a court output shows the first queued match
+UP_NEXT_VENUE = 2  # the venue display shows the next two per court
+
+# (table, match id) -> estimated start (ISO); supplied by the estimates rule of contract §9
+Estimates = Callable[[Table], dict[str, str]]
+
+
+def design_of(scoreboard_id: str | None) -> str:
+    """A scoreboard ID naming a built-in design selects it; any other renders `classic`."""
+    return scoreboard_id if scoreboard_id in DESIGNS else DEFAULT_DESIGN
+
+
+def _new_key() -> tuple[str, str]:
+    key = new_secret("out")  # out_ + 43 URL-safe characters
+    return key, hash_secret(key)
+
+
+def _new_output(broadcast: Broadcast, *, kind: str, table_id: str | None, scoreboard_id: str | None,
+                now: datetime) -> Output:
+    key, key_hash = _new_key()
+    return Output(id=new_id("outp"), account_id=broadcast.account_id, broadcast_id=broadcast.id, kind=kind,
+                  table_id=table_id, scoreboard_id=scoreboard_id, key=key, key_hash=key_hash, created_on=iso(now))
+
+
+def sync_outputs(uow: UnitOfWork, *, broadcast: Broadcast, courts: Sequence[tuple[Table, Sequence[str]]],
+                 now: datetime) -> None:
+    """Make the broadcast's outputs match its courts' scoreboards: keep kept pairs, drop gone ones, add new ones,
+    and keep exactly one venue display."""
+    existing = uow.outputs.find(broadcast_id=broadcast.id)
+    wanted = [(table.id, scoreboard) for table, scoreboards in courts for scoreboard in dict.fromkeys(scoreboards)]
+    have = {(o.table_id, o.scoreboard_id): o for o in existing if o.kind == "court"}
+    for pair, output in have.items():
+        if pair not in wanted:
+            uow.outputs.delete(output.id)
+    for table_id, scoreboard in wanted:
+        if (table_id, scoreboard) not in have:
+            uow.outputs.put(_new_output(broadcast, kind="court", table_id=table_id, scoreboard_id=scoreboard,
+                                        now=now))
+    if not any(o.kind == "venue" for o in existing):
+        uow.outputs.put(_new_output(broadcast, kind="venue", table_id=None, scoreboard_id=None, now=now))
+
+
+def delete_outputs(uow: UnitOfWork, *, broadcast_id: str) -> None:
+    """Deleting a broadcast deletes its managed output links."""
+    for output in uow.outputs.find(broadcast_id=broadcast_id):
+        uow.outputs.delete(output.id)
+
+
+def list_outputs(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[Output]:
+    """The broadcast's outputs: court outputs in court then scoreboard order, the venue display last."""
+    broadcast = uow.broadcasts.get(broadcast_id)
+    if broadcast is None or broadcast.account_id != account_id:
+        raise NotFound(f"No broadcast '{broadcast_id}'.")
+    outputs = uow.outputs.find(broadcast_id=broadcast_id)
+    courts = {table_id: index for index, table_id in enumerate(broadcast.table_ids)}
+    return sorted(outputs, key=lambda o: (o.kind == "venue", courts.get(o.table_id or "", 0), o.seq))
+
+
+def rotate_output(uow: UnitOfWork, *, account_id: str, output_id: str) -> Output:
+    """A new key for the output; the old link answers 404 at once."""
+    output = uow.outputs.get(output_id)
+    if output is None or output.account_id != account_id:
+        raise NotFound(f"No output '{output_id}'.")
+    output.key, output.key_hash = _new_key()
+    return uow.outputs.put(output)
+
+
+def output_by_key(uow: UnitOfWork, *, key: str) -> Output:
+    """The output a public link names (404 otherwise); the stored key is compared in constant time."""
+    if not key.startswith(KEY_PREFIX) or len(key) > 200:
+        raise NotFound("No such output.")
+    found = uow.outputs.find(key_hash=hash_secret(key))
+    if not found or not hmac.compare_digest(found[0].key.encode(), key.encode()):
+        raise NotFound("No such output.")
+    return found[0]
+
+
+def present_output(uow: UnitOfWork, output: Output, *, root: str) -> dict[str, Any]:
+    """Operator read of an output, with its public URL."""
+    table = uow.tables.get(output.table_id) if output.table_id else None
+    return {
+        "id": output.id, "kind": output.kind, "tableID": output.table_id,
+        "tableLabel": table.label if table else None, "scoreboardID": output.scoreboard_id,
+        "design": design_of(output.scoreboard_id), "url": f"{root.rstrip('/')}/outputs/{output.key}",
+        "createdOn": output.created_on,
+    }
+
+
+# ------------------------------------------------------------------------------------------------ state
+def _players(player_list: PlayerList | None) -> dict[str, dict[str, Any]]:
+    players: dict[str, dict[str, Any]] = {}
+    for player in sorted(player_list.players if player_list else [], key=lambda p: p.get("source") != "mapped"):
+        if player.get("externalID"):
+            players.setdefault(player["externalID"], player)
+    return players
+
+
+def _person(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> tuple[str, str | None]:
+    """Display name and club (else country) of one participant."""
+    if reference.get("manualName"):
+        return reference["manualName"], None
+    player = players.get(reference.get("externalID", "")) or {}
+    parts = []
+    for name_field, initial_field in (("firstName", "firstNameInitial"), ("lastName", "lastNameInitial")):
+        part = player.get(name_field)
+        if part:
+            parts.append(f"{part[0]}." if player.get(initial_field) else part)
+    return " ".join(parts) or "TBD", player.get("clubName") or player.get("country")
+
+
+def _sides(match: Match, player_list: PlayerList | None, *, points: int) -> list[dict[str, Any]]:
+    players = _players(player_list)
+    won = scoring.score(match.game_scores, points=points)
+    sides = []
+    for side, partner, letter in (("playerA", "playerA2", "a"), ("playerB", "playerB2", "b")):
+        names: list[str] = []
+        teams: list[str] = []
+        for slot in (side, partner):
+            reference = match.participants.get(slot)
+            if not reference:
+                continue
+            recorded = (match.recorded_names or {}).get(slot)
+            name, team = _person(reference, players)
+            names.append(recorded or name)
+            if team and team not in teams:
+                teams.append(team)
+        sides.append({"names": names or ["TBD"], "team": " / ".join(teams) or None, "games": won.get(letter, 0)})
+    return sides
+
+
+def _match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any]:
+    games = [{"a": g["a"], "b": g["b"]} for g in match.game_scores]
+    current = None
+    if match.status == "active" and games and scoring.game_winner(match.game_scores[-1], points=points) is None:
+        current = games[-1]
+    elif match.status == "active" and not games:
+        current = {"a": 0, "b": 0}
+    return {
+        "sides": _sides(match, player_list_of(uow, match), points=points),
+        "games": games,
+        "currentGame": current,
+        "status": match.status,
+        "event": match.event_name,
+        "round": match.match_round,
+        "bestOf": match.best_of,
+        "startedOn": match.started_on,
+    }
+
+
+def _next_state(uow: UnitOfWork, match: Match, estimate: str | None, *, points: int) -> dict[str, Any]:
+    return {
+        "sides": [{"names": side["names"], "team": side["team"]}
+                  for side in _sides(match, player_list_of(uow, match), points=points)],
+        "event": match.event_name, "round": match.match_round, "estimatedStartOn": estimate,
+    }
+
+
+def _court_state(uow: UnitOfWork, table: Table, *, count: int, points: int,
+                 estimates: Estimates | None) -> dict[str, Any]:
+    active = active_match(uow, table.id)
+    queue = pending_queue(uow, table.id)[:count]
+    times = estimates(table) if estimates and queue else {}
+    return {
+        "label": table.label,
+        "match": None if active is None else _match_state(uow, active, points=points),
+        "upNext": [_next_state(uow, m, times.get(m.id), points=points) for m in queue],
+    }
+
+
+def output_state(uow: UnitOfWork, output: Output, *, points: int, estimates: Estimates | None = None
+                 ) -> dict[str, Any]:
+    """What the output's page shows (contract §10 feed, without `version`, which the caller adds)."""
+    broadcast = uow.broadcasts.get(output.broadcast_id)
+    name = broadcast.name if broadcast else ""
+    if output.kind == "venue":
+        tables = [t for t in (uow.tables.get(tid) for tid in (broadcast.table_ids if broadcast else [])) if t]
+        return {"design": "venue", "kind": "venue", "broadcast": {"name": name},
+                "courts": [_court_state(uow, t, count=UP_NEXT_VENUE, points=points, estimates=estimates)
+                           for t in tables]}
+    table = uow.tables.get(output.table_id or "")
+    if table is None:  # the court went with a patch in the same instant: nothing to show
+        raise NotFound("No such output.")
+    court = _court_state(uow, table, count=UP_NEXT_COURT, points=points, estimates=estimates)
+    return {"design": design_of(output.scoreboard_id), "kind": "court", "broadcast": {"name": name},
+            "court": {"label": court["label"]}, "match": court["match"], "upNext": court["upNext"]}
