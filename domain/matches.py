@@ -244,20 +244,32 @@ def _players_of(match: Match) -> dict[tuple[str, ...], str]:
     return found
 
 
-def busy_players(uow: UnitOfWork, match: Match) -> tuple[list[str], list[str]]:
+class Playing:
+    """Who is on court right now: each player of the account's active matches, with the table they play on.
+
+    Built once (one read of the active matches) and asked about many matches: start-next and the court board.
+    """
+
+    def __init__(self, uow: UnitOfWork, *, account_id: str) -> None:
+        self._tables: dict[tuple[str, ...], list[str]] = {}
+        for active in uow.matches.find(account_id=account_id, status="active"):
+            for key in _players_of(active):
+                self._tables.setdefault(key, []).append(active.table_id)
+
+    def busy(self, match: Match) -> list[tuple[str, str]]:
+        """(side, table ID) for each of the match's players in an active match on another table."""
+        return [(side, table_id) for key, side in _players_of(match).items()
+                for table_id in self._tables.get(key, []) if table_id != match.table_id]
+
+
+def busy_players(uow: UnitOfWork, match: Match, playing: Playing | None = None) -> tuple[list[str], list[str]]:
     """The match's players who are in an active match on another table (contract §9), and those tables."""
-    mine = _players_of(match)
+    busy = (playing or Playing(uow, account_id=match.account_id)).busy(match)
+    if not busy:
+        return [], []
     names = queues.side_names(match, queues.player_list_of(uow, match))
-    players: list[str] = []
-    tables: list[str] = []
-    for other in uow.matches.find(account_id=match.account_id, status="active"):
-        if other.table_id == match.table_id:
-            continue
-        shared = [side for key, side in mine.items() if key in _players_of(other)]
-        if shared:
-            players.extend(names.get(side, side) for side in shared)
-            tables.append(other.table_id)
-    return list(dict.fromkeys(players)), list(dict.fromkeys(tables))
+    players = [names.get(side, side) for side, _ in busy]
+    return list(dict.fromkeys(players)), list(dict.fromkeys(table_id for _, table_id in busy))
 
 
 def start_match(
@@ -288,14 +300,15 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
     table = uow.tables.get(table_id)
     if table is None or table.account_id != account_id:
         raise NotFound(f"No table '{table_id}'.")
-    playing = uow.matches.find(table_id=table_id, status="active")
-    if playing:
-        raise Conflict(f"Table '{table_id}' is already playing match '{playing[0].id}'.", code="table_busy")
+    in_play = uow.matches.find(table_id=table_id, status="active")
+    if in_play:
+        raise Conflict(f"Table '{table_id}' is already playing match '{in_play[0].id}'.", code="table_busy")
     queue = pending_queue(uow, table_id)
     if not queue:
         raise Conflict(f"No match is waiting on table '{table_id}'.", code="queue_empty")
+    playing = Playing(uow, account_id=account_id)
     for match in queue:
-        if not busy_players(uow, match)[0]:
+        if not playing.busy(match):
             return _start(uow, match, now=now, rules=rules)
     raise Conflict("Every waiting match has a player still playing on another table.", code="all_players_busy")
 

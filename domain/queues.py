@@ -82,7 +82,7 @@ def present_match(
     optional = {
         "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
         "startTime": match.start_time, "bestOf": match.best_of, "isDoubles": match.is_doubles,
-        "completedOn": match.completed_on,
+        "startedOn": match.started_on, "completedOn": match.completed_on,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
     names = side_names(match, player_list)
@@ -142,6 +142,14 @@ class Reader:
             queue = [m for m in queue if m.connection_id == connection_id]
             if active is not None and active.connection_id != connection_id:
                 active = None
+        return self._present(table, active, queue)
+
+    def court(self, table: Table, *, active: Match | None, queue: list[Match]) -> dict[str, Any]:
+        """The table read of a whole court (operator) whose active match and queue the caller already read."""
+        self._positions[table.id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        return self._present(table, active, queue)
+
+    def _present(self, table: Table, active: Match | None, queue: list[Match]) -> dict[str, Any]:
         return {
             "id": table.id,
             "label": table.label,

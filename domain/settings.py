@@ -55,6 +55,7 @@ class Settings:
     max_body_bytes: int = 1024 * 1024
     max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
+    default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -80,6 +81,7 @@ class Settings:
             "points_per_game": ("COURTSIDE_POINTS_PER_GAME", int),
             "default_best_of": ("COURTSIDE_DEFAULT_BEST_OF", int),
             "journal_compact_bytes": ("COURTSIDE_JOURNAL_COMPACT_BYTES", int),
+            "default_match_minutes": ("COURTSIDE_DEFAULT_MATCH_MINUTES", float),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():

@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from api.blueprint import Blueprint
-from api.context import caller, now, unit_of_work
+from api.context import caller, now, services, unit_of_work
 from api.routes.matches import reader, rules
 from api.schemas.common import PageQuery, Strict, envelope, list_envelope
 from api.schemas.matches import (
@@ -22,6 +22,7 @@ from api.schemas.matches import (
 )
 from api.security import requires
 from domain import matches as svc
+from domain.board import Board
 from domain.pagination import paginate
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
@@ -48,13 +49,17 @@ def _account() -> str:
 @blp.arguments(PageQuery, location="query")
 @blp.response(200, list_envelope(OperatorTableRead))
 def list_tables(query: Json) -> Json:
-    """Every table of the account with every connection's active match and queue (the court board)."""
+    """Every table of the account with every connection's active match and queue (the court board).
+
+    Each queued match has `estimatedStartOn` and `busyPlayers`, the active match `expectedEndOn`; each court its
+    `typicalMinutes` and `attention` (`overdue`, `waiting` or null), all as of this request (contract §9).
+    """
     with unit_of_work() as uow:
         tables, cursor = paginate(uow.tables.find(account_id=_account()), seq=lambda t: t.seq,
                                   limit=query.get("limit"), cursor=query.get("cursor"))
-        read = reader(uow)
-        data = [read.table(t, connection_id=None) | {"managerConnectionID": t.manager_connection_id}
-                for t in tables]
+        board = Board(uow, account_id=_account(), now=now(), points=services().settings.points_per_game,
+                      default_minutes=services().settings.default_match_minutes)
+        data = [board.court(t) for t in tables]
     return {"data": data, "nextCursor": cursor}
 
 

@@ -219,6 +219,7 @@ class MatchRead(Schema):
     startTime = fields.String()
     bestOf = fields.Integer()
     isDoubles = fields.Boolean()
+    startedOn = fields.String(metadata={"description": "once started"})
     completedOn = fields.String()
     playerA = fields.String(metadata={"description": "display name"})
     playerA2 = fields.String()
@@ -237,8 +238,35 @@ class TableRead(Schema):
     queue = fields.List(fields.Nested(MatchRead), required=True)
 
 
+class BusyPlayer(Schema):
+    name = fields.String(required=True, metadata={"description": "display name in this match"})
+    tableID = fields.String(required=True, metadata={"description": "the table where they are playing"})
+    tableLabel = fields.String(required=True)
+
+
+class ActiveMatchRead(MatchRead):
+    expectedEndOn = fields.String(required=True, metadata={
+        "description": "start + the broadcast's typical duration, or now when that has passed (contract §9)"})
+
+
+class QueuedMatchRead(MatchRead):
+    estimatedStartOn = fields.String(required=True, metadata={
+        "description": "when the match before it is expected to end (contract §9)"})
+    busyPlayers = fields.List(fields.Nested(BusyPlayer), required=True, metadata={
+        "description": "its players in an active match on another table right now"})
+
+
 class OperatorTableRead(TableRead):
+    """A court on the operator's board: the table read with estimates, busy players and attention (§9)."""
+
+    activeMatch = fields.Nested(ActiveMatchRead, required=True, allow_none=True)
+    queue = fields.List(fields.Nested(QueuedMatchRead), required=True)
     managerConnectionID = fields.String(required=True, allow_none=True)
+    typicalMinutes = fields.Float(required=True, metadata={
+        "description": "median duration of the broadcast's last 20 completed matches, else the default"})
+    attention = fields.String(required=True, allow_none=True, metadata={
+        "enum": ["overdue", "waiting", None],
+        "description": "overdue: in play over 1.5x typical; waiting: free court with matches queued"})
 
 
 class ItemError(Schema):

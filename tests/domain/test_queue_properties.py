@@ -97,9 +97,10 @@ def run(store: Store, op: str, key: Key, table: str, clock: FixedClock) -> bool:
     connection, external_id = key
     try:
         with unit_of_work(store) as uow:
-            if op == "sync":
+            if op == "sync":  # each match has its own player, so no start is refused as player_busy
                 sync = svc.MatchSync(external_id=external_id, table_id=table, player_list_external_id="pl",
-                                     participants={"playerA": {"externalID": "p1"}}, event_name=f"at {clock.now()}")
+                                     participants={"playerA": {"manualName": f"{connection} {external_id}"}},
+                                     event_name=f"at {clock.now()}")
                 svc.sync_match(uow, account_id=ACCOUNT, connection_id=connection, sync=sync, now=clock.now(),
                                rules=RULES)
             elif op == "move":

@@ -1,0 +1,60 @@
+"""The court board: the operator's table reads with what an event day needs (contract §9).
+
+Each court is the table read (active match and whole queue) plus, from one moment `now`:
+- `activeMatch.expectedEndOn` and each queued match's `estimatedStartOn` (domain.estimates);
+- each queued match's `busyPlayers`: who of its players is on another court right now, and where;
+- `typicalMinutes` of its broadcast, and `attention`: `overdue` (the match in play runs over 1.5x typical),
+  `waiting` (no match in play, matches queued), or null.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from domain.clock import iso
+from domain.estimates import Estimator
+from domain.matches import Playing
+from domain.models import Table
+from domain.ports import UnitOfWork
+from domain.queues import Reader, active_match, pending_queue
+
+
+class Board:
+    """Presents courts of one account at one moment; history and players on court are read once."""
+
+    def __init__(self, uow: UnitOfWork, *, account_id: str, now: datetime, default_minutes: float,
+                 points: int, estimates: bool = True) -> None:
+        self.uow = uow
+        self.reader = Reader(uow, points=points)
+        self.estimator = Estimator(uow, now=now, default_minutes=default_minutes) if estimates else None
+        self.playing = Playing(uow, account_id=account_id)
+        self._labels: dict[str, str] = {}
+
+    def _label(self, table_id: str) -> str:
+        if table_id not in self._labels:
+            table = self.uow.tables.get(table_id)
+            self._labels[table_id] = table.label if table else table_id
+        return self._labels[table_id]
+
+    def court(self, table: Table) -> dict[str, Any]:
+        """The operator table read of one court."""
+        active = active_match(self.uow, table.id)
+        queue = pending_queue(self.uow, table.id)
+        court = self.reader.court(table, active=active, queue=queue)
+        court["managerConnectionID"] = table.manager_connection_id
+        for match, read in zip(queue, court["queue"], strict=True):
+            read["busyPlayers"] = [
+                {"name": read.get(side, side), "tableID": table_id, "tableLabel": self._label(table_id)}
+                for side, table_id in self.playing.busy(match)
+            ]
+        if self.estimator is None:
+            return court
+        times = self.estimator.court(table, active=active, queue=queue)
+        if court["activeMatch"] is not None and times.expected_end is not None:
+            court["activeMatch"]["expectedEndOn"] = iso(times.expected_end)
+        for match, read in zip(queue, court["queue"], strict=True):
+            read["estimatedStartOn"] = iso(times.starts[match.id])
+        court["typicalMinutes"] = round(times.typical.total_seconds() / 60, 1)
+        court["attention"] = None if times.attention is None else times.attention.value
+        return court

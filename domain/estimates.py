@@ -1,0 +1,100 @@
+"""Estimates (contract §9): when each queued match should start and when the active one should end.
+
+The typical duration of a broadcast's match is the median of `completedOn - startedOn` over its last 20 completed
+matches, else the default (`COURTSIDE_DEFAULT_MATCH_MINUTES`). On a court the active match ends at its start plus
+the typical duration, or now if that moment has passed; each queued match starts when the one before it is
+expected to end (a free court starts its first queued match now).
+
+`typical_duration` and `court_times` are pure (records and times in, times out); `Estimator` reads a unit of work
+and remembers each broadcast's typical duration, so a board of many courts reads the history once per broadcast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from statistics import median
+
+from domain.clock import iso, parse_iso
+from domain.models import Match, Table
+from domain.ports import UnitOfWork
+from domain.queues import active_match, pending_queue
+
+HISTORY = 20  # completed matches the typical duration looks back on
+OVERDUE_FACTOR = 1.5  # a match in play for longer than this many typical durations is overdue
+
+
+class Attention(StrEnum):
+    """Why a court needs the operator's eye (the board highlights it with colour and text)."""
+
+    OVERDUE = "overdue"  # the active match has run longer than 1.5x the typical duration
+    WAITING = "waiting"  # no match in play, but matches are queued
+
+
+@dataclass(frozen=True)
+class CourtTimes:
+    """A court's estimates: `starts` maps each queued match's id to its estimated start."""
+
+    typical: timedelta
+    expected_end: datetime | None
+    starts: dict[str, datetime]
+    attention: Attention | None
+
+
+def typical_duration(completed: Iterable[Match], *, default: timedelta, history: int = HISTORY) -> timedelta:
+    """Median duration of the last `history` completed matches (by `completedOn`); `default` without any."""
+    timed = sorted((m for m in completed if m.started_on and m.completed_on), key=lambda m: m.completed_on or "")
+    recent = timed[-history:]
+    if not recent:
+        return default
+    seconds = median((parse_iso(m.completed_on or "") - parse_iso(m.started_on or "")).total_seconds()
+                     for m in recent)
+    return timedelta(seconds=max(seconds, 0.0))
+
+
+def court_times(*, active: Match | None, queue: Sequence[Match], typical: timedelta, now: datetime) -> CourtTimes:
+    """Expected end of the active match, estimated start of each queued one, and whether the court needs attention."""
+    expected_end: datetime | None = None
+    attention: Attention | None = None
+    if active is not None:
+        started = parse_iso(active.started_on) if active.started_on else now
+        expected_end = max(started + typical, now)
+        if now - started > typical * OVERDUE_FACTOR:
+            attention = Attention.OVERDUE
+    elif queue:
+        attention = Attention.WAITING
+    starts: dict[str, datetime] = {}
+    moment = expected_end or now
+    for match in queue:
+        starts[match.id] = moment
+        moment += typical
+    return CourtTimes(typical=typical, expected_end=expected_end, starts=starts, attention=attention)
+
+
+class Estimator:
+    """Estimates over one unit of work at one moment; each broadcast's history is read once."""
+
+    def __init__(self, uow: UnitOfWork, *, now: datetime, default_minutes: float) -> None:
+        self.uow = uow
+        self.now = now
+        self.default = timedelta(minutes=default_minutes)
+        self._typical: dict[str, timedelta] = {}
+
+    def typical(self, broadcast_id: str) -> timedelta:
+        """The broadcast's typical match duration."""
+        if broadcast_id not in self._typical:
+            completed = [m for table in self.uow.tables.find(broadcast_id=broadcast_id)
+                         for m in self.uow.matches.find(table_id=table.id, status="completed")]
+            self._typical[broadcast_id] = typical_duration(completed, default=self.default)
+        return self._typical[broadcast_id]
+
+    def court(self, table: Table, *, active: Match | None, queue: Sequence[Match]) -> CourtTimes:
+        """The court's times, given its active match and queue as the caller already read them."""
+        return court_times(active=active, queue=queue, typical=self.typical(table.broadcast_id), now=self.now)
+
+    def starts(self, table: Table) -> dict[str, str]:
+        """Estimated start (ISO) of each queued match of the table, by match id (what output pages show)."""
+        times = self.court(table, active=active_match(self.uow, table.id), queue=pending_queue(self.uow, table.id))
+        return {match_id: iso(moment) for match_id, moment in times.starts.items()}
