@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from domain.clock import FixedClock
 from domain.settings import Settings
 from storage.engine import Store
 from storage.repository import unit_of_work
+from tests.eventually import answers, eventually
 
 OPERATOR_KEY = "svc_op_test-operator-key-0123456789abcdefghijklmnop"
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,17 +147,11 @@ class ServerProcess:
         return self
 
     def wait_ready(self, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path and self.log_path.read_text()}")
-            try:
-                if requests.get(self.base + "/health", timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                time.sleep(0.1)
-        raise RuntimeError("server did not come up")
+        process = self.process
+        assert process is not None
+        eventually(lambda: answers(self.base + "/health"), timeout=timeout, interval=0.1,
+                   gave_up=lambda: None if process.poll() is None
+                   else f"server exited: {self.log_path and self.log_path.read_text()}")
 
     def kill(self, sig: int = signal.SIGKILL) -> int:
         assert self.process is not None

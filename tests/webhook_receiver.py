@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 from standardwebhooks import Webhook
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -125,18 +123,6 @@ def closed_port_url() -> str:
     from tests.conftest import free_port
 
     return f"http://127.0.0.1:{free_port()}/hook"
-
-
-def eventually(check: Callable[[], T | None], *, timeout: float = 30, interval: float = 0.05) -> T:
-    """Poll `check` until it returns something truthy (a bound for asynchronous work, not a timing assertion)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout} s; last value {result!r}")
-        time.sleep(interval)
 
 
 class Trickler:

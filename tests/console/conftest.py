@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +11,7 @@ import requests
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT, ServerProcess
+from tests.eventually import eventually
 from tests.webhook_receiver import Receiver, running_receiver
 
 APP = str(ROOT / "console" / "app.py")
@@ -72,14 +72,12 @@ class Operator:
 
     def settled_deliveries(self, count: int, bound: float = 30) -> list[dict[str, Any]]:
         """The deliveries once `count` of them exist and none is pending or delivering (polled, bounded)."""
-        deadline = time.monotonic() + bound
-        while True:
+        def settled() -> list[dict[str, Any]] | None:
             deliveries = self.data("GET", "/operator/webhooks?limit=100")
-            if len(deliveries) >= count and all(d["status"] in ("delivered", "failed") for d in deliveries):
-                return list(deliveries)
-            if time.monotonic() > deadline:
-                raise AssertionError(f"deliveries not settled: {[d['status'] for d in deliveries]}")
-            time.sleep(0.1)
+            done = len(deliveries) >= count and all(d["status"] in ("delivered", "failed") for d in deliveries)
+            return list(deliveries) if done else None
+
+        return eventually(settled, timeout=bound, interval=0.1)
 
     def tables(self) -> dict[str, dict[str, Any]]:
         """Tables by label."""

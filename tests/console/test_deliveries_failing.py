@@ -11,7 +11,8 @@ import pytest
 from tests.conftest import ServerProcess
 from tests.console.conftest import Operator, Partner, texts
 from tests.console.test_pages import Console, click, pick, started_match
-from tests.webhook_receiver import Receiver, Reply, eventually
+from tests.eventually import eventually
+from tests.webhook_receiver import Receiver, Reply
 
 
 @pytest.fixture

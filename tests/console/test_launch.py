@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,19 +15,12 @@ import requests
 from console.launch import console_env
 from domain.settings import Settings
 from tests.conftest import ROOT, ServerProcess, free_port
+from tests.eventually import answers, eventually
 
 
-def answers(url: str, bound: float = 60) -> bool:
-    """Whether `url` answers 200 before the bound runs out (a bound, not a timing assertion)."""
-    deadline = time.monotonic() + bound
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(url, timeout=2).status_code == 200:
-                return True
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    return False
+def comes_up(url: str) -> bool:
+    """Whether `url` answers 200 within a minute (a bound, not a timing assertion)."""
+    return eventually(lambda: answers(url), timeout=60, interval=0.2)
 
 
 def refused(url: str) -> bool:
@@ -65,7 +57,7 @@ def test_console_command_serves_the_console_against_a_running_api_and_stops_on_s
     port = free_port()
     console = spawn("console", "--api-url", f"http://127.0.0.1:{server.port}", "--port", str(port),
                     env={"COURTSIDE_DATA_DIR": str(server.data_dir)})
-    assert answers(f"http://127.0.0.1:{port}/_stcore/health")
+    assert comes_up(f"http://127.0.0.1:{port}/_stcore/health")
     page = requests.get(f"http://127.0.0.1:{port}/", timeout=10)
     assert page.status_code == 200 and "<html" in page.text.lower()
     console.send_signal(signal.SIGTERM)
@@ -79,8 +71,8 @@ def test_up_runs_the_api_and_the_console_together_and_stops_both(
     api_port, console_port = free_port(), free_port()
     up = spawn("up", "--data-dir", str(tmp_path / "data"), "--port", str(api_port),
                "--console-port", str(console_port))
-    assert answers(f"http://127.0.0.1:{api_port}/api/v1/health")
-    assert answers(f"http://127.0.0.1:{console_port}/_stcore/health")
+    assert comes_up(f"http://127.0.0.1:{api_port}/api/v1/health")
+    assert comes_up(f"http://127.0.0.1:{console_port}/_stcore/health")
     assert (tmp_path / "data" / "operator.key").read_text().startswith("svc_op_")
     up.send_signal(signal.SIGINT)
     assert up.wait(timeout=60) == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -12,12 +13,17 @@ from marshmallow import fields, validate
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
-from api.app import CourtsideApi, _openapi_config
+from api.app import CourtsideApi, _openapi_config, create_app
 from api.blueprint import Blueprint
 from api.openapi import PUBLIC_PATHS, install
+from api.platform import PREFIX
 from api.schemas.common import Strict
+from domain.clock import FixedClock
 from domain.models import MATCH_EVENTS, SCOPES
-from tests.conftest import Api
+from domain.settings import Settings
+from domain.webhooks import EVENT_ID_PATTERN
+from storage.engine import Store
+from tests.conftest import ROOT, Api
 
 METHODS = {"get", "put", "post", "patch", "delete"}
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
@@ -247,7 +253,7 @@ def test_fields_and_schemas_can_state_what_marshmallow_cannot() -> None:
     flask_app = Flask("probe")
     _openapi_config(flask_app)
     api = CourtsideApi(flask_app)
-    install(api)
+    install(api, settings=Settings())
     blp = Blueprint("probe", __name__)
 
     @blp.route("/probe", methods=["PATCH"])
@@ -367,3 +373,38 @@ def test_bodies_naming_another_resource_document_404_but_bulk_bodies_do_not(docu
         assert resolve(document, paths[f"/api/v1{path}"][method]["responses"]["404"])["content"], path
     for method, path in (("post", "/matches/bulk"), ("patch", "/matches/bulk"), ("patch", "/tables/bulk")):
         assert "404" not in paths[f"/api/v1{path}"][method]["responses"], path
+
+
+def test_limits_and_the_retry_schedule_are_stated_from_the_settings_the_app_enforces(
+    settings: Settings, store: Store, clock: FixedClock,
+) -> None:
+    """The body limit and the retry schedule come from the settings (not copied by hand), and so does 413."""
+    tuned = dataclasses.replace(settings, max_body_bytes=64 * 1024, webhook_retry_schedule=(0, 90, 600, 7200))
+    app = create_app(tuned, store, clock=clock)
+    document = app.test_client().get(f"{PREFIX}/openapi.json").json
+    assert document["components"]["responses"]["PayloadTooLarge"]["description"].endswith("larger than 64 KiB.")
+    assert "at most\n64 KiB (`413`)" in document["info"]["description"]
+    for event in (*MATCH_EVENTS, "integration.test"):
+        assert "retried (0, 90 s, 10 min, 2 h); 410" in document["x-webhooks"][event]["post"]["description"]
+    too_big = app.test_client().post(f"{PREFIX}/broadcasts", data=b"{" + b" " * (64 * 1024) + b"}",
+                                      content_type="application/json")
+    assert too_big.status_code == 413 and too_big.json["error"]["code"] == "payload_too_large"
+
+
+def test_default_document_states_one_mib_and_the_contract_schedule(document: dict[str, Any]) -> None:
+    assert document["components"]["responses"]["PayloadTooLarge"]["description"].endswith("larger than 1 MiB.")
+    assert ("retried (0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410"
+            in document["x-webhooks"]["match.started"]["post"]["description"])
+
+
+def test_event_id_pattern_is_the_one_the_code_enforces(document: dict[str, Any]) -> None:
+    for name in ("MatchEvent", "ResultUpdatedEvent", "TestEvent"):
+        assert document["components"]["schemas"][name]["properties"]["id"]["pattern"] == EVENT_ID_PATTERN
+    assert _body(document, "post", "/webhooks/retry")["properties"]["eventID"]["pattern"] == EVENT_ID_PATTERN
+
+
+def test_no_private_flask_smorest_attribute_is_read() -> None:
+    """`_apidoc` is flask-smorest's own business: our code uses its public decorators only."""
+    sources = [path for folder in ("api", "domain", "storage", "scheduler", "cli") for path in
+               (ROOT / folder).rglob("*.py") if "_apidoc" in path.read_text()]
+    assert sources == []

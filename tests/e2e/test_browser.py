@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import requests
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.conftest import ROOT, ServerProcess, free_port
+from tests.eventually import answers, eventually
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 CHROMIUM = "/usr/bin/chromium"
@@ -54,18 +54,14 @@ def console_url(server_factory: Callable[..., ServerProcess], tmp_path: Path) ->
         stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if requests.get(url + "/_stcore/health", timeout=2).status_code == 200:
-                break
-        except requests.RequestException:
-            time.sleep(0.2)
-        if console.poll() is not None or time.monotonic() > deadline:  # say so now, not as a Playwright error later
-            console.kill()
-            log.close()
-            pytest.fail(f"`courtside console` did not start (exit {console.poll()}):\n"
-                        f"{(tmp_path / 'console.log').read_text(errors='replace')[-3000:]}")
+    try:  # a console that never starts fails here, not as a Playwright error later
+        eventually(lambda: answers(url + "/_stcore/health"), timeout=60, interval=0.2,
+                   gave_up=lambda: None if console.poll() is None else "exited")
+    except AssertionError as failure:
+        console.kill()
+        log.close()
+        pytest.fail(f"`courtside console` did not start ({failure}; exit {console.poll()}):\n"
+                    f"{(tmp_path / 'console.log').read_text(errors='replace')[-3000:]}")
     yield url, server
     console.send_signal(signal.SIGTERM)
     try:
@@ -102,13 +98,11 @@ def seed(server: ServerProcess, webhook_url: str, *, more: int = 0) -> None:
 
 def delivered(server: ServerProcess, event_id: str, bound: float = 30) -> bool:
     """Whether the delivery's record says `delivered` within the bound (the receiver may answer first)."""
-    deadline = time.monotonic() + bound
-    while time.monotonic() < deadline:
+    def record_says_delivered() -> bool:
         response = server.operator_call("GET", f"/operator/webhooks/{event_id}")
-        if response.status_code == 200 and response.json()["data"]["status"] == "delivered":
-            return True
-        time.sleep(0.1)
-    return False
+        return response.status_code == 200 and response.json()["data"]["status"] == "delivered"
+
+    return eventually(record_says_delivered, timeout=bound, interval=0.1)
 
 
 def choose(page: Page, label: str, option: str) -> None:

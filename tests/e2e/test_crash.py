@@ -19,6 +19,7 @@ import requests
 
 from storage.engine import Store
 from tests.conftest import ServerProcess
+from tests.eventually import eventually
 
 ROUNDS = 5
 WRITERS = 4
@@ -80,8 +81,7 @@ def test_acknowledged_writes_survive_sigkill_at_random_moments(
         ]
         for writer in writers:
             writer.start()
-        while not this_round and all(writer.is_alive() for writer in writers):
-            time.sleep(0.01)  # the writes are under way
+        eventually(lambda: this_round or not all(w.is_alive() for w in writers), interval=0.01)  # noqa: B023
         time.sleep(rng.uniform(0.0, 1.2))  # then kill at a random moment
         assert server.kill(signal.SIGKILL) == -signal.SIGKILL
         stop.set()

@@ -11,7 +11,8 @@ import requests
 
 from domain.models import MATCH_EVENTS
 from tests.conftest import ServerProcess
-from tests.webhook_receiver import Receiver, eventually, running_receiver
+from tests.eventually import eventually
+from tests.webhook_receiver import Receiver, running_receiver
 
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2"}
 PLAYERS = [{"externalID": "p1", "firstName": "Ada"}, {"externalID": "p2", "firstName": "Grace"}]

@@ -11,7 +11,8 @@ import pytest
 import requests
 
 from tests.conftest import ServerProcess
-from tests.webhook_receiver import Receiver, Reply, eventually, running_receiver
+from tests.eventually import eventually
+from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2",
        "COURTSIDE_WEBHOOK_TIMEOUT": "60"}
