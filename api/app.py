@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -16,7 +15,16 @@ from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
 from api import errors, openapi, output_pages
+from api.blueprint import takes_json_body
 from api.context import Services, services
+from api.platform import (
+    FORM_BODY_PATHS,
+    PREFIX,
+    REQUEST_ID_CHARACTERS,
+    REQUEST_ID_MAX,
+    REQUEST_ID_MIN,
+    valid_request_id,
+)
 from api.routes import (
     broadcasts,
     connection,
@@ -41,9 +49,6 @@ from domain.ratelimit import RateLimiter
 from domain.settings import Settings
 from storage.engine import Store
 
-PREFIX = "/api/v1"
-REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{8,120}$")
-FORM_BODY_PATHS = {f"{PREFIX}/oauth/token", f"{PREFIX}/oauth/authorize"}
 access_log = logging.getLogger("courtside.access")
 
 
@@ -94,11 +99,11 @@ def _openapi_config(app: Flask) -> None:
 def _check_request() -> Response | None:
     """Platform rules that run before routing: the request ID header and the body's size and type."""
     given = request.headers.get("Service-Request-ID")
-    g.request_id = given if given and REQUEST_ID.match(given) else f"req_{secrets.token_hex(12)}"
-    if given is not None and not REQUEST_ID.match(given):
+    g.request_id = given if given and valid_request_id(given) else f"req_{secrets.token_hex(12)}"
+    if given is not None and not valid_request_id(given):
         return errors.error_response(
             400, "invalid_request_id",
-            "Service-Request-ID must be 8 to 120 characters of A-Z a-z 0-9 . _ : -",
+            f"Service-Request-ID must be {REQUEST_ID_MIN} to {REQUEST_ID_MAX} characters of {REQUEST_ID_CHARACTERS}",
         )
     header_bytes = sum(len(name) + len(value) + 4 for name, value in request.headers.items())
     max_header_bytes = services().settings.max_header_bytes
@@ -129,8 +134,7 @@ def _takes_json_body() -> bool:
     view = current_app.view_functions.get(request.endpoint or "")
     if view is None:
         return True
-    parameters = getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", [])
-    return any(parameter["in"] == "json" for parameter in parameters)
+    return takes_json_body(view)
 
 
 def _refuse_unexpected_body() -> Response | None:
@@ -210,7 +214,7 @@ def create_app(
         wake_dispatcher=wake_dispatcher or (lambda: None),
     )
     api = CourtsideApi(app)
-    openapi.install(api)
+    openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs):
         api.register_blueprint(module.blp, url_prefix=PREFIX)

@@ -22,11 +22,13 @@ from flask_smorest import Api
 from marshmallow import Schema, fields, validate
 from werkzeug.routing import Map, Rule
 
+from api.platform import PREFIX, REQUEST_ID_MAX, REQUEST_ID_MIN, REQUEST_ID_PATTERN, human_bytes, human_seconds
 from api.schemas.common import ErrorEnvelope
 from api.schemas.matches import GameScoreRead, MatchRead
 from domain.models import MATCH_EVENTS, SCOPES
+from domain.settings import Settings
+from domain.webhooks import EVENT_ID_PATTERN
 
-PREFIX = "/api/v1"
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
 
 #: Paths anyone may call without a bearer credential (contract §2 and §3).
@@ -50,7 +52,7 @@ SCOPE_DESCRIPTIONS = {
 HEADERS: dict[str, dict[str, Any]] = {
     "ServiceRequestID": {
         "description": "Correlation ID of this request: the client's valid `Service-Request-ID`, else minted.",
-        "required": True, "schema": {"type": "string", "minLength": 8, "maxLength": 120},
+        "required": True, "schema": {"type": "string", "minLength": REQUEST_ID_MIN, "maxLength": REQUEST_ID_MAX},
     },
     "RateLimitLimit": {
         "description": "Requests allowed per 60-second window for this connection.",
@@ -93,7 +95,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "409": ("Conflict", "The resource's state forbids the change: `match_locked`, `match_undecided`, "
             "`match_not_pending`, `match_not_active`, `table_busy`, `webhook_not_configured`, "
             "`idempotency_key_reused`, `delivery_in_progress`; operator: `player_exists`."),
-    "413": ("PayloadTooLarge", "`payload_too_large`: the body is larger than 1 MiB."),
+    "413": ("PayloadTooLarge", "`payload_too_large`: the body is larger than {max_body}."),
     "415": ("UnsupportedMediaType", "`unsupported_media_type`: send the body as application/json."),
     "429": ("TooManyRequests", "`rate_limited`: the window's quota is used up; see `Retry-After`."),
     "default": ("InternalError", "`internal_error`: a bug on our side (no internals are disclosed)."),
@@ -109,8 +111,10 @@ def _header_ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/headers/{name}"}
 
 
-def _error_component(status: str) -> dict[str, Any]:
+def _error_component(status: str, settings: Settings | None = None) -> dict[str, Any]:
     name, description = ERRORS[status]
+    if settings is not None:
+        description = description.replace("{max_body}", human_bytes(settings.max_body_bytes))
     headers: dict[str, dict[str, Any]] = {"Service-Request-ID": _header_ref("ServiceRequestID")}
     if status not in ("401", "429"):  # present when the request was authenticated before it failed
         headers.update({header: {**HEADERS[ref], "required": False} for header, ref in RATE_HEADERS.items()})
@@ -139,7 +143,7 @@ class TestEventData(Schema):
 def _event_schema(name: str, event_types: list[str], data: type[Schema]) -> type[Schema]:
     return type(name, (Schema,), {
         "__doc__": "A webhook delivery body (also stored as the delivery's `payload`).",
-        "id": fields.String(required=True, validate=validate.Regexp("^[a-f0-9]{40}$"),
+        "id": fields.String(required=True, validate=validate.Regexp(EVENT_ID_PATTERN),
                             metadata={"description": "The eventID; also sent as `webhook-id`."}),
         "type": fields.String(required=True, validate=validate.OneOf(event_types)),
         "createdOn": fields.String(required=True, metadata={"format": "date-time"}),
@@ -164,11 +168,12 @@ SIGNATURE_HEADERS = [
 ]
 
 
-def _webhook(event_type: str, schema: str) -> dict[str, Any]:
+def _webhook(event_type: str, schema: str, settings: Settings) -> dict[str, Any]:
+    schedule = ", ".join(human_seconds(delay) for delay in settings.webhook_retry_schedule)
     return {"post": {
         "summary": f"`{event_type}` delivery to the configured URL",
         "description": "Signed per Standard Webhooks; answer 2xx to acknowledge. Other answers are retried "
-                       "(0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410 stops retries.",
+                       f"({schedule}); 410 stops retries.",
         "parameters": SIGNATURE_HEADERS,
         "requestBody": {"required": True,
                         "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}},
@@ -296,18 +301,20 @@ def own_schema(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, 
     return dict(getattr(field, "OPENAPI", {}))
 
 
-def _register_components(spec: APISpec) -> None:
+def _register_components(spec: APISpec, settings: Settings) -> None:
     for name, header in HEADERS.items():
         spec.components.header(name, header)
     spec.components.parameter("ServiceRequestID", "header", {
         "name": "Service-Request-ID", "required": False,
-        "description": "Your own correlation ID, echoed in the response (8 to 120 characters).",
-        "schema": {"type": "string", "minLength": 8, "maxLength": 120, "pattern": "^[A-Za-z0-9._:-]+$"},
+        "description": f"Your own correlation ID, echoed in the response ({REQUEST_ID_MIN} to {REQUEST_ID_MAX} "
+                       "characters).",
+        "schema": {"type": "string", "minLength": REQUEST_ID_MIN, "maxLength": REQUEST_ID_MAX,
+                   "pattern": REQUEST_ID_PATTERN},
     })
     if "ErrorEnvelope" not in spec.components.schemas:
         spec.components.schema("ErrorEnvelope", schema=ErrorEnvelope)
     for status, (name, _) in ERRORS.items():
-        spec.components.response(name, _error_component(status))
+        spec.components.response(name, _error_component(status, settings))
     spec.components.schema("MatchEvent", schema=MatchEvent)
     spec.components.schema("ResultUpdatedEvent", schema=ResultUpdatedEvent)
     spec.components.schema("TestEvent", schema=TestEvent)
@@ -353,29 +360,31 @@ Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `Rate
 `Retry-After`.
 
 **Bodies.** JSON only (`415` otherwise; form bodies only at `/oauth/token` and the consent form), at most
-1 MiB (`413`), strict:
+{max_body} (`413`), strict:
 an unknown property is `400 validation_failed`, except at the OAuth endpoints, which ignore unrecognized
 parameters (RFC 6749 §3.1, §3.2).
 
 **Webhooks.** The signed deliveries your URL receives are described under `x-webhooks`."""
 
 
-def install(api: Api) -> None:
-    """Hook the platform documentation into `api` (call before registering blueprints)."""
+def install(api: Api, *, settings: Settings) -> None:
+    """Hook the platform documentation into `api` (call before registering blueprints); the limits and the retry
+    schedule it states are the `settings` the app enforces."""
     spec = api.spec
     plugin = PlatformPlugin()
     plugin.init_spec(spec)
     spec.plugins.append(plugin)
     api.ma_plugin.converter.add_attribute_function(url_format)
     api.ma_plugin.converter.add_attribute_function(own_schema)
-    _register_components(spec)
+    _register_components(spec, settings)
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:
         schemes["oauth2"]["flows"]["authorizationCode"]["scopes"] = SCOPE_DESCRIPTIONS
     spec.options["x-webhooks"] = {
-        **{event: _webhook(event, "ResultUpdatedEvent" if event == RESULT_UPDATED else "MatchEvent")
+        **{event: _webhook(event, "ResultUpdatedEvent" if event == RESULT_UPDATED else "MatchEvent", settings)
            for event in MATCH_EVENTS},
-        "integration.test": _webhook("integration.test", "TestEvent"),
+        "integration.test": _webhook("integration.test", "TestEvent", settings),
     }
-    spec.options.setdefault("info", {})["description"] = DESCRIPTION
+    spec.options.setdefault("info", {})["description"] = DESCRIPTION.replace(
+        "{max_body}", human_bytes(settings.max_body_bytes))
     _document_own_routes(spec)

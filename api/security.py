@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from copy import deepcopy
 from functools import wraps
 from typing import Any, TypeVar
 
 from flask import g, request
 
+from api.blueprint import Blueprint
 from api.context import services
 from domain.auth import authenticate, require_scope
 from domain.errors import RateLimited
@@ -60,13 +60,9 @@ def requires(scope: str | None = None, *, operator: bool = False) -> Callable[[F
             security: list[dict[str, list[str]]] = [{"operatorKey": []}]
         else:
             security = [{"oauth2": [scope] if scope else []}, {"developerKey": []}]
-        apidoc = deepcopy(getattr(view, "_apidoc", {}))
-        manual = apidoc.setdefault("manual_doc", {})
-        manual["security"] = security
         errors = {status: ref for status, ref in AUTH_ERRORS.items() if scope or status != "403"}
-        manual.setdefault("responses", {}).update(errors)
-        wrapper._apidoc = apidoc  # type: ignore[attr-defined]
-        return wrapper  # type: ignore[return-value]
+        documented: F = Blueprint.doc(security=security, responses=errors)(wrapper)
+        return documented
 
     return decorator
 

@@ -1,0 +1,43 @@
+"""The platform's HTTP constants, one copy each: the served prefix, the request-ID rule and the form-body paths.
+
+`api/app.py` enforces them and `api/openapi.py` documents them from here, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+PREFIX = "/api/v1"
+
+REQUEST_ID_MIN, REQUEST_ID_MAX = 8, 120
+REQUEST_ID_CHARACTERS = "A-Z a-z 0-9 . _ : -"  # as the error message says it; the pattern's class without spaces
+REQUEST_ID_PATTERN = f"^[{''.join(REQUEST_ID_CHARACTERS.split())}]+$"
+REQUEST_ID = re.compile(REQUEST_ID_PATTERN)
+
+
+
+def valid_request_id(value: str) -> bool:
+    """A client's `Service-Request-ID` is echoed only when it keeps the documented rule."""
+    return REQUEST_ID_MIN <= len(value) <= REQUEST_ID_MAX and REQUEST_ID.match(value) is not None
+
+
+#: The OAuth endpoints take form bodies (RFC 6749); everything else JSON only.
+FORM_BODY_PATHS = frozenset({f"{PREFIX}/oauth/token", f"{PREFIX}/oauth/authorize"})
+
+
+def human_bytes(size: int) -> str:
+    """`1048576` -> `1 MiB`, `65536` -> `64 KiB`, else bytes: the limit as the document states it."""
+    for unit, factor in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if size % factor == 0:
+            return f"{size // factor} {unit}"
+    return f"{size} bytes"
+
+
+def human_seconds(seconds: float) -> str:
+    """`0` -> `0`, `5` -> `5 s`, `300` -> `5 min`, `7200` -> `2 h`: a retry delay as the document states it."""
+    if seconds == 0:
+        return "0"
+    for unit, factor in (("h", 3600), ("min", 60)):
+        if seconds % factor == 0:
+            return f"{seconds / factor:g} {unit}"
+    return f"{seconds:g} s"
