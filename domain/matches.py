@@ -7,15 +7,14 @@ failure (caught per item by bulk operations) leaves nothing behind.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
 from domain import queues, scoring
+from domain.bulk import check_unique
 from domain.clock import iso
-from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
+from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import new_id
 from domain.models import Match, Table
@@ -201,30 +200,6 @@ def account_matches(
     return paginate(found, seq=lambda m: m.seq, limit=limit, cursor=cursor, newest_first=True)
 
 
-def each(items: Sequence[T], apply: Callable[[T], R]) -> list[R | DomainError]:
-    """Apply a service to every bulk item in request order; a rule violation becomes that item's result.
-
-    Safe inside one unit of work because every service checks before it writes.
-    """
-    outcomes: list[R | DomainError] = []
-    for item in items:
-        try:
-            outcomes.append(apply(item))
-        except DomainError as error:
-            outcomes.append(error)
-    return outcomes
-
-
-def check_unique(values: Sequence[str], *, field_name: str) -> None:
-    """A bulk body naming the same item twice is malformed (400, nothing applied)."""
-    duplicates = sorted(value for value, count in Counter(values).items() if count > 1)
-    if duplicates:
-        raise Invalid(
-            f"Duplicate {field_name} in the batch: {', '.join(duplicates)}.",
-            details={"json": {field_name: [f"duplicate: {value}" for value in duplicates]}},
-        )
-
-
 # ----------------------------------------------------------------------------------------------- operator
 def _emit(uow: UnitOfWork, match: Match, event_type: str, now: datetime, rules: Rules, **extra: Any) -> None:
     data = {"match": Reader(uow, points=rules.points_per_game).read(match)} | extra
@@ -389,7 +364,7 @@ def reorder_queue(
 ) -> Table:
     """Put a table's pending matches in the given order; `match_ids` must be exactly those matches."""
     table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=None)
-    check_unique(match_ids, field_name="matchIDs")
+    check_unique(match_ids, field="matchIDs")
     queue = pending_queue(uow, table.id)
     if {m.id for m in queue} != set(match_ids):
         raise Invalid(

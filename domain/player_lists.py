@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from domain.bulk import check_unique
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import new_id
@@ -33,14 +34,8 @@ def _mapped(player: Player, connection_id: str) -> Player:
 
 
 def _check_unique(players: Sequence[Player], field: str) -> None:
-    seen: set[str] = set()
-    for index, player in enumerate(players):
-        if player["externalID"] in seen:
-            raise Invalid(
-                "Each externalID may appear only once in a request.",
-                details={"json": {field: {str(index): {"externalID": ["Duplicate externalID."]}}}},
-            )
-        seen.add(player["externalID"])
+    check_unique([player["externalID"] for player in players], field=field, member="externalID",
+                 message="Each externalID may appear only once in a request.")
 
 
 def replace_mapped(existing: list[Player], players: Sequence[Player], *, connection_id: str) -> list[Player]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
 from domain import models
@@ -66,3 +67,10 @@ class UnitOfWork(Protocol):
 
     @property
     def new_event_ids(self) -> list[str]: ...
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A nested scope of this unit of work: if its block raises, every write made in the block (events
+        included) is undone and the exception goes on; the unit of work stays usable. One bulk item runs in one
+        (`domain.bulk.each`), so an item fails alone. Adapters: TinyDB keeps a copy of the staged writes,
+        SQL uses `SAVEPOINT` / `ROLLBACK TO SAVEPOINT`."""
+        ...

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from domain.bulk import check_unique, each
 from domain.clock import iso
-from domain.errors import DomainError, Invalid
+from domain.errors import DomainError
 from domain.matches import managed_table  # one rule for reads, assignments and match queuing
 from domain.models import Table
 from domain.pagination import paginate
@@ -42,23 +43,13 @@ def assign_player_list(
 def assign_many(
     uow: UnitOfWork, *, account_id: str, connection_id: str, items: Sequence[dict[str, Any]], now: datetime
 ) -> list[Table | DomainError]:
-    """Bulk assignment, in request order: each item applies or fails alone (checks come before its write).
+    """Bulk assignment, in request order: each item applies or fails alone (`domain.bulk.each`).
 
     A tableID named twice makes the whole batch `400 duplicate_table` before anything is applied.
     """
-    seen: set[str] = set()
-    for index, item in enumerate(items):
-        if item["tableID"] in seen:
-            raise Invalid(f"Table '{item['tableID']}' appears more than once.", code="duplicate_table",
-                          details={"json": {"tables": {str(index): {"tableID": ["Duplicate tableID."]}}}})
-        seen.add(item["tableID"])
-    outcomes: list[Table | DomainError] = []
-    for item in items:
-        try:
-            outcomes.append(assign_player_list(
-                uow, account_id=account_id, connection_id=connection_id, table_id=item["tableID"],
-                player_list_external_id=item["playerListExternalID"], now=now,
-            ))
-        except DomainError as error:
-            outcomes.append(error)
-    return outcomes
+    check_unique([item["tableID"] for item in items], field="tables", member="tableID", code="duplicate_table",
+                 message="Table '{key}' appears more than once.")
+    return each(uow, items, lambda item: assign_player_list(
+        uow, account_id=account_id, connection_id=connection_id, table_id=item["tableID"],
+        player_list_external_id=item["playerListExternalID"], now=now,
+    ))

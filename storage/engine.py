@@ -558,6 +558,19 @@ class Transaction:
         found.sort(key=lambda doc: doc.get("seq", 0))
         return [_copy(doc) for doc in found]
 
+    @contextlib.contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """If the block raises, the writes it staged are dropped (earlier ones stay) and the exception goes on."""
+        if self.finished:
+            raise StorageError("This transaction is over; open a new one.")
+        kept = dict(self.staged)  # staged documents are never changed in place, so a shallow copy is enough
+        try:
+            yield
+        except BaseException:
+            self.staged.clear()
+            self.staged.update(kept)
+            raise
+
     def count(self, table: str) -> int:
         """How many documents the table holds, this transaction's staged writes included."""
         raw = self._store._raw(table)

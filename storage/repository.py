@@ -89,6 +89,17 @@ class StoreUnitOfWork:
         self._tx = tx
         self.new_event_ids: list[str] = []
 
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """Writes of the block, and the events it recorded, are undone if it raises (see `domain.ports`)."""
+        events = len(self.new_event_ids)
+        with self._tx.savepoint():
+            try:
+                yield
+            except BaseException:
+                del self.new_event_ids[events:]
+                raise
+
 
 @contextmanager
 def unit_of_work(store: Store) -> Iterator[StoreUnitOfWork]:

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from api.blueprint import Blueprint
+from api.bulk import bulk_response
 from api.context import caller, now, services, unit_of_work
-from api.errors import status_of
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.matches import (
     CANCEL_BULK,
@@ -22,7 +22,8 @@ from api.schemas.matches import (
 )
 from api.security import requires
 from domain import matches as svc
-from domain.errors import DomainError, Invalid
+from domain.bulk import check_unique, each
+from domain.errors import Invalid
 from domain.models import Match
 from domain.ports import UnitOfWork
 from domain.queues import Reader
@@ -64,23 +65,13 @@ def _bulk(
     items: Sequence[T], keys: Sequence[str], apply: Callable[[UnitOfWork, T, svc.QueueEnds], Match],
     present: Callable[[Reader, Match], Json],
 ) -> tuple[Json, int]:
-    """Apply every item in one unit of work, in request order; per-item results, 200 or 207."""
-    svc.check_unique(keys, field_name="externalID")
+    """Apply every item in one unit of work, in request order (`domain.bulk`); per-item results, 200 or 207."""
+    check_unique(keys, field="externalID")
     with unit_of_work() as uow:
         ends = svc.QueueEnds(uow)
-        outcomes = svc.each(items, lambda item: apply(uow, item, ends))
+        outcomes = each(uow, items, lambda item: apply(uow, item, ends))
         read = reader(uow)
-        results: list[Json] = []
-        for index, (key, outcome) in enumerate(zip(keys, outcomes, strict=True)):
-            result: Json = {"index": index, "externalID": key}
-            if isinstance(outcome, DomainError):
-                result |= {"status": status_of(outcome), "error": {"code": outcome.code, "message": outcome.message}}
-            else:
-                result |= {"status": 200, "data": present(read, outcome)}
-            results.append(result)
-    failed = sum(1 for r in results if r["status"] != 200)
-    body = {"data": {"results": results, "succeeded": len(results) - failed, "failed": failed}}
-    return body, 200 if failed == 0 else 207
+        return bulk_response(outcomes, key_field="externalID", keys=keys, present=lambda match: present(read, match))
 
 
 def _deleted(_: Reader, match: Match) -> Json:

@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from api.blueprint import Blueprint
+from api.bulk import bulk_response
 from api.context import caller, now, unit_of_work
-from api.errors import status_of
 from api.routes.matches import reader
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.matches import TableRead
 from api.schemas.resources import BulkTableAssign, BulkTableOutcome, TableAssign
 from api.security import requires
 from domain import tables
-from domain.errors import DomainError
 
 blp = Blueprint("tables", __name__, description="Scoring tables managed by the connection")
 
@@ -41,22 +40,14 @@ def list_tables(query: dict[str, Any]) -> dict[str, Any]:
 @blp.response(200, envelope(BulkTableOutcome), description="every assignment succeeded")
 @blp.alt_response(207, schema=envelope(BulkTableOutcome), description="some assignments failed (see results)")
 def assign_tables(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """Assign player lists to several tables; per-table results in request order (a failure rolls back nothing)."""
+    """Assign player lists to several tables; per-table results in request order (a failing item alone is undone)."""
     principal = caller()
-    results: list[dict[str, Any]] = []
     with unit_of_work() as uow:
         outcomes = tables.assign_many(uow, account_id=principal.account_id,
                                       connection_id=principal.connection_id or "", items=body["tables"], now=now())
-        for index, (item, outcome) in enumerate(zip(body["tables"], outcomes, strict=True)):
-            result: dict[str, Any] = {"index": index, "tableID": item["tableID"]}
-            if isinstance(outcome, DomainError):
-                result |= {"status": status_of(outcome), "error": {"code": outcome.code, "message": outcome.message}}
-            else:
-                result |= {"status": 200, "data": reader(uow).table(outcome, connection_id=principal.connection_id)}
-            results.append(result)
-    failed = sum(1 for result in results if result["status"] != 200)
-    outcome_body = {"results": results, "succeeded": len(results) - failed, "failed": failed}
-    return {"data": outcome_body}, (207 if failed else 200)
+        read = reader(uow)
+        return bulk_response(outcomes, key_field="tableID", keys=[item["tableID"] for item in body["tables"]],
+                             present=lambda table: read.table(table, connection_id=principal.connection_id))
 
 
 @blp.route("/tables/<table_id>", methods=["GET"])
