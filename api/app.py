@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -16,7 +15,8 @@ from swagger_ui_bundle import swagger_ui_path
 
 from api import errors, openapi, output_pages
 from api.blueprint import takes_json_body
-from api.context import Services, services
+from api.bootstrap import Services
+from api.context import CourtsideFlask, services
 from api.platform import (
     FORM_BODY_PATHS,
     PREFIX,
@@ -44,10 +44,6 @@ from api.routes import (
 )
 from api.schemas.common import ErrorEnvelope
 from api.security import quota_headers
-from domain.clock import Clock, SystemClock
-from domain.ratelimit import RateLimiter
-from domain.settings import Settings
-from storage.engine import Store
 
 access_log = logging.getLogger("courtside.access")
 
@@ -198,21 +194,16 @@ def _refuse_huge_integers(s: str | bytes) -> None:
         raise ValueError("The body is nested too deeply.") from exc
 
 
-def create_app(
-    settings: Settings, store: Store, *, clock: Clock | None = None,
-    wake_dispatcher: Callable[[], None] | None = None,
-) -> Flask:
-    """The WSGI app over an open store. Starts no threads: `serve` runs the dispatcher beside it."""
-    app = Flask("courtside")
+def create_app(services: Services) -> CourtsideFlask:
+    """The WSGI app over services built by `api.bootstrap.bootstrap`. Starts no threads: `serve` starts the
+    dispatcher beside it."""
+    settings = services.settings
+    app = CourtsideFlask("courtside")
+    app.services = services
     app.json = StrictJSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     _openapi_config(app)
-    clock = clock or SystemClock()
-    app.extensions["courtside"] = Services(
-        store=store, settings=settings, clock=clock, limiter=RateLimiter(clock),
-        wake_dispatcher=wake_dispatcher or (lambda: None),
-    )
     api = CourtsideApi(app)
     openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,

@@ -2,36 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
-from flask import current_app, g
+from flask import Flask, current_app, g
 
+from api.bootstrap import Services
 from domain.auth import Principal
-from domain.clock import Clock
-from domain.ratelimit import RateLimiter
-from domain.settings import Settings
-from storage.engine import Store
 from storage.repository import StoreUnitOfWork
 from storage.repository import unit_of_work as store_unit_of_work
 
 
-@dataclass
-class Services:
-    """The dependencies of one app, created by `create_app` and stored on it."""
+class CourtsideFlask(Flask):
+    """The Flask app with the `Services` it was built with (`create_app`); nothing else is looked up per request."""
 
-    store: Store
-    settings: Settings
-    clock: Clock
-    limiter: RateLimiter
-    wake_dispatcher: Callable[[], None] = field(default=lambda: None)
+    services: Services
 
 
 def services() -> Services:
-    found: Services = current_app.extensions["courtside"]
-    return found
+    """The services of the app serving this request."""
+    return cast(CourtsideFlask, current_app).services
 
 
 def now() -> datetime:

@@ -8,14 +8,14 @@ dictionary lookup each (docs/decisions.md, "Outputs: conditional polling").
 from __future__ import annotations
 
 import hashlib
-import threading
 from typing import Any
 
 import orjson
-from flask import Blueprint, Flask, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 
 from api import errors
-from api.context import now, services, unit_of_work
+from api.context import CourtsideFlask, now, services, unit_of_work
+from api.state_cache import StateCache
 from domain import outputs as svc
 from domain.errors import NotFound
 from domain.ids import hash_secret
@@ -28,31 +28,8 @@ justify-content:center;height:100vh;margin:0"><p>This output link does not exist
 </body></html>"""
 
 
-class StateCache:
-    """Rendered states by key hash, valid while the store's version and the minute (estimates move) stay."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._stamp: Any = None
-        self._entries: dict[str, tuple[str, bytes]] = {}
-
-    def get(self, stamp: Any, key_hash: str) -> tuple[str, bytes] | None:
-        with self._lock:
-            if stamp is None or stamp != self._stamp:
-                return None
-            return self._entries.get(key_hash)
-
-    def put(self, stamp: Any, key_hash: str, entry: tuple[str, bytes]) -> None:
-        with self._lock:
-            if stamp != self._stamp:
-                self._stamp, self._entries = stamp, {}
-            if stamp is not None:
-                self._entries[key_hash] = entry
-
-
 def _cache() -> StateCache:
-    cache: StateCache = current_app.extensions.setdefault("courtside_output_states", StateCache())
-    return cache
+    return services().output_states
 
 
 def _state(key: str) -> tuple[str, bytes]:
@@ -111,7 +88,7 @@ def output_page(key: str) -> Response:
     })
 
 
-def _fast_not_modified(app: Flask, wsgi_app: Any) -> Any:
+def _fast_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
     """Answer an unchanged `/outputs/{key}/state` poll with 304 before Flask sees it (a cache hit whose ETag the
     page already holds): hundreds of open pages then cost the API next to nothing. Anything else goes on."""
 
@@ -119,10 +96,10 @@ def _fast_not_modified(app: Flask, wsgi_app: Any) -> Any:
         path, tag = environ.get("PATH_INFO", ""), environ.get("HTTP_IF_NONE_MATCH")
         if tag and environ.get("REQUEST_METHOD") == "GET" and path.startswith("/outputs/") and path.endswith(
                 "/state"):
-            ctx = app.extensions["courtside"]
+            ctx = app.services
             version = getattr(ctx.store, "version", None)
-            cache: StateCache | None = app.extensions.get("courtside_output_states")
-            if cache is not None and version is not None:
+            cache = ctx.output_states
+            if version is not None:
                 stamp = (version, ctx.clock.now().strftime("%Y%m%d%H%M"))
                 entry = cache.get(stamp, hash_secret(path[len("/outputs/"):-len("/state")]))
                 if entry is not None and tag.strip() == f'"{entry[0]}"':
@@ -134,6 +111,6 @@ def _fast_not_modified(app: Flask, wsgi_app: Any) -> Any:
     return middleware
 
 
-def install(app: Flask) -> None:
+def install(app: CourtsideFlask) -> None:
     app.register_blueprint(blp)
     app.wsgi_app = _fast_not_modified(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -24,6 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.app import create_app  # noqa: E402
+from api.bootstrap import bootstrap as build_services
 from domain.auth import bootstrap  # noqa: E402
 from domain.clock import SystemClock  # noqa: E402
 from domain.settings import Settings  # noqa: E402
@@ -63,7 +64,7 @@ def main() -> None:
         store = Store(settings.data_dir)
         with unit_of_work(store) as uow:
             bootstrap(uow, operator_key=OPERATOR_KEY, now=SystemClock().now())
-        app = create_app(settings, store)
+        app = create_app(build_services(settings, store))
         operator = Client(app, OPERATOR_KEY)
         partner = Client(app, operator.call("POST", "/operator/keys", {"name": "bench"}, expect=201)["data"]["key"])
         tables = partner.call("POST", "/broadcasts", {"name": "Bench", "tables": [

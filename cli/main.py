@@ -122,12 +122,11 @@ def serve(settings: Settings) -> None:
         from waitress import create_server
 
         from api.app import create_app
-        from domain.clock import SystemClock
-        from scheduler.dispatcher import Dispatcher
+        from api.bootstrap import bootstrap
 
-        clock = SystemClock()
-        dispatcher = Dispatcher(store, settings, clock)
-        app = create_app(settings, store, clock=clock, wake_dispatcher=dispatcher.wake)
+        services = bootstrap(settings, store)
+        dispatcher = services.dispatcher
+        app = create_app(services)
         try:
             server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
                                    # far above ours, so that our own limit answers with the JSON envelope

@@ -43,11 +43,12 @@ class Dispatcher:
     def __init__(
         self, store: Store, settings: Settings, clock: Clock, *, sender: webhooks.Sender = http_send,
         resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
+        runner: AttemptRunner | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
-        self.runner = AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
+        self.runner = runner or AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
         self.workers = max(1, settings.webhook_workers)
         self._scheduler = BackgroundScheduler(
             timezone=UTC, job_defaults={"coalesce": True, "misfire_grace_time": None, "max_instances": 4},

@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from api.bootstrap import bootstrap as build_services
 from domain.auth import bootstrap
 from domain.clock import FixedClock
 from domain.settings import Settings
@@ -36,8 +37,10 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data")
+def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+    """The server's settings; a test may change some with `@pytest.mark.parametrize("settings", [{...}],
+    indirect=True)` (the app is built once from them, as `serve` does)."""
+    return Settings(data_dir=tmp_path / "data").with_(**getattr(request, "param", {}))
 
 
 @pytest.fixture
@@ -51,7 +54,7 @@ def store(settings: Settings, clock: FixedClock) -> Iterator[Store]:
 
 @pytest.fixture
 def app(settings: Settings, store: Store, clock: FixedClock) -> Flask:
-    return create_app(settings, store, clock=clock)
+    return create_app(build_services(settings, store, clock=clock))
 
 
 @dataclass

@@ -36,8 +36,7 @@ T = TypeVar("T")
 
 def rules() -> svc.Rules:
     """The server's scoring rules (settings)."""
-    settings = services().settings
-    return svc.Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of)
+    return services().rules
 
 
 def reader(uow: UnitOfWork) -> Reader:

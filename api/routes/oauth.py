@@ -210,9 +210,7 @@ def token() -> tuple[dict[str, object], int, dict[str, str]]:
     params = _token_parameters()
     client_id, client_secret = _client_credentials(params)
     grant_type = params.get("grant_type")
-    lifetimes = oauth.TokenLifetimes(
-        access=services().settings.access_token_ttl, refresh=services().settings.refresh_token_ttl,
-    )
+    lifetimes = services().lifetimes
     if grant_type is None:
         raise Invalid("grant_type is required.", code="invalid_request")
     if grant_type not in ("authorization_code", "refresh_token"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import request
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
@@ -33,9 +33,8 @@ IDEMPOTENCY_KEY_DOC = {
 
 
 def runner() -> AttemptRunner:
-    """Synchronous attempts inside a request; `app.extensions["courtside.webhooks"]` may swap dependencies."""
-    ctx = services()
-    return AttemptRunner(ctx.store, ctx.settings, ctx.clock, **current_app.extensions.get("courtside.webhooks", {}))
+    """The app's attempt runner (built once by `bootstrap`), for synchronous attempts inside a request."""
+    return services().runner
 
 
 def attempt_now(claim: webhooks.Attempt) -> Delivery:

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask
 
 from api.app import create_app
+from api.bootstrap import bootstrap as build_services
 from domain.auth import bootstrap
 from domain.clock import FixedClock, iso
 from domain.settings import Settings
@@ -132,7 +133,7 @@ def test_default_match_minutes_comes_from_the_environment(tmp_path: Path, clock:
     try:
         with unit_of_work(store) as uow:
             bootstrap(uow, operator_key=OPERATOR_KEY, now=clock.now())
-        app: Flask = create_app(settings.with_(data_dir=tmp_path / "data"), store, clock=clock)
+        app: Flask = create_app(build_services(settings.with_(data_dir=tmp_path / "data"), store, clock=clock))
         operator = Api(app.test_client(), OPERATOR_KEY)
         partner_key = operator.post("/operator/keys", json={"name": "p"}).json["data"]["key"]
         partner = Api(app.test_client(), partner_key)

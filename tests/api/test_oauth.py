@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 
 from api.app import create_app
+from api.bootstrap import bootstrap
 from domain.clock import FixedClock
 from domain.models import SCOPES
 from domain.settings import Settings
@@ -409,7 +410,7 @@ def test_token_endpoint_rejects_unparsable_json(operator: Api) -> None:
 
 
 def test_token_endpoint_is_rate_limited_per_client_ip(settings: Settings, store: Store, clock: FixedClock) -> None:
-    limited = create_app(settings.with_(token_rate_limit=3), store, clock=clock)
+    limited = create_app(bootstrap(settings.with_(token_rate_limit=3), store, clock=clock))
     client = Api(limited.test_client())
     statuses = [client.post("/oauth/token", data={"grant_type": "password"}).status_code for _ in range(3)]
     assert statuses == [400, 400, 400]
@@ -509,7 +510,7 @@ def test_unknown_or_wrong_kind_refresh_token_is_invalid_grant(
 
 
 def test_access_token_ttl_follows_the_setting(settings: Settings, store: Store, clock: FixedClock) -> None:
-    flask_app: Flask = create_app(settings.with_(access_token_ttl=120), store, clock=clock)
+    flask_app: Flask = create_app(bootstrap(settings.with_(access_token_ttl=120), store, clock=clock))
     operator = Api(flask_app.test_client(), OPERATOR_KEY)
     app = register(operator)
     issued = tokens(operator, app)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
+from api.bootstrap import bootstrap
 from tests.conftest import Api
 
 
@@ -61,7 +62,7 @@ def test_invalid_client_request_id_is_400(partner: Api, bad: str) -> None:
 
 
 def test_internal_error_is_500_envelope_without_internals(settings: Any, store: Any) -> None:
-    app = create_app(settings, store)
+    app = create_app(bootstrap(settings, store))
 
     @app.route("/api/v1/boom")
     def boom() -> None:
@@ -132,8 +133,8 @@ def test_authenticated_responses_carry_rate_limit_headers(partner: Api) -> None:
     assert 1 <= int(response.headers["RateLimit-Reset"]) <= 60
 
 
-def test_rate_limit_exceeded_is_429_with_retry_after(app: Any, partner: Api) -> None:
-    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(dev_key_rate_limit=3)
+@pytest.mark.parametrize("settings", [{"dev_key_rate_limit": 3}], indirect=True)
+def test_rate_limit_exceeded_is_429_with_retry_after(partner: Api) -> None:
     statuses = [partner.get("/connection").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     response = partner.get("/connection")
@@ -144,8 +145,8 @@ def test_rate_limit_exceeded_is_429_with_retry_after(app: Any, partner: Api) -> 
     assert response.headers["RateLimit-Limit"] == "3"
 
 
-def test_rate_limit_window_resets(app: Any, clock: Any, partner: Api) -> None:
-    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(dev_key_rate_limit=1)
+@pytest.mark.parametrize("settings", [{"dev_key_rate_limit": 1}], indirect=True)
+def test_rate_limit_window_resets(clock: Any, partner: Api) -> None:
     assert partner.get("/connection").status_code == 200
     assert partner.get("/connection").status_code == 429
     clock.advance(61)
@@ -171,3 +172,17 @@ def test_delete_with_a_body_changes_nothing(partner: Api) -> None:
     assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
     assert partner.get(f"/broadcasts/{broadcast_id}").status_code == 200
     assert partner.delete(f"/broadcasts/{broadcast_id}").status_code == 200
+
+
+def test_the_app_serves_with_the_services_bootstrap_built_once(settings: Any, store: Any, clock: Any) -> None:
+    """One composition root: the app, its requests and the dispatcher share what `bootstrap` built."""
+    from api.context import services
+
+    built = bootstrap(settings, store, clock=clock)
+    app = create_app(built)
+    assert app.services is built
+    assert built.dispatcher.runner is built.runner
+    for _ in range(2):
+        with app.test_request_context("/api/v1/health"):
+            assert services() is built
+    assert not app.extensions.get("courtside")

@@ -336,8 +336,7 @@ def test_live_scoring_end_to_end_on_a_real_server(server_factory: Callable[..., 
         receiver.stop()
 
 
-def test_operator_reads_the_servers_scoring_rules(app: Any, operator: Api, partner: Api) -> None:
-    assert operator.get("/operator/rules").json == {"data": {"pointsPerGame": 11, "defaultBestOf": 5}}
-    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(points_per_game=21)
-    assert operator.get("/operator/rules").json["data"]["pointsPerGame"] == 21
+@pytest.mark.parametrize(("settings", "points"), [({}, 11), ({"points_per_game": 21}, 21)], indirect=["settings"])
+def test_operator_reads_the_servers_scoring_rules(points: int, operator: Api, partner: Api) -> None:
+    assert operator.get("/operator/rules").json == {"data": {"pointsPerGame": points, "defaultBestOf": 5}}
     assert partner.get("/operator/rules").status_code == 401

@@ -222,9 +222,9 @@ def test_table_scopes(partner: Api, new_partner: Callable[..., Api]) -> None:
     assert new_partner(scope="tables.write").get("/tables").status_code == 403
 
 
-def test_table_read_scores_games_with_the_servers_points_per_game(app: Any, partner: Api, operator: Api) -> None:
+@pytest.mark.parametrize("settings", [{"points_per_game": 5}], indirect=True)
+def test_table_read_scores_games_with_the_servers_points_per_game(partner: Api, operator: Api) -> None:
     """A game 5-3 is won under a 5-point rule: the table read's score counts it like the match read does."""
-    app.extensions["courtside"].settings = app.extensions["courtside"].settings.with_(points_per_game=5)
     [table_id] = table_ids(partner, courts=1)
     sync_list(partner)
     match = queue_match(partner, "m1", table_id)

@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 
 from api.app import create_app
+from api.bootstrap import bootstrap
 from domain import webhooks
 from domain.clock import FixedClock
 from domain.settings import Settings
@@ -39,7 +40,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def app(settings: Settings, store: Store, clock: FixedClock) -> Flask:
-    return create_app(settings, store, clock=clock)
+    return create_app(bootstrap(settings, store, clock=clock))
 
 
 def configure(partner: Api, url: str) -> None:

@@ -13,6 +13,7 @@ from flask import Flask
 from standardwebhooks import WebhookVerificationError
 
 from api.app import create_app
+from api.bootstrap import bootstrap
 from domain import webhooks
 from domain.clock import FixedClock, iso
 from domain.errors import NotFound
@@ -40,8 +41,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def app(settings: Settings, store: Store, clock: FixedClock) -> Flask:
-    made = create_app(settings, store, clock=clock)
-    made.extensions["courtside.webhooks"] = {"random": fixed_random}
+    made = create_app(bootstrap(settings, store, clock=clock, random=fixed_random))
     return made
 
 

@@ -16,6 +16,7 @@ from flask import Flask
 from standardwebhooks import WebhookVerificationError
 
 from api.app import create_app
+from api.bootstrap import bootstrap
 from domain.clock import FixedClock, iso
 from domain.models import MATCH_EVENTS
 from domain.settings import Settings
@@ -44,8 +45,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def app(settings: Settings, store: Store, clock: FixedClock) -> Flask:
-    made = create_app(settings, store, clock=clock)
-    made.extensions["courtside.webhooks"] = {"random": fixed_random}
+    made = create_app(bootstrap(settings, store, clock=clock, random=fixed_random))
     return made
 
 
@@ -140,8 +140,8 @@ def guarded(settings: Settings, store: Store, clock: FixedClock) -> tuple[Flask,
             raise OSError("unknown host")
         return dns[host]
 
-    made = create_app(settings.with_(webhook_allow_private=False), store, clock=clock)
-    made.extensions["courtside.webhooks"] = {"random": fixed_random, "resolve": resolve}
+    made = create_app(bootstrap(settings.with_(webhook_allow_private=False), store, clock=clock, random=fixed_random,
+                                resolve=resolve))
     return made, dns
 
 
@@ -311,8 +311,7 @@ def test_transport_errors_are_described(partner: Api, receiver: Receiver, settin
     refused = partner.post("/webhooks/test")
     assert (refused.status_code, refused.json["data"]["lastError"]) == (202, "connection refused")
 
-    slow = create_app(settings.with_(webhook_timeout=0.3), store, clock=clock)
-    slow.extensions["courtside.webhooks"] = {"random": fixed_random}
+    slow = create_app(bootstrap(settings.with_(webhook_timeout=0.3), store, clock=clock, random=fixed_random))
     other = Api(slow.test_client(), operator.post("/operator/keys", json={}).json["data"]["key"])
     configure(other, receiver.url)
     receiver.reply(Reply(200, delay=2))

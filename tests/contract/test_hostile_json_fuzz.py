@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.app import create_app
+from api.bootstrap import bootstrap as build_services
 from domain.auth import bootstrap
 from domain.clock import FixedClock
 from domain.settings import Settings
@@ -75,8 +76,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     store = Store(data_dir)
     with unit_of_work(store) as uow:
         bootstrap(uow, operator_key=OPERATOR_KEY, now=FixedClock().now())
-    made = create_app(Settings(data_dir=data_dir, dev_key_rate_limit=10**9, token_rate_limit=10**9), store,
-                      clock=FixedClock())
+    settings = Settings(data_dir=data_dir, dev_key_rate_limit=10**9, token_rate_limit=10**9)
+    made = create_app(build_services(settings, store, clock=FixedClock()))
     yield made
     store.close()
     Store(data_dir).close()  # the data dir still opens: nothing unserializable reached the journal

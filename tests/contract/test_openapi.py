@@ -15,6 +15,7 @@ from openapi_spec_validator import validate as validate_openapi
 
 from api.app import CourtsideApi, _openapi_config, create_app
 from api.blueprint import Blueprint
+from api.bootstrap import bootstrap
 from api.openapi import PUBLIC_PATHS, install
 from api.platform import PREFIX
 from api.schemas.common import Strict
@@ -380,7 +381,7 @@ def test_limits_and_the_retry_schedule_are_stated_from_the_settings_the_app_enfo
 ) -> None:
     """The body limit and the retry schedule come from the settings (not copied by hand), and so does 413."""
     tuned = dataclasses.replace(settings, max_body_bytes=64 * 1024, webhook_retry_schedule=(0, 90, 600, 7200))
-    app = create_app(tuned, store, clock=clock)
+    app = create_app(bootstrap(tuned, store, clock=clock))
     document = app.test_client().get(f"{PREFIX}/openapi.json").json
     assert document["components"]["responses"]["PayloadTooLarge"]["description"].endswith("larger than 64 KiB.")
     assert "at most\n64 KiB (`413`)" in document["info"]["description"]

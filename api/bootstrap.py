@@ -1,0 +1,59 @@
+"""The composition root: `bootstrap` builds an app's `Services` once, for `serve`, tests and benches alike.
+
+Everything a request needs that does not change between requests is made here, once: the rate limiter, the
+scoring rules, the token lifetimes, the webhook attempt runner (sender, resolver, jitter), the dispatcher that
+shares that runner, and the output pages' state cache. `create_app(services)` binds them to the Flask app;
+request code reaches them through `api.context.services()`.
+"""
+
+from __future__ import annotations
+
+import random as random_module
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from api.state_cache import StateCache
+from domain import webhooks
+from domain.clock import Clock, SystemClock
+from domain.matches import Rules
+from domain.oauth import TokenLifetimes
+from domain.ratelimit import RateLimiter
+from domain.settings import Settings
+from scheduler.attempts import AttemptRunner
+from scheduler.dispatcher import Dispatcher
+from scheduler.sender import http_send, resolve_host
+from storage.engine import Store
+
+
+@dataclass(frozen=True)
+class Services:
+    """The dependencies of one app, built once by `bootstrap`."""
+
+    store: Store
+    settings: Settings
+    clock: Clock
+    limiter: RateLimiter
+    rules: Rules
+    lifetimes: TokenLifetimes
+    runner: AttemptRunner
+    dispatcher: Dispatcher
+    output_states: StateCache
+
+    def wake_dispatcher(self) -> None:
+        """A unit of work recorded events: ask for a dispatch pass (nothing happens until `serve` starts it)."""
+        self.dispatcher.wake()
+
+
+def bootstrap(
+    settings: Settings, store: Store, *, clock: Clock | None = None, sender: webhooks.Sender = http_send,
+    resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
+) -> Services:
+    """Build the services over an open store. Tests pass a fixed clock and their own sender, resolver or jitter."""
+    clock = clock or SystemClock()
+    runner = AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
+    return Services(
+        store=store, settings=settings, clock=clock, limiter=RateLimiter(clock),
+        rules=Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of),
+        lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
+        runner=runner, dispatcher=Dispatcher(store, settings, clock, runner=runner), output_states=StateCache(),
+    )
