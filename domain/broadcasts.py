@@ -15,19 +15,52 @@ without `id` are created, omitted courts are removed. Decisions (documented in d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from domain import outputs
 from domain.clock import iso
+from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import Broadcast, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
-Court = dict[str, Any]
-PATCHABLE = ("name", "description", "defaultPlayerListID", "defaultScoreboardID", "scoreboardIDs", "tables")
+
+@dataclass(frozen=True)
+class Court:
+    """One court of a broadcast's configuration: `id` keeps an existing court, none creates one."""
+
+    label: str
+    id: str | None = None
+    scoreboard_ids: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class NewBroadcast:
+    """A validated create body; `manager_connection_id` is the connection that will manage its courts."""
+
+    name: str
+    tables: list[Court]
+    description: str | None = None
+    default_player_list_id: str | None = None
+    default_scoreboard_id: str | None = None
+    scoreboard_ids: list[str] | None = None
+    manager_connection_id: str | None = None
+
+
+@dataclass(frozen=True)
+class BroadcastChange:
+    """A validated patch body: `UNSET` keeps a field, `None` clears an optional one; `tables` replaces them all."""
+
+    name: str = UNSET
+    description: str | None = UNSET
+    default_player_list_id: str | None = UNSET
+    default_scoreboard_id: str | None = UNSET
+    scoreboard_ids: list[str] | None = UNSET
+    tables: list[Court] = UNSET
 
 
 def get_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
@@ -75,7 +108,7 @@ def _clear_court(uow: UnitOfWork, table: Table) -> None:
 def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Court], *, now: datetime) -> None:
     """Replace the court configuration (see the module docstring)."""
     current = {table_id: uow.tables.get(table_id) for table_id in broadcast.table_ids}
-    named = [court["id"] for court in courts if court.get("id") is not None]
+    named = [court.id for court in courts if court.id is not None]
     unknown = [court_id for court_id in named if court_id not in current]
     if unknown:
         raise NotFound(f"No court '{unknown[0]}' in this broadcast.", details={"tableIDs": unknown})
@@ -87,12 +120,12 @@ def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Co
             _clear_court(uow, table)
     table_ids = []
     for court in courts:
-        table = current.get(court.get("id") or "") or Table(
-            id=new_id("tbl"), account_id=broadcast.account_id, broadcast_id=broadcast.id, label=court["label"],
+        table = current.get(court.id or "") or Table(
+            id=new_id("tbl"), account_id=broadcast.account_id, broadcast_id=broadcast.id, label=court.label,
             created_on=iso(now), updated_on=iso(now), manager_connection_id=broadcast.manager_connection_id,
             internal_id=new_id("int"), dynamic_url_id=new_id("dyn"),
         )
-        table.label, table.scoreboard_ids, table.updated_on = court["label"], court.get("scoreboardIDs"), iso(now)
+        table.label, table.scoreboard_ids, table.updated_on = court.label, court.scoreboard_ids, iso(now)
         table_ids.append(uow.tables.put(table).id)
     broadcast.table_ids = table_ids
 
@@ -107,21 +140,18 @@ def _tables(uow: UnitOfWork, broadcast: Broadcast) -> list[Table]:
     return [table for table in (uow.tables.get(tid) for tid in broadcast.table_ids) if table is not None]
 
 
-def create_broadcast(
-    uow: UnitOfWork, *, account_id: str, manager_connection_id: str | None, fields: dict[str, Any],
-    now: datetime,
-) -> Broadcast:
-    """A broadcast with 1-50 courts, managed by `manager_connection_id` (the creating connection)."""
-    _check_default_list(uow, account_id=account_id, list_id=fields.get("defaultPlayerListID"))
-    if manager_connection_id is not None:
-        _check_connection(uow, account_id=account_id, connection_id=manager_connection_id)
+def create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now: datetime) -> Broadcast:
+    """A broadcast with 1-50 courts, managed by `new.manager_connection_id` (the creating connection)."""
+    _check_default_list(uow, account_id=account_id, list_id=new.default_player_list_id)
+    if new.manager_connection_id is not None:
+        _check_connection(uow, account_id=account_id, connection_id=new.manager_connection_id)
     broadcast = Broadcast(
-        id=new_id("brd"), account_id=account_id, name=fields["name"], table_ids=[], created_on=iso(now),
-        updated_on=iso(now), manager_connection_id=manager_connection_id, description=fields.get("description"),
-        default_player_list_id=fields.get("defaultPlayerListID"),
-        default_scoreboard_id=fields.get("defaultScoreboardID"), scoreboard_ids=fields.get("scoreboardIDs"),
+        id=new_id("brd"), account_id=account_id, name=new.name, table_ids=[], created_on=iso(now),
+        updated_on=iso(now), manager_connection_id=new.manager_connection_id, description=new.description,
+        default_player_list_id=new.default_player_list_id, default_scoreboard_id=new.default_scoreboard_id,
+        scoreboard_ids=new.scoreboard_ids,
     )
-    _configure_courts(uow, broadcast, fields["tables"], now=now)
+    _configure_courts(uow, broadcast, new.tables, now=now)
     _refresh_output_links(uow, broadcast, now=now)
     return uow.broadcasts.put(broadcast)
 
@@ -134,7 +164,7 @@ def _require_manager(broadcast: Broadcast, connection_id: str | None, doing: str
 
 
 def patch_broadcast(
-    uow: UnitOfWork, *, account_id: str, broadcast_id: str, changes: dict[str, Any], now: datetime,
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, change: BroadcastChange, now: datetime,
     connection_id: str | None = None,
 ) -> Broadcast:
     """Change any of the write fields (at least one); `null` clears an optional one.
@@ -142,20 +172,24 @@ def patch_broadcast(
     `connection_id` is the calling partner connection (None for the operator): changing `tables` needs the
     managing connection (contract §4), the other fields any connection of the account.
     """
-    if not any(name in changes for name in PATCHABLE):
+    if not changed_fields(change):
         raise Invalid("Give at least one property to change.")
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    if "tables" in changes:
+    if given(change.tables):
         _require_manager(broadcast, connection_id, "change its tables")
-    if "defaultPlayerListID" in changes:
-        _check_default_list(uow, account_id=account_id, list_id=changes["defaultPlayerListID"])
-        broadcast.default_player_list_id = changes["defaultPlayerListID"]
-    broadcast.name = changes.get("name", broadcast.name)
-    broadcast.description = changes.get("description", broadcast.description)
-    broadcast.default_scoreboard_id = changes.get("defaultScoreboardID", broadcast.default_scoreboard_id)
-    broadcast.scoreboard_ids = changes.get("scoreboardIDs", broadcast.scoreboard_ids)
-    if "tables" in changes:
-        _configure_courts(uow, broadcast, changes["tables"], now=now)
+    if given(change.default_player_list_id):
+        _check_default_list(uow, account_id=account_id, list_id=change.default_player_list_id)
+        broadcast.default_player_list_id = change.default_player_list_id
+    if given(change.name):
+        broadcast.name = change.name
+    if given(change.description):
+        broadcast.description = change.description
+    if given(change.default_scoreboard_id):
+        broadcast.default_scoreboard_id = change.default_scoreboard_id
+    if given(change.scoreboard_ids):
+        broadcast.scoreboard_ids = change.scoreboard_ids
+    if given(change.tables):
+        _configure_courts(uow, broadcast, change.tables, now=now)
     _refresh_output_links(uow, broadcast, now=now)
     broadcast.updated_on = iso(now)
     return uow.broadcasts.put(broadcast)

@@ -9,17 +9,19 @@ A team is backed by a team-type roster (and that roster's backing list), created
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from domain.bulk import check_unique
 from domain.clock import iso
+from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import PlayerList, Team
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
-from domain.rosters import create_roster, present_roster
+from domain.rosters import NewRoster, create_roster, present_roster
 
 Player = dict[str, Any]
 
@@ -75,8 +77,34 @@ def present_player(player: Player, *, internal: bool = False) -> Player:
     return {key: value for key, value in player.items() if key not in hidden}
 
 
-def _changes(body: dict[str, Any], names: Sequence[str]) -> bool:
-    return any(name in body for name in names)
+@dataclass(frozen=True)
+class PlayerListChange:
+    """A validated `PATCH /player-lists/{externalID}` body (`UNSET`: not in the request)."""
+
+    upsert: Sequence[Player] = UNSET
+    remove_external_ids: Sequence[str] = UNSET
+    name: str = UNSET
+    description: str | None = UNSET
+
+
+@dataclass(frozen=True)
+class TeamChange:
+    """A validated `PATCH /teams/{externalID}` body (`UNSET`: not in the request)."""
+
+    upsert: Sequence[Player] = UNSET
+    remove_external_ids: Sequence[str] = UNSET
+    name: str = UNSET
+    jersey_color: str | None = UNSET
+    logo_url: str | None = UNSET
+
+
+def _patch_players(
+    players: list[Player], change: PlayerListChange | TeamChange, *, connection_id: str,
+) -> list[Player]:
+    return patch_mapped(
+        players, upsert=change.upsert if given(change.upsert) else [],
+        remove=change.remove_external_ids if given(change.remove_external_ids) else [], connection_id=connection_id,
+    )
 
 
 # ------------------------------------------------------------------ player lists
@@ -124,18 +152,17 @@ def sync_list(
 
 
 def patch_list(
-    uow: UnitOfWork, *, connection_id: str, external_id: str, changes: dict[str, Any], now: datetime
+    uow: UnitOfWork, *, connection_id: str, external_id: str, change: PlayerListChange, now: datetime
 ) -> PlayerList:
     """`PATCH /player-lists/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `description`."""
-    if not _changes(changes, ("upsert", "removeExternalIDs", "name", "description")):
+    if not changed_fields(change):
         raise Invalid("Give at least one of upsert, removeExternalIDs, name, description.")
     player_list = own_list(uow, connection_id=connection_id, external_id=external_id)
-    player_list.players = patch_mapped(
-        player_list.players, upsert=changes.get("upsert", []), remove=changes.get("removeExternalIDs", []),
-        connection_id=connection_id,
-    )
-    player_list.name = changes.get("name", player_list.name)
-    player_list.description = changes.get("description", player_list.description)
+    player_list.players = _patch_players(player_list.players, change, connection_id=connection_id)
+    if given(change.name):
+        player_list.name = change.name
+    if given(change.description):
+        player_list.description = change.description
     player_list.updated_on = iso(now)
     return uow.player_lists.put(player_list)
 
@@ -162,10 +189,8 @@ def _keep_roster_in_step(uow: UnitOfWork, team: Team, *, now: datetime) -> None:
     """The team-type roster behind the team (made if missing) mirrors its name, logo, colour and players."""
     roster = uow.rosters.get(team.roster_id)
     if roster is None:
-        roster = create_roster(
-            uow, account_id=team.account_id, name=team.name, roster_type="team", now=now,
-            team_logo_url=team.logo_url, team_jersey_color=team.jersey_color,
-        )
+        roster = create_roster(uow, account_id=team.account_id, now=now, new=NewRoster(
+            name=team.name, roster_type="team", team_logo_url=team.logo_url, team_jersey_color=team.jersey_color))
         team.roster_id = roster.id
     else:
         roster.name, roster.team_logo_url, roster.team_jersey_color = team.name, team.logo_url, team.jersey_color
@@ -194,19 +219,19 @@ def sync_team(
 
 
 def patch_team(
-    uow: UnitOfWork, *, connection_id: str, external_id: str, changes: dict[str, Any], now: datetime
+    uow: UnitOfWork, *, connection_id: str, external_id: str, change: TeamChange, now: datetime
 ) -> Team:
     """`PATCH /teams/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `jerseyColor`, `logoURL`."""
-    if not _changes(changes, ("upsert", "removeExternalIDs", "name", "jerseyColor", "logoURL")):
+    if not changed_fields(change):
         raise Invalid("Give at least one of upsert, removeExternalIDs, name, jerseyColor, logoURL.")
     team = own_team(uow, connection_id=connection_id, external_id=external_id)
-    team.players = patch_mapped(
-        team.players, upsert=changes.get("upsert", []), remove=changes.get("removeExternalIDs", []),
-        connection_id=connection_id,
-    )
-    team.name = changes.get("name", team.name)
-    team.jersey_color = changes.get("jerseyColor", team.jersey_color)
-    team.logo_url = changes.get("logoURL", team.logo_url)
+    team.players = _patch_players(team.players, change, connection_id=connection_id)
+    if given(change.name):
+        team.name = change.name
+    if given(change.jersey_color):
+        team.jersey_color = change.jersey_color
+    if given(change.logo_url):
+        team.logo_url = change.logo_url
     team.updated_on = iso(now)
     _keep_roster_in_step(uow, team, now=now)
     return uow.teams.put(team)

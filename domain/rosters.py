@@ -6,17 +6,41 @@ roster creates its backing list (roster-backed: no connection, no externalID); d
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from domain.clock import iso
+from domain.commands import UNSET, changed_fields, given
 from domain.errors import Invalid, NotFound
 from domain.ids import new_id
 from domain.models import PlayerList, Roster
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
-PATCHABLE = ("name", "description", "selfRegistrationEnabled", "teamLogoURL", "teamJerseyColor", "rosterType")
+
+@dataclass(frozen=True)
+class NewRoster:
+    """A validated create body."""
+
+    name: str
+    roster_type: str
+    description: str | None = None
+    self_registration_enabled: bool | None = None
+    team_logo_url: str | None = None
+    team_jersey_color: str | None = None
+
+
+@dataclass(frozen=True)
+class RosterChange:
+    """A validated patch body: `UNSET` keeps a field; `roster_type` may only restate the current type."""
+
+    name: str = UNSET
+    roster_type: str = UNSET
+    description: str | None = UNSET
+    self_registration_enabled: bool | None = UNSET
+    team_logo_url: str | None = UNSET
+    team_jersey_color: str | None = UNSET
 
 
 def _check_self_registration(roster_type: str, enabled: bool | None) -> None:
@@ -27,23 +51,19 @@ def _check_self_registration(roster_type: str, enabled: bool | None) -> None:
         )
 
 
-def create_roster(
-    uow: UnitOfWork, *, account_id: str, name: str, roster_type: str, now: datetime,
-    description: str | None = None, self_registration_enabled: bool | None = None,
-    team_logo_url: str | None = None, team_jersey_color: str | None = None,
-) -> Roster:
+def create_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: datetime) -> Roster:
     """A roster and its backing player list, in one unit of work."""
-    _check_self_registration(roster_type, self_registration_enabled)
+    _check_self_registration(new.roster_type, new.self_registration_enabled)
     roster_id = new_id("ros")
     backing = uow.player_lists.put(PlayerList(
-        id=new_id("pl"), account_id=account_id, name=name, players=[], created_on=iso(now), updated_on=iso(now),
-        roster_id=roster_id,
+        id=new_id("pl"), account_id=account_id, name=new.name, players=[], created_on=iso(now),
+        updated_on=iso(now), roster_id=roster_id,
     ))
     return uow.rosters.put(Roster(
-        id=roster_id, account_id=account_id, name=name, roster_type=roster_type, player_list_id=backing.id,
-        created_on=iso(now), updated_on=iso(now), description=description,
-        self_registration_enabled=self_registration_enabled, team_logo_url=team_logo_url,
-        team_jersey_color=team_jersey_color,
+        id=roster_id, account_id=account_id, name=new.name, roster_type=new.roster_type, player_list_id=backing.id,
+        created_on=iso(now), updated_on=iso(now), description=new.description,
+        self_registration_enabled=new.self_registration_enabled, team_logo_url=new.team_logo_url,
+        team_jersey_color=new.team_jersey_color,
     ))
 
 
@@ -55,21 +75,27 @@ def get_roster(uow: UnitOfWork, *, account_id: str, roster_id: str) -> Roster:
 
 
 def patch_roster(
-    uow: UnitOfWork, *, account_id: str, roster_id: str, changes: dict[str, Any], now: datetime
+    uow: UnitOfWork, *, account_id: str, roster_id: str, change: RosterChange, now: datetime
 ) -> Roster:
     """Change any create field; `rosterType` only restated (else `400 roster_type_immutable`)."""
-    if not any(name in changes for name in PATCHABLE):
+    if not changed_fields(change):
         raise Invalid("Give at least one property to change.")
     roster = get_roster(uow, account_id=account_id, roster_id=roster_id)
-    if "rosterType" in changes and changes["rosterType"] != roster.roster_type:
+    if given(change.roster_type) and change.roster_type != roster.roster_type:
         raise Invalid("A roster's type cannot change.", code="roster_type_immutable",
                       details={"rosterType": roster.roster_type})
-    _check_self_registration(roster.roster_type, changes.get("selfRegistrationEnabled"))
-    roster.name = changes.get("name", roster.name)
-    roster.description = changes.get("description", roster.description)
-    roster.self_registration_enabled = changes.get("selfRegistrationEnabled", roster.self_registration_enabled)
-    roster.team_logo_url = changes.get("teamLogoURL", roster.team_logo_url)
-    roster.team_jersey_color = changes.get("teamJerseyColor", roster.team_jersey_color)
+    enabled = change.self_registration_enabled
+    _check_self_registration(roster.roster_type, enabled if given(enabled) else None)
+    if given(change.name):
+        roster.name = change.name
+    if given(change.description):
+        roster.description = change.description
+    if given(enabled):
+        roster.self_registration_enabled = enabled
+    if given(change.team_logo_url):
+        roster.team_logo_url = change.team_logo_url
+    if given(change.team_jersey_color):
+        roster.team_jersey_color = change.team_jersey_color
     roster.updated_on = iso(now)
     backing = uow.player_lists.get(roster.player_list_id)
     if backing is not None and backing.name != roster.name:

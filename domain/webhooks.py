@@ -27,6 +27,7 @@ import orjson
 from standardwebhooks import Webhook
 
 from domain.clock import iso, parse_iso
+from domain.commands import UNSET
 from domain.errors import Conflict, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import hash_secret
@@ -49,7 +50,6 @@ KEY_MIN, KEY_MAX = 8, 200
 URL_MAX = 1000
 JITTER = 0.10
 USER_AGENT = "Courtside-Webhooks/1.0 (+https://www.standardwebhooks.com/)"
-UNSET: Any = object()
 
 
 # ------------------------------------------------------------------------------------------ dependencies

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from api.blueprint import Blueprint
@@ -31,12 +32,12 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
 @requires("broadcasts.write")
 @blp.arguments(BroadcastCreate)
 @blp.response(201, envelope(BroadcastRead))
-def create_broadcast(body: dict[str, Any]) -> dict[str, Any]:
+def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
     """Create a broadcast with 1 to 50 courts; the calling connection manages its tables."""
     principal = caller()
     with unit_of_work() as uow:
         broadcast = broadcasts.create_broadcast(
-            uow, account_id=principal.account_id, manager_connection_id=principal.connection_id, fields=body,
+            uow, account_id=principal.account_id, new=replace(new, manager_connection_id=principal.connection_id),
             now=now(),
         )
         return {"data": broadcasts.present_broadcast(uow, broadcast)}
@@ -56,11 +57,11 @@ def get_broadcast(broadcast_id: str) -> dict[str, Any]:
 @requires("broadcasts.write")
 @blp.arguments(BroadcastPatch)
 @blp.response(200, envelope(BroadcastRead))
-def patch_broadcast(body: dict[str, Any], broadcast_id: str) -> dict[str, Any]:
+def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> dict[str, Any]:
     """Change a broadcast; `tables` replaces the whole court configuration."""
     with unit_of_work() as uow:
         broadcast = broadcasts.patch_broadcast(
-            uow, account_id=caller().account_id, broadcast_id=broadcast_id, changes=body, now=now(),
+            uow, account_id=caller().account_id, broadcast_id=broadcast_id, change=change, now=now(),
             connection_id=caller().connection_id,
         )
         return {"data": broadcasts.present_broadcast(uow, broadcast)}

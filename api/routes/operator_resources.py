@@ -50,14 +50,10 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
 @requires(operator=True)
 @blp.arguments(OperatorBroadcastCreate)
 @blp.response(201, envelope(OperatorBroadcastRead))
-def create_broadcast(body: dict[str, Any]) -> dict[str, Any]:
+def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
     """Create a broadcast; its tables are managed by `managerConnectionID` (none when absent)."""
-    fields = {key: value for key, value in body.items() if key != "managerConnectionID"}
     with unit_of_work() as uow:
-        broadcast = broadcasts.create_broadcast(
-            uow, account_id=caller().account_id, manager_connection_id=body.get("managerConnectionID"),
-            fields=fields, now=now(),
-        )
+        broadcast = broadcasts.create_broadcast(uow, account_id=caller().account_id, new=new, now=now())
         return _broadcast(uow, broadcast)
 
 
@@ -65,11 +61,11 @@ def create_broadcast(body: dict[str, Any]) -> dict[str, Any]:
 @requires(operator=True)
 @blp.arguments(BroadcastPatch)
 @blp.response(200, envelope(OperatorBroadcastRead))
-def patch_broadcast(body: dict[str, Any], broadcast_id: str) -> dict[str, Any]:
+def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> dict[str, Any]:
     """Change a broadcast; `tables` replaces the whole court configuration."""
     with unit_of_work() as uow:
         broadcast = broadcasts.patch_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
-                                               changes=body, now=now())
+                                               change=change, now=now())
         return _broadcast(uow, broadcast)
 
 

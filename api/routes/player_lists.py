@@ -58,10 +58,10 @@ def get_player_list(external_id: str) -> dict[str, Any]:
 @requires("player_lists.write")
 @blp.arguments(PlayerListPatch)
 @blp.response(200, envelope(PlayerListRead))
-def patch_player_list(body: dict[str, Any], external_id: str) -> dict[str, Any]:
+def patch_player_list(change: player_lists.PlayerListChange, external_id: str) -> dict[str, Any]:
     """Upsert or remove mapped players, rename or re-describe; returns the whole list."""
     with unit_of_work() as uow:
         player_list = player_lists.patch_list(
-            uow, connection_id=caller().connection_id or "", external_id=external_id, changes=body, now=now()
+            uow, connection_id=caller().connection_id or "", external_id=external_id, change=change, now=now()
         )
     return {"data": player_lists.present_list(player_list)}

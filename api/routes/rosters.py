@@ -36,14 +36,10 @@ def roster_page(query: dict[str, Any]) -> dict[str, Any]:
 @requires("rosters.write")
 @blp.arguments(RosterCreate)
 @blp.response(201, envelope(RosterRead))
-def create_roster(body: dict[str, Any]) -> dict[str, Any]:
+def create_roster(new: rosters.NewRoster) -> dict[str, Any]:
     """Create a roster and its managed backing player list."""
     with unit_of_work() as uow:
-        roster = rosters.create_roster(
-            uow, account_id=caller().account_id, name=body["name"], roster_type=body["rosterType"], now=now(),
-            description=body.get("description"), self_registration_enabled=body.get("selfRegistrationEnabled"),
-            team_logo_url=body.get("teamLogoURL"), team_jersey_color=body.get("teamJerseyColor"),
-        )
+        roster = rosters.create_roster(uow, account_id=caller().account_id, new=new, now=now())
         return {"data": rosters.present_roster(uow, roster)}
 
 
@@ -61,10 +57,10 @@ def get_roster(roster_id: str) -> dict[str, Any]:
 @requires("rosters.write")
 @blp.arguments(RosterPatch)
 @blp.response(200, envelope(RosterRead))
-def patch_roster(body: dict[str, Any], roster_id: str) -> dict[str, Any]:
+def patch_roster(change: rosters.RosterChange, roster_id: str) -> dict[str, Any]:
     """Change a roster; `rosterType` only when equal to the current type."""
     with unit_of_work() as uow:
-        roster = rosters.patch_roster(uow, account_id=caller().account_id, roster_id=roster_id, changes=body,
+        roster = rosters.patch_roster(uow, account_id=caller().account_id, roster_id=roster_id, change=change,
                                       now=now())
         return {"data": rosters.present_roster(uow, roster)}
 

@@ -57,10 +57,10 @@ def get_team(external_id: str) -> dict[str, Any]:
 @requires("teams.write")
 @blp.arguments(TeamPatch)
 @blp.response(200, envelope(TeamRead))
-def patch_team(body: dict[str, Any], external_id: str) -> dict[str, Any]:
+def patch_team(change: player_lists.TeamChange, external_id: str) -> dict[str, Any]:
     """Upsert or remove mapped players, or change name, jersey colour or logo; returns the whole team."""
     with unit_of_work() as uow:
         team = player_lists.patch_team(
-            uow, connection_id=caller().connection_id or "", external_id=external_id, changes=body, now=now()
+            uow, connection_id=caller().connection_id or "", external_id=external_id, change=change, now=now()
         )
         return {"data": player_lists.present_team(uow, team)}

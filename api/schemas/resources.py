@@ -10,10 +10,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import ErrorBody, Strict, str_field
 from api.schemas.matches import StrictBoolean, TableRead
+from domain.broadcasts import BroadcastChange, Court, NewBroadcast
+from domain.player_lists import PlayerListChange, TeamChange
+from domain.rosters import NewRoster, RosterChange
 
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
 
@@ -100,6 +103,10 @@ def _players(max_items: int, *, required: bool = False) -> fields.List:
 
 
 # ------------------------------------------------------------------ player lists
+#: Player list and team patch members -> command fields.
+PATCH_FIELDS = {"upsert": "upsert", "removeExternalIDs": "remove_external_ids", "name": "name",
+                "description": "description", "jerseyColor": "jersey_color", "logoURL": "logo_url"}
+
 class PlayerListSync(Strict):
     externalID = str_field(OTHER, required=True, min_length=1)
     name = str_field(NAME, required=True, min_length=1)
@@ -115,6 +122,10 @@ class PlayerListPatch(Strict):
     removeExternalIDs = id_list(500)
     name = str_field(NAME, min_length=1)
     description = str_field(DESCRIPTION)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> PlayerListChange:
+        return PlayerListChange(**{PATCH_FIELDS[name]: value for name, value in data.items()})
 
 
 class PlayerListRead(Schema):
@@ -151,6 +162,15 @@ class RosterCreate(Strict):
     teamLogoURL = fields.String(validate=[validate.Length(max=URL), validate.URL(relative=False)])
     teamJerseyColor = str_field(NAME)
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> NewRoster | RosterChange:
+        return NewRoster(**{ROSTER_FIELDS[name]: value for name, value in data.items()})
+
+
+ROSTER_FIELDS = {"name": "name", "rosterType": "roster_type", "description": "description",
+                 "selfRegistrationEnabled": "self_registration_enabled", "teamLogoURL": "team_logo_url",
+                 "teamJerseyColor": "team_jersey_color"}
+
 
 class RosterPatch(RosterCreate):
     """At least one property; `rosterType` only restated, `selfRegistrationEnabled` only on individual rosters."""
@@ -159,6 +179,10 @@ class RosterPatch(RosterCreate):
     name = str_field(NAME, min_length=1)
     rosterType = fields.String(validate=validate.OneOf(["individual", "team"]),
                                metadata={"description": "accepted only when equal to the current type"})
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> NewRoster | RosterChange:
+        return RosterChange(**{ROSTER_FIELDS[name]: value for name, value in data.items()})
 
 
 class RosterSource(Schema):
@@ -199,6 +223,10 @@ class TeamPatch(Strict):
     jerseyColor = str_field(NAME)
     logoURL = str_field(URL)
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> TeamChange:
+        return TeamChange(**{PATCH_FIELDS[name]: value for name, value in data.items()})
+
 
 class TeamRead(Schema):
     id = fields.String(required=True)
@@ -219,6 +247,16 @@ class CourtWrite(Strict):
     label = str_field(NAME, required=True, min_length=1)
     scoreboardIDs = id_list(100)
 
+    @post_load
+    def to_court(self, data: dict[str, Any], **_: Any) -> Court:
+        return Court(label=data["label"], id=data.get("id"), scoreboard_ids=data.get("scoreboardIDs"))
+
+
+#: Broadcast body members -> command fields (one map for create and patch).
+BROADCAST_FIELDS = {"name": "name", "description": "description", "defaultPlayerListID": "default_player_list_id",
+                    "defaultScoreboardID": "default_scoreboard_id", "scoreboardIDs": "scoreboard_ids",
+                    "tables": "tables", "managerConnectionID": "manager_connection_id"}
+
 
 class BroadcastCreate(Strict):
     name = str_field(NAME, required=True, min_length=1)
@@ -227,6 +265,10 @@ class BroadcastCreate(Strict):
     defaultScoreboardID = str_field(OTHER, min_length=1)
     scoreboardIDs = id_list(100)
     tables = fields.List(fields.Nested(CourtWrite), required=True, validate=validate.Length(min=1, max=50))
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> NewBroadcast:
+        return NewBroadcast(**{BROADCAST_FIELDS[name]: value for name, value in data.items()})
 
 
 class BroadcastPatch(Strict):
@@ -246,6 +288,10 @@ class BroadcastPatch(Strict):
     def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
         if not data:
             raise ValidationError("Give at least one property to change.")
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> BroadcastChange:
+        return BroadcastChange(**{BROADCAST_FIELDS[name]: value for name, value in data.items()})
 
 
 class OperatorBroadcastCreate(BroadcastCreate):

@@ -26,9 +26,10 @@ def _seed(store: Store, partner: Api, count: int) -> None:
         assert connection is not None
         now, account_id = FixedClock().now(), connection.account_id
         for i in range(count):
-            broadcasts.create_broadcast(uow, account_id=account_id, manager_connection_id=connection_id,
-                                        fields={"name": f"B{i}", "tables": [{"label": "C"}]}, now=now)
-            rosters.create_roster(uow, account_id=account_id, name=f"R{i}", roster_type="team", now=now)
+            broadcasts.create_broadcast(uow, account_id=account_id, now=now, new=broadcasts.NewBroadcast(
+                name=f"B{i}", tables=[broadcasts.Court(label="C")], manager_connection_id=connection_id))
+            rosters.create_roster(uow, account_id=account_id, new=rosters.NewRoster(name=f"R{i}", roster_type="team"),
+                                  now=now)
             player_lists.sync_list(uow, account_id=account_id, connection_id=connection_id, external_id=f"list-{i}",
                                    name=f"L{i}", description=None, players=[], now=now)
             player_lists.sync_team(uow, account_id=account_id, connection_id=connection_id, external_id=f"t{i}",
