@@ -13,6 +13,7 @@ from typing import Any
 
 import requests
 
+from domain.models import MatchStatus
 from domain.settings import Settings
 
 KEY_FILE = "operator.key"
@@ -145,7 +146,7 @@ class ConsoleClient:
 
     def completed_matches(self, *, limit: int = 100) -> list[dict[str, Any]]:
         """The account's most recently created completed matches (newest first), for corrections."""
-        return list(self.pages("/operator/matches", limit=limit, max_items=limit, status="completed"))
+        return list(self.pages("/operator/matches", limit=limit, max_items=limit, status=MatchStatus.COMPLETED.value))
 
     def start_match(self, match_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/start"))

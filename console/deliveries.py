@@ -6,18 +6,22 @@ from typing import Any
 
 import pandas as pd
 
-STATUSES = ("pending", "failing", "delivering", "delivered", "failed")
+from domain.models import MATCH_EVENTS, DeliveryStatus
+
 #: "failing" is what the monitor calls a pending delivery whose last attempt failed: it is retrying after errors.
-API_STATUS = {"failing": "pending"}
-EVENT_TYPES = ("match.started", "match.score_updated", "match.completed", "match.result_updated", "integration.test")
-COLORS = {"pending": "#9e9e9e", "failing": "#e8772e", "delivering": "#f4a000", "delivered": "#2e9d4f",
-          "failed": "#d33c3c"}
+FAILING = "failing"
+STATUSES = (DeliveryStatus.PENDING.value, FAILING, DeliveryStatus.DELIVERING.value, DeliveryStatus.DELIVERED.value,
+            DeliveryStatus.FAILED.value)
+API_STATUS = {FAILING: DeliveryStatus.PENDING.value}
+EVENT_TYPES = (*MATCH_EVENTS, "integration.test")
+COLORS = {DeliveryStatus.PENDING.value: "#9e9e9e", FAILING: "#e8772e", DeliveryStatus.DELIVERING.value: "#f4a000",
+          DeliveryStatus.DELIVERED.value: "#2e9d4f", DeliveryStatus.FAILED.value: "#d33c3c"}
 
 
 def shown_status(delivery: dict[str, Any]) -> str:
     """The status an operator reads: `failing` for a delivery retrying after an error, else the API's."""
-    if delivery.get("status") == "pending" and delivery.get("lastError"):
-        return "failing"
+    if delivery.get("status") == DeliveryStatus.PENDING.value and delivery.get("lastError"):
+        return FAILING
     return str(delivery.get("status"))
 
 
@@ -39,8 +43,8 @@ def table_of(deliveries: list[dict[str, Any]]) -> pd.DataFrame:
 
 def failure_rate(deliveries: list[dict[str, Any]]) -> float | None:
     """Failing or failed ÷ (those + delivered); None while no delivery was attempted to an end or an error."""
-    failed = sum(1 for d in deliveries if shown_status(d) in ("failed", "failing"))
-    settled = failed + sum(1 for d in deliveries if d.get("status") == "delivered")
+    failed = sum(1 for d in deliveries if shown_status(d) in (DeliveryStatus.FAILED.value, FAILING))
+    settled = failed + sum(1 for d in deliveries if d.get("status") == DeliveryStatus.DELIVERED.value)
     return failed / settled if settled else None
 
 

@@ -17,7 +17,8 @@ from domain.estimates import Estimator
 from domain.matches import Playing
 from domain.models import Table
 from domain.ports import UnitOfWork
-from domain.queues import Reader, active_match, pending_queue
+from domain.queues import active_match, pending_queue
+from domain.views import Reader
 
 
 class Board:

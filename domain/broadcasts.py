@@ -17,14 +17,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from domain import outputs
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
-from domain.models import Broadcast, Table
+from domain.models import Broadcast, MatchStatus, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
@@ -96,11 +95,11 @@ def court_scoreboards(broadcast: Broadcast, table: Table) -> list[str]:
 def _clear_court(uow: UnitOfWork, table: Table) -> None:
     """Remove a court: 409 `table_busy` while a match is active on it; its pending queue goes with it."""
     matches = uow.matches.find(table_id=table.id)
-    if any(match.status == "active" for match in matches):
+    if any(match.status == MatchStatus.ACTIVE for match in matches):
         raise Conflict(f"Court '{table.label}' has an active match.", code="table_busy",
                        details={"tableID": table.id})
     for match in matches:
-        if match.status == "pending":
+        if match.status == MatchStatus.PENDING:
             uow.matches.delete(match.id)
     uow.tables.delete(table.id)
 
@@ -236,30 +235,3 @@ def list_broadcasts(
                     cursor=cursor)
 
 
-def present_broadcast(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = False) -> dict[str, Any]:
-    """Broadcast read: courts with `id`, `label`, `scoreboardIDs`, `outputs`; never internal or URL IDs."""
-    courts = []
-    for table in _tables(uow, broadcast):
-        shown = court_scoreboards(broadcast, table)
-        courts.append({
-            "id": table.id, "label": table.label, "scoreboardIDs": list(table.scoreboard_ids or []),
-            "outputs": [{"scoreboardID": scoreboard} for scoreboard in shown],
-        })
-    read: dict[str, Any] = {"id": broadcast.id, "name": broadcast.name}
-    optional = {
-        "description": broadcast.description,
-        "defaultPlayerListID": broadcast.default_player_list_id,
-        "defaultScoreboardID": broadcast.default_scoreboard_id,
-    }
-    read.update({key: value for key, value in optional.items() if value is not None})
-    read.update({
-        "scoreboardIDs": list(broadcast.scoreboard_ids or []),
-        "tableCount": len(courts),
-        "outputCount": sum(len(court["outputs"]) for court in courts),
-        "tables": courts,
-        "createdOn": broadcast.created_on,
-        "updatedOn": broadcast.updated_on,
-    })
-    if internal:
-        read["managerConnectionID"] = broadcast.manager_connection_id
-    return read

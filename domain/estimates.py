@@ -18,7 +18,7 @@ from enum import StrEnum
 from statistics import median
 
 from domain.clock import iso, parse_iso
-from domain.models import Match, Table
+from domain.models import Match, MatchStatus, Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match, pending_queue
 
@@ -86,7 +86,7 @@ class Estimator:
         """The broadcast's typical match duration."""
         if broadcast_id not in self._typical:
             completed = [m for table in self.uow.tables.find(broadcast_id=broadcast_id)
-                         for m in self.uow.matches.find(table_id=table.id, status="completed")]
+                         for m in self.uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)]
             self._typical[broadcast_id] = typical_duration(completed, default=self.default)
         return self._typical[broadcast_id]
 

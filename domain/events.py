@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from domain.clock import iso
-from domain.models import MATCH_EVENTS, Delivery
+from domain.models import MATCH_EVENTS, Delivery, DeliveryStatus
 from domain.ports import UnitOfWork
 
 
@@ -58,7 +58,7 @@ def record_event(
             id=event_id, account_id=account_id, connection_id=connection_id, event_type=event_type,
             body=event_body(event_id=event_id, event_type=event_type, connection_id=connection_id, data=data,
                             now=now),
-            status="pending", created_on=iso(now), next_attempt_on=iso(now),
+            status=DeliveryStatus.PENDING, created_on=iso(now), next_attempt_on=iso(now),
             webhook_created_on=config.created_on,
         )
     )

@@ -17,10 +17,11 @@ from domain.clock import iso
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import new_id
-from domain.models import Match, Table
+from domain.models import Match, MatchStatus, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
-from domain.queues import SIDES, Reader, pending_queue
+from domain.queues import SIDES, pending_queue
+from domain.views import Reader
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -78,7 +79,7 @@ def get_match(uow: UnitOfWork, *, account_id: str, match_id: str) -> Match:
 
 
 def _require_pending(match: Match) -> None:
-    if match.status != "pending":
+    if match.status != MatchStatus.PENDING:
         raise Conflict(
             f"Match '{match.external_id}' is {match.status} and locked; it cannot be changed.", code="match_locked"
         )
@@ -139,7 +140,7 @@ def sync_match(
         id=current.id if current else new_id("mat"),
         scheduled_match_id=current.scheduled_match_id if current else new_id("sm"),
         account_id=account_id, connection_id=connection_id, external_id=sync.external_id,
-        table_id=sync.table_id, player_list_external_id=sync.player_list_external_id, status="pending",
+        table_id=sync.table_id, player_list_external_id=sync.player_list_external_id, status=MatchStatus.PENDING,
         queue_order=queue_order, scheduled_on=scheduled_on,
         created_on=current.created_on if current else stamp, updated_on=stamp,
         participants={side: dict(sync.participants[side]) for side in SIDES if side in sync.participants},
@@ -227,7 +228,7 @@ class Playing:
 
     def __init__(self, uow: UnitOfWork, *, account_id: str) -> None:
         self._tables: dict[tuple[str, ...], list[str]] = {}
-        for active in uow.matches.find(account_id=account_id, status="active"):
+        for active in uow.matches.find(account_id=account_id, status=MatchStatus.ACTIVE):
             for key in _players_of(active):
                 self._tables.setdefault(key, []).append(active.table_id)
 
@@ -256,9 +257,9 @@ def start_match(
     naming the players and tables).
     """
     match = get_match(uow, account_id=account_id, match_id=match_id)
-    if match.status != "pending":
+    if match.status != MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' is {match.status}, not pending.", code="match_not_pending")
-    busy = uow.matches.find(table_id=match.table_id, status="active")
+    busy = uow.matches.find(table_id=match.table_id, status=MatchStatus.ACTIVE)
     if busy:
         raise Conflict(f"Table '{match.table_id}' is already playing match '{busy[0].id}'.", code="table_busy")
     if not force:
@@ -275,7 +276,7 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
     table = uow.tables.get(table_id)
     if table is None or table.account_id != account_id:
         raise NotFound(f"No table '{table_id}'.")
-    in_play = uow.matches.find(table_id=table_id, status="active")
+    in_play = uow.matches.find(table_id=table_id, status=MatchStatus.ACTIVE)
     if in_play:
         raise Conflict(f"Table '{table_id}' is already playing match '{in_play[0].id}'.", code="table_busy")
     queue = pending_queue(uow, table_id)
@@ -289,7 +290,7 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
 
 
 def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
-    match.status = "active"
+    match.status = MatchStatus.ACTIVE
     match.started_on = match.updated_on = iso(now)
     match = uow.matches.put(match)
     _emit(uow, match, "match.started", now, rules)
@@ -307,9 +308,9 @@ def score_match(
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
     (`match.result_updated` with the previous result; it must stay decided)."""
     match = get_match(uow, account_id=account_id, match_id=match_id)
-    if match.status == "pending":
+    if match.status == MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' has not started.", code="match_not_active")
-    completed = match.status == "completed"
+    completed = match.status == MatchStatus.COMPLETED
     scoring.check_game_scores(game_scores, points=rules.points_per_game, best_of=_best_of(match, rules),
                               final=completed)
     previous = {"gameScores": match.game_scores,
@@ -330,12 +331,12 @@ def complete_match(
 ) -> Match:
     """active -> completed with a decided result (`409 match_undecided` otherwise). Emits `match.completed`."""
     match = get_match(uow, account_id=account_id, match_id=match_id)
-    if match.status != "active":
+    if match.status != MatchStatus.ACTIVE:
         raise Conflict(f"Match '{match_id}' is {match.status}, not active.", code="match_not_active")
     final = match.game_scores if game_scores is None else [{"a": g["a"], "b": g["b"]} for g in game_scores]
     scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
     match.game_scores = final
-    match.status = "completed"
+    match.status = MatchStatus.COMPLETED
     match.recorded_names = queues.side_names(match, queues.player_list_of(uow, match))  # history stays as played
     match.completed_on = match.updated_on = iso(now)
     match = uow.matches.put(match)

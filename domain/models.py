@@ -7,6 +7,7 @@ creation order the store assigns; lists and cursors use it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 SCOPES = (
@@ -15,6 +16,23 @@ SCOPES = (
 ).split()
 
 MATCH_EVENTS = ("match.started", "match.score_updated", "match.completed", "match.result_updated")
+
+
+class MatchStatus(StrEnum):
+    """A match's life: queued on a table, in play, finished (one type for models, schemas and the console)."""
+
+    PENDING = "pending"
+    ACTIVE = "active"
+    COMPLETED = "completed"
+
+
+class DeliveryStatus(StrEnum):
+    """A webhook delivery's state: waiting (maybe after failed attempts), being attempted, done, given up."""
+
+    PENDING = "pending"
+    DELIVERING = "delivering"
+    DELIVERED = "delivered"
+    FAILED = "failed"
 
 
 @dataclass
@@ -192,7 +210,7 @@ class Match:
     external_id: str
     table_id: str
     player_list_external_id: str
-    status: str  # "pending" | "active" | "completed"
+    status: MatchStatus
     queue_order: int  # ordering key among the table's pending matches
     scheduled_on: str
     created_on: str
@@ -254,7 +272,7 @@ class Delivery:
     connection_id: str
     event_type: str
     body: str
-    status: str  # "pending" | "delivering" | "delivered" | "failed"
+    status: DeliveryStatus
     created_on: str
     attempt_count: int = 0
     next_attempt_on: str | None = None

@@ -21,7 +21,7 @@ from domain import scoring
 from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id, new_secret
-from domain.models import Broadcast, Match, Output, PlayerList, Table
+from domain.models import Broadcast, Match, MatchStatus, Output, PlayerList, Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match, pending_queue, player_list_of
 
@@ -110,17 +110,6 @@ def output_by_key(uow: UnitOfWork, *, key: str) -> Output:
     return found[0]
 
 
-def present_output(uow: UnitOfWork, output: Output, *, root: str) -> dict[str, Any]:
-    """Operator read of an output, with its public URL."""
-    table = uow.tables.get(output.table_id) if output.table_id else None
-    return {
-        "id": output.id, "kind": output.kind, "tableID": output.table_id,
-        "tableLabel": table.label if table else None, "scoreboardID": output.scoreboard_id,
-        "design": design_of(output.scoreboard_id), "url": f"{root.rstrip('/')}/outputs/{output.key}",
-        "createdOn": output.created_on,
-    }
-
-
 # ------------------------------------------------------------------------------------------------ state
 def _players(player_list: PlayerList | None) -> dict[str, dict[str, Any]]:
     players: dict[str, dict[str, Any]] = {}
@@ -166,9 +155,10 @@ def _sides(match: Match, player_list: PlayerList | None, *, points: int) -> list
 def _match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any]:
     games = [{"a": g["a"], "b": g["b"]} for g in match.game_scores]
     current = None
-    if match.status == "active" and games and scoring.game_winner(match.game_scores[-1], points=points) is None:
+    in_play = match.status == MatchStatus.ACTIVE
+    if in_play and games and scoring.game_winner(match.game_scores[-1], points=points) is None:
         current = games[-1]
-    elif match.status == "active" and not games:
+    elif in_play and not games:
         current = {"a": 0, "b": 0}
     return {
         "sides": _sides(match, player_list_of(uow, match), points=points),

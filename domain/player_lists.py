@@ -21,7 +21,7 @@ from domain.ids import new_id
 from domain.models import PlayerList, Team
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
-from domain.rosters import NewRoster, create_roster, present_roster
+from domain.rosters import NewRoster, create_roster
 
 Player = dict[str, Any]
 
@@ -71,12 +71,6 @@ def patch_mapped(
     return players
 
 
-def present_player(player: Player, *, internal: bool = False) -> Player:
-    """A player as a partner reads it (external player shape + `source`); `internal` keeps `id`/`connectionID`."""
-    hidden = () if internal else ("id", "connectionID")
-    return {key: value for key, value in player.items() if key not in hidden}
-
-
 @dataclass(frozen=True)
 class PlayerListChange:
     """A validated `PATCH /player-lists/{externalID}` body (`UNSET`: not in the request)."""
@@ -108,24 +102,6 @@ def _patch_players(
 
 
 # ------------------------------------------------------------------ player lists
-def present_list(player_list: PlayerList, *, internal: bool = False) -> dict[str, Any]:
-    """Player list read: `{id, externalID, name, description, playerCount, players, createdOn, updatedOn}`."""
-    read: dict[str, Any] = {"id": player_list.id}
-    if player_list.external_id is not None:
-        read["externalID"] = player_list.external_id
-    read["name"] = player_list.name
-    if player_list.description is not None:
-        read["description"] = player_list.description
-    read.update({
-        "playerCount": len(player_list.players),
-        "players": [present_player(p, internal=internal) for p in player_list.players],
-        "createdOn": player_list.created_on,
-        "updatedOn": player_list.updated_on,
-    })
-    if internal:
-        read["connectionID"] = player_list.connection_id
-        read["rosterID"] = player_list.roster_id
-    return read
 
 
 def own_list(uow: UnitOfWork, *, connection_id: str, external_id: str) -> PlayerList:
@@ -242,24 +218,6 @@ def list_teams(
 ) -> tuple[list[Team], str | None]:
     return paginate(uow.teams.find(connection_id=connection_id), seq=lambda item: item.seq, limit=limit,
                     cursor=cursor)
-
-
-def present_team(uow: UnitOfWork, team: Team) -> dict[str, Any]:
-    """Team read: the team fields, `players`, and `roster` (the backing roster's read, null if deleted)."""
-    read: dict[str, Any] = {"id": team.id, "externalID": team.external_id, "name": team.name}
-    if team.logo_url is not None:
-        read["logoURL"] = team.logo_url
-    if team.jersey_color is not None:
-        read["jerseyColor"] = team.jersey_color
-    roster = uow.rosters.get(team.roster_id)
-    read.update({
-        "playerCount": len(team.players),
-        "players": [present_player(p) for p in team.players],
-        "roster": None if roster is None else present_roster(uow, roster),
-        "createdOn": team.created_on,
-        "updatedOn": team.updated_on,
-    })
-    return read
 
 
 # ------------------------------------------------------------------ operator: every list, manual players

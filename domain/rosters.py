@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
@@ -122,23 +121,3 @@ def list_rosters(
                     cursor=cursor)
 
 
-def present_roster(uow: UnitOfWork, roster: Roster) -> dict[str, Any]:
-    """Roster read plus `source: {playerListID, playerCount}` (the managed backing record)."""
-    backing = uow.player_lists.get(roster.player_list_id)
-    count = len(backing.players) if backing is not None else 0
-    read: dict[str, Any] = {"id": roster.id, "name": roster.name}
-    if roster.description is not None:
-        read["description"] = roster.description
-    read.update({"rosterType": roster.roster_type, "playerCount": count})
-    optional = {
-        "selfRegistrationEnabled": roster.self_registration_enabled,
-        "teamLogoURL": roster.team_logo_url,
-        "teamJerseyColor": roster.team_jersey_color,
-    }
-    read.update({key: value for key, value in optional.items() if value is not None})
-    read.update({
-        "createdOn": roster.created_on,
-        "updatedOn": roster.updated_on,
-        "source": {"playerListID": roster.player_list_id, "playerCount": count},
-    })
-    return read

@@ -23,7 +23,6 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-import orjson
 from standardwebhooks import Webhook
 
 from domain.clock import iso, parse_iso
@@ -31,9 +30,10 @@ from domain.commands import UNSET
 from domain.errors import Conflict, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import hash_secret
-from domain.models import MATCH_EVENTS, Delivery, WebhookConfig
+from domain.models import MATCH_EVENTS, Delivery, DeliveryStatus, WebhookConfig
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
+from domain.views import webhook_config_view
 
 EVENT_ID_PATTERN = "^[a-f0-9]{40}$"
 EVENT_ID = re.compile(EVENT_ID_PATTERN)
@@ -43,7 +43,7 @@ _PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4
 URL_PATTERN = rf"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::{_PORT})?(?:[/?#]\S*)?$"
 _URL = re.compile(URL_PATTERN.removesuffix("$"))
 _IPV6_URL = re.compile(rf"https?://\[([0-9A-Fa-f:.]+)\](?::{_PORT})?(?:[/?#]\S*)?")
-DELIVERY_STATUSES = ("pending", "delivering", "delivered", "failed")
+DELIVERY_STATUSES = tuple(DeliveryStatus)
 TEST_EVENT = "integration.test"
 SECRET_PREFIX = "whsec_"
 KEY_MIN, KEY_MAX = 8, 200
@@ -189,20 +189,8 @@ def _active_connection(uow: UnitOfWork, *, account_id: str, connection_id: str) 
         raise NotFound("No active connection.")
 
 
-def config_read(config: WebhookConfig | None) -> dict[str, Any]:
-    """`{"url", "events", "secretConfigured", "updatedOn"}`; never-set events read as all four."""
-    if config is None:
-        return {"url": None, "events": list(MATCH_EVENTS), "secretConfigured": False, "updatedOn": None}
-    return {
-        "url": config.url,
-        "events": list(MATCH_EVENTS) if config.events is None else list(config.events),
-        "secretConfigured": config.secret is not None,
-        "updatedOn": config.updated_on,
-    }
-
-
 def get_configuration(uow: UnitOfWork, *, connection_id: str) -> dict[str, Any]:
-    return config_read(uow.webhook_configs.get(connection_id))
+    return webhook_config_view(uow.webhook_configs.get(connection_id))
 
 
 def configure(
@@ -227,7 +215,7 @@ def configure(
         config.secret = created_secret = new_webhook_secret()
     config.updated_on = iso(now)
     uow.webhook_configs.put(config)
-    read = config_read(config)
+    read = webhook_config_view(config)
     if created_secret is not None:
         read["webhook_secret"] = created_secret
     return read
@@ -256,25 +244,6 @@ def rotate_secret(
 
 
 # ------------------------------------------------------------------------------------------ delivery reads
-def delivery_read(delivery: Delivery, *, operator: bool = False) -> dict[str, Any]:
-    """The webhook delivery of the spec; the operator's read adds `connectionID` and `attempts`."""
-    read: dict[str, Any] = {
-        "attemptCount": delivery.attempt_count,
-        "eventID": delivery.id,
-        "eventType": delivery.event_type,
-        "payload": orjson.loads(delivery.body),
-        "status": delivery.status,
-    }
-    optional = {
-        "attemptedOn": delivery.attempted_on, "createdOn": delivery.created_on,
-        "deliveredOn": delivery.delivered_on, "nextAttemptOn": delivery.next_attempt_on,
-        "webhookCreatedOn": delivery.webhook_created_on, "lastError": delivery.last_error,
-    }
-    read.update({name: value for name, value in optional.items() if value is not None})
-    if operator:
-        read["connectionID"] = delivery.connection_id
-        read["attempts"] = list(delivery.attempts)
-    return read
 
 
 def list_deliveries(
@@ -312,9 +281,9 @@ def _claim(uow: UnitOfWork, delivery: Delivery, config: WebhookConfig, *, manual
     """Mark the delivery `delivering` and capture the current URL and secret for an attempt."""
     if not (config.url and config.secret):
         raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
-    if delivery.status == "failed":
+    if delivery.status == DeliveryStatus.FAILED:
         delivery.next_attempt_on = None  # a failed delivery has no automatic attempt left
-    delivery.status = "delivering"
+    delivery.status = DeliveryStatus.DELIVERING
     uow.deliveries.put(delivery)
     return Attempt(event_id=delivery.id, connection_id=delivery.connection_id, url=config.url,
                    secret=config.secret, body=delivery.body, manual=manual)
@@ -333,7 +302,7 @@ def claim_due(
     """
     due_by = iso(now)
     busy_connections = set(busy_connections) | _attempting(uow)
-    pending = sorted(uow.deliveries.find(status="pending"), key=lambda d: (d.next_attempt_on or "", d.seq))
+    pending = sorted(uow.deliveries.find(status=DeliveryStatus.PENDING), key=lambda d: (d.next_attempt_on or "", d.seq))
     heads: dict[str, Delivery] = {}
     next_due: datetime | None = None
     for delivery in pending:
@@ -355,7 +324,7 @@ def claim_due(
 
 def _attempting(uow: UnitOfWork) -> set[str]:
     """Connections with an attempt under way (a dispatcher worker or a request thread holds a claim)."""
-    return {delivery.connection_id for delivery in uow.deliveries.find(status="delivering")}
+    return {delivery.connection_id for delivery in uow.deliveries.find(status=DeliveryStatus.DELIVERING)}
 
 
 def _one_attempt_at_a_time(uow: UnitOfWork, *, connection_id: str) -> None:
@@ -367,7 +336,7 @@ def _one_attempt_at_a_time(uow: UnitOfWork, *, connection_id: str) -> None:
 
 def recover_interrupted(uow: UnitOfWork, *, now: datetime) -> int:
     """After a crash: claimed deliveries whose attempt never finished are due again now (same eventID)."""
-    interrupted = uow.deliveries.find(status="delivering")
+    interrupted = uow.deliveries.find(status=DeliveryStatus.DELIVERING)
     for delivery in interrupted:
         release(uow, event_id=delivery.id, now=now, note="interrupted")
     return len(interrupted)
@@ -376,9 +345,9 @@ def recover_interrupted(uow: UnitOfWork, *, now: datetime) -> int:
 def release(uow: UnitOfWork, *, event_id: str, now: datetime, note: str | None = None) -> None:
     """Give a claimed delivery back (its attempt never ran): pending, due now."""
     delivery = uow.deliveries.get(event_id)
-    if delivery is None or delivery.status != "delivering":
+    if delivery is None or delivery.status != DeliveryStatus.DELIVERING:
         return
-    delivery.status = "pending"
+    delivery.status = DeliveryStatus.PENDING
     delivery.next_attempt_on = iso(now)
     if note:
         delivery.attempts.append({"attemptedOn": iso(now), "error": note})
@@ -450,20 +419,20 @@ def record_outcome(
         "attemptedOn": iso(outcome.started), "statusCode": outcome.status, "error": outcome.description,
     })
     if outcome.delivered:
-        delivery.status, delivery.delivered_on = "delivered", iso(now)
+        delivery.status, delivery.delivered_on = DeliveryStatus.DELIVERED, iso(now)
         delivery.next_attempt_on = delivery.last_error = None
         return uow.deliveries.put(delivery)
     delivery.last_error = outcome.description
     if manual and outcome.status != 410:
-        delivery.status = "pending" if delivery.next_attempt_on else "failed"
+        delivery.status = DeliveryStatus.PENDING if delivery.next_attempt_on else DeliveryStatus.FAILED
         return uow.deliveries.put(delivery)
     delay = None if outcome.status == 410 else next_delay(
         delivery.attempt_count - delivery.manual_attempts, schedule, retry_after=outcome.retry_after, random=random
     )
     if delay is None:
-        delivery.status, delivery.next_attempt_on = "failed", None
+        delivery.status, delivery.next_attempt_on = DeliveryStatus.FAILED, None
     else:
-        delivery.status = "pending"
+        delivery.status = DeliveryStatus.PENDING
         delivery.next_attempt_on = iso(now + timedelta(seconds=delay))
     return uow.deliveries.put(delivery)
 
@@ -506,7 +475,7 @@ def begin_retry(
 ) -> Attempt:
     """Claim a persisted delivery for a manual attempt now, with the current URL and secret."""
     delivery = get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
-    if delivery.status == "delivering":
+    if delivery.status == DeliveryStatus.DELIVERING:
         raise Conflict("The delivery is being attempted right now.", code="delivery_in_progress")
     _one_attempt_at_a_time(uow, connection_id=delivery.connection_id)
     config = _destination(uow, connection_id=delivery.connection_id, allow_private=allow_private, resolve=resolve)
@@ -528,9 +497,9 @@ def retry_failing(uow: UnitOfWork, *, account_id: str, connection_id: str, now: 
     if config is None or not config.url:
         raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
     failing = [d for d in uow.deliveries.find(connection_id=connection_id)
-               if d.status == "failed" or (d.status == "pending" and d.last_error)]
+               if d.status == DeliveryStatus.FAILED or (d.status == DeliveryStatus.PENDING and d.last_error)]
     for delivery in failing:
-        delivery.status, delivery.next_attempt_on = "pending", iso(now)
+        delivery.status, delivery.next_attempt_on = DeliveryStatus.PENDING, iso(now)
         uow.deliveries.put(delivery)
     return len(failing)
 

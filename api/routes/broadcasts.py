@@ -10,7 +10,7 @@ from api.context import caller, now, unit_of_work
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import BroadcastCreate, BroadcastPatch, BroadcastRead
 from api.security import requires
-from domain import broadcasts
+from domain import broadcasts, views
 
 blp = Blueprint("broadcasts", __name__, description="Broadcasts and their courts")
 
@@ -25,7 +25,7 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
         page, cursor = broadcasts.list_broadcasts(
             uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
         )
-        return {"data": [broadcasts.present_broadcast(uow, b) for b in page], "nextCursor": cursor}
+        return {"data": [views.broadcast_view(uow, b) for b in page], "nextCursor": cursor}
 
 
 @blp.route("/broadcasts", methods=["POST"])
@@ -40,7 +40,7 @@ def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
             uow, account_id=principal.account_id, new=replace(new, manager_connection_id=principal.connection_id),
             now=now(),
         )
-        return {"data": broadcasts.present_broadcast(uow, broadcast)}
+        return {"data": views.broadcast_view(uow, broadcast)}
 
 
 @blp.route("/broadcasts/<broadcast_id>", methods=["GET"])
@@ -50,7 +50,7 @@ def get_broadcast(broadcast_id: str) -> dict[str, Any]:
     """Read a broadcast with its courts and their outputs."""
     with unit_of_work() as uow:
         broadcast = broadcasts.get_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
-        return {"data": broadcasts.present_broadcast(uow, broadcast)}
+        return {"data": views.broadcast_view(uow, broadcast)}
 
 
 @blp.route("/broadcasts/<broadcast_id>", methods=["PATCH"])
@@ -64,7 +64,7 @@ def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> di
             uow, account_id=caller().account_id, broadcast_id=broadcast_id, change=change, now=now(),
             connection_id=caller().connection_id,
         )
-        return {"data": broadcasts.present_broadcast(uow, broadcast)}
+        return {"data": views.broadcast_view(uow, broadcast)}
 
 
 @blp.route("/broadcasts/<broadcast_id>", methods=["DELETE"])

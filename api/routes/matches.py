@@ -26,7 +26,7 @@ from domain.bulk import check_unique, each
 from domain.errors import Invalid
 from domain.models import Match
 from domain.ports import UnitOfWork
-from domain.queues import Reader
+from domain.views import Reader
 
 blp = Blueprint("matches", __name__, description="Scheduled matches on court queues")
 

@@ -16,9 +16,8 @@ from api.context import caller, now, services, unit_of_work
 from api.routes.connection import RevokedSchema
 from api.schemas.common import PageQuery, Strict, envelope, list_envelope, str_field
 from api.security import requires
-from domain import oauth
+from domain import oauth, views
 from domain.errors import DomainError, Invalid, InvalidClient, NotFound, RateLimited
-from domain.models import App, Connection
 from domain.pagination import paginate
 
 blp = Blueprint("oauth", __name__, description="OAuth 2.0 and partner apps", template_folder="../templates")
@@ -125,22 +124,6 @@ class ApproveSchema(Strict):
 class ApprovedSchema(Strict):
     code = fields.String(required=True)
     redirectURL = fields.String(required=True)
-
-
-def _app_read(app: App) -> dict[str, Any]:
-    return {
-        "appID": app.id, "clientID": app.client_id, "name": app.name, "redirectURIs": app.redirect_uris,
-        "scopes": app.scopes, "legacy": app.legacy, "createdOn": app.created_on,
-    }
-
-
-def _connection_read(connection: Connection, webhook_url: str | None) -> dict[str, Any]:
-    return {
-        "connectionID": connection.id, "appID": connection.app_id, "appName": connection.app_name,
-        "kind": connection.kind, "scopes": connection.scopes, "approvedOn": connection.approved_on,
-        "tokenExpiresOn": connection.token_expires_on, "revokedOn": connection.revoked_on,
-        "webhookURL": webhook_url,
-    }
 
 
 # ---------------------------------------------------------------- token endpoint
@@ -361,7 +344,7 @@ def list_apps(query: dict[str, Any]) -> dict[str, object]:
     with unit_of_work() as uow:
         apps = oauth.list_apps(uow, account_id=caller().account_id)
     page, cursor = paginate(apps, seq=lambda app: app.seq, limit=query.get("limit"), cursor=query.get("cursor"))
-    return {"data": [_app_read(app) for app in page], "nextCursor": cursor}
+    return {"data": [views.app_view(app) for app in page], "nextCursor": cursor}
 
 
 @blp.route("/operator/apps", methods=["POST"])
@@ -375,7 +358,7 @@ def create_app(body: dict[str, Any]) -> dict[str, object]:
             uow, account_id=caller().account_id, name=body["name"], redirect_uris=body["redirectURIs"],
             scope=body.get("scope"), legacy=body.get("legacy", False), now=now(),
         )
-    return {"data": _app_read(app) | {"clientSecret": secret}}
+    return {"data": views.app_view(app) | {"clientSecret": secret}}
 
 
 @blp.route("/operator/connections", methods=["GET"])
@@ -389,7 +372,8 @@ def list_connections(query: dict[str, Any]) -> dict[str, object]:
         page, cursor = paginate(connections, seq=lambda c: c.seq, limit=query.get("limit"),
                                 cursor=query.get("cursor"))
         urls = {c.id: (config.url if (config := uow.webhook_configs.get(c.id)) else None) for c in page}
-    return {"data": [_connection_read(connection, urls[connection.id]) for connection in page], "nextCursor": cursor}
+    return {"data": [views.connection_view(connection, urls[connection.id]) for connection in page],
+            "nextCursor": cursor}
 
 
 @blp.route("/operator/connections/<connection_id>", methods=["DELETE"])

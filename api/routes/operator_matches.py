@@ -23,6 +23,7 @@ from api.schemas.matches import (
 from api.security import requires
 from domain import matches as svc
 from domain.board import Board
+from domain.models import MatchStatus
 from domain.pagination import paginate
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
@@ -36,7 +37,7 @@ class OperatorDeleted(Schema):
 
 
 class OperatorMatchQuery(PageQuery):
-    status = fields.String(validate=validate.OneOf(["pending", "active", "completed"]))
+    status = fields.String(validate=validate.OneOf([status.value for status in MatchStatus]))
     tableID = fields.String(validate=validate.Length(min=1, max=500))
 
 

@@ -12,6 +12,7 @@ from api.context import caller, unit_of_work
 from api.schemas.common import envelope, list_envelope
 from api.security import requires
 from domain import outputs as svc
+from domain import views
 
 blp = Blueprint("operator_outputs", __name__, description="Operator: scoreboard outputs and venue displays")
 
@@ -45,7 +46,7 @@ def list_outputs(broadcast_id: str) -> Json:
     """The broadcast's managed output links: one per court x scoreboard ID, then its venue display."""
     with unit_of_work() as uow:
         found = svc.list_outputs(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
-        return {"data": [svc.present_output(uow, o, root=_root()) for o in found], "nextCursor": None}
+        return {"data": [views.output_view(uow, o, root=_root()) for o in found], "nextCursor": None}
 
 
 @blp.route("/operator/outputs/<string:output_id>/rotate", methods=["POST"])
@@ -56,7 +57,7 @@ def rotate_output(output_id: str) -> Json:
     """Give the output a new link; the old one answers 404 at once."""
     with unit_of_work() as uow:
         output = svc.rotate_output(uow, account_id=caller().account_id, output_id=output_id)
-        return {"data": svc.present_output(uow, output, root=_root())}
+        return {"data": views.output_view(uow, output, root=_root())}
 
 
 @blp.route("/operator/scoreboards", methods=["GET"])

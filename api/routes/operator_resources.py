@@ -21,7 +21,7 @@ from api.schemas.resources import (
     RosterRead,
 )
 from api.security import requires
-from domain import broadcasts, player_lists
+from domain import broadcasts, player_lists, views
 from domain.models import Broadcast
 from domain.ports import UnitOfWork
 
@@ -29,7 +29,7 @@ blp = Blueprint("operator_resources", __name__, description="Operator: broadcast
 
 
 def _broadcast(uow: UnitOfWork, broadcast: Broadcast) -> dict[str, Any]:
-    return {"data": broadcasts.present_broadcast(uow, broadcast, internal=True)}
+    return {"data": views.broadcast_view(uow, broadcast, internal=True)}
 
 
 @blp.route("/operator/broadcasts", methods=["GET"])
@@ -42,7 +42,7 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
         page, cursor = broadcasts.list_broadcasts(
             uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
         )
-        data = [broadcasts.present_broadcast(uow, b, internal=True) for b in page]
+        data = [views.broadcast_view(uow, b, internal=True) for b in page]
     return {"data": data, "nextCursor": cursor}
 
 
@@ -101,7 +101,7 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
         page, cursor = player_lists.account_lists(
             uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
         )
-    return {"data": [player_lists.present_list(item, internal=True) for item in page], "nextCursor": cursor}
+    return {"data": [views.player_list_view(item, internal=True) for item in page], "nextCursor": cursor}
 
 
 @blp.route("/operator/player-lists/<list_id>/players", methods=["POST"])
@@ -114,7 +114,7 @@ def add_manual_player(body: dict[str, Any], list_id: str) -> dict[str, Any]:
     with unit_of_work() as uow:
         player_list = player_lists.add_manual_player(uow, account_id=caller().account_id, list_id=list_id,
                                                      player=body, now=now())
-    return {"data": player_lists.present_list(player_list, internal=True)}
+    return {"data": views.player_list_view(player_list, internal=True)}
 
 
 @blp.route("/operator/player-lists/<list_id>/players/<player_id>", methods=["DELETE"])
@@ -125,7 +125,7 @@ def remove_manual_player(list_id: str, player_id: str) -> dict[str, Any]:
     with unit_of_work() as uow:
         player_list = player_lists.remove_manual_player(uow, account_id=caller().account_id, list_id=list_id,
                                                         player_id=player_id, now=now())
-    return {"data": player_lists.present_list(player_list, internal=True)}
+    return {"data": views.player_list_view(player_list, internal=True)}
 
 
 @blp.route("/operator/rosters", methods=["GET"])

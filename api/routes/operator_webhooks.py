@@ -12,7 +12,7 @@ from api.routes.webhooks import EVENT_ID_PARAMETER, attempt_now, runner
 from api.schemas.common import Strict, envelope, list_envelope
 from api.schemas.webhooks import OperatorDeliveryQuery, OperatorDeliverySchema
 from api.security import requires
-from domain import webhooks
+from domain import views, webhooks
 
 blp = Blueprint("operator_webhooks", __name__, description="Operator: webhook deliveries")
 
@@ -29,7 +29,7 @@ def list_deliveries(query: dict[str, Any]) -> dict[str, Any]:
             status=query.get("status"), event_type=query.get("eventType"), limit=query.get("limit"),
             cursor=query.get("cursor"),
         )
-    return {"data": [webhooks.delivery_read(delivery, operator=True) for delivery in page], "nextCursor": cursor}
+    return {"data": [views.delivery_view(delivery, operator=True) for delivery in page], "nextCursor": cursor}
 
 
 @blp.route("/operator/webhooks/<string:event_id>", methods=["GET"], parameters=[EVENT_ID_PARAMETER])
@@ -40,7 +40,7 @@ def get_delivery(event_id: str) -> dict[str, Any]:
     """One delivery with its connection and every attempt."""
     with unit_of_work() as uow:
         delivery = webhooks.get_delivery(uow, event_id=event_id, account_id=caller().account_id)
-    return {"data": webhooks.delivery_read(delivery, operator=True)}
+    return {"data": views.delivery_view(delivery, operator=True)}
 
 
 @blp.route("/operator/webhooks/<string:event_id>/retry", methods=["POST"], parameters=[EVENT_ID_PARAMETER])
@@ -54,7 +54,7 @@ def retry_delivery(event_id: str) -> dict[str, Any]:
     with unit_of_work() as uow:
         claim = webhooks.begin_retry(uow, event_id=event_id, account_id=caller().account_id, connection_id=None,
                                      allow_private=settings.webhook_allow_private, resolve=runner().resolve)
-    return {"data": webhooks.delivery_read(attempt_now(claim), operator=True)}
+    return {"data": views.delivery_view(attempt_now(claim), operator=True)}
 
 
 class RetryFailingSchema(Strict):

@@ -9,7 +9,7 @@ from api.context import caller, now, unit_of_work
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.resources import PlayerListPatch, PlayerListRead, PlayerListSync
 from api.security import requires
-from domain import player_lists
+from domain import player_lists, views
 
 blp = Blueprint("player_lists", __name__, description="Player lists synchronized from the partner system")
 
@@ -24,7 +24,7 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
         page, cursor = player_lists.list_lists(
             uow, connection_id=caller().connection_id or "", limit=query.get("limit"), cursor=query.get("cursor")
         )
-    return {"data": [player_lists.present_list(item) for item in page], "nextCursor": cursor}
+    return {"data": [views.player_list_view(item) for item in page], "nextCursor": cursor}
 
 
 @blp.route("/player-lists", methods=["PUT"])
@@ -40,7 +40,7 @@ def sync_player_list(body: dict[str, Any]) -> dict[str, Any]:
             external_id=body["externalID"], name=body["name"], description=body.get("description"),
             players=body["players"], now=now(),
         )
-    return {"data": player_lists.present_list(player_list)}
+    return {"data": views.player_list_view(player_list)}
 
 
 @blp.route("/player-lists/<external_id>", methods=["GET"])
@@ -51,7 +51,7 @@ def get_player_list(external_id: str) -> dict[str, Any]:
     with unit_of_work() as uow:
         player_list = player_lists.own_list(uow, connection_id=caller().connection_id or "",
                                             external_id=external_id)
-    return {"data": player_lists.present_list(player_list)}
+    return {"data": views.player_list_view(player_list)}
 
 
 @blp.route("/player-lists/<external_id>", methods=["PATCH"])
@@ -64,4 +64,4 @@ def patch_player_list(change: player_lists.PlayerListChange, external_id: str) -
         player_list = player_lists.patch_list(
             uow, connection_id=caller().connection_id or "", external_id=external_id, change=change, now=now()
         )
-    return {"data": player_lists.present_list(player_list)}
+    return {"data": views.player_list_view(player_list)}

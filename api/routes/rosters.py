@@ -9,7 +9,7 @@ from api.context import caller, now, unit_of_work
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import RosterCreate, RosterPatch, RosterRead
 from api.security import requires
-from domain import rosters
+from domain import rosters, views
 
 blp = Blueprint("rosters", __name__, description="Rosters and their managed backing player lists")
 
@@ -29,7 +29,7 @@ def roster_page(query: dict[str, Any]) -> dict[str, Any]:
         page, cursor = rosters.list_rosters(
             uow, account_id=caller().account_id, limit=query.get("limit"), cursor=query.get("cursor")
         )
-        return {"data": [rosters.present_roster(uow, r) for r in page], "nextCursor": cursor}
+        return {"data": [views.roster_view(uow, r) for r in page], "nextCursor": cursor}
 
 
 @blp.route("/rosters", methods=["POST"])
@@ -40,7 +40,7 @@ def create_roster(new: rosters.NewRoster) -> dict[str, Any]:
     """Create a roster and its managed backing player list."""
     with unit_of_work() as uow:
         roster = rosters.create_roster(uow, account_id=caller().account_id, new=new, now=now())
-        return {"data": rosters.present_roster(uow, roster)}
+        return {"data": views.roster_view(uow, roster)}
 
 
 @blp.route("/rosters/<roster_id>", methods=["GET"])
@@ -50,7 +50,7 @@ def get_roster(roster_id: str) -> dict[str, Any]:
     """Read a roster with its managed source (`playerListID`, `playerCount`)."""
     with unit_of_work() as uow:
         roster = rosters.get_roster(uow, account_id=caller().account_id, roster_id=roster_id)
-        return {"data": rosters.present_roster(uow, roster)}
+        return {"data": views.roster_view(uow, roster)}
 
 
 @blp.route("/rosters/<roster_id>", methods=["PATCH"])
@@ -62,7 +62,7 @@ def patch_roster(change: rosters.RosterChange, roster_id: str) -> dict[str, Any]
     with unit_of_work() as uow:
         roster = rosters.patch_roster(uow, account_id=caller().account_id, roster_id=roster_id, change=change,
                                       now=now())
-        return {"data": rosters.present_roster(uow, roster)}
+        return {"data": views.roster_view(uow, roster)}
 
 
 @blp.route("/rosters/<roster_id>", methods=["DELETE"])

@@ -9,7 +9,7 @@ from api.context import caller, now, unit_of_work
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.resources import TeamPatch, TeamRead, TeamSync
 from api.security import requires
-from domain import player_lists
+from domain import player_lists, views
 
 blp = Blueprint("teams", __name__, description="Teams synchronized from the partner system")
 
@@ -24,7 +24,7 @@ def list_teams(query: dict[str, Any]) -> dict[str, Any]:
         page, cursor = player_lists.list_teams(
             uow, connection_id=caller().connection_id or "", limit=query.get("limit"), cursor=query.get("cursor")
         )
-        return {"data": [player_lists.present_team(uow, team) for team in page], "nextCursor": cursor}
+        return {"data": [views.team_view(uow, team) for team in page], "nextCursor": cursor}
 
 
 @blp.route("/teams", methods=["PUT"])
@@ -40,7 +40,7 @@ def sync_team(body: dict[str, Any]) -> dict[str, Any]:
             external_id=body["externalID"], name=body["name"], logo_url=body.get("logoURL"),
             jersey_color=body.get("jerseyColor"), players=body["players"], now=now(),
         )
-        return {"data": player_lists.present_team(uow, team)}
+        return {"data": views.team_view(uow, team)}
 
 
 @blp.route("/teams/<external_id>", methods=["GET"])
@@ -50,7 +50,7 @@ def get_team(external_id: str) -> dict[str, Any]:
     """Read one of the connection's teams with its players and roster."""
     with unit_of_work() as uow:
         team = player_lists.own_team(uow, connection_id=caller().connection_id or "", external_id=external_id)
-        return {"data": player_lists.present_team(uow, team)}
+        return {"data": views.team_view(uow, team)}
 
 
 @blp.route("/teams/<external_id>", methods=["PATCH"])
@@ -63,4 +63,4 @@ def patch_team(change: player_lists.TeamChange, external_id: str) -> dict[str, A
         team = player_lists.patch_team(
             uow, connection_id=caller().connection_id or "", external_id=external_id, change=change, now=now()
         )
-        return {"data": player_lists.present_team(uow, team)}
+        return {"data": views.team_view(uow, team)}

@@ -18,8 +18,8 @@ from api.schemas.webhooks import (
     WebhookRetryBody,
 )
 from api.security import requires
-from domain import webhooks
-from domain.models import Delivery
+from domain import views, webhooks
+from domain.models import Delivery, DeliveryStatus
 from scheduler.attempts import AttemptRunner
 
 blp = Blueprint("webhooks", __name__, description="Webhook configuration and deliveries")
@@ -59,7 +59,7 @@ def list_deliveries(query: dict[str, Any]) -> dict[str, Any]:
             uow, account_id=account_id, connection_id=connection_id, status=query.get("status"),
             event_type=query.get("eventType"), limit=query.get("limit"), cursor=query.get("cursor"),
         )
-    return {"data": [webhooks.delivery_read(delivery) for delivery in page], "nextCursor": cursor}
+    return {"data": [views.delivery_view(delivery) for delivery in page], "nextCursor": cursor}
 
 
 @blp.route("/webhooks/configuration", methods=["GET"])
@@ -102,7 +102,7 @@ def send_test() -> tuple[dict[str, Any], int]:
                                               allow_private=settings.webhook_allow_private, resolve=runner().resolve)
     if claim is not None:
         delivery = attempt_now(claim)
-    return {"data": webhooks.delivery_read(delivery)}, 200 if delivery.status == "delivered" else 202
+    return {"data": views.delivery_view(delivery)}, 200 if delivery.status == DeliveryStatus.DELIVERED else 202
 
 
 @blp.route("/webhooks/retry", methods=["POST"])
@@ -119,7 +119,7 @@ def retry_delivery(body: dict[str, str]) -> dict[str, Any]:
         claim = webhooks.begin_retry(uow, event_id=body["eventID"], account_id=account_id,
                                      connection_id=connection_id, allow_private=settings.webhook_allow_private,
                                      resolve=runner().resolve)
-    return {"data": webhooks.delivery_read(attempt_now(claim))}
+    return {"data": views.delivery_view(attempt_now(claim))}
 
 
 @blp.route("/webhooks/secret/rotate", methods=["POST"])
@@ -147,4 +147,4 @@ def get_delivery(event_id: str) -> dict[str, Any]:
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
         delivery = webhooks.get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
-    return {"data": webhooks.delivery_read(delivery)}
+    return {"data": views.delivery_view(delivery)}

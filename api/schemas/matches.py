@@ -10,6 +10,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 from api.schemas.common import Strict, str_field
 from domain import scoring
 from domain.matches import MatchSync
+from domain.models import MatchStatus
 from domain.queues import SIDES
 
 BULK_SIZE = validate.Length(min=1, max=100)
@@ -204,7 +205,7 @@ class MatchRead(Schema):
     externalID = fields.String(required=True)
     scheduledMatchID = fields.String(required=True)
     tableID = fields.String(required=True)
-    status = fields.String(required=True, metadata={"enum": ["pending", "active", "completed"]})
+    status = fields.String(required=True, metadata={"enum": [status.value for status in MatchStatus]})
     participants = fields.Nested(ParticipantsRead, required=True)
     playerListExternalID = fields.String()
     isActive = fields.Boolean()

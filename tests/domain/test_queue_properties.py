@@ -19,7 +19,7 @@ from domain import matches as svc
 from domain.clock import FixedClock, iso
 from domain.errors import DomainError
 from domain.models import Match, PlayerList, Table
-from domain.queues import Reader
+from domain.views import Reader
 from storage.engine import Store
 from storage.repository import unit_of_work
 

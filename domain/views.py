@@ -1,0 +1,274 @@
+"""The read side, in one place: how every resource reads in the API (partner and operator), the webhook payloads
+and the console. One convention: `<resource>_view(...)` returns the JSON-ready dict of the spec's read shape;
+`Reader` is the views of many matches and tables of one unit of work (each queue and player list loaded once).
+
+Services decide and write; views only shape. Outputs, scorer pages and exports reuse these reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from domain.broadcasts import _tables, court_scoreboards
+from domain.models import (
+    MATCH_EVENTS,
+    App,
+    Broadcast,
+    Connection,
+    Delivery,
+    Match,
+    MatchStatus,
+    Output,
+    PlayerList,
+    Roster,
+    Table,
+    Team,
+    WebhookConfig,
+)
+from domain.outputs import design_of
+from domain.player_lists import Player
+from domain.ports import UnitOfWork
+from domain.queues import DEFAULT_POINTS, SIDES, active_match, pending_queue, player_list_of, score_of, side_names
+
+
+def match_view(
+    match: Match, *, queue_position: int | None, player_list: PlayerList | None, points: int = DEFAULT_POINTS,
+) -> dict[str, Any]:
+    """The match read of the spec (required fields always, optional ones when set)."""
+    read: dict[str, Any] = {
+        "id": match.id,
+        "externalID": match.external_id,
+        "scheduledMatchID": match.scheduled_match_id,
+        "tableID": match.table_id,
+        "status": match.status,
+        "participants": {side: dict(ref) for side, ref in match.participants.items()},
+        "playerListExternalID": match.player_list_external_id,
+        "isActive": match.status == MatchStatus.ACTIVE,
+        "isComplete": match.status == MatchStatus.COMPLETED,
+        "queuePosition": queue_position,
+        "scheduledOn": match.scheduled_on,
+        "gameScores": [dict(game) for game in match.game_scores],
+        "score": score_of(match.game_scores, points=points),
+    }
+    optional = {
+        "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
+        "startTime": match.start_time, "bestOf": match.best_of, "isDoubles": match.is_doubles,
+        "startedOn": match.started_on, "completedOn": match.completed_on,
+    }
+    read.update({key: value for key, value in optional.items() if value is not None})
+    names = side_names(match, player_list)
+    read.update({side: names[side] for side in SIDES if side in names})
+    return read
+
+
+class Reader:
+    """Presents many matches of one unit of work, loading each table queue and player list once."""
+
+    def __init__(self, uow: UnitOfWork, *, points: int = DEFAULT_POINTS) -> None:
+        self.uow = uow
+        self.points = points
+        self._positions: dict[str, dict[str, int]] = {}
+        self._lists: dict[tuple[str, str], PlayerList | None] = {}
+
+    def positions(self, table_id: str) -> dict[str, int]:
+        if table_id not in self._positions:
+            queue = pending_queue(self.uow, table_id)
+            self._positions[table_id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        return self._positions[table_id]
+
+    def player_list(self, match: Match) -> PlayerList | None:
+        key = (match.connection_id, match.player_list_external_id)
+        if key not in self._lists:
+            self._lists[key] = player_list_of(self.uow, match)
+        return self._lists[key]
+
+    def read(self, match: Match) -> dict[str, Any]:
+        position = self.positions(match.table_id).get(match.id) if match.status == MatchStatus.PENDING else None
+        return match_view(match, queue_position=position, player_list=self.player_list(match), points=self.points)
+
+    def read_all(self, matches: Iterable[Match]) -> list[dict[str, Any]]:
+        return [self.read(match) for match in matches]
+
+    def table(self, table: Table, *, connection_id: str | None) -> dict[str, Any]:
+        """Table read: `{id, label, broadcastID, playerListExternalID, activeMatch, queue}` (contract §5)."""
+        active = active_match(self.uow, table.id)
+        queue = pending_queue(self.uow, table.id)
+        self._positions[table.id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        if connection_id is not None:
+            queue = [m for m in queue if m.connection_id == connection_id]
+            if active is not None and active.connection_id != connection_id:
+                active = None
+        return self._present(table, active, queue)
+
+    def court(self, table: Table, *, active: Match | None, queue: list[Match]) -> dict[str, Any]:
+        """The table read of a whole court (operator) whose active match and queue the caller already read."""
+        self._positions[table.id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        return self._present(table, active, queue)
+
+    def _present(self, table: Table, active: Match | None, queue: list[Match]) -> dict[str, Any]:
+        return {
+            "id": table.id,
+            "label": table.label,
+            "broadcastID": table.broadcast_id,
+            "playerListExternalID": table.player_list_external_id,
+            "activeMatch": None if active is None else self.read(active),
+            "queue": self.read_all(queue),
+        }
+
+
+def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = False) -> dict[str, Any]:
+    """Broadcast read: courts with `id`, `label`, `scoreboardIDs`, `outputs`; never internal or URL IDs."""
+    courts = []
+    for table in _tables(uow, broadcast):
+        shown = court_scoreboards(broadcast, table)
+        courts.append({
+            "id": table.id, "label": table.label, "scoreboardIDs": list(table.scoreboard_ids or []),
+            "outputs": [{"scoreboardID": scoreboard} for scoreboard in shown],
+        })
+    read: dict[str, Any] = {"id": broadcast.id, "name": broadcast.name}
+    optional = {
+        "description": broadcast.description,
+        "defaultPlayerListID": broadcast.default_player_list_id,
+        "defaultScoreboardID": broadcast.default_scoreboard_id,
+    }
+    read.update({key: value for key, value in optional.items() if value is not None})
+    read.update({
+        "scoreboardIDs": list(broadcast.scoreboard_ids or []),
+        "tableCount": len(courts),
+        "outputCount": sum(len(court["outputs"]) for court in courts),
+        "tables": courts,
+        "createdOn": broadcast.created_on,
+        "updatedOn": broadcast.updated_on,
+    })
+    if internal:
+        read["managerConnectionID"] = broadcast.manager_connection_id
+    return read
+
+
+def roster_view(uow: UnitOfWork, roster: Roster) -> dict[str, Any]:
+    """Roster read plus `source: {playerListID, playerCount}` (the managed backing record)."""
+    backing = uow.player_lists.get(roster.player_list_id)
+    count = len(backing.players) if backing is not None else 0
+    read: dict[str, Any] = {"id": roster.id, "name": roster.name}
+    if roster.description is not None:
+        read["description"] = roster.description
+    read.update({"rosterType": roster.roster_type, "playerCount": count})
+    optional = {
+        "selfRegistrationEnabled": roster.self_registration_enabled,
+        "teamLogoURL": roster.team_logo_url,
+        "teamJerseyColor": roster.team_jersey_color,
+    }
+    read.update({key: value for key, value in optional.items() if value is not None})
+    read.update({
+        "createdOn": roster.created_on,
+        "updatedOn": roster.updated_on,
+        "source": {"playerListID": roster.player_list_id, "playerCount": count},
+    })
+    return read
+
+
+def player_view(player: Player, *, internal: bool = False) -> Player:
+    """A player as a partner reads it (external player shape + `source`); `internal` keeps `id`/`connectionID`."""
+    hidden = () if internal else ("id", "connectionID")
+    return {key: value for key, value in player.items() if key not in hidden}
+
+
+def player_list_view(player_list: PlayerList, *, internal: bool = False) -> dict[str, Any]:
+    """Player list read: `{id, externalID, name, description, playerCount, players, createdOn, updatedOn}`."""
+    read: dict[str, Any] = {"id": player_list.id}
+    if player_list.external_id is not None:
+        read["externalID"] = player_list.external_id
+    read["name"] = player_list.name
+    if player_list.description is not None:
+        read["description"] = player_list.description
+    read.update({
+        "playerCount": len(player_list.players),
+        "players": [player_view(p, internal=internal) for p in player_list.players],
+        "createdOn": player_list.created_on,
+        "updatedOn": player_list.updated_on,
+    })
+    if internal:
+        read["connectionID"] = player_list.connection_id
+        read["rosterID"] = player_list.roster_id
+    return read
+
+
+def team_view(uow: UnitOfWork, team: Team) -> dict[str, Any]:
+    """Team read: the team fields, `players`, and `roster` (the backing roster's read, null if deleted)."""
+    read: dict[str, Any] = {"id": team.id, "externalID": team.external_id, "name": team.name}
+    if team.logo_url is not None:
+        read["logoURL"] = team.logo_url
+    if team.jersey_color is not None:
+        read["jerseyColor"] = team.jersey_color
+    roster = uow.rosters.get(team.roster_id)
+    read.update({
+        "playerCount": len(team.players),
+        "players": [player_view(p) for p in team.players],
+        "roster": None if roster is None else roster_view(uow, roster),
+        "createdOn": team.created_on,
+        "updatedOn": team.updated_on,
+    })
+    return read
+
+
+def webhook_config_view(config: WebhookConfig | None) -> dict[str, Any]:
+    """`{"url", "events", "secretConfigured", "updatedOn"}`; never-set events read as all four."""
+    if config is None:
+        return {"url": None, "events": list(MATCH_EVENTS), "secretConfigured": False, "updatedOn": None}
+    return {
+        "url": config.url,
+        "events": list(MATCH_EVENTS) if config.events is None else list(config.events),
+        "secretConfigured": config.secret is not None,
+        "updatedOn": config.updated_on,
+    }
+
+
+def delivery_view(delivery: Delivery, *, operator: bool = False) -> dict[str, Any]:
+    """The webhook delivery of the spec; the operator's read adds `connectionID` and `attempts`."""
+    read: dict[str, Any] = {
+        "attemptCount": delivery.attempt_count,
+        "eventID": delivery.id,
+        "eventType": delivery.event_type,
+        "payload": orjson.loads(delivery.body),
+        "status": delivery.status,
+    }
+    optional = {
+        "attemptedOn": delivery.attempted_on, "createdOn": delivery.created_on,
+        "deliveredOn": delivery.delivered_on, "nextAttemptOn": delivery.next_attempt_on,
+        "webhookCreatedOn": delivery.webhook_created_on, "lastError": delivery.last_error,
+    }
+    read.update({name: value for name, value in optional.items() if value is not None})
+    if operator:
+        read["connectionID"] = delivery.connection_id
+        read["attempts"] = list(delivery.attempts)
+    return read
+
+
+def output_view(uow: UnitOfWork, output: Output, *, root: str) -> dict[str, Any]:
+    """Operator read of an output, with its public URL."""
+    table = uow.tables.get(output.table_id) if output.table_id else None
+    return {
+        "id": output.id, "kind": output.kind, "tableID": output.table_id,
+        "tableLabel": table.label if table else None, "scoreboardID": output.scoreboard_id,
+        "design": design_of(output.scoreboard_id), "url": f"{root.rstrip('/')}/outputs/{output.key}",
+        "createdOn": output.created_on,
+    }
+
+
+def app_view(app: App) -> dict[str, Any]:
+    return {
+        "appID": app.id, "clientID": app.client_id, "name": app.name, "redirectURIs": app.redirect_uris,
+        "scopes": app.scopes, "legacy": app.legacy, "createdOn": app.created_on,
+    }
+
+
+def connection_view(connection: Connection, webhook_url: str | None) -> dict[str, Any]:
+    return {
+        "connectionID": connection.id, "appID": connection.app_id, "appName": connection.app_name,
+        "kind": connection.kind, "scopes": connection.scopes, "approvedOn": connection.approved_on,
+        "tokenExpiresOn": connection.token_expires_on, "revokedOn": connection.revoked_on,
+        "webhookURL": webhook_url,
+    }

@@ -1,0 +1,26 @@
+"""Statuses are one StrEnum each, used by models, schemas, the console and storage alike."""
+
+from __future__ import annotations
+
+from api.schemas.matches import MatchRead
+from api.schemas.webhooks import DeliveryQuery, DeliverySchema
+from console.deliveries import STATUSES
+from domain.models import DeliveryStatus, MatchStatus
+from domain.webhooks import DELIVERY_STATUSES
+
+
+def test_match_read_documents_the_match_statuses() -> None:
+    assert MatchRead().fields["status"].metadata["enum"] == ["pending", "active", "completed"]
+    assert [status.value for status in MatchStatus] == ["pending", "active", "completed"]
+
+
+def test_delivery_schemas_and_console_use_the_delivery_statuses() -> None:
+    expected = ["pending", "delivering", "delivered", "failed"]
+    assert list(DELIVERY_STATUSES) == expected == [status.value for status in DeliveryStatus]
+    for schema in (DeliverySchema(), DeliveryQuery()):
+        assert list(schema.fields["status"].validate.choices) == expected  # type: ignore[union-attr]
+    assert [s for s in STATUSES if s != "failing"] == expected
+
+
+def test_a_status_is_its_plain_string_on_the_wire() -> None:
+    assert MatchStatus.ACTIVE == "active" and f"{DeliveryStatus.FAILED}" == "failed"
