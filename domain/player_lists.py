@@ -72,6 +72,27 @@ def patch_mapped(
 
 
 @dataclass(frozen=True)
+class SyncPlayerList:
+    """A validated `PUT /player-lists` body: the list's mapped players become exactly `players`."""
+
+    external_id: str
+    name: str
+    players: Sequence[Player]
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class SyncTeam:
+    """A validated `PUT /teams` body."""
+
+    external_id: str
+    name: str
+    players: Sequence[Player]
+    logo_url: str | None = None
+    jersey_color: str | None = None
+
+
+@dataclass(frozen=True)
 class PlayerListChange:
     """A validated `PATCH /player-lists/{externalID}` body (`UNSET`: not in the request)."""
 
@@ -113,17 +134,16 @@ def own_list(uow: UnitOfWork, *, connection_id: str, external_id: str) -> Player
 
 
 def sync_list(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, external_id: str, name: str,
-    description: str | None, players: Sequence[Player], now: datetime,
+    uow: UnitOfWork, *, account_id: str, connection_id: str, sync: SyncPlayerList, now: datetime,
 ) -> PlayerList:
     """`PUT /player-lists`: create or replace the connection's list; idempotent by externalID."""
-    found = uow.player_lists.find(connection_id=connection_id, external_id=external_id)
+    found = uow.player_lists.find(connection_id=connection_id, external_id=sync.external_id)
     existing = found[0] if found else PlayerList(
-        id=new_id("pl"), account_id=account_id, name=name, players=[], created_on=iso(now), updated_on=iso(now),
-        connection_id=connection_id, external_id=external_id,
+        id=new_id("pl"), account_id=account_id, name=sync.name, players=[], created_on=iso(now),
+        updated_on=iso(now), connection_id=connection_id, external_id=sync.external_id,
     )
-    existing.players = replace_mapped(existing.players, players, connection_id=connection_id)
-    existing.name, existing.description, existing.updated_on = name, description, iso(now)
+    existing.players = replace_mapped(existing.players, sync.players, connection_id=connection_id)
+    existing.name, existing.description, existing.updated_on = sync.name, sync.description, iso(now)
     return uow.player_lists.put(existing)
 
 
@@ -178,18 +198,16 @@ def _keep_roster_in_step(uow: UnitOfWork, team: Team, *, now: datetime) -> None:
         uow.player_lists.put(backing)
 
 
-def sync_team(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, external_id: str, name: str,
-    logo_url: str | None, jersey_color: str | None, players: Sequence[Player], now: datetime,
-) -> Team:
+def sync_team(uow: UnitOfWork, *, account_id: str, connection_id: str, sync: SyncTeam, now: datetime) -> Team:
     """`PUT /teams`: create or replace the connection's team and keep its roster in step."""
-    found = uow.teams.find(connection_id=connection_id, external_id=external_id)
+    found = uow.teams.find(connection_id=connection_id, external_id=sync.external_id)
     team = found[0] if found else Team(
-        id=new_id("team"), account_id=account_id, connection_id=connection_id, external_id=external_id,
-        name=name, players=[], roster_id="", created_on=iso(now), updated_on=iso(now),
+        id=new_id("team"), account_id=account_id, connection_id=connection_id, external_id=sync.external_id,
+        name=sync.name, players=[], roster_id="", created_on=iso(now), updated_on=iso(now),
     )
-    team.players = replace_mapped(team.players, players, connection_id=connection_id)
-    team.name, team.logo_url, team.jersey_color, team.updated_on = name, logo_url, jersey_color, iso(now)
+    team.players = replace_mapped(team.players, sync.players, connection_id=connection_id)
+    team.name, team.logo_url, team.jersey_color = sync.name, sync.logo_url, sync.jersey_color
+    team.updated_on = iso(now)
     _keep_roster_in_step(uow, team, now=now)
     return uow.teams.put(team)
 

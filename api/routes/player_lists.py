@@ -31,14 +31,12 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
 @requires("player_lists.write")
 @blp.arguments(PlayerListSync)
 @blp.response(200, envelope(PlayerListRead))
-def sync_player_list(body: dict[str, Any]) -> dict[str, Any]:
+def sync_player_list(sync: player_lists.SyncPlayerList) -> dict[str, Any]:
     """Create or replace a list by `externalID`; its mapped players become exactly `players`."""
     principal = caller()
     with unit_of_work() as uow:
         player_list = player_lists.sync_list(
-            uow, account_id=principal.account_id, connection_id=principal.connection_id or "",
-            external_id=body["externalID"], name=body["name"], description=body.get("description"),
-            players=body["players"], now=now(),
+            uow, account_id=principal.account_id, connection_id=principal.connection_id or "", sync=sync, now=now(),
         )
     return {"data": views.player_list_view(player_list)}
 

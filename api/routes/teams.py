@@ -31,14 +31,12 @@ def list_teams(query: dict[str, Any]) -> dict[str, Any]:
 @requires("teams.write")
 @blp.arguments(TeamSync)
 @blp.response(200, envelope(TeamRead))
-def sync_team(body: dict[str, Any]) -> dict[str, Any]:
+def sync_team(sync: player_lists.SyncTeam) -> dict[str, Any]:
     """Create or replace a team by `externalID`; its backing team roster follows name, logo and colour."""
     principal = caller()
     with unit_of_work() as uow:
         team = player_lists.sync_team(
-            uow, account_id=principal.account_id, connection_id=principal.connection_id or "",
-            external_id=body["externalID"], name=body["name"], logo_url=body.get("logoURL"),
-            jersey_color=body.get("jerseyColor"), players=body["players"], now=now(),
+            uow, account_id=principal.account_id, connection_id=principal.connection_id or "", sync=sync, now=now(),
         )
         return {"data": views.team_view(uow, team)}
 

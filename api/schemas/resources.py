@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from api.schemas.common import ErrorBody, Strict, str_field
 from api.schemas.matches import StrictBoolean, TableRead
 from domain.broadcasts import BroadcastChange, Court, NewBroadcast
-from domain.player_lists import PlayerListChange, TeamChange
+from domain.player_lists import PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
 from domain.rosters import NewRoster, RosterChange
 
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
@@ -112,6 +112,11 @@ class PlayerListSync(Strict):
     name = str_field(NAME, required=True, min_length=1)
     description = str_field(DESCRIPTION)
     players = _players(5000, required=True)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> SyncPlayerList:
+        return SyncPlayerList(external_id=data["externalID"], name=data["name"], players=data["players"],
+                              description=data.get("description"))
 
 
 class PlayerListPatch(Strict):
@@ -211,6 +216,11 @@ class TeamSync(Strict):
     logoURL = str_field(URL)
     jerseyColor = str_field(NAME)
     players = _players(5000, required=True)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> SyncTeam:
+        return SyncTeam(external_id=data["externalID"], name=data["name"], players=data["players"],
+                        logo_url=data.get("logoURL"), jersey_color=data.get("jerseyColor"))
 
 
 class TeamPatch(Strict):

@@ -30,10 +30,10 @@ def _seed(store: Store, partner: Api, count: int) -> None:
                 name=f"B{i}", tables=[broadcasts.Court(label="C")], manager_connection_id=connection_id))
             rosters.create_roster(uow, account_id=account_id, new=rosters.NewRoster(name=f"R{i}", roster_type="team"),
                                   now=now)
-            player_lists.sync_list(uow, account_id=account_id, connection_id=connection_id, external_id=f"list-{i}",
-                                   name=f"L{i}", description=None, players=[], now=now)
-            player_lists.sync_team(uow, account_id=account_id, connection_id=connection_id, external_id=f"t{i}",
-                                   name=f"T{i}", logo_url=None, jersey_color=None, players=[], now=now)
+            player_lists.sync_list(uow, account_id=account_id, connection_id=connection_id, now=now,
+                                   sync=player_lists.SyncPlayerList(external_id=f"list-{i}", name=f"L{i}", players=[]))
+            player_lists.sync_team(uow, account_id=account_id, connection_id=connection_id, now=now,
+                                   sync=player_lists.SyncTeam(external_id=f"t{i}", name=f"T{i}", players=[]))
 
 
 @pytest.fixture

@@ -31,3 +31,14 @@ def test_roster_player_list_and_team_patches_are_commands() -> None:
     team = TeamPatch().load({"logoURL": "https://example.com/l.png"})
     assert team == TeamChange(logo_url="https://example.com/l.png")
     assert changed_fields(team) == ["logo_url"]
+
+
+def test_sync_bodies_become_sync_commands() -> None:
+    from api.schemas.resources import PlayerListSync, TeamSync
+    from domain.player_lists import SyncPlayerList, SyncTeam
+
+    players = [{"externalID": "p1", "firstName": "Ann"}]
+    assert PlayerListSync().load({"externalID": "club", "name": "Club", "players": players}) == SyncPlayerList(
+        external_id="club", name="Club", players=players)
+    assert TeamSync().load({"externalID": "t1", "name": "Reds", "jerseyColor": "red", "players": []}) == SyncTeam(
+        external_id="t1", name="Reds", players=[], jersey_color="red")
