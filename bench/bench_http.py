@@ -1,15 +1,24 @@
-"""Authenticated GET throughput of our API as a fraction of a bare Flask endpoint served the same way.
+"""HTTP throughput of our API against a bare Flask endpoint, measured side by side with wrk in one run.
 
-Two server processes run side by side on loopback: `courtside serve` (a fresh data dir, a developer key, rate
-limits lifted so they do not cut the run short) and a bare Flask app with one JSON endpoint, both under
-waitress with the same number of threads. This process is the load: N client threads with keep-alive
-connections, each run bounded by a request count and a duration, alternating bare / ours for several rounds so
-machine noise hits both equally. Every response must be a 200.
+Servers (each its own process, waitress with the same number of threads, on loopback):
+- `bare`: a Flask app with one JSON GET endpoint: the least a Flask app under waitress can do.
+- `ours`: `courtside serve` on a fresh data dir, rate limits lifted (`COURTSIDE_DEV_KEY_RATE_LIMIT`), a developer
+  key, a broadcast with a `queue` table and a `short` table, a player list and one match to read.
+- `spread`: a second `courtside serve` whose 20,000 extra matches go to 50 tables instead of one.
 
-    .venv/bin/python bench/bench_http.py [--seconds 2] [--requests 20000] [--clients 4] [--rounds 5]
+Load: wrk (2 threads, 16 connections by default), every ours-run paired with a bare-run just before it
+(A B A B ...), so machine noise hits both alike. Rows printed (each a ratio from this one run):
 
-Prints one JSON object; `ratio` (the median over rounds of ours / bare requests per second, each pair run
-back to back) is what docs/performance.md quotes.
+1. `get_match_over_bare`: authenticated `GET /matches/{externalID}` rps / bare GET rps.
+2. `put_match_over_bare`: `PUT /matches` (a new match at the end of a queue) rps / bare GET rps.
+3. `put_cost_20k_same_table`: PUT cost (bare-normalised) after 20,000 more matches are queued on the same
+   table, over the cost before.
+4. `put_cost_20k_spread_50_tables`: the same with the 20,000 spread over 50 tables.
+
+    .venv/bin/python bench/bench_http.py [--seconds 3] [--rounds 3] [--threads 8] [--connections 16]
+
+Also `--writers 1,4,16`: `PUT /matches` throughput with that many concurrent connections (group commit).
+Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -18,19 +27,51 @@ import argparse
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+GET_BODY = {"data": {"id": "mat_bare", "externalID": "m0", "status": "pending", "queuePosition": 1}}
+
+PUT_LUA = r"""
+local made = 0
+function setup(thread)
+  made = made + 1
+  thread:set("tid", made)
+end
+function init(args)
+  run, table_id, token = args[1], args[2], args[3]
+  counter = 0
+end
+function request()
+  counter = counter + 1
+  local body = string.format(
+    '{"externalID":"%s-%d-%d","tableID":"%s","playerListExternalID":"pl","eventName":"Open",' ..
+    '"matchRound":"R64","playerA":{"externalID":"p%d"},"playerB":{"externalID":"p%d"}}',
+    run, tid, counter, table_id, counter % 64, (counter + 1) % 64)
+  return wrk.format("PUT", "/api/v1/matches",
+    {["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json"}, body)
+end
+"""
+
+GET_LUA = r"""
+function init(args)
+  token = args[1]
+end
+function request()
+  return wrk.format("GET", nil, {["Authorization"] = "Bearer " .. token})
+end
+"""
 
 
 def serve_bare(port: int, threads: int) -> None:
@@ -40,10 +81,9 @@ def serve_bare(port: int, threads: int) -> None:
 
     app = Flask("bare")
 
-    @app.get("/api/v1/connection")
-    def connection() -> Any:
-        return jsonify({"data": {"connectionID": "con_bare", "appID": "app_bare", "scopes": ["matches.read"],
-                                 "tokenExpiresOn": None}})
+    @app.get("/api/v1/matches/m0")
+    def match() -> Any:
+        return jsonify(GET_BODY)
 
     serve(app, host="127.0.0.1", port=port, threads=threads, _quiet=True)
 
@@ -71,10 +111,10 @@ def wait_ready(port: int, path: str, process: subprocess.Popen[bytes], timeout: 
     raise RuntimeError(f"server on port {port} did not come up")
 
 
-def call(port: int, method: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def call(port: int, method: str, path: str, token: str, body: Any = None) -> Any:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    conn.request(method, "/api/v1" + path, body=json.dumps(body) if body is not None else None, headers=headers)
     response = conn.getresponse()
     payload = json.loads(response.read())
     if response.status >= 300:
@@ -82,100 +122,173 @@ def call(port: int, method: str, path: str, token: str, body: dict[str, Any] | N
     return payload
 
 
-def load(port: int, token: str, clients: int, seconds: float, requests: int) -> tuple[float, int, int]:
-    """Keep-alive GETs from `clients` threads until `requests` are done or `seconds` pass: (rps, ok, bad)."""
-    lock = threading.Lock()
-    counts = {"ok": 0, "bad": 0, "issued": 0}
-    deadline = time.monotonic() + seconds
-    headers = {"Authorization": f"Bearer {token}"}
+_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
 
-    def client() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        while time.monotonic() < deadline:
-            with lock:
-                if counts["issued"] >= requests:
-                    return
-                counts["issued"] += 1
-            conn.request("GET", "/api/v1/connection", headers=headers)
-            response = conn.getresponse()
-            response.read()
-            with lock:
-                counts["ok" if response.status == 200 else "bad"] += 1
 
-    threads = [threading.Thread(target=client) for _ in range(clients)]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
-    return counts["ok"] / elapsed, counts["ok"], counts["bad"]
+def wrk(url: str, script: Path, args: list[str], *, seconds: float, threads: int, connections: int) -> dict[str, Any]:
+    """One wrk run: requests per second, p50/p99 latency (ms) and the count of non-2xx answers."""
+    out = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url, "--", *args],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    latency = {}
+    for pct in ("50", "99"):
+        found = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)", out, re.M)
+        latency[pct] = round(float(found.group(1)) * _UNITS[found.group(2)], 2) if found else None
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": rps, "p50_ms": latency["50"], "p99_ms": latency["99"], "non_2xx": int(bad.group(1)) if bad else 0}
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
         try:
-            process.wait(timeout=15)
+            process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
 
 
+class Ours:
+    """One `courtside serve` with its data set up for the runs."""
+
+    def __init__(self, work: Path, name: str, threads: int, extra_tables: int) -> None:
+        self.port = free_port()
+        self.data_dir = work / name
+        env = dict(os.environ, COURTSIDE_DEV_KEY_RATE_LIMIT=str(10**9), COURTSIDE_RATE_LIMIT=str(10**9),
+                   COURTSIDE_THREADS=str(threads))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_ready(self.port, "/api/v1/health", self.process)
+        operator_key = (self.data_dir / "operator.key").read_text().strip()
+        self.key = call(self.port, "POST", "/operator/keys", operator_key, {"name": "bench"})["data"]["key"]
+        labels = ["queue", "short"] + [f"spread {n}" for n in range(extra_tables)]
+        self.tables = []
+        for start in range(0, len(labels), 50):  # a broadcast holds at most 50 tables
+            body = {"name": f"Bench {start}", "tables": [{"label": x} for x in labels[start:start + 50]]}
+            self.tables += [table["id"] for table in self.call("POST", "/broadcasts", body)["data"]["tables"]]
+        players = [{"externalID": f"p{n}", "firstName": "Player", "lastName": str(n)} for n in range(64)]
+        self.call("PUT", "/player-lists", {"externalID": "pl", "name": "Entrants", "players": players})
+        self.call("PUT", "/matches", self.match("m0", self.tables[1], 0))
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        return call(self.port, method, path, self.key, body)
+
+    @staticmethod
+    def match(external_id: str, table_id: str, n: int) -> dict[str, Any]:
+        return {"externalID": external_id, "tableID": table_id, "playerListExternalID": "pl",
+                "playerA": {"externalID": f"p{n % 64}"}, "playerB": {"externalID": f"p{(n + 1) % 64}"}}
+
+    def queue(self, count: int, tables: list[str], prefix: str) -> None:
+        """Queue `count` more matches, round-robin over `tables`, 100 per bulk request."""
+        for start in range(0, count, 100):
+            batch = [self.match(f"{prefix}{n}", tables[n % len(tables)], n) for n in range(start, start + 100)]
+            outcome = self.call("POST", "/matches/bulk", {"matches": batch})["data"]
+            assert outcome["failed"] == 0, outcome
+
+    def stop(self) -> None:
+        stop(self.process)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="longest duration of one measured run")
-    parser.add_argument("--requests", type=int, default=20_000, help="most requests in one measured run")
-    parser.add_argument("--clients", type=int, default=4, help="client threads")
-    parser.add_argument("--rounds", type=int, default=5, help="bare/ours pairs of runs")
-    parser.add_argument("--threads", type=int, default=8, help="waitress threads of both servers")
+    parser.add_argument("--seconds", type=int, default=3, help="duration of one wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="bare/ours pairs per measure")
+    parser.add_argument("--threads", type=int, default=8, help="waitress threads of every server")
+    parser.add_argument("--wrk-threads", type=int, default=2)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--more", type=int, default=20_000, help="matches queued between before and after")
+    parser.add_argument("--writers", default="", help="also PUT throughput at these connection counts, e.g. 1,4,16")
     parser.add_argument("--serve-bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
         serve_bare(args.serve_bare, args.threads)
         return
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is needed (Debian: apt-get install wrk)")
 
-    data_dir = Path(tempfile.mkdtemp(prefix="courtside-bench-http-"))
-    env = dict(os.environ, COURTSIDE_DEV_KEY_RATE_LIMIT=str(10**9), COURTSIDE_RATE_LIMIT=str(10**9),
-               COURTSIDE_THREADS=str(args.threads))
-    ours_port, bare_port = free_port(), free_port()
-    ours = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "serve", "--data-dir", str(data_dir / "data"), "--port", str(ours_port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    bare = subprocess.Popen(
-        [sys.executable, __file__, "--serve-bare", str(bare_port), "--threads", str(args.threads)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_ready(ours_port, "/api/v1/health", ours)
-        wait_ready(bare_port, "/api/v1/connection", bare)
-        operator_key = (data_dir / "data" / "operator.key").read_text().strip()
-        key = call(ours_port, "POST", "/api/v1/operator/keys", operator_key, {"name": "bench"})["data"]["key"]
-        for port in (bare_port, ours_port):  # warm up both
-            load(port, key, args.clients, 1.0, 500)
-        rates: dict[str, list[float]] = {"bare": [], "ours": []}
-        bad = 0
+    work = Path(tempfile.mkdtemp(prefix="courtside-bench-http-"))
+    (work / "put.lua").write_text(PUT_LUA)
+    (work / "get.lua").write_text(GET_LUA)
+    bare_port = free_port()
+    bare = subprocess.Popen([sys.executable, __file__, "--serve-bare", str(bare_port), "--threads", str(args.threads)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    servers: list[Ours] = []
+    run_ids = iter(range(10**6))
+
+    def measure(server: Ours, kind: str, table: str = "", connections: int | None = None) -> list[tuple[float, float]]:
+        """`rounds` pairs (bare rps, ours rps), bare run first in each pair."""
+        pairs = []
+        options = {"seconds": args.seconds, "threads": args.wrk_threads, "connections": connections or args.connections}
+        if connections is not None:
+            options["threads"] = min(args.wrk_threads, connections)
         for _ in range(args.rounds):
-            for name, port in (("bare", bare_port), ("ours", ours_port)):
-                rps, _ok, failed = load(port, key, args.clients, args.seconds, args.requests)
-                rates[name].append(rps)
-                bad += failed
-        result = {
-            "clients": args.clients, "server_threads": args.threads, "rounds": args.rounds,
-            "bare_rps": [round(rate) for rate in rates["bare"]],
-            "ours_rps": [round(rate) for rate in rates["ours"]],
-            "bare_median_rps": round(statistics.median(rates["bare"])),
-            "ours_median_rps": round(statistics.median(rates["ours"])),
-            "ratio": round(statistics.median(o / b for o, b in zip(rates["ours"], rates["bare"], strict=True)), 3),
-            "ratio_of_medians": round(statistics.median(rates["ours"]) / statistics.median(rates["bare"]), 3),
-            "non_200": bad,
+            base = wrk(f"http://127.0.0.1:{bare_port}/api/v1/matches/m0", work / "get.lua", ["x"], **options)
+            if kind == "get":
+                ours = wrk(f"http://127.0.0.1:{server.port}/api/v1/matches/m0", work / "get.lua", [server.key],
+                           **options)
+            else:
+                ours = wrk(f"http://127.0.0.1:{server.port}/api/v1/matches", work / "put.lua",
+                           [f"r{next(run_ids)}", table, server.key], **options)
+            assert base["non_2xx"] == 0 and ours["non_2xx"] == 0, (base, ours)
+            pairs.append((base["rps"], ours["rps"]))
+            details.setdefault(kind, []).append(ours)
+        return pairs
+
+    def ratio(pairs: list[tuple[float, float]]) -> float:
+        return statistics.median(ours / base for base, ours in pairs)
+
+    details: dict[str, list[dict[str, Any]]] = {}
+    try:
+        wait_ready(bare_port, "/api/v1/matches/m0", bare)
+        same = Ours(work, "same", args.threads, 0)
+        servers.append(same)
+        spread = Ours(work, "spread", args.threads, 50)
+        servers.append(spread)
+        for server in (same, spread):  # warm up
+            wrk(f"http://127.0.0.1:{server.port}/api/v1/matches/m0", work / "get.lua", [server.key],
+                seconds=1, threads=args.wrk_threads, connections=args.connections)
+        get_pairs = measure(same, "get")
+        put_before = measure(same, "put", same.tables[0])
+        spread_before = measure(spread, "put", spread.tables[2])
+        started = time.perf_counter()
+        same.queue(args.more, [same.tables[0]], "more")
+        spread.queue(args.more, spread.tables[2:], "more")
+        queue_seconds = time.perf_counter() - started
+        put_after = measure(same, "put", same.tables[0])
+        spread_after = measure(spread, "put", spread.tables[2])
+        result: dict[str, Any] = {
+            "get_match_over_bare": round(ratio(get_pairs), 3),
+            "put_match_over_bare": round(ratio(put_before), 3),
+            "put_cost_20k_same_table": round(ratio(put_before) / ratio(put_after), 2),
+            "put_cost_20k_spread_50_tables": round(ratio(spread_before) / ratio(spread_after), 2),
+            "goals": {"get_match_over_bare": ">= 0.6", "put_match_over_bare": ">= 0.15",
+                      "put_cost_20k_same_table": "<= 1.5", "put_cost_20k_spread_50_tables": "<= 1.2"},
+            "bare_get_rps": round(statistics.median(base for base, _ in get_pairs)),
+            "get_rps": round(statistics.median(ours for _, ours in get_pairs)),
+            "put_rps_before": round(statistics.median(ours for _, ours in put_before)),
+            "put_rps_after_20k_same_table": round(statistics.median(ours for _, ours in put_after)),
+            "put_p50_ms": [run["p50_ms"] for run in details["put"]],
+            "queueing_20k_twice_s": round(queue_seconds, 1),
         }
-        print(json.dumps(result))
+        if args.writers:
+            writers = {}
+            for count in (int(n) for n in args.writers.split(",")):
+                pairs = measure(same, "put", same.tables[1], connections=count)
+                writers[str(count)] = {"put_rps": round(statistics.median(o for _, o in pairs)),
+                                       "over_bare_get": round(ratio(pairs), 3)}
+            result["put_by_concurrent_writers"] = writers
+        result.update({"seconds": args.seconds, "rounds": args.rounds, "server_threads": args.threads,
+                       "wrk": f"-t{args.wrk_threads} -c{args.connections}"})
+        print(json.dumps(result, indent=2))
     finally:
-        stop(ours)
+        for server in servers:
+            server.stop()
         stop(bare)
-        shutil.rmtree(data_dir, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

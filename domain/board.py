@@ -17,7 +17,7 @@ from domain.estimates import Estimator
 from domain.matches import Playing
 from domain.models import Table
 from domain.ports import UnitOfWork
-from domain.queues import active_match, pending_queue
+from domain.queues import active_match
 from domain.views import Reader
 
 
@@ -41,7 +41,7 @@ class Board:
     def court(self, table: Table) -> dict[str, Any]:
         """The operator table read of one court."""
         active = active_match(self.uow, table.id)
-        queue = pending_queue(self.uow, table.id)
+        queue = self.uow.matches.queue(table.id)
         court = self.reader.court(table, active=active, queue=queue)
         court["managerConnectionID"] = table.manager_connection_id
         for match, read in zip(queue, court["queue"], strict=True):

@@ -20,7 +20,7 @@ from statistics import median
 from domain.clock import iso, parse_iso
 from domain.models import Match, MatchStatus, Table
 from domain.ports import UnitOfWork
-from domain.queues import active_match, pending_queue
+from domain.queues import active_match
 
 HISTORY = 20  # completed matches the typical duration looks back on
 OVERDUE_FACTOR = 1.5  # a match in play for longer than this many typical durations is overdue
@@ -96,5 +96,5 @@ class Estimator:
 
     def starts(self, table: Table) -> dict[str, str]:
         """Estimated start (ISO) of each queued match of the table, by match id (what output pages show)."""
-        times = self.court(table, active=active_match(self.uow, table.id), queue=pending_queue(self.uow, table.id))
+        times = self.court(table, active=active_match(self.uow, table.id), queue=self.uow.matches.queue(table.id))
         return {match_id: iso(moment) for match_id, moment in times.starts.items()}

@@ -7,6 +7,7 @@ failure (caught per item by bulk operations) leaves nothing behind.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -20,7 +21,7 @@ from domain.ids import new_id
 from domain.models import Match, MatchStatus, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
-from domain.queues import SIDES, pending_queue
+from domain.queues import SIDES
 from domain.views import Reader
 
 T = TypeVar("T")
@@ -88,8 +89,8 @@ def _require_pending(match: Match) -> None:
 class QueueEnds:
     """Hands out the next `queue_order` at the end of each table's queue.
 
-    Each table's queue is scanned once per instance; bulk operations share one instance across their items
-    (one unit of work), so appending 100 matches to a long queue scans it once, not 100 times.
+    The end of each table's queue is looked up once per instance (in the queue's ordered index); bulk
+    operations share one instance across their items (one unit of work).
     """
 
     def __init__(self, uow: UnitOfWork) -> None:
@@ -98,7 +99,8 @@ class QueueEnds:
 
     def append(self, table_id: str) -> int:
         if table_id not in self._last:
-            self._last[table_id] = max((m.queue_order for m in pending_queue(self._uow, table_id)), default=0)
+            last = self._uow.matches.queue_last(table_id)
+            self._last[table_id] = last.queue_order if last is not None else 0
         self._last[table_id] += 1
         return self._last[table_id]
 
@@ -279,13 +281,17 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
     in_play = uow.matches.find(table_id=table_id, status=MatchStatus.ACTIVE)
     if in_play:
         raise Conflict(f"Table '{table_id}' is already playing match '{in_play[0].id}'.", code="table_busy")
-    queue = pending_queue(uow, table_id)
-    if not queue:
+    if not uow.matches.queue_length(table_id):
         raise Conflict(f"No match is waiting on table '{table_id}'.", code="queue_empty")
     playing = Playing(uow, account_id=account_id)
-    for match in queue:
-        if not playing.busy(match):
-            return _start(uow, match, now=now, rules=rules)
+    page = 20
+    for start in itertools.count(0, page):  # pages of the queue: the first free match is usually near the top
+        waiting = uow.matches.queue(table_id, start=start, stop=start + page)
+        for match in waiting:
+            if not playing.busy(match):
+                return _start(uow, match, now=now, rules=rules)
+        if len(waiting) < page:
+            break
     raise Conflict("Every waiting match has a player still playing on another table.", code="all_players_busy")
 
 
@@ -366,7 +372,7 @@ def reorder_queue(
     """Put a table's pending matches in the given order; `match_ids` must be exactly those matches."""
     table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=None)
     check_unique(match_ids, field="matchIDs")
-    queue = pending_queue(uow, table.id)
+    queue = uow.matches.queue(table.id)
     if {m.id for m in queue} != set(match_ids):
         raise Invalid(
             "matchIDs must list exactly the pending matches of the table.",

@@ -23,7 +23,7 @@ from domain.errors import NotFound
 from domain.ids import hash_secret, new_id, new_secret
 from domain.models import Broadcast, Match, MatchStatus, Output, PlayerList, Table
 from domain.ports import UnitOfWork
-from domain.queues import active_match, pending_queue, player_list_of
+from domain.queues import active_match, player_list_of
 
 DESIGNS: dict[str, str] = {
     "classic": "Both sides with doubles partners, club or country, games won, every finished game, current game "
@@ -183,7 +183,7 @@ def _next_state(uow: UnitOfWork, match: Match, estimate: str | None, *, points: 
 def _court_state(uow: UnitOfWork, table: Table, *, count: int, points: int,
                  estimates: Estimates | None) -> dict[str, Any]:
     active = active_match(uow, table.id)
-    queue = pending_queue(uow, table.id)[:count]
+    queue = uow.matches.queue(table.id, stop=count)
     times = estimates(table) if estimates and queue else {}
     return {
         "label": table.label,

@@ -20,6 +20,27 @@ class Repo(Protocol[M]):
     def find(self, **equals: Any) -> list[M]: ...
 
 
+class MatchRepo(Repo[models.Match], Protocol):
+    """Matches, with each table's queue: its pending matches by `queue_order`, then creation (`seq`).
+
+    Adapters keep the queue ordered (an index), so these cost O(log n) in the queue's length plus what they return.
+    """
+
+    def queue(self, table_id: str, *, start: int = 0, stop: int | None = None) -> list[models.Match]:
+        """The table's queue, or the slice `[start:stop]` of it, in order."""
+        ...
+
+    def queue_last(self, table_id: str) -> models.Match | None:
+        """The match at the end of the table's queue (the highest `queue_order`)."""
+        ...
+
+    def queue_length(self, table_id: str) -> int: ...
+
+    def queue_position(self, match_id: str) -> int | None:
+        """1-based place of a pending match in its table's queue; None for a match that is not pending."""
+        ...
+
+
 class UnitOfWork(Protocol):
     """Everything one service call reads and writes; committed whole or not at all."""
 
@@ -54,7 +75,7 @@ class UnitOfWork(Protocol):
     def teams(self) -> Repo[models.Team]: ...
 
     @property
-    def matches(self) -> Repo[models.Match]: ...
+    def matches(self) -> MatchRepo: ...
 
     @property
     def outputs(self) -> Repo[models.Output]: ...

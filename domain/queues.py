@@ -1,7 +1,8 @@
 """Court queues as partners and operators read them: a match read, and a table with its queue.
 
 A table's queue is its pending matches ordered by `queue_order`; `queuePosition` is the 1-based place in the
-whole queue of the table (every connection's pending matches: the court plays them in that order).
+whole queue of the table (every connection's pending matches: the court plays them in that order). Storage keeps
+each queue as an ordered index, so a match's position is found without reading its queue.
 How matches and tables read is in `domain/views.py` (`Reader`, `match_view`).
 """
 
@@ -62,11 +63,6 @@ def side_names(match: Match, player_list: PlayerList | None) -> dict[str, str]:
 def player_list_of(uow: UnitOfWork, match: Match) -> PlayerList | None:
     found = uow.player_lists.find(external_id=match.player_list_external_id, connection_id=match.connection_id)
     return found[0] if found else None
-
-
-def pending_queue(uow: UnitOfWork, table_id: str) -> list[Match]:
-    """The table's pending matches (every connection's), in queue order."""
-    return sorted(uow.matches.find(table_id=table_id, status=MatchStatus.PENDING), key=lambda m: (m.queue_order, m.seq))
 
 
 def active_match(uow: UnitOfWork, table_id: str) -> Match | None:

@@ -31,7 +31,7 @@ from domain.models import (
 from domain.outputs import design_of
 from domain.player_lists import Player
 from domain.ports import UnitOfWork
-from domain.queues import DEFAULT_POINTS, SIDES, active_match, pending_queue, player_list_of, score_of, side_names
+from domain.queues import DEFAULT_POINTS, SIDES, active_match, player_list_of, score_of, side_names
 
 
 def match_view(
@@ -65,7 +65,8 @@ def match_view(
 
 
 class Reader:
-    """Presents many matches of one unit of work, loading each table queue and player list once."""
+    """Presents many matches of one unit of work, loading each player list once (positions come from the queue
+    index, or from the queue a table read already holds)."""
 
     def __init__(self, uow: UnitOfWork, *, points: int = DEFAULT_POINTS) -> None:
         self.uow = uow
@@ -73,11 +74,12 @@ class Reader:
         self._positions: dict[str, dict[str, int]] = {}
         self._lists: dict[tuple[str, str], PlayerList | None] = {}
 
-    def positions(self, table_id: str) -> dict[str, int]:
-        if table_id not in self._positions:
-            queue = pending_queue(self.uow, table_id)
-            self._positions[table_id] = {m.id: i for i, m in enumerate(queue, start=1)}
-        return self._positions[table_id]
+    def position(self, match: Match) -> int | None:
+        """1-based queue position of a pending match (None otherwise), known from a table read or the index."""
+        if match.status != MatchStatus.PENDING:
+            return None
+        known = self._positions.get(match.table_id, {}).get(match.id)
+        return known if known is not None else self.uow.matches.queue_position(match.id)
 
     def player_list(self, match: Match) -> PlayerList | None:
         key = (match.connection_id, match.player_list_external_id)
@@ -86,8 +88,8 @@ class Reader:
         return self._lists[key]
 
     def read(self, match: Match) -> dict[str, Any]:
-        position = self.positions(match.table_id).get(match.id) if match.status == MatchStatus.PENDING else None
-        return match_view(match, queue_position=position, player_list=self.player_list(match), points=self.points)
+        return match_view(match, queue_position=self.position(match), player_list=self.player_list(match),
+                          points=self.points)
 
     def read_all(self, matches: Iterable[Match]) -> list[dict[str, Any]]:
         return [self.read(match) for match in matches]
@@ -95,7 +97,7 @@ class Reader:
     def table(self, table: Table, *, connection_id: str | None) -> dict[str, Any]:
         """Table read: `{id, label, broadcastID, playerListExternalID, activeMatch, queue}` (contract §5)."""
         active = active_match(self.uow, table.id)
-        queue = pending_queue(self.uow, table.id)
+        queue = self.uow.matches.queue(table.id)
         self._positions[table.id] = {m.id: i for i, m in enumerate(queue, start=1)}
         if connection_id is not None:
             queue = [m for m in queue if m.connection_id == connection_id]

@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 from filelock import FileLock, Timeout
+from sortedcontainers import SortedList
 from tinydb import TinyDB
 from tinydb.storages import MemoryStorage
 from tinydb.table import Document, Table
@@ -83,6 +84,39 @@ def _index_key(value: Any) -> Any:
     except TypeError:
         return _UNHASHABLE
     return value
+
+
+class Ordering:
+    """An ordered index over one table: documents whose `where` fields match, grouped by the values of `group`
+    and sorted by `sort` (then key). Rank, length and slices of a group cost O(log n) (plus what is returned),
+    which is what a court queue needs: where a match stands and what comes first, without reading the queue."""
+
+    def __init__(self, *, group: tuple[str, ...], sort: tuple[str, ...], where: Mapping[str, Any]) -> None:
+        self.group_fields, self.sort_fields, self.where = group, sort, dict(where)
+        self.groups: dict[tuple[Any, ...], SortedList] = {}
+
+    def group_of(self, doc: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+        """The group a document is in, or None when it is not indexed (absent, or `where` does not match)."""
+        if doc is None or any(doc.get(field) != value for field, value in self.where.items()):
+            return None
+        return tuple(_index_key(doc.get(field)) for field in self.group_fields)
+
+    def entry(self, key: str, doc: Mapping[str, Any]) -> tuple[Any, ...]:
+        values = tuple(doc.get(field) for field in self.sort_fields)
+        return (*((value is not None, value) for value in values), key)
+
+    def add(self, key: str, doc: Mapping[str, Any]) -> None:
+        group = self.group_of(doc)
+        if group is not None:
+            self.groups.setdefault(group, SortedList()).add(self.entry(key, doc))
+
+    def discard(self, key: str, doc: Mapping[str, Any]) -> None:
+        group = self.group_of(doc)
+        entries = self.groups.get(group) if group is not None else None
+        if entries is not None:
+            entries.discard(self.entry(key, doc))
+            if not entries:
+                del self.groups[group]  # type: ignore[arg-type]
 
 
 class _InPlaceTable(Table):
@@ -175,6 +209,7 @@ class Store:
         self._db.storage.write({})
         self._tables: dict[str, Table] = {}
         self._indexes: dict[str, dict[str, dict[Any, dict[str, None]]]] = {}
+        self._orderings: dict[str, dict[str, Ordering]] = {}  # built on first use, then kept up to date
         self._journal_seq = 0
         self._doc_seq = 0
         self._snapshot_size = 0
@@ -446,8 +481,12 @@ class Store:
     def _index(self, name: str, key: str, doc: Doc) -> None:
         for field, index in self._indexes.get(name, {}).items():
             index.setdefault(_index_key(doc.get(field)), {})[key] = None
+        for ordering in self._orderings.get(name, {}).values():
+            ordering.add(key, doc)
 
     def _unindex(self, name: str, key: str, doc: Doc) -> None:
+        for ordering in self._orderings.get(name, {}).values():
+            ordering.discard(key, doc)
         for field, index in self._indexes.get(name, {}).items():
             value = _index_key(doc.get(field))
             bucket = index.get(value)
@@ -465,6 +504,16 @@ class Store:
             for key, doc in self._raw(name).items():
                 index.setdefault(_index_key(doc.get(field)), {})[key] = None
         return index.get(_index_key(value)) or {}
+
+    def _ordering(self, name: str, index: str, spec: Ordering) -> Ordering:
+        """The named ordered index of a table, built from `spec` (one scan) on first use."""
+        orderings = self._orderings.setdefault(name, {})
+        ordering = orderings.get(index)
+        if ordering is None:
+            ordering = orderings[index] = Ordering(group=spec.group_fields, sort=spec.sort_fields, where=spec.where)
+            for key, doc in self._raw(name).items():
+                ordering.add(key, doc)
+        return ordering
 
     # ----------------------------------------------------------------- access
     @contextlib.contextmanager
@@ -570,6 +619,67 @@ class Transaction:
             self.staged.clear()
             self.staged.update(kept)
             raise
+
+    # ----------------------------------------------------------------- ordered indexes
+    def _ordered_view(
+        self, table: str, index: str, spec: Ordering, group: tuple[Any, ...],
+    ) -> tuple[Ordering, SortedList, dict[str, Doc | None], dict[str, Doc]]:
+        """The committed entries of a group, plus this transaction's staged writes to the table."""
+        if self.finished:
+            raise StorageError("This transaction is over; open a new one.")
+        ordering = self._store._ordering(table, index, spec)
+        group = tuple(_index_key(value) for value in group)
+        staged = {key: doc for (name, key), doc in self.staged.items() if name == table}
+        return ordering, ordering.groups.get(group) or SortedList(), staged, self._store._raw(table)
+
+    def rank(self, table: str, index: str, spec: Ordering, key: str) -> int | None:
+        """0-based place of a document in its group of an ordered index, or None when it is not in the index."""
+        ordering = self._store._ordering(table, index, spec)
+        doc = self._current(table, key)
+        group = ordering.group_of(doc)
+        if doc is None or group is None:
+            return None
+        _, entries, staged, raw = self._ordered_view(table, index, spec, group)
+        mine = ordering.entry(key, doc)
+        rank = int(entries.bisect_left(mine))
+        for other, new in staged.items():  # O(staged): a staged write may move a document across `mine`
+            old = raw.get(other)
+            if ordering.group_of(old) == group and ordering.entry(other, old) < mine:  # type: ignore[arg-type]
+                rank -= 1
+            if new is not None and ordering.group_of(new) == group and ordering.entry(other, new) < mine:
+                rank += 1
+        return rank
+
+    def ordered(
+        self, table: str, index: str, spec: Ordering, group: tuple[Any, ...], *, start: int = 0,
+        stop: int | None = None, last: bool = False,
+    ) -> list[Doc]:
+        """Documents of one group of an ordered index, in order: `[start:stop]`, or only the last one (`last`)."""
+        ordering, entries, staged, raw = self._ordered_view(table, index, spec, group)
+        if not staged:
+            picked = entries[-1:] if last else entries[start:stop]
+            return [_copy(raw[entry[-1]]) for entry in picked]
+        # Each staged key hides at most one committed entry: read that many more, then merge the staged ones.
+        if last:
+            window = entries[-(len(staged) + 1):]
+        else:
+            window = entries[:None if stop is None else stop + len(staged)]
+        docs = {entry[-1]: raw[entry[-1]] for entry in window if entry[-1] not in staged}
+        docs.update({key: doc for key, doc in staged.items()
+                     if doc is not None and ordering.group_of(doc) == tuple(_index_key(v) for v in group)})
+        merged = sorted(docs.items(), key=lambda item: ordering.entry(*item))
+        picked_docs = merged[-1:] if last else merged[start:stop]
+        return [_copy(doc) for _, doc in picked_docs]
+
+    def ordered_count(self, table: str, index: str, spec: Ordering, group: tuple[Any, ...]) -> int:
+        """How many documents one group of an ordered index holds in this transaction's view."""
+        ordering, entries, staged, raw = self._ordered_view(table, index, spec, group)
+        group = tuple(_index_key(value) for value in group)
+        total = len(entries)
+        for key, new in staged.items():
+            total -= ordering.group_of(raw.get(key)) == group
+            total += new is not None and ordering.group_of(new) == group
+        return total
 
     def count(self, table: str) -> int:
         """How many documents the table holds, this transaction's staged writes included."""

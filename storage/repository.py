@@ -8,9 +8,10 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from domain import models
-from storage.engine import Store, Transaction
+from storage.engine import Ordering, Store, Transaction
 
 M = TypeVar("M")
+R = TypeVar("R", bound="Repository[Any]")
 
 
 _FIELDS: dict[type, frozenset[str]] = {}
@@ -52,17 +53,40 @@ class Repository(Generic[M]):
         return [self._load(doc) for doc in self._tx.find(self._table, **equals)]
 
 
-class _Repo(Generic[M]):
+QUEUE = "queue"
+QUEUE_ORDER = Ordering(group=("table_id",), sort=("queue_order", "seq"), where={"status": "pending"})
+
+
+class MatchRepository(Repository[models.Match]):
+    """Matches, with each table's queue (pending matches by `queue_order`, then creation) as an ordered index."""
+
+    def queue(self, table_id: str, *, start: int = 0, stop: int | None = None) -> list[models.Match]:
+        docs = self._tx.ordered(self._table, QUEUE, QUEUE_ORDER, (table_id,), start=start, stop=stop)
+        return [self._load(doc) for doc in docs]
+
+    def queue_last(self, table_id: str) -> models.Match | None:
+        docs = self._tx.ordered(self._table, QUEUE, QUEUE_ORDER, (table_id,), last=True)
+        return self._load(docs[0]) if docs else None
+
+    def queue_length(self, table_id: str) -> int:
+        return self._tx.ordered_count(self._table, QUEUE, QUEUE_ORDER, (table_id,))
+
+    def queue_position(self, match_id: str) -> int | None:
+        rank = self._tx.rank(self._table, QUEUE, QUEUE_ORDER, match_id)
+        return None if rank is None else rank + 1
+
+
+class _Repo(Generic[R]):
     """A unit-of-work attribute that makes its repository on first use (most requests touch one or two)."""
 
-    def __init__(self, table: str, model: type[M]) -> None:
-        self.table, self.model = table, model
+    def __init__(self, table: str, model: type, repository: type[R]) -> None:
+        self.table, self.model, self.repository = table, model, repository
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, uow: StoreUnitOfWork, owner: type) -> Repository[M]:
-        repository = Repository(uow._tx, self.table, self.model)
+    def __get__(self, uow: StoreUnitOfWork, owner: type) -> R:
+        repository = self.repository(uow._tx, self.table, self.model)
         uow.__dict__[self.name] = repository  # later reads find the instance attribute first
         return repository
 
@@ -70,20 +94,20 @@ class _Repo(Generic[M]):
 class StoreUnitOfWork:
     """The repositories of one transaction (see `domain.ports.UnitOfWork`)."""
 
-    accounts = _Repo("accounts", models.Account)
-    apps = _Repo("apps", models.App)
-    connections = _Repo("connections", models.Connection)
-    credentials = _Repo("credentials", models.Credential)
-    codes = _Repo("codes", models.AuthorizationCode)
-    broadcasts = _Repo("broadcasts", models.Broadcast)
-    tables = _Repo("tables", models.Table)
-    rosters = _Repo("rosters", models.Roster)
-    player_lists = _Repo("player_lists", models.PlayerList)
-    teams = _Repo("teams", models.Team)
-    matches = _Repo("matches", models.Match)
-    outputs = _Repo("outputs", models.Output)
-    webhook_configs = _Repo("webhook_configs", models.WebhookConfig)
-    deliveries = _Repo("deliveries", models.Delivery)
+    accounts = _Repo("accounts", models.Account, Repository[models.Account])
+    apps = _Repo("apps", models.App, Repository[models.App])
+    connections = _Repo("connections", models.Connection, Repository[models.Connection])
+    credentials = _Repo("credentials", models.Credential, Repository[models.Credential])
+    codes = _Repo("codes", models.AuthorizationCode, Repository[models.AuthorizationCode])
+    broadcasts = _Repo("broadcasts", models.Broadcast, Repository[models.Broadcast])
+    tables = _Repo("tables", models.Table, Repository[models.Table])
+    rosters = _Repo("rosters", models.Roster, Repository[models.Roster])
+    player_lists = _Repo("player_lists", models.PlayerList, Repository[models.PlayerList])
+    teams = _Repo("teams", models.Team, Repository[models.Team])
+    matches = _Repo("matches", models.Match, MatchRepository)
+    outputs = _Repo("outputs", models.Output, Repository[models.Output])
+    webhook_configs = _Repo("webhook_configs", models.WebhookConfig, Repository[models.WebhookConfig])
+    deliveries = _Repo("deliveries", models.Delivery, Repository[models.Delivery])
 
     def __init__(self, tx: Transaction) -> None:
         self._tx = tx

@@ -67,9 +67,12 @@ class Courts:
         return dict(response.json["data"])
 
     def queue(self, table: int = 0) -> list[str]:
-        """The externalIDs pending on a table, in queue order (checked to be numbered 1..n)."""
+        """The externalIDs pending on a table, in queue order (checked to be numbered 1..n).
+
+        The order is worked out here from the stored matches (not from the queue index under test)."""
         with unit_of_work(self.store) as uow:
-            queue = svc.pending_queue(uow, self.tables[table])
+            pending = uow.matches.find(table_id=self.tables[table], status="pending")
+        queue = sorted(pending, key=lambda m: (m.queue_order, m.seq))
         reads = [self.get(m.external_id) for m in queue]
         assert [r["queuePosition"] for r in reads] == list(range(1, len(reads) + 1))
         return [r["externalID"] for r in reads]
