@@ -157,7 +157,24 @@ def _finish_response(response: Response) -> Response:
 class StrictJSONProvider(DefaultJSONProvider):
     """Parses request bodies with orjson: lone surrogates, invalid UTF-8 and nesting deeper than 1,024 are refused
     (`ValueError`, so Flask answers 400), and so are integers beyond 64 bits (orjson would turn them into floats,
-    and storage can hold neither). Responses keep Flask's serializer."""
+    and storage can hold neither). Responses are written by orjson too (keys in the order the code builds them),
+    falling back to Flask's serializer for what orjson does not know."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs:
+            return super().dumps(obj, **kwargs)
+        try:
+            return orjson.dumps(obj).decode()
+        except TypeError:
+            return super().dumps(obj)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        try:
+            body = orjson.dumps(obj) + b"\n"
+        except TypeError:
+            return super().response(*args, **kwargs)
+        return self._app.response_class(body, mimetype=self.mimetype)
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         parsed = orjson.loads(s)

@@ -1,7 +1,8 @@
 """Our flask-smorest Blueprint: validation failures are 400 (not webargs' 422); bodies parse with the app's
 strict JSON parser (`StrictJSONProvider`), so hostile JSON is a 400 like any other unparseable body; a view that
 declares a JSON body says so in its own attribute (`takes_json_body`), so the platform's strict-body rule needs
-nothing private of flask-smorest.
+nothing private of flask-smorest; argument schemas are built once, when the route is declared (webargs
+would build a schema class anew on every request).
 
 What we rely on of flask-smorest (pinned in pyproject.toml): `Blueprint.arguments/response/alt_response/doc/route`,
 `ARGUMENTS_PARSER`, `Api.ERROR_SCHEMA`, `Api.spec` (apispec plugins) and `Api.ma_plugin.converter`."""
@@ -13,6 +14,7 @@ import typing
 
 import flask
 import flask_smorest
+from flask_smorest.utils import resolve_schema_instance
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
@@ -42,8 +44,9 @@ class Blueprint(flask_smorest.Blueprint):
 
     def arguments(self, schema: typing.Any, *, location: str = "json",
                   **kwargs: typing.Any) -> typing.Callable[[F], F]:
-        """flask-smorest's `arguments`, and a JSON body marks the view (`takes_json_body`)."""
-        decorate = super().arguments(schema, location=location, **kwargs)
+        """flask-smorest's `arguments` with one schema instance for every request (schemas hold no per-request
+        state), and a JSON body marks the view (`takes_json_body`)."""
+        decorate = super().arguments(resolve_schema_instance(schema), location=location, **kwargs)
 
         def decorator(view: F) -> F:
             decorated: F = decorate(view)

@@ -1,8 +1,12 @@
 """The only code that knows documents on disk.
 
-Documents live in in-memory TinyDB tables. Every committed transaction is first appended as one line to an
-fsynced journal (whole-document puts and deletes), then applied in memory, so a write costs O(changed
-documents) and survives `kill -9` (and power loss) once acknowledged. When the journal outgrows the last
+Documents live in in-memory TinyDB tables. Every committed transaction is first appended as one line to the
+journal (whole-document puts and deletes), then applied in memory, so a write costs O(changed documents). The
+journal is fsynced by group commit: a transaction returns only once an fsync that began after its line was
+written has finished, and one fsync serves every line written before it began (the first waiter does it while
+the others queue more lines), so concurrent writers share fsyncs and a write survives `kill -9` (and power
+loss) once acknowledged. A read that saw a write whose fsync is still under way waits for it too, so nothing
+not yet durable is ever answered. When the journal outgrows the last
 snapshot it is compacted by the committing thread after it released the store lock: the tables are copied
 (shallowly) under the lock, then serialized, written to a temp file, fsynced, atomically renamed over
 `db.json` (a plain TinyDB JSON file) and the directory fsynced while other transactions go on; only then are
@@ -11,13 +15,17 @@ last journal sequence number it contains, so a crash between the rename and the 
 
 On start the snapshot is loaded and the journal replayed; a torn tail (a crash mid-append) is dropped and cut
 off the file, while damage in the middle of the journal stops the start with `JournalCorrupt` rather than
-silently dropping acknowledged writes. A store has its snapshot from birth (an empty one is written before the
-journal is created), so a data dir whose snapshot is gone, or whose journal does not continue the snapshot's
-sequence without a gap, is refused (`StoreDamaged`) and never started empty. A failed append is cut off at
-once, so a later append never lands behind half a line. An OS lock on the data dir keeps a second process
-out (`DataDirBusy`).
+silently dropping acknowledged writes. Each line records `g`, the first line not yet known durable when it was
+written: damage followed only by lines whose `g` is at or before the damaged line is an unsynced group cut short
+by a power loss (none of it was acknowledged), so it is dropped like a torn tail.
 
-Journal line: `{"s": <journal seq>, "q": <last document seq>, "ops": [[table, key, doc | null], ...]}`.
+A store has its snapshot from birth (an empty one is written before the journal is created), so a data dir whose
+snapshot is gone, or whose journal does not continue the snapshot's sequence without a gap, is refused
+(`StoreDamaged`) and never started empty. A failed append is cut off at once, so a later append never lands
+behind half a line. An OS lock on the data dir keeps a second process out (`DataDirBusy`).
+
+Journal line: `{"s": <journal seq>, "g": <first seq not known durable>, "q": <last document seq>,
+"ops": [[table, key, doc | null], ...]}`.
 """
 
 from __future__ import annotations
@@ -166,6 +174,8 @@ def _valid_entry(line: bytes) -> dict[str, Any] | None:
         return None
     if not isinstance(entry, dict) or not isinstance(entry.get("s"), int) or not isinstance(entry.get("ops"), list):
         return None
+    if not isinstance(entry.get("g", 0), int):
+        return None
     for op in entry["ops"]:
         if not (isinstance(op, list) and len(op) == 3 and isinstance(op[0], str) and isinstance(op[1], str)
                 and (op[2] is None or isinstance(op[2], dict))):
@@ -215,6 +225,14 @@ class Store:
         self._snapshot_size = 0
         self._compact_lock = threading.Lock()  # taken before `_lock`, never after
         self._repair: Callable[[], None] | None = None  # what must succeed before the next append
+        # Group commit. `_journal_lock` (taken after `_lock`, never before) guards the journal descriptor and the
+        # durable mark; the leader of a group fsyncs without holding either lock.
+        self._journal_lock = threading.Lock()
+        self._durable_changed = threading.Condition(self._journal_lock)
+        self._durable_seq = 0  # every journal line up to this one is on disk
+        self._flushing = False
+        self._flush_failed: OSError | None = None
+        self.flushes = 0  # how many fsyncs group commit made (observability: fewer than commits under load)
         path = self.data_dir / JOURNAL
         if not (self.data_dir / SNAPSHOT).exists() and not path.exists():  # a new store: its snapshot first
             self._snapshot_write(orjson.dumps({META_TABLE: {"1": {"journalSeq": 0, "docSeq": 0}}}))
@@ -230,6 +248,8 @@ class Store:
         if not existed:
             _fsync_dir(self.data_dir)  # the journal's directory entry must be durable before any append
         self._journal_size = os.fstat(self._journal_fd).st_size
+        os.fsync(self._journal_fd)  # lines a killed process left in the page cache are on disk from here on
+        self._durable_seq = self._journal_seq
         self._compact_at = max(self._compact_bytes, self._snapshot_size)
 
     # ----------------------------------------------------------------- loading
@@ -314,8 +334,12 @@ class Store:
             end = data.find(b"\n", good_until)
             entry = _valid_entry(data[good_until:end]) if end != -1 else None
             if entry is None:
-                rest = data[good_until:].split(b"\n")[1:]
-                if any(_valid_entry(line) is not None for line in rest):
+                rest = [_valid_entry(line) for line in data[good_until:].split(b"\n")[1:]]
+                later = [e for e in rest if e is not None]
+                damaged = (previous if previous is not None else self._journal_seq) + 1
+                if later and all(e.get("g", e["s"]) <= damaged for e in later):
+                    log.warning("dropping an unsynced group of %d journal lines cut short in %s", len(later), path)
+                elif later:
                     raise JournalCorrupt(
                         f"{path} is damaged at byte {good_until} but holds valid entries after it; "
                         "restore the data dir from a backup or move the damaged line out by hand."
@@ -356,7 +380,8 @@ class Store:
                 self._index(name, key, doc)
 
     def _append(self, line: bytes) -> None:
-        """Append one line durably; on failure cut the journal back so no half line stays behind."""
+        """Append one line (its fsync is group commit's); on failure cut the journal back so no half line stays
+        behind. Called with `_journal_lock` held."""
         if self._repair is not None:
             try:
                 self._repair()
@@ -368,8 +393,7 @@ class Store:
         start = self._journal_size
         try:
             _write_all(self._journal_fd, line)
-            os.fsync(self._journal_fd)
-        except BaseException as exc:  # an OSError, or an interrupt between write and fsync
+        except BaseException as exc:  # an OSError, or an interrupt mid-write
             fd = self._journal_fd
 
             def cut_back() -> None:
@@ -386,11 +410,57 @@ class Store:
         self._journal_size = start + len(line)
 
     def _commit(self, staged: dict[tuple[str, str], Doc | None]) -> None:
+        """Under the store lock: write the transaction's line and apply it (its fsync comes after the lock)."""
+        if self._flush_failed is not None:
+            raise self._failed()
         ops = [[name, key, doc] for (name, key), doc in staged.items()]
-        line = orjson.dumps({"s": self._journal_seq + 1, "q": self._doc_seq, "ops": ops}) + b"\n"
-        self._append(line)
-        self._journal_seq += 1
+        with self._journal_lock:
+            seq = self._journal_seq + 1
+            line = orjson.dumps({"s": seq, "g": self._durable_seq + 1, "q": self._doc_seq, "ops": ops}) + b"\n"
+            self._append(line)
+            self._journal_seq = seq
         self._apply(ops)
+
+    def _failed(self) -> StoreFailed:
+        return StoreFailed("The journal could not be made durable (fsync failed); restart the server.")
+
+    def _wait_durable(self, seq: int) -> None:
+        """Return once journal line `seq` is on disk: the first waiter fsyncs for everyone queued behind it."""
+        with self._durable_changed:
+            while True:
+                if self._flush_failed is not None:
+                    raise self._failed() from self._flush_failed
+                if self._durable_seq >= seq:
+                    return
+                if not self._flushing:
+                    break
+                self._durable_changed.wait()
+            self._flushing = True
+            target, fd = self._journal_seq, os.dup(self._journal_fd)
+        failed: OSError | None = None
+        try:
+            os.fsync(fd)  # outside every lock: other transactions write the next group meanwhile
+        except OSError as exc:
+            failed = exc
+        finally:
+            os.close(fd)
+        with self._durable_changed:
+            self._flushing = False
+            self.flushes += 1
+            if failed is not None:  # memory may hold writes the disk lost: refuse everything from now on
+                log.error("journal fsync failed: %s", failed)
+                self._flush_failed = failed
+            else:
+                self._durable_seq = max(self._durable_seq, target)
+            self._durable_changed.notify_all()
+        if failed is not None:
+            raise self._failed() from failed
+
+    def _mark_durable(self) -> None:
+        """Everything written so far is on disk (a snapshot and a fsynced journal hold it)."""
+        with self._durable_changed:
+            self._durable_seq = self._journal_seq
+            self._durable_changed.notify_all()
 
     def _compact_if_due(self) -> None:
         """After a commit, outside the store lock: compact when the journal has outgrown the snapshot."""
@@ -450,9 +520,11 @@ class Store:
             if self._repair is not None:
                 return  # a half line may follow; the next append repairs first, a later compaction cuts
             if cut == self._journal_size:
-                os.ftruncate(self._journal_fd, 0)
-                os.fsync(self._journal_fd)
-                self._journal_size = 0
+                with self._journal_lock:
+                    os.ftruncate(self._journal_fd, 0)
+                    os.fsync(self._journal_fd)
+                    self._journal_size = 0
+                self._mark_durable()
                 return
             path = self.data_dir / JOURNAL
             with open(path, "rb") as journal:  # lines committed while the snapshot was being written
@@ -469,13 +541,15 @@ class Store:
                 os.close(fd)
                 temp.unlink(missing_ok=True)
                 raise
-            os.close(self._journal_fd)
-            self._journal_fd, self._journal_size = fd, len(tail)
+            with self._journal_lock:  # a group leader fsyncs its own duplicate of the old descriptor
+                os.close(self._journal_fd)
+                self._journal_fd, self._journal_size = fd, len(tail)
             try:
                 _fsync_dir(self.data_dir)
             except OSError:
                 self._repair = functools.partial(_fsync_dir, self.data_dir)  # before any append lands in it
                 raise
+            self._mark_durable()
 
     # ----------------------------------------------------------------- indexes
     def _index(self, name: str, key: str, doc: Doc) -> None:
@@ -529,6 +603,9 @@ class Store:
                     self._commit(tx.staged)
             finally:
                 tx.finished = True
+            seen = self._journal_seq  # what this transaction wrote or could have read
+        if self._durable_seq < seen:
+            self._wait_durable(seen)
         self._compact_if_due()
 
     @property
@@ -545,6 +622,9 @@ class Store:
                 self._compact()
             except OSError:
                 log.exception("compaction at close failed; the journal keeps every write")
+                with contextlib.suppress(OSError):
+                    os.fsync(self._journal_fd)
+                    self._mark_durable()
             finally:
                 self.closed = True
                 os.close(self._journal_fd)

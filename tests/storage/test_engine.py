@@ -317,6 +317,69 @@ def test_damage_before_the_last_line_refuses_to_open_and_keeps_the_file(store: S
     Store(data_dir.parent / "other").close()  # the failed open released nothing it should keep
 
 
+def journal_line(seq: int, first_unsynced: int, key: str) -> bytes:
+    return orjson.dumps({"s": seq, "g": first_unsynced, "q": seq, "ops": [["teams", key, {"name": key, "seq": seq}]]})
+
+
+def test_an_unsynced_group_cut_short_by_a_power_loss_is_dropped(data_dir: Path) -> None:
+    Store(data_dir).close()
+    # Line 1 was durable; lines 2 and 3 were written as one group whose fsync never finished: the disk kept
+    # line 3's page but not line 2's. Nothing of the group was acknowledged, so both go, like a torn tail.
+    durable = journal_line(1, 1, "a") + b"\n"
+    (data_dir / JOURNAL).write_bytes(durable + b"\0" * 30 + b"\n" + journal_line(3, 2, "c") + b"\n")
+    reopened = Store(data_dir)
+    assert everything(reopened, "teams") == {"teams": [{"name": "a", "seq": 1}]}
+    assert (data_dir / JOURNAL).read_bytes() == durable
+    reopened.close()
+
+
+def test_damage_to_a_line_a_later_line_knew_durable_refuses_to_open(data_dir: Path) -> None:
+    Store(data_dir).close()
+    # Line 3 was written after line 2 was known durable (g = 3): line 2 was acknowledged, its loss is damage.
+    journal = journal_line(1, 1, "a") + b"\n" + b"\0" * 30 + b"\n" + journal_line(3, 3, "c") + b"\n"
+    (data_dir / JOURNAL).write_bytes(journal)
+    with pytest.raises(JournalCorrupt, match="damaged at byte"):
+        Store(data_dir)
+    assert (data_dir / JOURNAL).read_bytes() == journal
+
+
+def test_concurrent_writers_share_fsyncs_and_every_acknowledged_write_survives_sigkill(data_dir: Path) -> None:
+    script = """
+import os, signal, sys, threading
+from pathlib import Path
+from storage.engine import Store
+store = Store(Path(sys.argv[1]))
+printing = threading.Lock()
+
+def writer(w):
+    for n in range(25):
+        with store.transaction() as tx:
+            tx.put("keys", f"w{w}-{n}", {"w": w, "n": n})
+        with printing:
+            print(f"w{w}-{n}", flush=True)  # acknowledged: the transaction returned
+
+threads = [threading.Thread(target=writer, args=(w,)) for w in range(16)]
+for thread in threads:
+    thread.start()
+for thread in threads[:8]:
+    thread.join()
+print("flushes", store.flushes, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # while half the writers may still be writing
+"""
+    result = run_child(script, data_dir)
+    assert result.returncode == -9, result.stderr
+    lines = result.stdout.split("\n")
+    acknowledged = {line for line in lines if line.startswith("w")}
+    flushes = int(next(line for line in lines if line.startswith("flushes")).split()[1])
+    assert len(acknowledged) >= 8 * 25
+    assert flushes < len(acknowledged)  # one fsync served several commits
+    reopened = Store(data_dir)
+    with reopened.transaction() as tx:
+        stored = {f"w{doc['w']}-{doc['n']}" for doc in tx.find("keys")}
+    assert acknowledged <= stored
+    reopened.close()
+
+
 def test_a_failed_append_is_cut_off_so_later_writes_replay(data_dir: Path) -> None:
     """A real short write: the journal hits the process file size limit (RLIMIT_FSIZE) half-way."""
     script = """
@@ -511,7 +574,7 @@ def test_one_write_appends_only_the_documents_it_changed(store: Store, data_dir:
     before = (data_dir / JOURNAL).stat().st_size
     put(store, "items", "k5", n=-5)
     line = (data_dir / JOURNAL).read_bytes()[before:]
-    assert json.loads(line) == {"s": 2, "q": 2000, "ops": [["items", "k5", {"n": -5, "seq": 6}]]}
+    assert json.loads(line) == {"s": 2, "g": 2, "q": 2000, "ops": [["items", "k5", {"n": -5, "seq": 6}]]}
 
 
 def test_the_snapshot_is_a_json_file_tinydb_can_open(store: Store, data_dir: Path) -> None:
