@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import secrets
@@ -92,25 +93,39 @@ def _openapi_config(app: Flask) -> None:
     )
 
 
+_REQUEST_ID_PREFIX = secrets.token_hex(6)  # this process's, so IDs differ across processes and restarts
+_request_numbers = itertools.count(1)
+
+
+def new_request_id() -> str:
+    """A request ID for support correlation: unique, not secret (a counter after a random per-process prefix,
+    so minting one costs no system call)."""
+    return f"req_{_REQUEST_ID_PREFIX}{next(_request_numbers):012x}"
+
+
 def _check_request() -> Response | None:
     """Platform rules that run before routing: the request ID header and the body's size and type."""
-    given = request.headers.get("Service-Request-ID")
-    g.request_id = given if given and valid_request_id(given) else f"req_{secrets.token_hex(12)}"
+    environ = request.environ
+    given = environ.get("HTTP_SERVICE_REQUEST_ID")
     if given is not None and not valid_request_id(given):
+        g.request_id = new_request_id()
         return errors.error_response(
             400, "invalid_request_id",
             f"Service-Request-ID must be {REQUEST_ID_MIN} to {REQUEST_ID_MAX} characters of {REQUEST_ID_CHARACTERS}",
         )
-    header_bytes = sum(len(name) + len(value) + 4 for name, value in request.headers.items())
-    max_header_bytes = services().settings.max_header_bytes
-    if header_bytes > max_header_bytes:
+    g.request_id = given or new_request_id()
+    settings = services().settings
+    if _header_bytes(environ) > settings.max_header_bytes:
         return errors.error_response(
-            431, "request_header_too_large", f"The request headers are larger than {max_header_bytes} bytes."
+            431, "request_header_too_large", f"The request headers are larger than {settings.max_header_bytes} bytes."
         )
+    if not environ.get("CONTENT_LENGTH") and environ.get("HTTP_TRANSFER_ENCODING") is None:
+        return None  # no body: nothing more to check (most requests)
     length = request.content_length
-    max_bytes = current_app.config["MAX_CONTENT_LENGTH"]
-    if length is not None and length > max_bytes:
-        return errors.error_response(413, "payload_too_large", f"The request body is larger than {max_bytes} bytes.")
+    if length is not None and length > settings.max_body_bytes:
+        return errors.error_response(
+            413, "payload_too_large", f"The request body is larger than {settings.max_body_bytes} bytes."
+        )
     has_body = bool(length) or request.headers.get("Transfer-Encoding") == "chunked"
     if request.method in {"POST", "PUT", "PATCH"} and has_body:
         allowed = {"application/json"}
@@ -123,6 +138,18 @@ def _check_request() -> Response | None:
     if has_body and request.path not in FORM_BODY_PATHS and not _takes_json_body():
         return _refuse_unexpected_body()
     return None
+
+
+def _header_bytes(environ: dict[str, Any]) -> int:
+    """About how many bytes the request's headers took on the wire (`Name: value\r\n` each), from the WSGI
+    environ directly (building werkzeug's header view on every request costs more than the count)."""
+    total = 0
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            total += len(key) - 1 + len(value)
+        elif key in ("CONTENT_TYPE", "CONTENT_LENGTH") and value:
+            total += len(key) + 4 + len(value)
+    return total
 
 
 def _takes_json_body() -> bool:
@@ -146,11 +173,12 @@ def _refuse_unexpected_body() -> Response | None:
 
 
 def _finish_response(response: Response) -> Response:
-    response.headers["Service-Request-ID"] = getattr(g, "request_id", None) or f"req_{secrets.token_hex(12)}"
+    response.headers["Service-Request-ID"] = getattr(g, "request_id", None) or new_request_id()
     for name, value in quota_headers().items():
         response.headers[name] = value
-    access_log.info("%s %s %s request_id=%s", request.method, request.path, response.status_code,
-                    response.headers["Service-Request-ID"])
+    if services().settings.access_log:
+        access_log.info("%s %s %s request_id=%s", request.method, request.path, response.status_code,
+                        response.headers["Service-Request-ID"])
     return response
 
 
@@ -173,8 +201,8 @@ class StrictJSONProvider(DefaultJSONProvider):
         try:
             body = orjson.dumps(obj) + b"\n"
         except TypeError:
-            return super().response(*args, **kwargs)
-        return self._app.response_class(body, mimetype=self.mimetype)
+            return super().response(*args, **kwargs)  # type: ignore[return-value]
+        return Response(body, mimetype=self.mimetype)
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         parsed = orjson.loads(s)
@@ -219,6 +247,7 @@ def create_app(services: Services) -> CourtsideFlask:
     app.services = services
     app.json = StrictJSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.config["COURTSIDE_CHECK_RESPONSES"] = settings.check_responses
     app.json.sort_keys = False  # type: ignore[attr-defined]
     _openapi_config(app)
     api = CourtsideApi(app)

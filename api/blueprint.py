@@ -5,18 +5,25 @@ nothing private of flask-smorest; argument schemas are built once, when the rout
 would build a schema class anew on every request).
 
 What we rely on of flask-smorest (pinned in pyproject.toml): `Blueprint.arguments/response/alt_response/doc/route`,
-`ARGUMENTS_PARSER`, `Api.ERROR_SCHEMA`, `Api.spec` (apispec plugins) and `Api.ma_plugin.converter`."""
+`ARGUMENTS_PARSER`, `Api.ERROR_SCHEMA`, `Api.spec` (apispec plugins) and `Api.ma_plugin.converter`.
+
+Responses are dumped through a plan compiled once per schema (`api.dumping`): the same output as marshmallow's
+`dump`, at a fraction of its per-field cost. `Settings.check_responses` (on in the test suite) dumps every
+response with marshmallow too and refuses any difference, byte for byte."""
 
 from __future__ import annotations
 
+import functools
 import json
 import typing
 
 import flask
 import flask_smorest
-from flask_smorest.utils import resolve_schema_instance
+from flask_smorest.utils import resolve_schema_instance, unpack_tuple_response
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+
+from api.dumping import check_plan, dump_plan
 
 
 class Parser(FlaskParser):
@@ -53,5 +60,32 @@ class Blueprint(flask_smorest.Blueprint):
             if location == "json":  # decorators above copy the attribute (functools.wraps updates __dict__)
                 decorated.takes_json_body = True  # type: ignore[attr-defined]
             return decorated
+
+        return decorator
+
+    def response(
+        self, status_code: typing.Any, schema: typing.Any = None, **kwargs: typing.Any,
+    ) -> typing.Callable[[typing.Callable[..., typing.Any]], typing.Callable[..., typing.Any]]:
+        """`flask_smorest.Blueprint.response` (same documentation), dumping with the schema's compiled plan."""
+        documented = super().response(status_code, schema, **kwargs)
+        instance = resolve_schema_instance(schema) if schema is not None else None
+        plan = dump_plan(instance) if instance is not None else None
+
+        def decorator(view: typing.Callable[..., typing.Any]) -> typing.Callable[..., typing.Any]:
+            @functools.wraps(view)
+            def presented(*args: typing.Any, **kw: typing.Any) -> typing.Any:
+                body, status, headers = unpack_tuple_response(view(*args, **kw))
+                if isinstance(body, flask.Response):
+                    return body, status, headers
+                if plan is not None:
+                    dumped = plan(body)
+                    if instance is not None and flask.current_app.config.get("COURTSIDE_CHECK_RESPONSES"):
+                        check_plan(instance, body, dumped)
+                    body = dumped
+                response = flask.current_app.json.response(body)
+                response.status_code = int(status or status_code)
+                return response, None, headers
+
+            return documented(presented)  # type: ignore[no-any-return]
 
         return decorator

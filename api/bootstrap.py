@@ -12,6 +12,7 @@ import random as random_module
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from api.read_cache import ReadCache
 from api.state_cache import StateCache
 from domain import webhooks
 from domain.clock import Clock, SystemClock
@@ -38,6 +39,7 @@ class Services:
     runner: AttemptRunner
     dispatcher: Dispatcher
     output_states: StateCache
+    reads: ReadCache  # principals and match reads, while their tables take no write
 
     def wake_dispatcher(self) -> None:
         """A unit of work recorded events: ask for a dispatch pass (nothing happens until `serve` starts it)."""
@@ -56,4 +58,5 @@ def bootstrap(
         rules=Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of),
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
         runner=runner, dispatcher=Dispatcher(store, settings, clock, runner=runner), output_states=StateCache(),
+        reads=ReadCache(store),
     )

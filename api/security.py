@@ -9,9 +9,12 @@ from typing import Any, TypeVar
 from flask import g, request
 
 from api.blueprint import Blueprint
+from api.bootstrap import Services
 from api.context import services
-from domain.auth import authenticate, require_scope
+from domain.auth import Principal, authenticate, require_scope
+from domain.clock import iso
 from domain.errors import RateLimited
+from domain.ids import hash_secret
 from storage.repository import unit_of_work
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -28,10 +31,31 @@ def bearer_credential() -> str | None:
     return value.strip()
 
 
+AUTH_TABLES = ("credentials", "connections")
+
+
+def _principal(ctx: Services, *, operator: bool) -> Principal:
+    """The caller, from the read cache while no credential or connection has changed since it was read, else
+    from the store (`domain.auth.authenticate`, which raises on anything not accepted, so nothing refused is kept).
+    """
+    credential = bearer_credential()
+    now = ctx.clock.now()
+
+    def build() -> Principal:
+        with unit_of_work(ctx.store) as uow:
+            return authenticate(uow, credential=credential, operator=operator, now=now)
+
+    if not credential:
+        return build()
+    principal: Principal = ctx.reads.read(("principal", hash_secret(credential), operator), AUTH_TABLES, build)
+    if principal.expires_on is not None and principal.expires_on <= iso(now):
+        return build()  # expired since it was cached: refused the way the store refuses it
+    return principal
+
+
 def _authenticate(*, scope: str | None, operator: bool) -> None:
     ctx = services()
-    with unit_of_work(ctx.store) as uow:
-        principal = authenticate(uow, credential=bearer_credential(), operator=operator, now=ctx.clock.now())
+    principal = _principal(ctx, operator=operator)
     settings = ctx.settings
     if operator:
         key, limit = f"operator:{principal.account_id}", settings.rate_limit * 10

@@ -6,7 +6,9 @@ import argparse
 import gc
 import json
 import logging
+import logging.handlers
 import os
+import queue
 import signal
 import sys
 from pathlib import Path
@@ -113,6 +115,7 @@ def serve(settings: Settings) -> None:
     from storage.engine import StorageError, Store
 
     log = logging.getLogger("courtside")
+    listener = _log_off_the_request_path()
     try:
         store = Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
     except StorageError as exc:
@@ -163,6 +166,18 @@ def serve(settings: Settings) -> None:
         dispatcher.shutdown()
         store.close()
         log.info("stopped cleanly")
+        listener.stop()
+
+
+def _log_off_the_request_path() -> logging.handlers.QueueListener:
+    """Request threads only queue their log records (the access log's line per request); one thread formats and
+    writes them, so requests never wait on the stream's lock or its write."""
+    root = logging.getLogger()
+    records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+    listener = logging.handlers.QueueListener(records, *root.handlers, respect_handler_level=True)
+    root.handlers = [logging.handlers.QueueHandler(records)]
+    listener.start()
+    return listener
 
 
 # ---------------------------------------------------------------- operator API calls

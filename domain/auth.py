@@ -24,6 +24,7 @@ class Principal:
     kind: str  # "operator" | "access" | "developer_key"
     connection_id: str | None = None
     scopes: frozenset[str] = frozenset()
+    expires_on: str | None = None  # when the credential stops working (None: never)
 
     @property
     def is_operator(self) -> bool:
@@ -107,13 +108,14 @@ def authenticate(uow: UnitOfWork, *, credential: str | None, operator: bool, now
     if stored.expires_on is not None and stored.expires_on <= iso(now):
         raise Unauthenticated("The credential has expired.")
     if operator:
-        return Principal(account_id=stored.account_id, kind="operator", scopes=frozenset(SCOPES))
+        return Principal(account_id=stored.account_id, kind="operator", scopes=frozenset(SCOPES),
+                         expires_on=stored.expires_on)
     connection = uow.connections.get(stored.connection_id or "")
     if connection is None or connection.revoked_on is not None:
         raise Unauthenticated("The connection of this credential is revoked.")
     return Principal(
         account_id=stored.account_id, kind=stored.kind,
-        connection_id=connection.id, scopes=frozenset(stored.scopes),
+        connection_id=connection.id, scopes=frozenset(stored.scopes), expires_on=stored.expires_on,
     )
 
 

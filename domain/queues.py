@@ -40,14 +40,15 @@ def score_of(game_scores: list[dict[str, int]], *, points: int = DEFAULT_POINTS)
     return scoring.score(game_scores, points=points)
 
 
-def _players_by_external_id(player_list: PlayerList | None) -> dict[str, dict[str, Any]]:
-    """The list's players by externalID. A mapped player wins over a manual entry with the same ID (a partner's
-    matches name the players it synced), else the first holder wins."""
+def _players_by_external_id(player_list: PlayerList | None, wanted: set[str]) -> dict[str, dict[str, Any]]:
+    """The list's players with the `wanted` externalIDs. A mapped player wins over a manual entry with the same
+    ID (a partner's matches name the players it synced), else the first holder wins."""
     players: dict[str, dict[str, Any]] = {}
-    listed = player_list.players if player_list else []
-    for player in sorted(listed, key=lambda p: p.get("source") != "mapped"):  # stable: mapped first
-        if player.get("externalID"):
-            players.setdefault(player["externalID"], player)
+    for player in player_list.players if player_list and wanted else []:
+        external_id = player.get("externalID")
+        if external_id in wanted and (external_id not in players or (
+                player.get("source") == "mapped" and players[external_id].get("source") != "mapped")):
+            players[external_id] = player
     return players
 
 
@@ -55,7 +56,9 @@ def side_names(match: Match, player_list: PlayerList | None) -> dict[str, str]:
     """Each side's display name: as recorded at completion, else from the player list now."""
     if match.recorded_names is not None:
         return dict(match.recorded_names)
-    players = _players_by_external_id(player_list)
+    players = _players_by_external_id(
+        player_list, {ref["externalID"] for ref in match.participants.values() if ref and ref.get("externalID")},
+    )
     names = {side: _display_name(ref, players) for side, ref in match.participants.items() if ref}
     return {side: name for side, name in names.items() if name}
 

@@ -56,6 +56,8 @@ class Settings:
     max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
     default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
+    access_log: bool = False  # one log line per request (method, path, status, request ID)
+    check_responses: bool = False  # tests: every response is dumped through its schema and must not change
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -82,6 +84,7 @@ class Settings:
             "default_best_of": ("COURTSIDE_DEFAULT_BEST_OF", int),
             "journal_compact_bytes": ("COURTSIDE_JOURNAL_COMPACT_BYTES", int),
             "default_match_minutes": ("COURTSIDE_DEFAULT_MATCH_MINUTES", float),
+            "access_log": ("COURTSIDE_ACCESS_LOG", _bool),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():

@@ -220,6 +220,7 @@ class Store:
         self._tables: dict[str, Table] = {}
         self._indexes: dict[str, dict[str, dict[Any, dict[str, None]]]] = {}
         self._orderings: dict[str, dict[str, Ordering]] = {}  # built on first use, then kept up to date
+        self._table_versions: dict[str, int] = {}  # writes applied per table since this process opened the store
         self._journal_seq = 0
         self._doc_seq = 0
         self._snapshot_size = 0
@@ -366,6 +367,7 @@ class Store:
     def _apply(self, ops: Ops) -> None:
         """Put or delete whole documents; an update keeps its place, so tables stay in creation order."""
         for name, key, doc in ops:
+            self._table_versions[name] = self._table_versions.get(name, 0) + 1
             table = self._table(name)
             old = self._raw(name).get(key)
             if old is not None:
@@ -607,6 +609,11 @@ class Store:
         if self._durable_seq < seen:
             self._wait_durable(seen)
         self._compact_if_due()
+
+    def versions(self, *tables: str) -> tuple[int, ...]:
+        """How many writes each table has taken since the store opened: a cache of what they hold is valid while
+        these stay the same."""
+        return tuple(self._table_versions.get(name, 0) for name in tables)
 
     @property
     def version(self) -> int:

@@ -40,7 +40,7 @@ def clock() -> FixedClock:
 def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
     """The server's settings; a test may change some with `@pytest.mark.parametrize("settings", [{...}],
     indirect=True)` (the app is built once from them, as `serve` does)."""
-    return Settings(data_dir=tmp_path / "data").with_(**getattr(request, "param", {}))
+    return Settings(data_dir=tmp_path / "data", check_responses=True).with_(**getattr(request, "param", {}))
 
 
 @pytest.fixture

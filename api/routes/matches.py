@@ -28,6 +28,7 @@ from domain.models import Match
 from domain.ports import UnitOfWork
 from domain.views import Reader
 
+MATCH_READ_TABLES = ("matches", "player_lists")  # a match read: the match, its queue, its players' names
 blp = Blueprint("matches", __name__, description="Scheduled matches on court queues")
 
 Json = dict[str, Any]
@@ -141,8 +142,15 @@ def bulk_cancel(body: Json) -> tuple[Json, int]:
 @blp.response(200, envelope(MatchRead))
 def get_match(external_id: str) -> Json:
     """One of the connection's matches by its externalID."""
-    with unit_of_work() as uow:
-        return {"data": reader(uow).read(svc.find_match(uow, connection_id=_ids()[1], external_id=external_id))}
+    connection_id = _ids()[1]
+
+    def build() -> Json:
+        with unit_of_work() as uow:
+            match = svc.find_match(uow, connection_id=connection_id, external_id=external_id)
+            return {"data": reader(uow).read(match)}
+
+    read: Json = services().reads.read(("match", connection_id, external_id), MATCH_READ_TABLES, build)
+    return read
 
 
 @blp.route("/matches/<string:external_id>", methods=["PATCH"])
