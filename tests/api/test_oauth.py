@@ -373,6 +373,8 @@ def test_legacy_app_may_skip_pkce_but_then_no_verifier_is_accepted(operator: Api
         ({}, 400, "invalid_request"),
         ({"grant_type": "client_credentials"}, 400, "unsupported_grant_type"),
         ({"grant_type": "password"}, 400, "unsupported_grant_type"),
+        # RFC 6749 §3.2: unrecognized parameters are ignored, so the grant type is what is refused
+        ({"grant_type": "password", "username": "ann", "password": "pw"}, 400, "unsupported_grant_type"),
         ({"grant_type": "authorization_code"}, 400, "invalid_request"),
         ({"grant_type": "refresh_token"}, 400, "invalid_request"),
         ({"grant_type": "authorization_code", "code": "c", "nonce": "1"}, 400, "invalid_grant"),  # nonce: ignored
@@ -592,6 +594,20 @@ def test_consent_page_shows_app_name_and_scopes_without_credentials(operator: Ap
     assert 'name="operator_key"' in html
     assert page.headers["X-Frame-Options"] == "DENY"
     assert page.headers["Cache-Control"] == "no-store"
+
+
+def test_authorize_ignores_parameters_it_does_not_know(operator: Api, app_: dict[str, Any]) -> None:
+    """RFC 6749 §3.1: the authorization endpoint MUST ignore unrecognized request parameters."""
+    extra = {"nonce": "n-1", "prompt": "consent", "login_hint": "ann", "x_custom": "1"}
+    page = operator.get("/oauth/authorize", token=None, query_string=authorize_query(app_) | extra)
+    assert page.status_code == 200
+    assert "Scoreboard Pro" in page.get_data(as_text=True)
+    form = authorize_query(app_) | extra | {"operator_key": OPERATOR_KEY, "decision": "approve"}
+    response = operator.post("/oauth/authorize", token=None, data=form)
+    assert response.status_code == 302
+    query = parse_qs(urlsplit(response.headers["Location"]).query)
+    assert query["state"] == ["st-1"] and set(query) == {"code", "state"}
+    assert exchange(operator, app_, query["code"][0]).status_code == 200
 
 
 def test_consent_page_escapes_the_app_name(operator: Api) -> None:
