@@ -12,6 +12,7 @@ from authlib.common.security import generate_token
 from authlib.integrations.requests_client import OAuth2Session
 
 from tests.conftest import ServerProcess
+from tests.webhook_receiver import eventually
 
 REDIRECT = "http://127.0.0.1:9/oauth/callback"
 SCOPE = "matches.read tables.read"
@@ -19,7 +20,8 @@ SCOPE = "matches.read tables.read"
 
 @pytest.fixture
 def server(server_factory: Callable[..., ServerProcess]) -> ServerProcess:
-    return server_factory()
+    """With the access log on, so a test can see every request logged and no secret in the log."""
+    return server_factory(env={"COURTSIDE_ACCESS_LOG": "true"})
 
 
 def register_app(server: ServerProcess, **extra: Any) -> dict[str, Any]:
@@ -90,7 +92,12 @@ def test_authorization_code_with_pkce_refresh_and_api_call(
     assert client.get(server.base + "/connection", timeout=10).status_code == 401
 
     assert server.log_path is not None
-    log = server.log_path.read_text()
+    log_path = server.log_path
+    def logged() -> str | None:  # records reach the file through the log thread, a moment later
+        text = log_path.read_text()
+        return text if "GET /api/v1/connection 401" in text else None
+
+    log = eventually(logged)
     assert "POST /api/v1/oauth/token 200" in log
     secrets = (app["clientSecret"], verifier, approved.json()["data"]["code"], old_refresh, token["access_token"],
                renewed["refresh_token"], renewed["access_token"], server.operator_key)
