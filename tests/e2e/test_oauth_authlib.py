@@ -12,7 +12,7 @@ from authlib.common.security import generate_token
 from authlib.integrations.requests_client import OAuth2Session
 
 from tests.conftest import ServerProcess
-from tests.webhook_receiver import eventually
+from tests.eventually import eventually
 
 REDIRECT = "http://127.0.0.1:9/oauth/callback"
 SCOPE = "matches.read tables.read"
