@@ -2,18 +2,20 @@
 
 Servers (each its own process, waitress with the same number of threads, on loopback):
 - `bare`: a Flask app with one JSON GET endpoint: the least a Flask app under waitress can do.
-- `ours`: `courtside serve` on a fresh data dir, rate limits lifted (`COURTSIDE_DEV_KEY_RATE_LIMIT`), a developer
-  key, a broadcast with a `queue` table and a `short` table, a player list and one match to read.
-- `spread`: a second `courtside serve` whose 20,000 extra matches go to 50 tables instead of one.
+- `base`: `courtside serve` on a fresh data dir, rate limits lifted (`COURTSIDE_DEV_KEY_RATE_LIMIT`), a developer
+  key, a broadcast with a `queue` table, a player list and one match to read.
+- `same`: the same set-up plus 20,000 more matches queued on its `queue` table.
+- `spread`: the same set-up plus 20,000 more matches spread over 50 other tables.
 
-Load: wrk (2 threads, 16 connections by default), every ours-run paired with a bare-run just before it
-(A B A B ...), so machine noise hits both alike. Rows printed (each a ratio from this one run):
+All run at once, so "before" (base) and "after" (same, spread) are measured side by side rather than one after
+the other. Load: wrk (2 threads, 16 connections by default); each round runs every measure once, back to back
+(bare, base, same, spread ...), so machine noise hits all alike. Rows printed (each a ratio from this one run,
+the median of the per-round ratios):
 
 1. `get_match_over_bare`: authenticated `GET /matches/{externalID}` rps / bare GET rps.
-2. `put_match_over_bare`: `PUT /matches` (a new match at the end of a queue) rps / bare GET rps.
-3. `put_cost_20k_same_table`: PUT cost (bare-normalised) after 20,000 more matches are queued on the same
-   table, over the cost before.
-4. `put_cost_20k_spread_50_tables`: the same with the 20,000 spread over 50 tables.
+2. `put_match_over_bare`: `PUT /matches` (a new match at the end of a queue) rps on base / bare GET rps.
+3. `put_cost_20k_same_table`: PUT cost with 20,000 more matches on the same table (same) over without (base).
+4. `put_cost_20k_spread_50_tables`: the same with the 20,000 spread over 50 tables (spread over base).
 
     .venv/bin/python bench/bench_http.py [--seconds 3] [--rounds 3] [--threads 8] [--connections 16]
 
@@ -76,9 +78,12 @@ end
 
 def serve_bare(port: int, threads: int) -> None:
     """The baseline: the least a Flask app under waitress can do for one JSON GET."""
+    import logging
+
     from flask import Flask, jsonify
     from waitress import serve
 
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # as `courtside serve` does
     app = Flask("bare")
 
     @app.get("/api/v1/matches/m0")
@@ -219,67 +224,62 @@ def main() -> None:
     servers: list[Ours] = []
     run_ids = iter(range(10**6))
 
-    def measure(server: Ours, kind: str, table: str = "", connections: int | None = None) -> list[tuple[float, float]]:
-        """`rounds` pairs (bare rps, ours rps), bare run first in each pair."""
-        pairs = []
-        options = {"seconds": args.seconds, "threads": args.wrk_threads, "connections": connections or args.connections}
-        if connections is not None:
-            options["threads"] = min(args.wrk_threads, connections)
-        for _ in range(args.rounds):
-            base = wrk(f"http://127.0.0.1:{bare_port}/api/v1/matches/m0", work / "get.lua", ["x"], **options)
-            if kind == "get":
-                ours = wrk(f"http://127.0.0.1:{server.port}/api/v1/matches/m0", work / "get.lua", [server.key],
-                           **options)
-            else:
-                ours = wrk(f"http://127.0.0.1:{server.port}/api/v1/matches", work / "put.lua",
-                           [f"r{next(run_ids)}", table, server.key], **options)
-            assert base["non_2xx"] == 0 and ours["non_2xx"] == 0, (base, ours)
-            pairs.append((base["rps"], ours["rps"]))
-            details.setdefault(kind, []).append(ours)
-        return pairs
+    def run(server: Ours | None, kind: str, table: str = "", connections: int | None = None) -> dict[str, Any]:
+        """One wrk run: a GET of the bare endpoint (`server` None) or of ours, or a PUT to ours."""
+        conns = connections or args.connections
+        options = {"seconds": args.seconds, "threads": min(args.wrk_threads, conns), "connections": conns}
+        if server is None:
+            result = wrk(f"http://127.0.0.1:{bare_port}/api/v1/matches/m0", work / "get.lua", ["x"], **options)
+        elif kind == "get":
+            result = wrk(f"http://127.0.0.1:{server.port}/api/v1/matches/m0", work / "get.lua", [server.key],
+                         **options)
+        else:
+            result = wrk(f"http://127.0.0.1:{server.port}/api/v1/matches", work / "put.lua",
+                         [f"r{next(run_ids)}", table, server.key], **options)
+        assert result["non_2xx"] == 0, result
+        return result
 
-    def ratio(pairs: list[tuple[float, float]]) -> float:
-        return statistics.median(ours / base for base, ours in pairs)
+    def ratio(numerators: list[float], denominators: list[float]) -> float:
+        return round(statistics.median(n / d for n, d in zip(numerators, denominators, strict=True)), 3)
 
-    details: dict[str, list[dict[str, Any]]] = {}
     try:
         wait_ready(bare_port, "/api/v1/matches/m0", bare)
-        same = Ours(work, "same", args.threads, 0)
-        servers.append(same)
-        spread = Ours(work, "spread", args.threads, 50)
-        servers.append(spread)
-        for server in (same, spread):  # warm up
-            wrk(f"http://127.0.0.1:{server.port}/api/v1/matches/m0", work / "get.lua", [server.key],
-                seconds=1, threads=args.wrk_threads, connections=args.connections)
-        get_pairs = measure(same, "get")
-        put_before = measure(same, "put", same.tables[0])
-        spread_before = measure(spread, "put", spread.tables[2])
+        base, same, spread = (Ours(work, name, args.threads, extra)
+                              for name, extra in (("base", 0), ("same", 0), ("spread", 50)))
+        servers.extend((base, same, spread))
         started = time.perf_counter()
         same.queue(args.more, [same.tables[0]], "more")
         spread.queue(args.more, spread.tables[2:], "more")
         queue_seconds = time.perf_counter() - started
-        put_after = measure(same, "put", same.tables[0])
-        spread_after = measure(spread, "put", spread.tables[2])
+        for server in servers:  # warm up
+            run(server, "get")
+            run(server, "put", server.tables[0])
+        rps: dict[str, list[float]] = {key: [] for key in ("bare", "get", "put", "put_same", "put_spread")}
+        for _ in range(args.rounds):
+            rps["bare"].append(run(None, "get")["rps"])
+            rps["get"].append(run(base, "get")["rps"])
+            rps["put"].append(run(base, "put", base.tables[0])["rps"])
+            rps["put_same"].append(run(same, "put", same.tables[0])["rps"])
+            rps["put_spread"].append(run(spread, "put", spread.tables[2])["rps"])
         result: dict[str, Any] = {
-            "get_match_over_bare": round(ratio(get_pairs), 3),
-            "put_match_over_bare": round(ratio(put_before), 3),
-            "put_cost_20k_same_table": round(ratio(put_before) / ratio(put_after), 2),
-            "put_cost_20k_spread_50_tables": round(ratio(spread_before) / ratio(spread_after), 2),
+            "get_match_over_bare": ratio(rps["get"], rps["bare"]),
+            "put_match_over_bare": ratio(rps["put"], rps["bare"]),
+            "put_cost_20k_same_table": ratio(rps["put"], rps["put_same"]),
+            "put_cost_20k_spread_50_tables": ratio(rps["put"], rps["put_spread"]),
             "goals": {"get_match_over_bare": ">= 0.6", "put_match_over_bare": ">= 0.15",
                       "put_cost_20k_same_table": "<= 1.5", "put_cost_20k_spread_50_tables": "<= 1.2"},
-            "bare_get_rps": round(statistics.median(base for base, _ in get_pairs)),
-            "get_rps": round(statistics.median(ours for _, ours in get_pairs)),
-            "put_rps_before": round(statistics.median(ours for _, ours in put_before)),
-            "put_rps_after_20k_same_table": round(statistics.median(ours for _, ours in put_after)),
-            "put_p50_ms": [run["p50_ms"] for run in details["put"]],
+            "rps": {key: [round(value) for value in values] for key, values in rps.items()},
             "queueing_20k_twice_s": round(queue_seconds, 1),
         }
         if args.writers:
             writers = {}
             for count in (int(n) for n in args.writers.split(",")):
-                pairs = measure(same, "put", same.tables[1], connections=count)
-                writers[str(count)] = {"put_rps": round(statistics.median(o for _, o in pairs)),
-                                       "over_bare_get": round(ratio(pairs), 3)}
+                bare_rps, put_rps = [], []
+                for _ in range(args.rounds):
+                    bare_rps.append(run(None, "get", connections=count)["rps"])
+                    put_rps.append(run(base, "put", base.tables[0], connections=count)["rps"])
+                writers[str(count)] = {"put_rps": round(statistics.median(put_rps)),
+                                       "over_bare_get": ratio(put_rps, bare_rps)}
             result["put_by_concurrent_writers"] = writers
         result.update({"seconds": args.seconds, "rounds": args.rounds, "server_threads": args.threads,
                        "wrk": f"-t{args.wrk_threads} -c{args.connections}"})

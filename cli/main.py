@@ -177,6 +177,9 @@ def _log_off_the_request_path() -> logging.handlers.QueueListener:
     listener = logging.handlers.QueueListener(records, *root.handlers, respect_handler_level=True)
     root.handlers = [logging.handlers.QueueHandler(records)]
     listener.start()
+    # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load that is
+    # a log line per request, saying only that the server is busy.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     return listener
 
 
