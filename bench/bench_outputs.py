@@ -1,8 +1,10 @@
 """Outputs benchmark (contract §10) on a real server:
 
 1. score change -> visible in a real browser page (headless chromium, court output): p50/p95 over N points;
-2. API p95 (GET /operator/tables + score posts) with 0 and with 200 open outputs (pollers doing exactly what a
-   page does: GET /state with If-None-Match every 400 ms), as a ratio.
+2. API p95 (GET /operator/tables + score posts) with 0 and with 200 open outputs, as a ratio. The open pages are
+   wrk connections doing exactly what a page does (GET /state with If-None-Match, then wait 400 ms): one wrk
+   process per output URL, so each keeps that URL's ETag. Idle and loaded phases alternate (3 each), so machine
+   noise hits both alike; the probe is one client thread in this process.
 
     .venv/bin/python -m bench.bench_outputs [points=100] [pages=200]
 """
@@ -10,16 +12,16 @@
 from __future__ import annotations
 
 import statistics
+import subprocess
 import sys
-import threading
+import tempfile
 import time
+from pathlib import Path
 
 import requests
 from playwright.sync_api import sync_playwright
 
 from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, Day, Server, running_server, seed_day
-
-POLL_S = 0.4
 
 
 def pct(values: list[float], q: float) -> float:
@@ -46,22 +48,39 @@ def visible_latency(server: Server, day: Day, points: int) -> list[float]:
     return latencies
 
 
-def api_p95(server: Server, day: Day, pages: int, seconds: float = 15) -> float:
-    stop = threading.Event()
-    urls = [o["url"] + "/state" for o in day.outputs]
+POLLER_LUA = r"""
+function init(args)
+  etag = nil
+end
+function request()
+  if etag then
+    return wrk.format("GET", nil, {["If-None-Match"] = etag})
+  end
+  return wrk.format("GET", nil)
+end
+function response(status, headers, body)
+  if headers["ETag"] then etag = headers["ETag"] end
+end
+function delay()
+  return 400
+end
+"""
 
-    def poller(index: int) -> None:
-        session, etag = requests.Session(), None
-        url = urls[index % len(urls)]
-        while not stop.is_set():
-            response = session.get(url, headers={"If-None-Match": etag} if etag else {}, timeout=10)
-            etag = response.headers.get("ETag", etag)
-            stop.wait(POLL_S)
 
-    threads = [threading.Thread(target=poller, args=(i,), daemon=True) for i in range(pages)]
-    for thread in threads:
-        thread.start()
-    time.sleep(2)
+def pollers(urls: list[str], pages: int, seconds: int, script: Path) -> list[subprocess.Popen[bytes]]:
+    """`pages` open outputs for `seconds`: wrk connections spread over the output URLs, one process per URL."""
+    processes = []
+    for index, url in enumerate(urls):
+        connections = pages // len(urls) + (1 if index < pages % len(urls) else 0)
+        if connections:
+            processes.append(subprocess.Popen(
+                ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-s", str(script), url + "/state"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    return processes
+
+
+def probe(server: Server, day: Day, seconds: float) -> list[float]:
+    """The operator's API calls (tables read and score post, alternately) for `seconds`: each call's duration."""
     session = requests.Session()
     headers = {"Authorization": f"Bearer {server.operator_key}"}
     match_id = day.matches["s2"]["id"]
@@ -78,10 +97,25 @@ def api_p95(server: Server, day: Day, pages: int, seconds: float = 15) -> float:
                          json={"gameScores": [{"a": n % 10, "b": 6}]})
         timings.append(time.perf_counter() - started)
         time.sleep(0.02)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    return pct(timings, 0.95)
+    return timings
+
+
+def api_p95(server: Server, day: Day, pages: int, phase: int = 6, rounds: int = 3) -> tuple[float, float]:
+    """API p95 with no open output and with `pages`, phases alternating."""
+    urls = [o["url"] for o in day.outputs]
+    idle: list[float] = []
+    loaded: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "poller.lua"
+        script.write_text(POLLER_LUA)
+        for _ in range(rounds):
+            idle += probe(server, day, phase)
+            running = pollers(urls, pages, phase + 2, script)
+            time.sleep(1)  # every page has loaded its state once
+            loaded += probe(server, day, phase)
+            for process in running:
+                process.wait()
+    return pct(idle, 0.95), pct(loaded, 0.95)
 
 
 def main() -> None:
@@ -92,8 +126,7 @@ def main() -> None:
         latencies = visible_latency(server, day, points)
         print(f"score -> visible in the page over {points} points: p50 {statistics.median(latencies) * 1000:.0f} ms,"
               f" p95 {pct(latencies, 0.95) * 1000:.0f} ms")
-        base = api_p95(server, day, 0)
-        loaded = api_p95(server, day, pages)
+        base, loaded = api_p95(server, day, pages)
         print(f"API p95: {base * 1000:.1f} ms with 0 open outputs, {loaded * 1000:.1f} ms with {pages}: "
               f"ratio {loaded / base:.2f}")
 

@@ -15,6 +15,7 @@ PAGES = [
     st.Page("views/deliveries.py", title="Deliveries", icon=":material/outbox:", url_path="deliveries"),
     st.Page("views/integrations.py", title="Integrations", icon=":material/hub:", url_path="integrations"),
     st.Page("views/broadcasts.py", title="Broadcasts and rosters", icon=":material/live_tv:", url_path="broadcasts"),
+    st.Page("views/outputs.py", title="Outputs", icon=":material/cast:", url_path="outputs"),
 ]
 
 page = st.navigation(PAGES)

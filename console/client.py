@@ -220,6 +220,13 @@ class ConsoleClient:
         return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/handover",
                               json={"connectionID": connection_id}))
 
+    def outputs(self, broadcast_id: str) -> list[dict[str, Any]]:
+        """The broadcast's output links: one per court x scoreboard ID, then its venue display (contract §10)."""
+        return list(self.data("GET", f"/operator/broadcasts/{broadcast_id}/outputs"))
+
+    def rotate_output(self, output_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/outputs/{output_id}/rotate"))
+
     def rosters(self) -> list[dict[str, Any]]:
         return self.all("/operator/rosters")
 
