@@ -57,6 +57,7 @@ def bootstrap(
         store=store, settings=settings, clock=clock, limiter=RateLimiter(clock),
         rules=Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of),
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
-        runner=runner, dispatcher=Dispatcher(store, settings, clock, runner=runner), output_states=StateCache(),
+        runner=runner, dispatcher=Dispatcher(store, settings, clock, runner=runner),
+        output_states=StateCache(max_stale=settings.output_max_stale),
         reads=ReadCache(store),
     )

@@ -17,11 +17,13 @@ from api import errors
 from api.context import CourtsideFlask, now, services, unit_of_work
 from api.state_cache import StateCache
 from domain import outputs as svc
+from domain.estimates import Estimator
 from domain.errors import NotFound
 from domain.ids import hash_secret
 
 blp = Blueprint("output_pages", __name__, template_folder="templates")
 BACKGROUNDS = ("transparent", "dark", "light")
+LINK_TABLES = ("outputs",)  # a write there (rotate, remove) refuses every cached state at once
 NOT_FOUND_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
 <body style="font-family:sans-serif;background:#0a0f1c;color:#aab4c8;display:flex;align-items:center;
 justify-content:center;height:100vh;margin:0"><p>This output link does not exist (it may have been rotated).</p>
@@ -38,15 +40,17 @@ def _state(key: str) -> tuple[str, bytes]:
     version = getattr(ctx.store, "version", None)
     stamp = None if version is None else (version, now().strftime("%Y%m%d%H%M"))
     key_hash = hash_secret(key)
-    cached = _cache().get(stamp, key_hash)
+    links = ctx.store.versions(*LINK_TABLES)
+    cached = _cache().get(stamp, links, key_hash)
     if cached is not None:
         return cached
     with unit_of_work() as uow:
         output = svc.output_by_key(uow, key=key)
-        state = svc.output_state(uow, output, points=ctx.settings.points_per_game, estimates=None)
+        estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
+        state = svc.output_state(uow, output, points=ctx.settings.points_per_game, estimates=estimator.starts)
     version_tag = hashlib.sha256(orjson.dumps(state)).hexdigest()[:24]
     entry = (version_tag, orjson.dumps(state | {"version": version_tag}))
-    _cache().put(stamp, key_hash, entry)
+    _cache().put(stamp, links, key_hash, entry)
     return entry
 
 
@@ -101,7 +105,8 @@ def _fast_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
             cache = ctx.output_states
             if version is not None:
                 stamp = (version, ctx.clock.now().strftime("%Y%m%d%H%M"))
-                entry = cache.get(stamp, hash_secret(path[len("/outputs/"):-len("/state")]))
+                links = ctx.store.versions(*LINK_TABLES)
+                entry = cache.get(stamp, links, hash_secret(path[len("/outputs/"):-len("/state")]))
                 if entry is not None and tag.strip() == f'"{entry[0]}"':
                     start_response("304 NOT MODIFIED", [("ETag", tag.strip()), ("Cache-Control", "no-cache"),
                                                         ("Access-Control-Allow-Origin", "*")])

@@ -59,7 +59,8 @@ function request()
   return wrk.format("GET", nil)
 end
 function response(status, headers, body)
-  if headers["ETag"] then etag = headers["ETag"] end
+  local tag = headers["Etag"] or headers["ETag"]  -- waitress title-cases header names
+  if tag then etag = tag end
 end
 function delay()
   return 400

@@ -56,6 +56,7 @@ class Settings:
     max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
     default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
+    output_max_stale: float = 0.2  # seconds an output page's state may lag a write (bounds rebuilds under load)
     access_log: bool = False  # one log line per request (method, path, status, request ID)
     check_responses: bool = False  # tests: every response is dumped through its schema and must not change
 
@@ -85,6 +86,7 @@ class Settings:
             "journal_compact_bytes": ("COURTSIDE_JOURNAL_COMPACT_BYTES", int),
             "default_match_minutes": ("COURTSIDE_DEFAULT_MATCH_MINUTES", float),
             "access_log": ("COURTSIDE_ACCESS_LOG", _bool),
+            "output_max_stale": ("COURTSIDE_OUTPUT_MAX_STALE", float),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():

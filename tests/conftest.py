@@ -40,7 +40,9 @@ def clock() -> FixedClock:
 def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
     """The server's settings; a test may change some with `@pytest.mark.parametrize("settings", [{...}],
     indirect=True)` (the app is built once from them, as `serve` does)."""
-    return Settings(data_dir=tmp_path / "data", check_responses=True).with_(**getattr(request, "param", {}))
+    # Every response checked against its schema; output states never lag (tests read right after a write).
+    base = Settings(data_dir=tmp_path / "data", check_responses=True, output_max_stale=0)
+    return base.with_(**getattr(request, "param", {}))
 
 
 @pytest.fixture
