@@ -17,8 +17,8 @@ from api import errors
 from api.context import CourtsideFlask, now, services, unit_of_work
 from api.state_cache import StateCache
 from domain import outputs as svc
-from domain.estimates import Estimator
 from domain.errors import NotFound
+from domain.estimates import Estimator
 from domain.ids import hash_secret
 
 blp = Blueprint("output_pages", __name__, template_folder="templates")
