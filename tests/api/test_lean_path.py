@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 
 from api.app import create_app
+from api.bootstrap import bootstrap as build_services
 from domain.settings import Settings
 from storage.engine import Store
 from tests.api.test_matches import make_player_list, make_tables
@@ -64,7 +65,7 @@ def test_the_access_log_is_off_unless_asked_for(
     with caplog.at_level(logging.INFO, logger="courtside.access"):
         request_id = partner.get("/connection").headers["Service-Request-ID"]
     assert not [r for r in caplog.records if r.name == "courtside.access"]
-    logged = create_app(settings.with_(access_log=True), store)
+    logged = create_app(build_services(settings.with_(access_log=True), store))
     with caplog.at_level(logging.INFO, logger="courtside.access"):
         response = Api(logged.test_client(), partner.token).get("/connection")
     lines = [r.getMessage() for r in caplog.records if r.name == "courtside.access"]
