@@ -14,16 +14,16 @@ from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
-from api import errors, openapi, output_pages
+from api import errors, openapi, output_pages, phone_pages
 from api.blueprint import takes_json_body
 from api.bootstrap import Services
 from api.context import CourtsideFlask, services
 from api.platform import (
-    FORM_BODY_PATHS,
     PREFIX,
     REQUEST_ID_CHARACTERS,
     REQUEST_ID_MAX,
     REQUEST_ID_MIN,
+    takes_form_body,
     valid_request_id,
 )
 from api.routes import (
@@ -35,6 +35,7 @@ from api.routes import (
     operator,
     operator_matches,
     operator_outputs,
+    operator_phone,
     operator_resources,
     operator_webhooks,
     player_lists,
@@ -129,13 +130,13 @@ def _check_request() -> Response | None:
     has_body = bool(length) or request.headers.get("Transfer-Encoding") == "chunked"
     if request.method in {"POST", "PUT", "PATCH"} and has_body:
         allowed = {"application/json"}
-        if request.path in FORM_BODY_PATHS:
+        if takes_form_body(request.path):
             allowed.add("application/x-www-form-urlencoded")
         if request.mimetype not in allowed:
             return errors.error_response(
                 415, "unsupported_media_type", "Send the body as application/json."
             )
-    if has_body and request.path not in FORM_BODY_PATHS and not _takes_json_body():
+    if has_body and not takes_form_body(request.path) and not _takes_json_body():
         return _refuse_unexpected_body()
     return None
 
@@ -253,13 +254,15 @@ def create_app(services: Services) -> CourtsideFlask:
     api = CourtsideApi(app)
     openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
-                   webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs):
+                   webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
+                   operator_phone):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
         lambda filename: send_from_directory(str(swagger_ui_path), filename),
     )
     output_pages.install(app)
+    phone_pages.install(app)
     app.before_request(_check_request)
     app.after_request(_finish_response)
     errors.register(app)

@@ -24,6 +24,14 @@ def valid_request_id(value: str) -> bool:
 #: The OAuth endpoints take form bodies (RFC 6749); everything else JSON only.
 FORM_BODY_PATHS = frozenset({f"{PREFIX}/oauth/token", f"{PREFIX}/oauth/authorize"})
 
+#: The public sign-up form (contract §11) posts a plain HTML form too.
+FORM_BODY_PREFIXES = ("/register/",)
+
+
+def takes_form_body(path: str) -> bool:
+    """Whether a path accepts `application/x-www-form-urlencoded` bodies."""
+    return path in FORM_BODY_PATHS or path.startswith(FORM_BODY_PREFIXES)
+
 
 def human_bytes(size: int) -> str:
     """`1048576` -> `1 MiB`, `65536` -> `64 KiB`, else bytes: the limit as the document states it."""

@@ -249,6 +249,26 @@ class Output:
 
 
 @dataclass
+class Link:
+    """A public phone-page link (contract §11): a table's scorer link or a roster's sign-up link, one per target.
+
+    `id` is `{kind}:{target_id}`. `key` is the secret of the public URL (None once revoked); it is found by
+    `key_hash` (SHA-256) and then compared in constant time. `points` is the scorer's undo history of the table's
+    current match: `{"matchID", "side"}` per point added through the link.
+    """
+
+    id: str
+    account_id: str
+    kind: str  # "scorer" | "registration"
+    target_id: str  # table ID or roster ID
+    key: str | None
+    key_hash: str | None
+    created_on: str
+    points: list[dict[str, str]] = field(default_factory=list)
+    seq: int = 0
+
+
+@dataclass
 class WebhookConfig:
     """A connection's webhook destination, subscriptions and signing secret (`id` = connection ID)."""
 

@@ -12,15 +12,14 @@ country, scores, event and round, times. Never IDs, keys or other partner data.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from domain import scoring
+from domain import links, scoring
 from domain.clock import iso
 from domain.errors import NotFound
-from domain.ids import hash_secret, new_id, new_secret
+from domain.ids import hash_secret, new_id
 from domain.models import Broadcast, Match, MatchStatus, Output, PlayerList, Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match, player_list_of
@@ -46,8 +45,7 @@ def design_of(scoreboard_id: str | None) -> str:
 
 
 def _new_key() -> tuple[str, str]:
-    key = new_secret("out")  # out_ + 43 URL-safe characters
-    return key, hash_secret(key)
+    return links.new_key("out")  # out_ + 43 URL-safe characters
 
 
 def _new_output(broadcast: Broadcast, *, kind: str, table_id: str | None, scoreboard_id: str | None,
@@ -102,12 +100,10 @@ def rotate_output(uow: UnitOfWork, *, account_id: str, output_id: str) -> Output
 
 def output_by_key(uow: UnitOfWork, *, key: str) -> Output:
     """The output a public link names (404 otherwise); the stored key is compared in constant time."""
-    if not key.startswith(KEY_PREFIX) or len(key) > 200:
+    output = links.same_key(uow.outputs.find(key_hash=hash_secret(key)), key) if links.plausible(key, "out") else None
+    if output is None:
         raise NotFound("No such output.")
-    found = uow.outputs.find(key_hash=hash_secret(key))
-    if not found or not hmac.compare_digest(found[0].key.encode(), key.encode()):
-        raise NotFound("No such output.")
-    return found[0]
+    return output
 
 
 # ------------------------------------------------------------------------------------------------ state
@@ -152,7 +148,7 @@ def _sides(match: Match, player_list: PlayerList | None, *, points: int) -> list
     return sides
 
 
-def _match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any]:
+def match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any]:
     games = [{"a": g["a"], "b": g["b"]} for g in match.game_scores]
     current = None
     in_play = match.status == MatchStatus.ACTIVE
@@ -172,7 +168,7 @@ def _match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any
     }
 
 
-def _next_state(uow: UnitOfWork, match: Match, estimate: str | None, *, points: int) -> dict[str, Any]:
+def next_state(uow: UnitOfWork, match: Match, estimate: str | None, *, points: int) -> dict[str, Any]:
     return {
         "sides": [{"names": side["names"], "team": side["team"]}
                   for side in _sides(match, player_list_of(uow, match), points=points)],
@@ -187,8 +183,8 @@ def _court_state(uow: UnitOfWork, table: Table, *, count: int, points: int,
     times = estimates(table) if estimates and queue else {}
     return {
         "label": table.label,
-        "match": None if active is None else _match_state(uow, active, points=points),
-        "upNext": [_next_state(uow, m, times.get(m.id), points=points) for m in queue],
+        "match": None if active is None else match_state(uow, active, points=points),
+        "upNext": [next_state(uow, m, times.get(m.id), points=points) for m in queue],
     }
 
 

@@ -81,6 +81,9 @@ class UnitOfWork(Protocol):
     def outputs(self) -> Repo[models.Output]: ...
 
     @property
+    def links(self) -> Repo[models.Link]: ...
+
+    @property
     def webhook_configs(self) -> Repo[models.WebhookConfig]: ...
 
     @property

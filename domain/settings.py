@@ -59,6 +59,8 @@ class Settings:
     output_max_stale: float = 0.2  # seconds an output page's state may lag a write (bounds rebuilds under load)
     access_log: bool = False  # one log line per request (method, path, status, request ID)
     check_responses: bool = False  # tests: every response is dumped through its schema and must not change
+    scorer_rate_limit: int = 300  # actions per minute per scorer link (contract §11)
+    registration_rate_limit: int = 10  # sign-ups per minute per client address (contract §11)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -87,6 +89,8 @@ class Settings:
             "default_match_minutes": ("COURTSIDE_DEFAULT_MATCH_MINUTES", float),
             "access_log": ("COURTSIDE_ACCESS_LOG", _bool),
             "output_max_stale": ("COURTSIDE_OUTPUT_MAX_STALE", float),
+            "scorer_rate_limit": ("COURTSIDE_SCORER_RATE_LIMIT", int),
+            "registration_rate_limit": ("COURTSIDE_REGISTRATION_RATE_LIMIT", int),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():

@@ -112,6 +112,7 @@ class StoreUnitOfWork:
     outputs = _Repo("outputs", models.Output, Repository[models.Output])
     webhook_configs = _Repo("webhook_configs", models.WebhookConfig, Repository[models.WebhookConfig])
     deliveries = _Repo("deliveries", models.Delivery, Repository[models.Delivery])
+    links = _Repo("links", models.Link, Repository[models.Link])
 
     def __init__(self, tx: Transaction) -> None:
         self._tx = tx

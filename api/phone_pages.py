@@ -1,0 +1,177 @@
+"""Public phone pages (contract §11), outside /api/v1 and reached by their key alone.
+
+- `/score/{key}`: a court's scorer page. `GET /score/{key}/state` is its state (JSON, ETag = version);
+  `POST /score/{key}/point|undo|complete|start-next` act on that table only, naming the `version` they saw
+  (`409 stale_state` otherwise). Actions are rate-limited per link.
+- `/register/{key}`: a roster's sign-up form (CSRF token in a cookie and a hidden field, per-address rate limit).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Flask, Response, jsonify, render_template, request
+
+from api.context import now, services, unit_of_work
+from api.errors import status_of
+from domain import registration, scorer
+from domain.errors import DomainError, Forbidden, Invalid, NotFound, RateLimited
+from domain.ids import hash_secret
+
+blp = Blueprint("phone_pages", __name__, template_folder="templates")
+CSRF_COOKIE = "courtside_csrf"
+PAGE_HEADERS = {
+    "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                               "connect-src 'self'; img-src 'self' data:; form-action 'self'; "
+                               "frame-ancestors 'none'",
+}
+
+
+def _not_found_page(what: str) -> Response:
+    html = render_template("phone_missing.html", what=what)
+    return Response(html, status=404, mimetype="text/html", headers=PAGE_HEADERS)
+
+
+# ------------------------------------------------------------------------------------------------ scorer
+def _scorer_state(key: str) -> dict[str, Any]:
+    with unit_of_work() as uow:
+        link, table = scorer.scorer_by_key(uow, key=key)
+        return scorer.scorer_state(uow, link, table, rules=services().rules)
+
+
+@blp.route("/score/<string:key>", methods=["GET"])
+def scorer_page(key: str) -> Response:
+    """The phone page, with the table's label and current state already in its HTML."""
+    try:
+        state = _scorer_state(key)
+    except NotFound:
+        return _not_found_page("scorer link")
+    return Response(render_template("score.html", state=state, key=key), mimetype="text/html",
+                    headers=PAGE_HEADERS)
+
+
+@blp.route("/score/<string:key>/state", methods=["GET"])
+def scorer_state(key: str) -> Response:
+    """The court's state; `If-None-Match` with the current version answers 304."""
+    state = _scorer_state(key)
+    etag = f'"{state["version"]}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        return Response(status=304, headers=headers)
+    response = jsonify({"data": state})
+    response.headers.update(headers)
+    return response
+
+
+Action = Callable[..., Any]
+
+
+def _act(key: str, action: Action, **extra: Any) -> Response:
+    """Rate-limit per link, read `version`, run the domain action, answer the new state."""
+    ctx = services()
+    quota = ctx.limiter.hit(f"scorer:{hash_secret(key)}", ctx.settings.scorer_rate_limit)
+    if not quota.allowed:
+        raise RateLimited("Too many taps on this court; wait a moment.", retry_after=quota.reset)
+    body = request.get_json(silent=True) or {}
+    version = body.get("version") if isinstance(body, dict) else None
+    if not isinstance(version, str) or not version:
+        raise Invalid("Name the state version this action is based on.",
+                      details={"json": {"version": ["Missing or not a string."]}})
+    with unit_of_work() as uow:
+        action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
+        link, table = scorer.scorer_by_key(uow, key=key)
+        state = scorer.scorer_state(uow, link, table, rules=ctx.rules)
+    return jsonify({"data": state})
+
+
+def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
+    view.takes_json_body = True  # type: ignore[attr-defined]  # the platform lets a JSON body through
+    return view
+
+
+@blp.route("/score/<string:key>/point", methods=["POST"])
+@_json_view
+def add_point(key: str) -> Response:
+    """+1 for side `a` or `b` in the current game."""
+    body = request.get_json(silent=True)
+    side = body.get("side") if isinstance(body, dict) else None
+    return _act(key, scorer.add_point, side=side if isinstance(side, str) else "")
+
+
+@blp.route("/score/<string:key>/undo", methods=["POST"])
+@_json_view
+def undo_point(key: str) -> Response:
+    """Take back the last point added through this link."""
+    return _act(key, scorer.undo_point)
+
+
+@blp.route("/score/<string:key>/complete", methods=["POST"])
+@_json_view
+def complete_match(key: str) -> Response:
+    """Complete the decided match."""
+    return _act(key, scorer.complete)
+
+
+@blp.route("/score/<string:key>/start-next", methods=["POST"])
+@_json_view
+def start_next(key: str) -> Response:
+    """Start the court's next match (players busy elsewhere are skipped)."""
+    return _act(key, scorer.start_next)
+
+
+# ------------------------------------------------------------------------------------------------ sign-up
+def _form_page(key: str, *, status: int = 200, error: str | None = None, fields: dict[str, list[str]] | None = None,
+               done: dict[str, Any] | None = None) -> Response:
+    with unit_of_work() as uow:
+        roster, _backing = registration.roster_by_key(uow, key=key)
+    token = secrets.token_urlsafe(32)
+    html = render_template("register.html", roster=roster.name, token=token, error=error, fields=fields or {},
+                           values=request.form if error else {}, done=done)
+    response = Response(html, status=status, mimetype="text/html", headers=PAGE_HEADERS)
+    response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="Strict", path=f"/register/{key}",
+                        secure=request.is_secure)
+    return response
+
+
+@blp.route("/register/<string:key>", methods=["GET"])
+def sign_up_page(key: str) -> Response:
+    """The roster's sign-up form (404 while self-registration is off)."""
+    try:
+        return _form_page(key)
+    except NotFound:
+        return _not_found_page("sign-up page")
+
+
+@blp.route("/register/<string:key>", methods=["POST"])
+def sign_up(key: str) -> Response:
+    """Add the player to the roster (`source: "self"`); the page says what happened."""
+    ctx = services()
+    try:
+        quota = ctx.limiter.hit(f"register:{request.remote_addr}", ctx.settings.registration_rate_limit)
+        if not quota.allowed:
+            raise RateLimited("Too many sign-ups from this device; please wait a minute.", retry_after=quota.reset)
+        sent, held = request.form.get("csrf", ""), request.cookies.get(CSRF_COOKIE, "")
+        if not sent or not held or not hmac.compare_digest(sent.encode(), held.encode()):
+            raise Forbidden("This form has expired; please try again.", code="csrf_failed")
+        form = registration.SignUp(**{name: request.form.get(field, "") for name, field in (
+            ("first_name", "firstName"), ("last_name", "lastName"), ("club_name", "clubName"),
+            ("country", "country"), ("gender", "gender"))})
+        with unit_of_work() as uow:
+            _roster, player = registration.sign_up(uow, key=key, sign_up=form, now=now())
+        return _form_page(key, status=201, done=player)
+    except NotFound:
+        return _not_found_page("sign-up page")
+    except DomainError as error:  # the form page shows the reason; the status says it too
+        fields = error.details.get("form") if isinstance(error.details, dict) else None
+        response = _form_page(key, status=status_of(error), error=error.message, fields=fields)
+        if isinstance(error, RateLimited):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
+
+def install(app: Flask) -> None:
+    app.register_blueprint(blp)

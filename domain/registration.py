@@ -1,0 +1,118 @@
+"""Roster self-registration (contract §11, the spec's `selfRegistrationEnabled`): a public sign-up page per
+individual roster, `{root}/register/{key}`.
+
+A sign-up adds a player with `source: "self"` to the roster's backing list; partner syncs and patches only ever
+touch their own mapped players, so they never remove it (spec rule 2). The page is there only while the flag is
+true; setting it back brings the same link back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from domain import links
+from domain.clock import iso
+from domain.errors import Conflict, Invalid, NotFound
+from domain.ids import new_id
+from domain.models import Link, PlayerList, Roster
+from domain.ports import UnitOfWork
+from domain.rosters import get_roster
+
+KIND = "registration"
+PREFIX = "reg"
+MAX_SIGN_UPS = 1000
+NAME_MAX, OTHER_MAX = 120, 500
+
+
+@dataclass(frozen=True)
+class SignUp:
+    """What a player types on the sign-up form (first and last name required)."""
+
+    first_name: str
+    last_name: str
+    club_name: str = ""
+    country: str = ""
+    gender: str = ""
+
+
+def _individual(roster: Roster) -> Roster:
+    if roster.roster_type != "individual":
+        raise Conflict("Self-registration is available for individual rosters only.", code="roster_not_individual")
+    return roster
+
+
+def registration_link(uow: UnitOfWork, *, account_id: str, roster_id: str, now: datetime) -> Link:
+    """The roster's sign-up link, made on first read (it answers only while self-registration is enabled)."""
+    _individual(get_roster(uow, account_id=account_id, roster_id=roster_id))
+    return links.ensure_link(uow, kind=KIND, prefix=PREFIX, account_id=account_id, target_id=roster_id, now=now)
+
+
+def rotate_registration_link(uow: UnitOfWork, *, account_id: str, roster_id: str, now: datetime) -> Link:
+    """A new sign-up link; the old one answers 404 at once."""
+    return links.rotate_link(uow, registration_link(uow, account_id=account_id, roster_id=roster_id, now=now),
+                             prefix=PREFIX, now=now)
+
+
+def present_registration_link(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any]:
+    """Operator read: the roster, whether sign-ups are open, the public URL and how many signed up."""
+    roster = uow.rosters.get(link.target_id)
+    backing = uow.player_lists.get(roster.player_list_id) if roster else None
+    return {"rosterID": link.target_id, "rosterName": roster.name if roster else None,
+            "enabled": bool(roster and roster.self_registration_enabled),
+            "url": f"{root.rstrip('/')}/register/{link.key}" if link.key else None,
+            "signUps": len(_self_players(backing)), "createdOn": link.created_on}
+
+
+def _self_players(backing: PlayerList | None) -> list[dict[str, Any]]:
+    return [p for p in (backing.players if backing else []) if p.get("source") == "self"]
+
+
+def roster_by_key(uow: UnitOfWork, *, key: str) -> tuple[Roster, PlayerList]:
+    """The roster a sign-up URL names and its backing list; 404 for an unknown or rotated key, or while the
+    roster's `selfRegistrationEnabled` is not true."""
+    link = links.link_by_key(uow, key=key, kind=KIND, prefix=PREFIX)
+    roster = uow.rosters.get(link.target_id) if link is not None else None
+    backing = uow.player_lists.get(roster.player_list_id) if roster is not None else None
+    if (roster is None or backing is None or roster.roster_type != "individual"
+            or roster.self_registration_enabled is not True):
+        raise NotFound("No such sign-up page.")
+    return roster, backing
+
+
+def _clean(sign_up: SignUp) -> dict[str, str]:
+    values = {"firstName": sign_up.first_name.strip(), "lastName": sign_up.last_name.strip(),
+              "clubName": sign_up.club_name.strip(), "country": sign_up.country.strip(),
+              "gender": sign_up.gender.strip()}
+    problems: dict[str, list[str]] = {}
+    for name in ("firstName", "lastName"):
+        if not values[name]:
+            problems[name] = ["Required."]
+        elif len(values[name]) > NAME_MAX:
+            problems[name] = [f"At most {NAME_MAX} characters."]
+    for name in ("clubName", "country", "gender"):
+        if len(values[name]) > OTHER_MAX:
+            problems[name] = [f"At most {OTHER_MAX} characters."]
+    if problems:
+        raise Invalid("Please check the highlighted fields.", details={"form": problems})
+    return {name: value for name, value in values.items() if value}
+
+
+def sign_up(uow: UnitOfWork, *, key: str, sign_up: SignUp, now: datetime) -> tuple[Roster, dict[str, Any]]:
+    """Add the player to the roster (`source: "self"`): `409 already_registered` for the same first and last name
+    (case-insensitive), `409 registration_full` after 1,000 sign-ups."""
+    roster, backing = roster_by_key(uow, key=key)
+    player = _clean(sign_up)
+    same = (player["firstName"].casefold(), player["lastName"].casefold())
+    if any((str(p.get("firstName", "")).strip().casefold(), str(p.get("lastName", "")).strip().casefold()) == same
+           for p in backing.players):
+        raise Conflict(f"{player['firstName']} {player['lastName']} is already on this roster.",
+                       code="already_registered")
+    if len(_self_players(backing)) >= MAX_SIGN_UPS:
+        raise Conflict(f"This roster is full ({MAX_SIGN_UPS} sign-ups).", code="registration_full")
+    record = {"id": new_id("ply"), **player, "source": "self"}
+    backing.players.append(record)
+    backing.updated_on = iso(now)
+    uow.player_lists.put(backing)
+    return roster, record

@@ -1,0 +1,169 @@
+"""Court scorer links (contract §11): one public link per table that can run that table's matches and nothing else.
+
+The phone page acts through the same services as the operator routes (`start_next`, `score_match`,
+`complete_match`), so the same rules, events and webhooks apply. Every action names the state version the phone
+saw; a write based on an older state is `409 stale_state`, so two phones on one table (or a phone retrying after
+the network dropped) never count a point twice nor lose one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+
+from domain import links, matches, scoring
+from domain.errors import Conflict, Invalid, NotFound
+from domain.models import Link, Match, Table
+from domain.outputs import match_state, next_state
+from domain.ports import UnitOfWork
+from domain.queues import active_match, pending_queue
+
+KIND = "scorer"
+PREFIX = "scr"
+SIDES = ("a", "b")
+
+
+def _table(uow: UnitOfWork, *, account_id: str, table_id: str) -> Table:
+    table = uow.tables.get(table_id)
+    if table is None or table.account_id != account_id:
+        raise NotFound(f"No table '{table_id}'.")
+    return table
+
+
+def scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime) -> Link:
+    """The table's scorer link, made on first read (every table has one until it is revoked)."""
+    _table(uow, account_id=account_id, table_id=table_id)
+    return links.ensure_link(uow, kind=KIND, prefix=PREFIX, account_id=account_id, target_id=table_id, now=now)
+
+
+def rotate_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime) -> Link:
+    """A new key for the table's scorer link (also after a revoke); the old link answers 404 at once."""
+    return links.rotate_link(uow, scorer_link(uow, account_id=account_id, table_id=table_id, now=now),
+                             prefix=PREFIX, now=now)
+
+
+def revoke_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime) -> Link:
+    """Kill the table's scorer link at once (404); rotating makes a new one."""
+    link = scorer_link(uow, account_id=account_id, table_id=table_id, now=now)
+    link.key = link.key_hash = None
+    link.points = []
+    return uow.links.put(link)
+
+
+def present_scorer_link(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any]:
+    """Operator read: the table and its public URL (null once revoked)."""
+    table = uow.tables.get(link.target_id)
+    return {"tableID": link.target_id, "tableLabel": table.label if table else None,
+            "url": f"{root.rstrip('/')}/score/{link.key}" if link.key else None,
+            "createdOn": link.created_on}
+
+
+def scorer_by_key(uow: UnitOfWork, *, key: str) -> tuple[Link, Table]:
+    """The link a public scorer URL names and its table (404 for unknown, rotated, revoked, or a deleted table)."""
+    link = links.link_by_key(uow, key=key, kind=KIND, prefix=PREFIX)
+    table = uow.tables.get(link.target_id) if link is not None else None
+    if link is None or table is None or table.account_id != link.account_id:
+        raise NotFound("No such scorer link.")
+    return link, table
+
+
+# ------------------------------------------------------------------------------------------------ state
+def _undoable(link: Link, match: Match | None) -> list[dict[str, str]]:
+    return [p for p in link.points if match is not None and p["matchID"] == match.id]
+
+
+def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Rules) -> dict[str, Any]:
+    """What the phone shows: the court, its active match (with `decided` and `canUndo`), the next queued match,
+    and `version`, which every action must name. Display names and scores only: no IDs, no keys."""
+    match = active_match(uow, table.id)
+    queue = pending_queue(uow, table.id)[:1]
+    shown: dict[str, Any] | None = None
+    if match is not None:
+        best_of = match.best_of or rules.default_best_of
+        shown = match_state(uow, match, points=rules.points_per_game) | {
+            "decided": scoring.match_winner(match.game_scores, points=rules.points_per_game,
+                                            best_of=best_of) is not None,
+            "canUndo": bool(_undoable(link, match)),
+        }
+    state: dict[str, Any] = {
+        "court": {"label": table.label},
+        "match": shown,
+        "upNext": [next_state(uow, m, None, points=rules.points_per_game) for m in queue],
+    }
+    basis = {"state": state, "match": match.id if match else None, "updated": match.updated_on if match else None,
+             "points": len(link.points), "queue": [m.id for m in queue]}
+    state["version"] = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:20]
+    return state
+
+
+def _current(uow: UnitOfWork, link: Link, table: Table, *, version: str, rules: matches.Rules) -> Match | None:
+    """The table's active match, once the phone's `version` is the current one (else `409 stale_state`)."""
+    if scorer_state(uow, link, table, rules=rules)["version"] != version:
+        raise Conflict("The court changed since this page last loaded; here is the current state.",
+                       code="stale_state")
+    return active_match(uow, table.id)
+
+
+def _playing(match: Match | None) -> Match:
+    if match is None:
+        raise Conflict("No match is being played on this court; start the next one.", code="match_not_active")
+    return match
+
+
+# ------------------------------------------------------------------------------------------------ actions
+def add_point(uow: UnitOfWork, *, key: str, side: str, version: str, now: datetime, rules: matches.Rules) -> Match:
+    """+1 for a side in the current game (a new game once the last one is won); `match.score_updated`."""
+    if side not in SIDES:
+        raise Invalid("side must be 'a' or 'b'.", details={"json": {"side": ["Must be one of: a, b."]}})
+    link, table = scorer_by_key(uow, key=key)
+    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    best_of = match.best_of or rules.default_best_of
+    if scoring.match_winner(match.game_scores, points=rules.points_per_game, best_of=best_of):
+        raise Conflict("The match is decided; complete it.", code="match_decided")
+    games = [dict(g) for g in match.game_scores]
+    if not games or scoring.game_winner(games[-1], points=rules.points_per_game):
+        games.append({"a": 0, "b": 0})
+    games[-1][side] += 1
+    scored = matches.score_match(uow, account_id=link.account_id, match_id=match.id, game_scores=games, now=now,
+                                 rules=rules)
+    link.points = _undoable(link, match) + [{"matchID": match.id, "side": side}]
+    uow.links.put(link)
+    return scored
+
+
+def undo_point(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
+    """Take back the last point this link added to the current match (`409 nothing_to_undo` otherwise)."""
+    link, table = scorer_by_key(uow, key=key)
+    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    history = _undoable(link, match)
+    games = [dict(g) for g in match.game_scores]
+    if not history or not games or games[-1][history[-1]["side"]] == 0:
+        raise Conflict("There is no point of this court's scorer to undo.", code="nothing_to_undo")
+    games[-1][history[-1]["side"]] -= 1
+    if games[-1] == {"a": 0, "b": 0}:
+        games.pop()
+    scored = matches.score_match(uow, account_id=link.account_id, match_id=match.id, game_scores=games, now=now,
+                                 rules=rules)
+    link.points = history[:-1]
+    uow.links.put(link)
+    return scored
+
+
+def complete(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
+    """Complete the court's decided match (`409 match_undecided` before); `match.completed`."""
+    link, table = scorer_by_key(uow, key=key)
+    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    done = matches.complete_match(uow, account_id=link.account_id, match_id=match.id, game_scores=None, now=now,
+                                  rules=rules)
+    link.points = []
+    uow.links.put(link)
+    return done
+
+
+def start_next(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
+    """Start the court's next match whose players are all free (contract §9 start-next); `match.started`."""
+    link, table = scorer_by_key(uow, key=key)
+    _current(uow, link, table, version=version, rules=rules)
+    return matches.start_next(uow, account_id=link.account_id, table_id=table.id, now=now, rules=rules)

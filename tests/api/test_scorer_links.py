@@ -1,0 +1,203 @@
+"""Court scorer links (contract §11): operator list/rotate/revoke, the phone page's actions through the domain
+services (events too), one writer per state version (409 stale_state), scope to one table, rate limit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.api.resources_support import make_broadcast, player, sync_list
+from tests.conftest import Api
+
+
+@pytest.fixture
+def phone(app: Flask) -> FlaskClient:
+    """An anonymous phone: scorer pages need no credential."""
+    return app.test_client()
+
+
+def scorer_path(operator: Api, table_id: str) -> str:
+    response = operator.get(f"/operator/tables/{table_id}/scorer")
+    assert response.status_code == 200, response.json
+    return "/" + response.json["data"]["url"].split("/", 3)[3]
+
+
+@pytest.fixture
+def courts(partner: Api) -> list[str]:
+    broadcast = make_broadcast(partner, 2)
+    sync_list(partner, players=[player(f"p{i}") for i in range(1, 7)])
+    ids = [t["id"] for t in broadcast["tables"]]
+    for external_id, table_id in (("m1", ids[0]), ("m2", ids[0]), ("m3", ids[1])):
+        body = {"externalID": external_id, "tableID": table_id, "playerListExternalID": "list-1", "bestOf": 3,
+                "playerA": {"externalID": f"p{int(external_id[1]) * 2 - 1}"},
+                "playerB": {"externalID": f"p{int(external_id[1]) * 2}"}}
+        assert partner.put("/matches", json=body).status_code == 200
+    return ids
+
+
+def state(phone: FlaskClient, path: str) -> dict[str, Any]:
+    response = phone.get(path + "/state")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    data: dict[str, Any] = response.json["data"]
+    return data
+
+
+def act(phone: FlaskClient, path: str, action: str, version: str, **body: Any) -> Any:
+    return phone.post(f"{path}/{action}", json={"version": version, **body})
+
+
+def point(phone: FlaskClient, path: str, side: str) -> dict[str, Any]:
+    response = act(phone, path, "point", state(phone, path)["version"], side=side)
+    assert response.status_code == 200, response.json
+    data: dict[str, Any] = response.json["data"]
+    return data
+
+
+def test_every_table_has_a_scorer_link_listed_for_the_operator(operator: Api, courts: list[str]) -> None:
+    read = operator.get(f"/operator/tables/{courts[0]}/scorer").json["data"]
+    assert list(read) == ["tableID", "tableLabel", "url", "createdOn"]
+    assert read["tableID"] == courts[0] and read["tableLabel"] == "Court 1"
+    assert read["url"].startswith("http://localhost/score/scr_") and len(read["url"].split("/score/scr_")[1]) >= 32
+    assert operator.get(f"/operator/tables/{courts[0]}/scorer").json["data"] == read  # stable across reads
+    assert operator.get(f"/operator/tables/{courts[1]}/scorer").json["data"]["url"] != read["url"]
+    assert operator.get("/operator/tables/tbl_nope/scorer").status_code == 404
+
+
+def test_the_page_arrives_with_label_and_state_in_its_html(operator: Api, phone: FlaskClient,
+                                                           courts: list[str]) -> None:
+    path = scorer_path(operator, courts[0])
+    page = phone.get(path)
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "Court 1" in html and "Up next: First p1 Last vs First p2 Last" in html
+    assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_whole_match_is_scored_from_the_phone_with_the_operator_events(
+        operator: Api, partner: Api, phone: FlaskClient, courts: list[str]) -> None:
+    path = scorer_path(operator, courts[0])
+    started = act(phone, path, "start-next", state(phone, path)["version"])
+    assert started.status_code == 200, started.json
+    assert started.json["data"]["match"]["status"] == "active"
+    assert started.json["data"]["match"]["sides"][0]["names"] == ["First p1 Last"]
+    for _ in range(11):
+        point(phone, path, "a")
+    after_game = point(phone, path, "b")
+    assert after_game["match"]["games"] == [{"a": 11, "b": 0}, {"a": 0, "b": 1}]
+    undone = act(phone, path, "undo", after_game["version"])
+    assert undone.status_code == 200 and undone.json["data"]["match"]["games"] == [{"a": 11, "b": 0}]
+    assert undone.json["data"]["match"]["currentGame"] is None
+    early = act(phone, path, "complete", undone.json["data"]["version"])
+    assert early.status_code == 409 and early.json["error"]["code"] == "match_undecided"
+    for _ in range(11):
+        last = point(phone, path, "a")
+    assert last["match"]["decided"] is True and last["match"]["sides"][0]["games"] == 2
+    refused = act(phone, path, "point", last["version"], side="b")
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "match_decided"
+    done = act(phone, path, "complete", last["version"])
+    assert done.status_code == 200 and done.json["data"]["match"] is None
+    assert done.json["data"]["upNext"][0]["sides"][0]["names"] == ["First p3 Last"]
+    [match] = [m for m in partner.get("/matches").json["data"] if m["externalID"] == "m1"]
+    assert match["status"] == "completed"
+    assert match["gameScores"] == [{"a": 11, "b": 0}, {"a": 11, "b": 0}]
+
+
+
+
+def test_two_phones_one_stale_the_second_write_is_refused_and_nothing_counts_twice(
+        operator: Api, phone: FlaskClient, app: Flask, courts: list[str]) -> None:
+    path = scorer_path(operator, courts[0])
+    other = app.test_client()
+    act(phone, path, "start-next", state(phone, path)["version"])
+    seen = state(other, path)["version"]
+    assert point(phone, path, "a")["match"]["currentGame"] == {"a": 1, "b": 0}
+    stale = act(other, path, "point", seen, side="a")
+    assert stale.status_code == 409 and stale.json["error"]["code"] == "stale_state"
+    retry = act(phone, path, "point", seen, side="a")  # a phone retrying after the network dropped
+    assert retry.status_code == 409 and retry.json["error"]["code"] == "stale_state"
+    assert state(other, path)["match"]["currentGame"] == {"a": 1, "b": 0}
+
+
+def test_an_operator_change_makes_the_phone_state_stale(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
+    path = scorer_path(operator, courts[0])
+    started = act(phone, path, "start-next", state(phone, path)["version"]).json["data"]
+    match_id = operator.get(f"/operator/matches?tableID={courts[0]}&status=active").json["data"][0]["id"]
+    assert operator.post(f"/operator/matches/{match_id}/score",
+                         json={"gameScores": [{"a": 3, "b": 2}]}).status_code == 200
+    stale = act(phone, path, "point", started["version"], side="b")
+    assert stale.status_code == 409 and stale.json["error"]["code"] == "stale_state"
+    assert state(phone, path)["match"]["currentGame"] == {"a": 3, "b": 2}
+
+
+def test_undo_takes_back_only_points_of_this_link(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
+    path = scorer_path(operator, courts[0])
+    started = act(phone, path, "start-next", state(phone, path)["version"]).json["data"]
+    nothing = act(phone, path, "undo", started["version"])
+    assert nothing.status_code == 409 and nothing.json["error"]["code"] == "nothing_to_undo"
+    point(phone, path, "b")
+    back = act(phone, path, "undo", state(phone, path)["version"])
+    assert back.status_code == 200 and back.json["data"]["match"]["games"] == []
+    assert back.json["data"]["match"]["canUndo"] is False
+
+
+def test_a_link_of_table_1_never_reaches_table_2(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
+    first, second = scorer_path(operator, courts[0]), scorer_path(operator, courts[1])
+    act(phone, second, "start-next", state(phone, second)["version"])
+    point(phone, second, "a")
+    one = state(phone, first)
+    assert one["court"]["label"] == "Court 1" and one["match"] is None
+    act(phone, first, "start-next", one["version"])
+    point(phone, first, "b")
+    assert state(phone, second)["match"]["currentGame"] == {"a": 1, "b": 0}
+    assert state(phone, first)["match"]["sides"][0]["names"] == ["First p1 Last"]
+    body = phone.get(first + "/state").get_data(as_text=True)
+    for secret in ("tbl_", "mat_", "scr_", "externalID", "p1\"", "acct"):
+        assert secret not in body
+
+
+def test_rotated_and_revoked_links_answer_404_at_once(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
+    old = scorer_path(operator, courts[0])
+    rotated = operator.post(f"/operator/tables/{courts[0]}/scorer/rotate")
+    assert rotated.status_code == 200
+    new = "/" + rotated.json["data"]["url"].split("/", 3)[3]
+    assert new != old
+    assert phone.get(old).status_code == 404 and phone.get(old + "/state").status_code == 404
+    assert act(phone, old, "start-next", "x").status_code == 404
+    assert phone.get(new + "/state").status_code == 200
+    revoked = operator.delete(f"/operator/tables/{courts[0]}/scorer")
+    assert revoked.status_code == 200 and revoked.json["data"]["url"] is None
+    assert operator.get(f"/operator/tables/{courts[0]}/scorer").json["data"]["url"] is None
+    assert phone.get(new).status_code == 404 and phone.get(new + "/state").json["error"]["code"] == "not_found"
+    again = operator.post(f"/operator/tables/{courts[0]}/scorer/rotate").json["data"]["url"]
+    assert again is not None and phone.get("/" + again.split("/", 3)[3]).status_code == 200
+
+
+def test_unknown_keys_and_another_accounts_tables_are_404(operator: Api, phone: FlaskClient,
+                                                          courts: list[str]) -> None:
+    path = scorer_path(operator, courts[0])
+    assert phone.get(path[:-1] + ("A" if path[-1] != "A" else "B")).status_code == 404
+    assert phone.get("/score/out_" + path.split("/score/scr_")[1]).status_code == 404
+    assert phone.get("/score/scr_").status_code == 404
+
+
+@pytest.mark.parametrize("settings", [{"scorer_rate_limit": 3}], indirect=True)
+def test_actions_are_rate_limited_per_link(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
+    first, second = scorer_path(operator, courts[0]), scorer_path(operator, courts[1])
+    codes = [act(phone, first, "undo", "v").status_code for _ in range(4)]
+    assert codes[:3] == [409, 409, 409] and codes[3] == 429
+    limited = act(phone, first, "undo", "v")
+    assert limited.json["error"]["code"] == "rate_limited" and int(limited.headers["Retry-After"]) > 0
+    assert act(phone, second, "undo", "v").status_code == 409  # another link has its own budget
+
+
+def test_actions_check_their_body(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
+    path = scorer_path(operator, courts[0])
+    missing = phone.post(path + "/point", json={"side": "a"})
+    assert missing.status_code == 400 and missing.json["error"]["details"]["json"]["version"]
+    act(phone, path, "start-next", state(phone, path)["version"])
+    wrong = act(phone, path, "point", state(phone, path)["version"], side="c")
+    assert wrong.status_code == 400 and wrong.json["error"]["code"] == "validation_failed"
+    assert state(phone, path)["match"]["games"] == []
