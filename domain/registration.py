@@ -55,16 +55,6 @@ def rotate_registration_link(uow: UnitOfWork, *, account_id: str, roster_id: str
                              prefix=PREFIX, now=now)
 
 
-def present_registration_link(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any]:
-    """Operator read: the roster, whether sign-ups are open, the public URL and how many signed up."""
-    roster = uow.rosters.get(link.target_id)
-    backing = uow.player_lists.get(roster.player_list_id) if roster else None
-    return {"rosterID": link.target_id, "rosterName": roster.name if roster else None,
-            "enabled": bool(roster and roster.self_registration_enabled),
-            "url": f"{root.rstrip('/')}/register/{link.key}" if link.key else None,
-            "signUps": len(_self_players(backing)), "createdOn": link.created_on}
-
-
 def _self_players(backing: PlayerList | None) -> list[dict[str, Any]]:
     return [p for p in (backing.players if backing else []) if p.get("source") == "self"]
 

@@ -52,14 +52,6 @@ def revoke_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: 
     return uow.links.put(link)
 
 
-def present_scorer_link(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any]:
-    """Operator read: the table and its public URL (null once revoked)."""
-    table = uow.tables.get(link.target_id)
-    return {"tableID": link.target_id, "tableLabel": table.label if table else None,
-            "url": f"{root.rstrip('/')}/score/{link.key}" if link.key else None,
-            "createdOn": link.created_on}
-
-
 def scorer_by_key(uow: UnitOfWork, *, key: str) -> tuple[Link, Table]:
     """The link a public scorer URL names and its table (404 for unknown, rotated, revoked, or a deleted table)."""
     link = links.link_by_key(uow, key=key, kind=KIND, prefix=PREFIX)

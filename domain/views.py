@@ -19,6 +19,7 @@ from domain.models import (
     Broadcast,
     Connection,
     Delivery,
+    Link,
     Match,
     MatchStatus,
     Output,
@@ -258,6 +259,24 @@ def output_view(uow: UnitOfWork, output: Output, *, root: str) -> dict[str, Any]
         "design": design_of(output.scoreboard_id), "url": f"{root.rstrip('/')}/outputs/{output.key}",
         "createdOn": output.created_on,
     }
+
+
+def scorer_link_view(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any]:
+    """Operator read of a table's scorer link (contract §11): its public URL, null once revoked."""
+    table = uow.tables.get(link.target_id)
+    return {"tableID": link.target_id, "tableLabel": table.label if table else None,
+            "url": f"{root.rstrip('/')}/score/{link.key}" if link.key else None, "createdOn": link.created_on}
+
+
+def registration_link_view(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any]:
+    """Operator read of a roster's sign-up link (contract §11): open or not, its URL, how many signed up."""
+    roster = uow.rosters.get(link.target_id)
+    backing = uow.player_lists.get(roster.player_list_id) if roster else None
+    return {"rosterID": link.target_id, "rosterName": roster.name if roster else None,
+            "enabled": bool(roster and roster.self_registration_enabled),
+            "url": f"{root.rstrip('/')}/register/{link.key}" if link.key else None,
+            "signUps": sum(1 for p in (backing.players if backing else []) if p.get("source") == "self"),
+            "createdOn": link.created_on}
 
 
 def app_view(app: App) -> dict[str, Any]:

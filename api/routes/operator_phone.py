@@ -11,7 +11,7 @@ from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
 from api.schemas.common import envelope
 from api.security import requires
-from domain import registration, scorer
+from domain import registration, scorer, views
 
 blp = Blueprint("operator_phone", __name__, description="Operator: court scorer links and roster sign-up links")
 
@@ -44,7 +44,7 @@ def get_scorer_link(table_id: str) -> Json:
     """The table's scorer link (made on first read; `url` is null once revoked)."""
     with unit_of_work() as uow:
         link = scorer.scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": scorer.present_scorer_link(uow, link, root=request.host_url)}
+        return {"data": views.scorer_link_view(uow, link, root=request.host_url)}
 
 
 @blp.route("/operator/tables/<string:table_id>/scorer/rotate", methods=["POST"])
@@ -55,7 +55,7 @@ def rotate_scorer_link(table_id: str) -> Json:
     """Give the table a new scorer link (also after a revoke); the old one answers 404 at once."""
     with unit_of_work() as uow:
         link = scorer.rotate_scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": scorer.present_scorer_link(uow, link, root=request.host_url)}
+        return {"data": views.scorer_link_view(uow, link, root=request.host_url)}
 
 
 @blp.route("/operator/tables/<string:table_id>/scorer", methods=["DELETE"])
@@ -66,7 +66,7 @@ def revoke_scorer_link(table_id: str) -> Json:
     """Revoke the table's scorer link: it answers 404 at once; rotate to make a new one."""
     with unit_of_work() as uow:
         link = scorer.revoke_scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": scorer.present_scorer_link(uow, link, root=request.host_url)}
+        return {"data": views.scorer_link_view(uow, link, root=request.host_url)}
 
 
 @blp.route("/operator/rosters/<string:roster_id>/registration", methods=["GET"])
@@ -78,7 +78,7 @@ def get_registration_link(roster_id: str) -> Json:
     """The individual roster's sign-up link (made on first read), whether it is open, and how many signed up."""
     with unit_of_work() as uow:
         link = registration.registration_link(uow, account_id=caller().account_id, roster_id=roster_id, now=now())
-        return {"data": registration.present_registration_link(uow, link, root=request.host_url)}
+        return {"data": views.registration_link_view(uow, link, root=request.host_url)}
 
 
 @blp.route("/operator/rosters/<string:roster_id>/registration/rotate", methods=["POST"])
@@ -91,4 +91,4 @@ def rotate_registration_link(roster_id: str) -> Json:
     with unit_of_work() as uow:
         link = registration.rotate_registration_link(uow, account_id=caller().account_id, roster_id=roster_id,
                                                      now=now())
-        return {"data": registration.present_registration_link(uow, link, root=request.host_url)}
+        return {"data": views.registration_link_view(uow, link, root=request.host_url)}
