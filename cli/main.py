@@ -10,6 +10,7 @@ import logging.handlers
 import os
 import queue
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,6 +107,24 @@ def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, s
     return {"dataDir": str(data_dir), "accountID": account.id, "operatorKey": key}
 
 
+def lan_address() -> str:
+    """This machine's address on the local network (the interface of its default route; no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the route
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def phone_settings(settings: Settings, port: int) -> Settings:
+    """Bound to every interface (`--host 0.0.0.0`) without `COURTSIDE_PUBLIC_URL`: phone links use this machine's
+    network address, which phones on the venue's Wi-Fi can reach."""
+    if settings.public_url or settings.host not in ("0.0.0.0", "::", ""):
+        return settings
+    return settings.with_(public_url=f"http://{lan_address()}:{port}")
+
+
 def serve(settings: Settings) -> None:
     """Run the API and the webhook dispatcher in this one process until SIGTERM or SIGINT.
 
@@ -127,6 +146,7 @@ def serve(settings: Settings) -> None:
         from api.app import create_app
         from api.bootstrap import bootstrap
 
+        settings = phone_settings(settings, settings.port)
         services = bootstrap(settings, store)
         dispatcher = services.dispatcher
         app = create_app(services)
@@ -155,6 +175,8 @@ def serve(settings: Settings) -> None:
         dispatcher.start()
         log.info("Courtside API on %s (docs %s/docs, health %s/health, data dir %s)",
                  base, base, base, settings.data_dir.resolve())
+        if settings.public_url:
+            log.info("Scorer and sign-up links use %s (phones on this network)", settings.public_url)
         server.run()  # returns when a signal raised KeyboardInterrupt (waitress stops its threads then)
     except KeyboardInterrupt:
         pass

@@ -16,6 +16,7 @@ PAGES = [
     st.Page("views/integrations.py", title="Integrations", icon=":material/hub:", url_path="integrations"),
     st.Page("views/broadcasts.py", title="Broadcasts and rosters", icon=":material/live_tv:", url_path="broadcasts"),
     st.Page("views/outputs.py", title="Outputs", icon=":material/cast:", url_path="outputs"),
+    st.Page("views/phones.py", title="Phones", icon=":material/smartphone:", url_path="phones"),
 ]
 
 page = st.navigation(PAGES)

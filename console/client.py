@@ -238,3 +238,16 @@ class ConsoleClient:
 
     def remove_player(self, list_id: str, player_id: str) -> dict[str, Any]:
         return dict(self.data("DELETE", f"/operator/player-lists/{list_id}/players/{player_id}"))
+
+    # ------------------------------------------------------------ phone pages (contract §11)
+    def scorer_link(self, table_id: str) -> dict[str, Any]:
+        return dict(self.data("GET", f"/operator/tables/{table_id}/scorer"))
+
+    def rotate_scorer_link(self, table_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/tables/{table_id}/scorer/rotate"))
+
+    def revoke_scorer_link(self, table_id: str) -> dict[str, Any]:
+        return dict(self.data("DELETE", f"/operator/tables/{table_id}/scorer"))
+
+    def registration_link(self, roster_id: str) -> dict[str, Any]:
+        return dict(self.data("GET", f"/operator/rosters/{roster_id}/registration"))

@@ -61,6 +61,7 @@ class Settings:
     check_responses: bool = False  # tests: every response is dumped through its schema and must not change
     scorer_rate_limit: int = 300  # actions per minute per scorer link (contract §11)
     registration_rate_limit: int = 10  # sign-ups per minute per client address (contract §11)
+    public_url: str | None = None  # the address phones reach for scorer and sign-up links (contract §11)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -91,6 +92,7 @@ class Settings:
             "output_max_stale": ("COURTSIDE_OUTPUT_MAX_STALE", float),
             "scorer_rate_limit": ("COURTSIDE_SCORER_RATE_LIMIT", int),
             "registration_rate_limit": ("COURTSIDE_REGISTRATION_RATE_LIMIT", int),
+            "public_url": ("COURTSIDE_PUBLIC_URL", str),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():

@@ -8,7 +8,7 @@ from flask import request
 from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
-from api.context import caller, now, unit_of_work
+from api.context import caller, now, services, unit_of_work
 from api.schemas.common import envelope
 from api.security import requires
 from domain import registration, scorer, views
@@ -16,6 +16,11 @@ from domain import registration, scorer, views
 blp = Blueprint("operator_phone", __name__, description="Operator: court scorer links and roster sign-up links")
 
 Json = dict[str, Any]
+
+
+def _root() -> str:
+    """Where phones reach this server: `COURTSIDE_PUBLIC_URL` (set by `up --host 0.0.0.0`), else this request's."""
+    return services().settings.public_url or request.host_url
 
 
 class ScorerLinkRead(Schema):
@@ -44,7 +49,7 @@ def get_scorer_link(table_id: str) -> Json:
     """The table's scorer link (made on first read; `url` is null once revoked)."""
     with unit_of_work() as uow:
         link = scorer.scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": views.scorer_link_view(uow, link, root=request.host_url)}
+        return {"data": views.scorer_link_view(uow, link, root=_root())}
 
 
 @blp.route("/operator/tables/<string:table_id>/scorer/rotate", methods=["POST"])
@@ -55,7 +60,7 @@ def rotate_scorer_link(table_id: str) -> Json:
     """Give the table a new scorer link (also after a revoke); the old one answers 404 at once."""
     with unit_of_work() as uow:
         link = scorer.rotate_scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": views.scorer_link_view(uow, link, root=request.host_url)}
+        return {"data": views.scorer_link_view(uow, link, root=_root())}
 
 
 @blp.route("/operator/tables/<string:table_id>/scorer", methods=["DELETE"])
@@ -66,7 +71,7 @@ def revoke_scorer_link(table_id: str) -> Json:
     """Revoke the table's scorer link: it answers 404 at once; rotate to make a new one."""
     with unit_of_work() as uow:
         link = scorer.revoke_scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": views.scorer_link_view(uow, link, root=request.host_url)}
+        return {"data": views.scorer_link_view(uow, link, root=_root())}
 
 
 @blp.route("/operator/rosters/<string:roster_id>/registration", methods=["GET"])
@@ -78,7 +83,7 @@ def get_registration_link(roster_id: str) -> Json:
     """The individual roster's sign-up link (made on first read), whether it is open, and how many signed up."""
     with unit_of_work() as uow:
         link = registration.registration_link(uow, account_id=caller().account_id, roster_id=roster_id, now=now())
-        return {"data": views.registration_link_view(uow, link, root=request.host_url)}
+        return {"data": views.registration_link_view(uow, link, root=_root())}
 
 
 @blp.route("/operator/rosters/<string:roster_id>/registration/rotate", methods=["POST"])
@@ -91,4 +96,4 @@ def rotate_registration_link(roster_id: str) -> Json:
     with unit_of_work() as uow:
         link = registration.rotate_registration_link(uow, account_id=caller().account_id, roster_id=roster_id,
                                                      now=now())
-        return {"data": views.registration_link_view(uow, link, root=request.host_url)}
+        return {"data": views.registration_link_view(uow, link, root=_root())}

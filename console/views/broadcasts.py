@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from console.phone import show_sign_ups
 from console.ui import act, client, field_errors, form_key, form_problem, load, plain, show_flash, submit
 
 st.title("Broadcasts and rosters")
@@ -122,6 +123,11 @@ if rosters is not None:
         st.dataframe(pd.DataFrame(rosters), hide_index=True, width="stretch")
     else:
         st.info("No rosters yet.")
+    open_rosters = [r for r in rosters if r.get("rosterType") == "individual" and r.get("selfRegistrationEnabled")]
+    if open_rosters:
+        sign_up_lists = {item["id"]: item for item in load(api.player_lists) or []}
+        for roster in open_rosters:
+            show_sign_ups(api, roster, sign_up_lists.get(roster["source"]["playerListID"]))
 
 # ------------------------------------------------------------------ player lists
 def same_name(player: dict[str, Any], first: str, last: str) -> bool:

@@ -201,3 +201,19 @@ def test_actions_check_their_body(operator: Api, phone: FlaskClient, courts: lis
     wrong = act(phone, path, "point", state(phone, path)["version"], side="c")
     assert wrong.status_code == 400 and wrong.json["error"]["code"] == "validation_failed"
     assert state(phone, path)["match"]["games"] == []
+
+
+@pytest.mark.parametrize("settings", [{"public_url": "http://192.168.1.20:8000"}], indirect=True)
+def test_links_use_the_address_phones_reach(operator: Api, partner: Api, courts: list[str]) -> None:
+    url = operator.get(f"/operator/tables/{courts[0]}/scorer").json["data"]["url"]
+    assert url.startswith("http://192.168.1.20:8000/score/scr_")
+
+
+def test_up_on_every_interface_gives_phone_links_the_network_address() -> None:
+    from cli.main import lan_address, phone_settings
+    from domain.settings import Settings
+
+    assert phone_settings(Settings(host="127.0.0.1"), 8000).public_url is None
+    assert phone_settings(Settings(host="0.0.0.0"), 8000).public_url == f"http://{lan_address()}:8000"
+    given = Settings(host="0.0.0.0", public_url="http://courts.local:8000")
+    assert phone_settings(given, 8000).public_url == "http://courts.local:8000"

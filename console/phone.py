@@ -1,0 +1,64 @@
+"""QR codes for the phone pages (contract §11), the printable sheet of every court's scorer link, and a
+roster's sign-ups."""
+
+from __future__ import annotations
+
+import html
+import io
+from typing import Any
+
+import pandas as pd
+import segno
+import streamlit as st
+
+from console.ui import load, plain
+
+
+def qr_png(url: str, *, scale: int = 6) -> bytes:
+    """A QR code of the URL as PNG (for the console)."""
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="png", scale=scale, border=2)
+    return buffer.getvalue()
+
+
+def qr_svg(url: str) -> str:
+    """A QR code of the URL as inline SVG (for the printable sheet: sharp at any size)."""
+    return str(segno.make(url, error="m").svg_inline(scale=5, border=2))
+
+
+def scorer_sheet(event: str, links: list[dict[str, Any]]) -> str:
+    """One page to print: every court's label, its QR code and its URL, four to a row on A4 or Letter."""
+    cards = "".join(
+        f'<div class="card"><h2>{html.escape(str(link["tableLabel"] or ""))}</h2>{qr_svg(link["url"])}'
+        f'<p>Scan to score this court</p><code>{html.escape(link["url"])}</code></div>'
+        for link in links if link.get("url"))
+    title = f"Scorer links: {html.escape(event)}"
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+@page {{ size: auto; margin: 12mm; }}
+body {{ font-family: system-ui, "DejaVu Sans", sans-serif; color: #000; margin: 0; }}
+h1 {{ font-size: 20pt; margin: 0 0 6mm; }}
+.grid {{ display: grid; grid-template-columns: repeat(3, 1fr); gap: 6mm; }}
+.card {{ border: 1px solid #999; border-radius: 3mm; padding: 4mm; text-align: center; break-inside: avoid; }}
+.card h2 {{ font-size: 18pt; margin: 0 0 2mm; }}
+.card svg {{ width: 45mm; height: 45mm; }}
+.card p {{ margin: 1mm 0; font-size: 10pt; }}
+.card code {{ font-size: 6.5pt; word-break: break-all; color: #444; }}
+</style></head><body><h1>{title}</h1><div class="grid">{cards}</div></body></html>"""
+
+
+def show_sign_ups(api: Any, roster: dict[str, Any], player_list: dict[str, Any] | None) -> None:
+    """A roster open to self-registration: its sign-up QR code to print for the desk, and who signed up."""
+    signed = [p for p in (player_list or {}).get("players", []) if p.get("source") == "self"]
+    with st.expander(f"Sign-ups: {plain(roster['name'])} ({len(signed)})", expanded=True):
+        link = load(api.registration_link, roster["id"])
+        left, right = st.columns([1, 3])
+        if link and link.get("url"):
+            left.image(qr_png(link["url"]), width=170, caption="Scan to sign up")
+            right.code(link["url"], language=None)
+        if signed:
+            columns = ["firstName", "lastName", "clubName", "country", "gender"]
+            right.dataframe(pd.DataFrame([{c: p.get(c) for c in columns} for p in signed]), hide_index=True,
+                            width="stretch")
+        else:
+            right.caption("Nobody has signed up yet.")

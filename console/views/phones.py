@@ -1,0 +1,47 @@
+"""Phones: each court's scorer link with its QR code (rotate, revoke, one printable sheet) and each roster's
+sign-up link with its QR code and the players who signed up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from console.phone import qr_png, scorer_sheet
+from console.ui import act, client, load, plain, show_flash
+
+st.title("Phones: scorers and sign-ups")
+show_flash()
+api = client()
+
+st.caption("Hand each umpire the QR code of their court: the link can score that court's matches and nothing "
+           "else. Phones must reach this server: run `courtside up --host 0.0.0.0` on the venue network "
+           "(that exposes the API and the console to everyone on it).")
+
+st.subheader("Scorer links")
+tables = load(api.tables) or []
+links: list[dict[str, Any]] = []
+for table in tables:
+    link = load(api.scorer_link, table["id"])
+    if link is not None:
+        links.append(link)
+if not links:
+    st.info("No courts yet: create a broadcast with courts first.")
+else:
+    st.download_button("Printable sheet of every court's QR code", scorer_sheet("Courtside", links),
+                       file_name="scorer-links.html", mime="text/html", icon=":material/print:")
+    columns = st.columns(4)
+    for index, link in enumerate(links):
+        with columns[index % 4], st.container(border=True):
+            st.markdown(f"#### {plain(link['tableLabel'])}")
+            if link["url"]:
+                st.image(qr_png(link["url"]), width=180)
+                st.code(link["url"], language=None)
+            else:
+                st.caption("Revoked: rotate to give this court a new link.")
+            left, right = st.columns(2)
+            if left.button("Rotate", key=f"rotate_{link['tableID']}", help="A new link; the old one stops at once."):
+                act(api.rotate_scorer_link, link["tableID"], done=f"{link['tableLabel']}: new scorer link.")
+            if link["url"] and right.button("Revoke", key=f"revoke_{link['tableID']}",
+                                            help="The link stops at once."):
+                act(api.revoke_scorer_link, link["tableID"], done=f"{link['tableLabel']}: scorer link revoked.")
