@@ -18,7 +18,7 @@ from domain.errors import Conflict, Invalid, NotFound
 from domain.models import Link, Match, Table
 from domain.outputs import match_state, next_state
 from domain.ports import UnitOfWork
-from domain.queues import active_match, pending_queue
+from domain.queues import active_match
 
 KIND = "scorer"
 PREFIX = "scr"
@@ -70,7 +70,7 @@ def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Ru
     """What the phone shows: the court, its active match (with `decided` and `canUndo`), the next queued match,
     and `version`, which every action must name. Display names and scores only: no IDs, no keys."""
     match = active_match(uow, table.id)
-    queue = pending_queue(uow, table.id)[:1]
+    queue = uow.matches.queue(table.id, stop=1)
     shown: dict[str, Any] | None = None
     if match is not None:
         best_of = match.best_of or rules.default_best_of
