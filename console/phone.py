@@ -23,7 +23,7 @@ def qr_png(url: str, *, scale: int = 6) -> bytes:
 
 def qr_svg(url: str) -> str:
     """A QR code of the URL as inline SVG (for the printable sheet: sharp at any size)."""
-    return str(segno.make(url, error="m").svg_inline(scale=5, border=2))
+    return str(segno.make(url, error="m").svg_inline(scale=5, border=2, omitsize=True))
 
 
 def scorer_sheet(event: str, links: list[dict[str, Any]]) -> str:

@@ -49,6 +49,7 @@ def test_the_printable_sheet_has_every_courts_qr_code_and_label() -> None:
              {"tableLabel": "Court 3", "url": None}]
     sheet = scorer_sheet("Club Open", links)
     assert sheet.count("<svg") == 2 and "Court &lt;1&gt;" in sheet and "Court 3" not in sheet
+    assert sheet.count("viewBox") == 2  # the codes scale to the printed size instead of being clipped
     assert qr_png(links[0]["url"] or "").startswith(b"\x89PNG")
 
 
