@@ -76,7 +76,7 @@ def test_the_page_arrives_with_label_and_state_in_its_html(operator: Api, phone:
     assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_a_whole_match_is_scored_from_the_phone_with_the_operator_events(
+def test_a_whole_match_is_scored_from_the_phone_and_the_partner_reads_the_result(
         operator: Api, partner: Api, phone: FlaskClient, courts: list[str]) -> None:
     path = scorer_path(operator, courts[0])
     started = act(phone, path, "start-next", state(phone, path)["version"])
@@ -217,3 +217,19 @@ def test_up_on_every_interface_gives_phone_links_the_network_address() -> None:
     assert phone_settings(Settings(host="0.0.0.0"), 8000).public_url == f"http://{lan_address()}:8000"
     given = Settings(host="0.0.0.0", public_url="http://courts.local:8000")
     assert phone_settings(given, 8000).public_url == "http://courts.local:8000"
+
+
+def test_phone_actions_raise_the_same_events_as_the_operator_routes(operator: Api, partner: Api, phone: FlaskClient,
+                                                                     courts: list[str]) -> None:
+    assert partner.patch("/webhooks/configuration", json={"url": "https://hooks.example.com/c"}).status_code == 200
+    path = scorer_path(operator, courts[0])
+    act(phone, path, "start-next", state(phone, path)["version"])
+    for _ in range(11):
+        point(phone, path, "a")
+    undone = act(phone, path, "undo", state(phone, path)["version"])
+    assert undone.status_code == 200
+    for _ in range(12):
+        point(phone, path, "a")
+    assert act(phone, path, "complete", state(phone, path)["version"]).status_code == 200
+    kinds = [d["eventType"] for d in reversed(operator.get("/operator/webhooks?limit=100").json["data"])]
+    assert kinds == ["match.started"] + ["match.score_updated"] * (11 + 1 + 12) + ["match.completed"]
