@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-fast lint
+.PHONY: run test test-fast lint db-upgrade
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ $(VENV)/.installed-test: $(VENV)/.installed
 
 run: $(VENV)/.installed
 	$(BIN)/courtside up
+
+# PostgreSQL (COURTSIDE_DATABASE_URL): create or upgrade the schema before `make run`.
+db-upgrade: $(VENV)/.installed
+	$(BIN)/courtside db upgrade
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q

@@ -23,14 +23,14 @@ from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.dispatcher import Dispatcher
 from scheduler.sender import http_send, resolve_host
-from storage.engine import Store
+from storage.backend import AnyStore
 
 
 @dataclass(frozen=True)
 class Services:
     """The dependencies of one app, built once by `bootstrap`."""
 
-    store: Store
+    store: AnyStore
     settings: Settings
     clock: Clock
     limiter: RateLimiter
@@ -47,14 +47,15 @@ class Services:
 
 
 def bootstrap(
-    settings: Settings, store: Store, *, clock: Clock | None = None, sender: webhooks.Sender = http_send,
+    settings: Settings, store: AnyStore, *, clock: Clock | None = None, sender: webhooks.Sender = http_send,
     resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
 ) -> Services:
     """Build the services over an open store. Tests pass a fixed clock and their own sender, resolver or jitter."""
     clock = clock or SystemClock()
     runner = AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
+    shared_count = getattr(store, "hit_window", None)  # PostgreSQL: one count for every process
     return Services(
-        store=store, settings=settings, clock=clock, limiter=RateLimiter(clock),
+        store=store, settings=settings, clock=clock, limiter=RateLimiter(clock, shared=shared_count),
         rules=Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of),
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
         runner=runner, dispatcher=Dispatcher(store, settings, clock, runner=runner),

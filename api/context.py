@@ -8,9 +8,11 @@ from datetime import datetime
 from typing import cast
 
 from flask import Flask, current_app, g
+from flask.typing import ResponseReturnValue
 
 from api.bootstrap import Services
 from domain.auth import Principal
+from storage.backend import retrying
 from storage.repository import StoreUnitOfWork
 from storage.repository import unit_of_work as store_unit_of_work
 
@@ -19,6 +21,10 @@ class CourtsideFlask(Flask):
     """The Flask app with the `Services` it was built with (`create_app`); nothing else is looked up per request."""
 
     services: Services
+
+    def dispatch_request(self) -> ResponseReturnValue:
+        """Run the view; one whose unit of work lost a race with another process (PostgreSQL) runs again whole."""
+        return retrying(super().dispatch_request)
 
 
 def services() -> Services:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from storage.engine import Store
+from storage.backend import AnyStore
 
 
 class ReadCache:
-    def __init__(self, store: Store, *, limit: int = 10_000) -> None:
+    def __init__(self, store: AnyStore, *, limit: int = 10_000) -> None:
         self._store = store
         self._limit = limit
         self._entries: dict[Hashable, tuple[tuple[int, ...], Any]] = {}

@@ -63,7 +63,7 @@ def _authenticate(*, scope: str | None, operator: bool) -> None:
         key, limit = f"conn:{principal.connection_id}", settings.dev_key_rate_limit
     else:
         key, limit = f"conn:{principal.connection_id}", settings.rate_limit
-    quota = ctx.limiter.hit(key, limit)
+    quota = g.quota if "quota" in g else ctx.limiter.hit(key, limit)  # a retried view counts once
     g.quota = quota
     if not quota.allowed:
         raise RateLimited("Too many requests; retry after the window resets.", retry_after=quota.reset)

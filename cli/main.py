@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from domain.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
-    from storage.engine import Store
+    from storage.backend import AnyStore
 
 KEY_FILE = "operator.key"
 INFO_FILE = "courtside.json"
@@ -60,7 +60,7 @@ def _read_key_and_account(key_path: Path, info_path: Path) -> tuple[str | None, 
     return key or None, account_id if isinstance(account_id, str) else None
 
 
-def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, str]:
+def init_data_dir(settings: Settings, store: AnyStore | None = None) -> dict[str, str]:
     """Create the data dir, default account and operator key; idempotent (the same object every time).
 
     The key file (mode 0600) is written before storage learns the key's hash, so a crash at any point leaves
@@ -68,7 +68,8 @@ def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, s
     """
     from domain.auth import bootstrap, has_operator_key, new_operator_key
     from domain.clock import SystemClock
-    from storage.engine import StorageError, Store
+    from storage.backend import open_store
+    from storage.engine import StorageError
     from storage.repository import unit_of_work
 
     data_dir = settings.data_dir.resolve()
@@ -82,7 +83,7 @@ def init_data_dir(settings: Settings, store: Store | None = None) -> dict[str, s
         key = new_operator_key()
         _write_file_atomically(key_path, key + "\n", mode=0o600)
     try:
-        opened = store or Store(data_dir, compact_bytes=settings.journal_compact_bytes)
+        opened = store or open_store(settings)
     except StorageError as exc:
         raise CliError(str(exc)) from exc
     try:
@@ -131,12 +132,13 @@ def serve(settings: Settings) -> None:
     The data dir is locked first, so a second `serve` fails at once; on a signal the server stops taking
     connections, lets requests under way finish, stops the dispatcher and closes (compacts) the store.
     """
-    from storage.engine import StorageError, Store
+    from storage.backend import open_store
+    from storage.engine import StorageError
 
     log = logging.getLogger("courtside")
     listener = _log_off_the_request_path()
     try:
-        store = Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
+        store = open_store(settings)
     except StorageError as exc:
         raise CliError(str(exc)) from exc
     try:
@@ -205,6 +207,64 @@ def _log_off_the_request_path() -> logging.handlers.QueueListener:
     return listener
 
 
+def db_upgrade(settings: Settings) -> dict[str, Any]:
+    """Create or upgrade the PostgreSQL schema named by COURTSIDE_DATABASE_URL (versioned, idempotent)."""
+    if not settings.database_url:
+        raise CliError("`courtside db upgrade` needs COURTSIDE_DATABASE_URL=postgresql://... (the TinyDB data dir "
+                       "needs no upgrade).")
+    import psycopg
+
+    from storage import pg_schema
+
+    try:
+        with psycopg.connect(settings.database_url, autocommit=True) as conn:
+            before, after = pg_schema.upgrade(conn)
+    except psycopg.Error as exc:
+        raise CliError(f"Cannot upgrade the database at COURTSIDE_DATABASE_URL: {exc}".strip()) from exc
+    return {"schemaVersion": after, "previousVersion": before, "upgraded": after != before}
+
+
+def export_store(settings: Settings, out: Path) -> dict[str, Any]:
+    """Write the whole store (TinyDB data dir or PostgreSQL) to `out` as JSON lines."""
+    from storage.backend import open_store
+    from storage.engine import StorageError
+    from storage.transfer import export_to
+
+    try:
+        store = open_store(settings)
+    except StorageError as exc:
+        raise CliError(str(exc)) from exc
+    try:
+        temp = out.with_name(out.name + ".tmp")
+        with open(temp, "wb") as file:
+            count = export_to(store, file)
+        os.replace(temp, out)
+    finally:
+        store.close()
+    return {"out": str(out), "documents": count}
+
+
+def import_store(settings: Settings, source: Path) -> dict[str, Any]:
+    """Load an export into the configured store, which must be empty (IDs, hashes and deliveries are kept)."""
+    from storage.backend import open_store
+    from storage.engine import StorageError
+    from storage.transfer import import_from
+
+    if not source.is_file():
+        raise CliError(f"{source} is not a file.")
+    try:
+        store = open_store(settings)
+    except StorageError as exc:
+        raise CliError(str(exc)) from exc
+    try:
+        counts = import_from(store, source)
+    except StorageError as exc:
+        raise CliError(str(exc)) from exc
+    finally:
+        store.close()
+    return {"imported": sum(counts.values()), "tables": counts}
+
+
 # ---------------------------------------------------------------- operator API calls
 def call_operator(settings: Settings, method: str, path: str, body: dict[str, Any]) -> Any:
     """Call an operator route of the running server with the console's HTTP client; return `data`, or fail with
@@ -269,6 +329,12 @@ def _parser() -> argparse.ArgumentParser:
     approve.add_argument("--code-challenge")
     approve.add_argument("--scope")
     approve.add_argument("--state")
+    export_p = sub.add_parser("export", parents=[data], help="write the whole store to a file (JSON lines)")
+    export_p.add_argument("--out", type=Path, required=True)
+    import_p = sub.add_parser("import", parents=[data], help="load an export into an empty store")
+    import_p.add_argument("file", type=Path)
+    db = sub.add_parser("db", help="the PostgreSQL database").add_subparsers(dest="action", required=True)
+    db.add_parser("upgrade", help="create or upgrade the schema (COURTSIDE_DATABASE_URL)")
     rotate = sub.add_parser("operator-key", help="the operator key").add_subparsers(dest="action", required=True)
     rotate.add_parser("rotate", parents=[remote], help="new operator key; every older one stops working")
     return parser
@@ -318,6 +384,12 @@ def run(argv: list[str]) -> int:
         from console.launch import run_up
 
         return run_up(settings)
+    elif command == "export":
+        _print(export_store(settings, args.out))
+    elif command == "import":
+        _print(import_store(settings, args.file))
+    elif command == "db upgrade":
+        _print(db_upgrade(settings))
     elif command == "keys create":
         body: dict[str, Any] = {"name": args.name, "scope": args.scope}
         _print(call_operator(settings, "POST", "/keys", {k: v for k, v in body.items() if v is not None}))

@@ -302,4 +302,5 @@ class Delivery:
     webhook_created_on: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
     manual_attempts: int = 0  # attempts an operator or partner asked for; they never move the automatic schedule
+    claimed_by: str | None = None  # the process whose dispatcher claimed it (several processes: PostgreSQL)
     seq: int = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.clock import Clock
@@ -21,11 +22,16 @@ class Quota:
     allowed: bool
 
 
+# Counts one request of `key` in `window` where every process sees it; returns the count including it.
+SharedCount = Callable[[str, int, int], int]
+
+
 class RateLimiter:
     """Counts requests per key in fixed windows aligned to the clock's minute boundaries."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, *, shared: SharedCount | None = None) -> None:
         self._clock = clock
+        self._shared = shared
         self._lock = threading.Lock()
         self._windows: dict[str, tuple[int, int]] = {}
 
@@ -33,6 +39,10 @@ class RateLimiter:
         moment = self._clock.now().timestamp()
         window = int(moment // WINDOW_SECONDS)
         reset = max(1, math.ceil((window + 1) * WINDOW_SECONDS - moment))
+        if self._shared is not None:
+            count = self._shared(key, window, limit)
+            allowed = count <= limit
+            return Quota(limit=limit, remaining=max(0, limit - count), reset=reset, allowed=allowed)
         with self._lock:
             current, count = self._windows.get(key, (window, 0))
             if current != window:

@@ -55,6 +55,7 @@ class Settings:
     max_body_bytes: int = 1024 * 1024
     max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
+    database_url: str | None = None  # postgresql://...: the PostgreSQL backend (several processes); unset: TinyDB
     default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
     output_max_stale: float = 0.2  # seconds an output page's state may lag a write (bounds rebuilds under load)
     access_log: bool = False  # one log line per request (method, path, status, request ID)
@@ -87,6 +88,7 @@ class Settings:
             "points_per_game": ("COURTSIDE_POINTS_PER_GAME", int),
             "default_best_of": ("COURTSIDE_DEFAULT_BEST_OF", int),
             "journal_compact_bytes": ("COURTSIDE_JOURNAL_COMPACT_BYTES", int),
+            "database_url": ("COURTSIDE_DATABASE_URL", str),
             "default_match_minutes": ("COURTSIDE_DEFAULT_MATCH_MINUTES", float),
             "access_log": ("COURTSIDE_ACCESS_LOG", _bool),
             "output_max_stale": ("COURTSIDE_OUTPUT_MAX_STALE", float),

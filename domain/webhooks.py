@@ -16,7 +16,7 @@ import base64
 import ipaddress
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -277,13 +277,16 @@ def get_delivery(uow: UnitOfWork, *, event_id: str, account_id: str, connection_
 
 
 # ------------------------------------------------------------------------------------------ the state machine
-def _claim(uow: UnitOfWork, delivery: Delivery, config: WebhookConfig, *, manual: bool = False) -> Attempt:
-    """Mark the delivery `delivering` and capture the current URL and secret for an attempt."""
+def _claim(
+    uow: UnitOfWork, delivery: Delivery, config: WebhookConfig, *, manual: bool = False, owner: str | None = None,
+) -> Attempt:
+    """Mark the delivery `delivering` (by `owner`, the claiming process) and capture the URL and secret."""
     if not (config.url and config.secret):
         raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
     if delivery.status == DeliveryStatus.FAILED:
         delivery.next_attempt_on = None  # a failed delivery has no automatic attempt left
     delivery.status = DeliveryStatus.DELIVERING
+    delivery.claimed_by = owner
     uow.deliveries.put(delivery)
     return Attempt(event_id=delivery.id, connection_id=delivery.connection_id, url=config.url,
                    secret=config.secret, body=delivery.body, manual=manual)
@@ -291,7 +294,7 @@ def _claim(uow: UnitOfWork, delivery: Delivery, config: WebhookConfig, *, manual
 
 def claim_due(
     uow: UnitOfWork, *, now: datetime, limit: int, busy_connections: set[str] | frozenset[str] = frozenset(),
-    rank: Callable[[str], float] = lambda connection_id: 0,
+    rank: Callable[[str], float] = lambda connection_id: 0, owner: str | None = None,
 ) -> tuple[list[Attempt], datetime | None]:
     """Claim up to `limit` due pending deliveries, at most one per connection and none of `busy_connections`.
 
@@ -318,7 +321,7 @@ def claim_due(
         config = uow.webhook_configs.get(connection_id)
         if config is None or not config.url or not config.secret:
             continue
-        claims.append(_claim(uow, heads[connection_id], config))
+        claims.append(_claim(uow, heads[connection_id], config, owner=owner))
     return claims, next_due
 
 
@@ -334,9 +337,16 @@ def _one_attempt_at_a_time(uow: UnitOfWork, *, connection_id: str) -> None:
                        code="delivery_in_progress")
 
 
-def recover_interrupted(uow: UnitOfWork, *, now: datetime) -> int:
-    """After a crash: claimed deliveries whose attempt never finished are due again now (same eventID)."""
-    interrupted = uow.deliveries.find(status=DeliveryStatus.DELIVERING)
+def recover_interrupted(
+    uow: UnitOfWork, *, now: datetime, live_owners: Collection[str] = (), keep_unowned: bool = False,
+) -> int:
+    """After a crash: claimed deliveries whose attempt never finished are due again now (same eventID).
+
+    Claims of `live_owners` (processes still running, sharing a PostgreSQL store) are theirs and stay; so do
+    claims without an owner (a request thread's manual attempt) when `keep_unowned`."""
+    interrupted = [delivery for delivery in uow.deliveries.find(status=DeliveryStatus.DELIVERING)
+                   if (delivery.claimed_by is None and not keep_unowned)
+                   or (delivery.claimed_by is not None and delivery.claimed_by not in live_owners)]
     for delivery in interrupted:
         release(uow, event_id=delivery.id, now=now, note="interrupted")
     return len(interrupted)

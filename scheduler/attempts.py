@@ -15,7 +15,7 @@ from domain.clock import Clock
 from domain.models import Delivery
 from domain.settings import Settings
 from scheduler.sender import http_send, resolve_host
-from storage.engine import Store
+from storage.backend import AnyStore, retrying
 from storage.repository import unit_of_work
 
 
@@ -23,7 +23,7 @@ from storage.repository import unit_of_work
 class AttemptRunner:
     """The dependencies of an attempt: settings, clock, the sender, the resolver and the jitter source."""
 
-    store: Store
+    store: AnyStore
     settings: Settings
     clock: Clock
     sender: webhooks.Sender = http_send
@@ -39,8 +39,12 @@ class AttemptRunner:
             )
         except Exception as exc:  # a bug in sending must not leave the delivery claimed forever
             outcome = webhooks.Outcome(started=self.clock.now(), error=f"internal error: {type(exc).__name__}")
-        with unit_of_work(self.store) as uow:
-            return webhooks.record_outcome(
-                uow, event_id=attempt.event_id, outcome=outcome, now=self.clock.now(),
-                schedule=self.settings.webhook_retry_schedule, random=self.random, manual=attempt.manual,
-            )
+
+        def record() -> Delivery:
+            with unit_of_work(self.store) as uow:
+                return webhooks.record_outcome(
+                    uow, event_id=attempt.event_id, outcome=outcome, now=self.clock.now(),
+                    schedule=self.settings.webhook_retry_schedule, random=self.random, manual=attempt.manual,
+                )
+
+        return retrying(record)

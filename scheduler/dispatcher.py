@@ -19,7 +19,7 @@ import random as random_module
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -28,12 +28,13 @@ from domain.clock import Clock
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.sender import http_send, resolve_host
-from storage.engine import Store
+from storage.backend import AnyStore, retrying
 from storage.repository import unit_of_work
 
 log = logging.getLogger("courtside.webhooks")
 logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
+RECOVERY_SECONDS = 5.0  # several processes: how often claims of a stopped process are looked for
 SHUTDOWN_GRACE = 5.0  # seconds attempts under way may take to finish on shutdown
 
 
@@ -41,7 +42,7 @@ class Dispatcher:
     """Attempts due deliveries; `wake()` asks for an immediate pass (a new event was recorded)."""
 
     def __init__(
-        self, store: Store, settings: Settings, clock: Clock, *, sender: webhooks.Sender = http_send,
+        self, store: AnyStore, settings: Settings, clock: Clock, *, sender: webhooks.Sender = http_send,
         resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
         runner: AttemptRunner | None = None,
     ) -> None:
@@ -64,12 +65,13 @@ class Dispatcher:
         self._pumping = False
         self._started = False
         self._stopping = False
+        self.owner: str | None = getattr(store, "claim_owner", None)  # several processes: who claims
+        self._next_recovery = 0.0
 
     # ------------------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         """Make interrupted deliveries due again, start the workers and jobs, and run a first pass."""
-        with unit_of_work(self.store) as uow:
-            recovered = webhooks.recover_interrupted(uow, now=self.clock.now())
+        recovered = self.recover()
         if recovered:
             log.info("%d interrupted webhook deliveries are due again", recovered)
         self._threads = [threading.Thread(target=self._worker, name=f"webhook-{n}", daemon=True)
@@ -81,6 +83,21 @@ class Dispatcher:
         self._scheduler.start()
         self._started = True
         self.wake()
+
+    def recover(self, *, periodic: bool = False) -> int:
+        """Make claims whose process is gone due again. On a store shared by several processes (PostgreSQL), the
+        claims of processes still running stay theirs; a periodic pass also leaves claims without an owner."""
+        live_owners: Callable[[], set[str]] | None = getattr(self.store, "live_owners", None)
+        live = live_owners() if live_owners is not None else set()
+        if periodic and live_owners is None:
+            return 0  # one process (TinyDB): nobody else's claims to recover
+
+        def work() -> int:
+            with unit_of_work(self.store) as uow:
+                return webhooks.recover_interrupted(uow, now=self.clock.now(), live_owners=live,
+                                                    keep_unowned=periodic)
+
+        return retrying(work)
 
     def wake(self) -> None:
         """Run a dispatch pass now (on a scheduler thread, never on the caller's)."""
@@ -113,6 +130,13 @@ class Dispatcher:
 
     # ------------------------------------------------------------------------------------------ passes
     def _tick(self) -> None:
+        if self.owner is not None and time.monotonic() >= self._next_recovery:
+            self._next_recovery = time.monotonic() + RECOVERY_SECONDS
+            try:
+                if self.recover(periodic=True):
+                    log.info("claims of a stopped process are due again")
+            except Exception:
+                log.exception("recovering the claims of stopped processes failed")
         with self._lock:
             self._dirty = True
         self._pump()
@@ -140,9 +164,13 @@ class Dispatcher:
                 self._pumping = False
 
     def _claim_and_queue(self, idle: int, busy: set[str]) -> None:
-        with unit_of_work(self.store) as uow:
-            claims, next_due = webhooks.claim_due(uow, now=self.clock.now(), limit=idle, busy_connections=busy,
-                                                  rank=lambda connection_id: self._served.get(connection_id, -1))
+        def work() -> tuple[list[webhooks.Attempt], datetime | None]:
+            with unit_of_work(self.store) as uow:
+                return webhooks.claim_due(uow, now=self.clock.now(), limit=idle, busy_connections=busy,
+                                          rank=lambda connection_id: self._served.get(connection_id, -1),
+                                          owner=self.owner)
+
+        claims, next_due = retrying(work)
         for claim in claims:
             with self._lock:
                 self._claims += 1

@@ -8,7 +8,8 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from domain import models
-from storage.engine import Ordering, Store, Transaction
+from storage.backend import AnyStore, AnyTransaction
+from storage.engine import Ordering
 
 M = TypeVar("M")
 R = TypeVar("R", bound="Repository[Any]")
@@ -29,7 +30,7 @@ def _field_names(model: type) -> dict[str, None]:
 class Repository(Generic[M]):
     """One document table holding one model, keyed by the model's `id`."""
 
-    def __init__(self, tx: Transaction, table: str, model: type[M]) -> None:
+    def __init__(self, tx: AnyTransaction, table: str, model: type[M]) -> None:
         self._tx = tx
         self._table = table
         self._model = model
@@ -114,7 +115,7 @@ class StoreUnitOfWork:
     deliveries = _Repo("deliveries", models.Delivery, Repository[models.Delivery])
     links = _Repo("links", models.Link, Repository[models.Link])
 
-    def __init__(self, tx: Transaction) -> None:
+    def __init__(self, tx: AnyTransaction) -> None:
         self._tx = tx
         self.new_event_ids: list[str] = []
 
@@ -131,7 +132,7 @@ class StoreUnitOfWork:
 
 
 @contextmanager
-def unit_of_work(store: Store) -> Iterator[StoreUnitOfWork]:
+def unit_of_work(store: AnyStore) -> Iterator[StoreUnitOfWork]:
     """A unit of work: committed when the block ends normally, discarded if it raises."""
     with store.transaction() as tx:
         yield StoreUnitOfWork(tx)

@@ -23,9 +23,10 @@ from api.bootstrap import bootstrap as build_services
 from domain.auth import bootstrap
 from domain.clock import FixedClock
 from domain.settings import Settings
-from storage.engine import Store
+from storage.backend import AnyStore, open_store
 from storage.repository import unit_of_work
 from tests.eventually import answers, eventually
+from tests.pg_cluster import Cluster
 
 OPERATOR_KEY = "svc_op_test-operator-key-0123456789abcdefghijklmnop"
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,18 +37,55 @@ def clock() -> FixedClock:
     return FixedClock()
 
 
+# Test areas whose tests run on both storage backends (contract §12): the `backend` fixture parameter. An e2e
+# module joins with `BOTH_BACKENDS = True` (its servers then run on PostgreSQL too); the others test the data dir.
+BOTH_BACKENDS = {"api", "domain"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run every test of the areas above that uses storage on TinyDB and on PostgreSQL (a parameter, not a copy)."""
+    if "backend" in metafunc.fixturenames:
+        area = Path(metafunc.definition.path).relative_to(ROOT / "tests").parts[0]
+        if area in BOTH_BACKENDS or getattr(metafunc.module, "BOTH_BACKENDS", False):
+            metafunc.parametrize("backend", ["tinydb", "postgres"], indirect=True)
+
+
 @pytest.fixture
-def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which storage backend the test's store uses: "tinydb" (the default) or "postgres"."""
+    return str(getattr(request, "param", "tinydb"))
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the whole run, started on first use."""
+    cluster = Cluster.start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def database_url(backend: str, request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """An empty, upgraded PostgreSQL database for a postgres test; None on TinyDB."""
+    if backend != "postgres":
+        yield None
+        return
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
+    yield cluster.reused_database()
+
+
+@pytest.fixture
+def settings(tmp_path: Path, request: pytest.FixtureRequest, database_url: str | None) -> Settings:
     """The server's settings; a test may change some with `@pytest.mark.parametrize("settings", [{...}],
     indirect=True)` (the app is built once from them, as `serve` does)."""
     # Every response checked against its schema; output states never lag (tests read right after a write).
-    base = Settings(data_dir=tmp_path / "data", check_responses=True, output_max_stale=0)
+    base = Settings(data_dir=tmp_path / "data", check_responses=True, output_max_stale=0, database_url=database_url)
     return base.with_(**getattr(request, "param", {}))
 
 
 @pytest.fixture
-def store(settings: Settings, clock: FixedClock) -> Iterator[Store]:
-    opened = Store(settings.data_dir)
+def store(settings: Settings, clock: FixedClock) -> Iterator[AnyStore]:
+    opened = open_store(settings)
     with unit_of_work(opened) as uow:
         bootstrap(uow, operator_key=OPERATOR_KEY, now=clock.now())
     yield opened
@@ -55,7 +93,7 @@ def store(settings: Settings, clock: FixedClock) -> Iterator[Store]:
 
 
 @pytest.fixture
-def app(settings: Settings, store: Store, clock: FixedClock) -> Flask:
+def app(settings: Settings, store: AnyStore, clock: FixedClock) -> Flask:
     return create_app(build_services(settings, store, clock=clock))
 
 
@@ -174,12 +212,14 @@ class ServerProcess:
 
 
 @pytest.fixture
-def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """Start real server processes; each is stopped at the end of the test."""
+def server_factory(tmp_path: Path, database_url: str | None) -> Iterator[Callable[..., ServerProcess]]:
+    """Start real server processes (on the test's backend); each is stopped at the end of the test."""
     started: list[ServerProcess] = []
 
     def make(data_dir: Path | None = None, env: dict[str, str] | None = None, start: bool = True) -> ServerProcess:
         server_env = dict(os.environ)
+        if database_url is not None:
+            server_env["COURTSIDE_DATABASE_URL"] = database_url
         server_env.update(env or {})
         server = ServerProcess(data_dir or tmp_path / "data", free_port(), server_env)
         started.append(server)

@@ -14,6 +14,8 @@ from tests.conftest import ServerProcess
 from tests.eventually import eventually
 from tests.webhook_receiver import Receiver, running_receiver
 
+BOTH_BACKENDS = True  # contract §12: these servers run on TinyDB and on PostgreSQL
+
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2"}
 PLAYERS = [{"externalID": "p1", "firstName": "Ada"}, {"externalID": "p2", "firstName": "Grace"}]
 WIN = [{"a": 11, "b": 7}, {"a": 11, "b": 9}, {"a": 11, "b": 5}]

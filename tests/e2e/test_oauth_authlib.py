@@ -14,6 +14,8 @@ from authlib.integrations.requests_client import OAuth2Session
 from tests.conftest import ServerProcess
 from tests.eventually import eventually
 
+BOTH_BACKENDS = True  # contract §12: these servers run on TinyDB and on PostgreSQL
+
 REDIRECT = "http://127.0.0.1:9/oauth/callback"
 SCOPE = "matches.read tables.read"
 

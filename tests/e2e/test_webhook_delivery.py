@@ -15,6 +15,8 @@ from tests.conftest import ROOT, ServerProcess, free_port
 from tests.eventually import eventually
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
+BOTH_BACKENDS = True  # contract §12: these servers run on TinyDB and on PostgreSQL
+
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2",
        "COURTSIDE_WEBHOOK_TIMEOUT": "20"}
 

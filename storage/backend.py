@@ -1,0 +1,53 @@
+"""Which store a process opens: PostgreSQL when `COURTSIDE_DATABASE_URL` is set, else the embedded TinyDB data dir.
+
+Both offer the same transaction interface (`transaction()`, `version`, `close()`), so the repositories, the unit of
+work and every service run on either unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, Union
+
+from domain.settings import Settings
+
+if TYPE_CHECKING:
+    from storage.engine import Store, Transaction
+    from storage.postgres import PgStore, PgTransaction
+
+AnyStore = Union["Store", "PgStore"]
+AnyTransaction = Union["Transaction", "PgTransaction"]
+
+
+def open_store(settings: Settings) -> AnyStore:
+    """Open the configured store (raises `storage.engine.StorageError` with a message saying what to do)."""
+    if settings.database_url:
+        from storage.postgres import PgStore
+
+        return PgStore(settings.database_url, pool_size=settings.threads + 4)
+    from storage.engine import Store
+
+    return Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
+
+
+class Conflict(RuntimeError):
+    """A transaction lost a race with another one (PostgreSQL: serialization failure, deadlock, unique
+    violation): nothing of it was applied, and running the whole unit of work again is safe."""
+
+
+T = TypeVar("T")
+ATTEMPTS = 10
+
+
+def retrying(work: Callable[[], T], *, attempts: int = ATTEMPTS) -> T:
+    """Run `work`, again (after a short random pause) while it loses races; the last `Conflict` goes on."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return work()
+        except Conflict:
+            if attempt == attempts:
+                raise
+            time.sleep(random.uniform(0, 0.005 * 2 ** min(attempt, 6)))
+    raise AssertionError("unreachable")

@@ -1,0 +1,95 @@
+"""The PostgreSQL schema, as numbered migrations: `courtside db upgrade` applies the missing ones, in order, once.
+
+Every model table holds whole documents as `jsonb` (`doc`) beside real columns for what the domain looks up:
+generated stored columns copied from the document (so a write is still one whole-document put) with indexes and
+unique constraints on them: externalIDs per connection, table queues, delivery due times, credential hashes.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+# Tables of the storage port (`storage.repository.StoreUnitOfWork`), in the order an export lists them.
+TABLES = (
+    "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
+    "teams", "matches", "outputs", "webhook_configs", "deliveries",
+)
+
+# Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "accounts": (),
+    "apps": ("account_id", "client_id"),
+    "connections": ("account_id", "app_id"),
+    "credentials": ("account_id", "connection_id", "family_id", "kind"),
+    "codes": ("account_id", "family_id"),
+    "broadcasts": ("account_id", "default_player_list_id"),
+    "tables": ("account_id", "broadcast_id", "manager_connection_id"),
+    "rosters": ("account_id", "player_list_id"),
+    "player_lists": ("account_id", "connection_id", "external_id", "roster_id"),
+    "teams": ("account_id", "connection_id", "external_id", "roster_id"),
+    "matches": ("account_id", "connection_id", "external_id", "table_id", "status"),
+    "outputs": ("account_id", "broadcast_id", "key_hash"),
+    "webhook_configs": ("account_id",),
+    "deliveries": ("account_id", "connection_id", "status", "next_attempt_on"),
+}
+
+
+def _table_sql(table: str) -> str:
+    columns = "".join(f",\n  {column} text GENERATED ALWAYS AS (doc->>'{column}') STORED" for column in COLUMNS[table])
+    indexes = "".join(f"CREATE INDEX {table}_{column} ON {table} ({column});\n" for column in COLUMNS[table])
+    return (f"CREATE TABLE {table} (\n  id text PRIMARY KEY,\n  seq bigint NOT NULL,\n  doc jsonb NOT NULL"
+            f"{columns}\n);\n"
+            f"CREATE INDEX {table}_seq ON {table} (seq);\n{indexes}")
+
+
+V1 = "CREATE SEQUENCE doc_seq;\n" + "".join(_table_sql(table) for table in TABLES) + """
+-- one record per externalID and connection (idempotent sync under concurrent processes)
+CREATE UNIQUE INDEX matches_external ON matches (connection_id, external_id);
+CREATE UNIQUE INDEX player_lists_external ON player_lists (connection_id, external_id)
+  WHERE connection_id IS NOT NULL AND external_id IS NOT NULL;
+CREATE UNIQUE INDEX teams_external ON teams (connection_id, external_id);
+-- each table's queue: pending matches in (queue_order, seq) order
+CREATE INDEX matches_queue ON matches (table_id, ((doc->'queue_order')), seq, id) WHERE status = 'pending';
+-- due deliveries, earliest first
+CREATE INDEX deliveries_due ON deliveries (next_attempt_on, seq) WHERE status = 'pending';
+-- an output link is found by the hash of its key
+CREATE UNIQUE INDEX outputs_key ON outputs (key_hash);
+-- rate-limit windows shared by every process: one count per key and window
+CREATE TABLE rate_windows (
+  key text NOT NULL,
+  window_start bigint NOT NULL,
+  count integer NOT NULL,
+  PRIMARY KEY (key, window_start)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1,)
+LATEST = len(MIGRATIONS)
+UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
+
+
+def current_version(conn: psycopg.Connection) -> int:
+    """The schema version of the database (0 when Courtside never upgraded it)."""
+    exists = conn.execute("SELECT to_regclass('courtside_schema') IS NOT NULL").fetchone()
+    if not exists or not exists[0]:
+        return 0
+    row = conn.execute("SELECT max(version) FROM courtside_schema").fetchone()
+    return int(row[0] or 0) if row else 0
+
+
+def upgrade(conn: psycopg.Connection) -> tuple[int, int]:
+    """Apply the missing migrations, each in its own transaction; returns (version before, version after).
+
+    Idempotent, and safe when several processes run it at once (they queue on an advisory lock).
+    """
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (UPGRADE_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS courtside_schema (version integer PRIMARY KEY, "
+                     "applied_on timestamptz NOT NULL DEFAULT now())")
+        before = current_version(conn)
+        for number, sql in enumerate(MIGRATIONS, start=1):
+            if number > before:
+                with conn.transaction():
+                    conn.execute(sql.encode())
+                    conn.execute("INSERT INTO courtside_schema (version) VALUES (%s)", (number,))
+    return before, current_version(conn)
