@@ -12,7 +12,7 @@ import psycopg
 # Tables of the storage port (`storage.repository.StoreUnitOfWork`), in the order an export lists them.
 TABLES = (
     "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
-    "teams", "matches", "outputs", "webhook_configs", "deliveries",
+    "teams", "matches", "outputs", "webhook_configs", "deliveries", "links",
 )
 
 # Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
@@ -31,6 +31,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "outputs": ("account_id", "broadcast_id", "key_hash"),
     "webhook_configs": ("account_id",),
     "deliveries": ("account_id", "connection_id", "status", "next_attempt_on"),
+    "links": ("account_id", "kind", "target_id", "key_hash"),
 }
 
 
@@ -54,6 +55,7 @@ CREATE INDEX matches_queue ON matches (table_id, ((doc->'queue_order')), seq, id
 CREATE INDEX deliveries_due ON deliveries (next_attempt_on, seq) WHERE status = 'pending';
 -- an output link is found by the hash of its key
 CREATE UNIQUE INDEX outputs_key ON outputs (key_hash);
+CREATE UNIQUE INDEX links_key ON links (key_hash) WHERE key_hash IS NOT NULL;
 -- rate-limit windows shared by every process: one count per key and window
 CREATE TABLE rate_windows (
   key text NOT NULL,

@@ -1,0 +1,11 @@
+"""The PostgreSQL schema covers the storage port: every repository of the unit of work has its table."""
+
+from __future__ import annotations
+
+from storage import pg_schema
+from storage.repository import StoreUnitOfWork, _Repo
+
+
+def test_every_repository_of_the_unit_of_work_has_a_postgres_table() -> None:
+    tables = {value.table for value in vars(StoreUnitOfWork).values() if isinstance(value, _Repo)}
+    assert tables == set(pg_schema.TABLES) == set(pg_schema.COLUMNS)
