@@ -10,6 +10,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain import errors
+from storage.backend import Conflict
 
 log = logging.getLogger("courtside.api")
 
@@ -90,6 +91,13 @@ def handle_http_exception(error: HTTPException) -> Response:
     return error_response(status, HTTP_CODES.get(status, "bad_request"), message, headers=headers)
 
 
+def handle_busy(error: Conflict) -> Response:
+    """A unit of work lost its race with other processes every time it was retried (PostgreSQL): try again."""
+    log.warning("request %s %s gave up after repeated write conflicts", request.method, request.path)
+    return error_response(503, "busy", "Too many concurrent changes to the same data; retry in a moment.",
+                          headers={"Retry-After": "1"})
+
+
 def handle_unexpected(error: Exception) -> Response:
     """A bug: log it with the request ID, answer without internals."""
     log.error("unhandled error in %s %s (request %s)", request.method, request.path,
@@ -100,4 +108,5 @@ def handle_unexpected(error: Exception) -> Response:
 def register(app: Flask) -> None:
     app.register_error_handler(errors.DomainError, handle_domain_error)
     app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Conflict, handle_busy)
     app.register_error_handler(Exception, handle_unexpected)
