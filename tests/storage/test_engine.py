@@ -363,7 +363,8 @@ for thread in threads:
     thread.start()
 for thread in threads[:8]:
     thread.join()
-print("flushes", store.flushes, flush=True)
+with printing:  # whole lines only: a writer thread may still be printing
+    print("flushes", store.flushes, flush=True)
 os.kill(os.getpid(), signal.SIGKILL)  # while half the writers may still be writing
 """
     result = run_child(script, data_dir)
