@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from domain.clock import iso
-from domain.errors import InsufficientScope, Invalid, NotFound, Unauthenticated
+from domain.errors import Conflict, InsufficientScope, Invalid, NotFound, Unauthenticated
 from domain.ids import hash_secret, new_id, new_secret, same_secret
 from domain.models import SCOPES, Account, Connection, Credential
 from domain.ports import UnitOfWork
@@ -14,6 +14,7 @@ from domain.ports import UnitOfWork
 PARTNER_PREFIXES = ("svc_token_", "svc_test_")
 OPERATOR_PREFIX = "svc_op_"
 DEVELOPER_KEY_APP = "developer-key"
+HOUSE = "house"  # the kind (and appID) of the account's own connection: what the operator creates belongs to it
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ def bootstrap(uow: UnitOfWork, *, operator_key: str, now: datetime) -> Account:
         account = existing[0]
     else:
         account = uow.accounts.put(Account(id=new_id("acc"), name="Default account", created_on=iso(now)))
+    house_connection(uow, account_id=account.id, now=now)  # also on the first start of an older data dir
     key_hash = hash_secret(operator_key)
     if uow.credentials.get(key_hash) is None:
         uow.credentials.put(
@@ -64,6 +66,20 @@ def bootstrap(uow: UnitOfWork, *, operator_key: str, now: datetime) -> Account:
             )
         )
     return account
+
+
+def house_connection(uow: UnitOfWork, *, account_id: str, now: datetime) -> Connection:
+    """The account's house connection (contract §9), created when missing.
+
+    It holds no credential, so no partner call acts as it and it configures no webhook; it cannot be revoked.
+    """
+    found = uow.connections.find(account_id=account_id, kind=HOUSE)
+    if found:
+        return found[0]
+    return uow.connections.put(Connection(
+        id=new_id("conn"), account_id=account_id, app_id=HOUSE, app_name="House (created in the console)",
+        kind=HOUSE, scopes=list(SCOPES), approved_on=iso(now),
+    ))
 
 
 def new_operator_key() -> str:
@@ -170,6 +186,9 @@ def revoke_connection(uow: UnitOfWork, *, connection_id: str, account_id: str, n
     connection = uow.connections.get(connection_id)
     if connection is None or connection.account_id != account_id or connection.revoked_on is not None:
         raise NotFound("No active connection.")
+    if connection.kind == HOUSE:
+        raise Conflict("The house connection holds what the operator creates; it cannot be revoked.",
+                       code="house_connection")
     connection.revoked_on = iso(now)
     uow.connections.put(connection)
     for credential in uow.credentials.find(connection_id=connection_id):

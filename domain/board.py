@@ -3,6 +3,7 @@
 Each court is the table read (active match and whole queue) plus, from one moment `now`:
 - `activeMatch.expectedEndOn` and each queued match's `estimatedStartOn` (domain.estimates);
 - each queued match's `busyPlayers`: who of its players is on another court right now, and where;
+- `courtPlayerListID`: the court's player list (assigned to the table, else the broadcast's default), or null;
 - `typicalMinutes` of its broadcast, and `attention`: `overdue` (the match in play runs over 1.5x typical),
   `waiting` (no match in play, matches queued), or null.
 """
@@ -18,6 +19,7 @@ from domain.matches import Playing
 from domain.models import Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match
+from domain.schedule import court_player_list
 from domain.views import Reader
 
 
@@ -44,6 +46,8 @@ class Board:
         queue = self.uow.matches.queue(table.id)
         court = self.reader.court(table, active=active, queue=queue)
         court["managerConnectionID"] = table.manager_connection_id
+        players = court_player_list(self.uow, table)
+        court["courtPlayerListID"] = players.id if players else None
         for match, read in zip(queue, court["queue"], strict=True):
             read["busyPlayers"] = [
                 {"name": read.get(side, side), "tableID": table_id, "tableLabel": self._label(table_id)}

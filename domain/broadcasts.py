@@ -15,10 +15,11 @@ without `id` are created, omitted courts are removed. Decisions (documented in d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from domain import outputs
+from domain.auth import house_connection
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
@@ -153,6 +154,13 @@ def create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now
     _configure_courts(uow, broadcast, new.tables, now=now)
     _refresh_output_links(uow, broadcast, now=now)
     return uow.broadcasts.put(broadcast)
+
+
+def operator_create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now: datetime) -> Broadcast:
+    """The operator's broadcast: managed by `new.manager_connection_id`, else by the house connection (§9)."""
+    if new.manager_connection_id is None:
+        new = replace(new, manager_connection_id=house_connection(uow, account_id=account_id, now=now).id)
+    return create_broadcast(uow, account_id=account_id, new=new, now=now)
 
 
 def _require_manager(broadcast: Broadcast, connection_id: str | None, doing: str) -> None:

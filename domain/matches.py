@@ -210,13 +210,13 @@ def _emit(uow: UnitOfWork, match: Match, event_type: str, now: datetime, rules: 
                  data=data, now=now)
 
 
-def _players_of(match: Match) -> dict[tuple[str, ...], str]:
-    """Who plays a match: a list player by (connection, list, externalID), a manual name trimmed and case-folded;
-    each with the side it plays on."""
+def _players_of(match: Match, list_id: str) -> dict[tuple[str, ...], str]:
+    """Who plays a match: a list player by (list, externalID), a manual name trimmed and case-folded; each with
+    the side it plays on."""
     found: dict[tuple[str, ...], str] = {}
     for side, ref in match.participants.items():
         if ref.get("externalID"):
-            found[("player", match.connection_id, match.player_list_external_id, ref["externalID"])] = side
+            found[("player", list_id, ref["externalID"])] = side
         elif (ref.get("manualName") or "").strip():
             found[("name", ref["manualName"].strip().casefold())] = side
     return found
@@ -226,17 +226,31 @@ class Playing:
     """Who is on court right now: each player of the account's active matches, with the table they play on.
 
     Built once (one read of the active matches) and asked about many matches: start-next and the court board.
+    A player is the same whether a partner's match or an operator's names them: both point at the same list.
     """
 
     def __init__(self, uow: UnitOfWork, *, account_id: str) -> None:
+        self._uow = uow
+        self._lists: dict[tuple[str, str], str] = {}
         self._tables: dict[tuple[str, ...], list[str]] = {}
         for active in uow.matches.find(account_id=account_id, status=MatchStatus.ACTIVE):
-            for key in _players_of(active):
+            for key in _players_of(active, self._list_id(active)):
                 self._tables.setdefault(key, []).append(active.table_id)
+
+    def _list_id(self, match: Match) -> str:
+        if match.player_list_id is not None:
+            return match.player_list_id
+        key = (match.connection_id, match.player_list_external_id)
+        if key not in self._lists:
+            found = queues.player_list_of(self._uow, match)
+            self._lists[key] = found.id if found else "/".join(key)
+        return self._lists[key]
 
     def busy(self, match: Match) -> list[tuple[str, str]]:
         """(side, table ID) for each of the match's players in an active match on another table."""
-        return [(side, table_id) for key, side in _players_of(match).items()
+        if not self._tables:
+            return []
+        return [(side, table_id) for key, side in _players_of(match, self._list_id(match)).items()
                 for table_id in self._tables.get(key, []) if table_id != match.table_id]
 
 

@@ -226,6 +226,7 @@ class Match:
     started_on: str | None = None
     completed_on: str | None = None
     recorded_names: dict[str, str] | None = None  # side -> display name, frozen when the match completed
+    player_list_id: str | None = None  # the list's `id`, when the operator made the match (any list of the account)
     seq: int = 0
 
 

@@ -64,6 +64,11 @@ def side_names(match: Match, player_list: PlayerList | None) -> dict[str, str]:
 
 
 def player_list_of(uow: UnitOfWork, match: Match) -> PlayerList | None:
+    """The match's player list: the one the operator chose, else the connection's list with that externalID."""
+    if match.player_list_id is not None:
+        return uow.player_lists.get(match.player_list_id)
+    if not match.player_list_external_id:
+        return None
     found = uow.player_lists.find(external_id=match.player_list_external_id, connection_id=match.connection_id)
     return found[0] if found else None
 

@@ -46,7 +46,8 @@ def match_view(
         "tableID": match.table_id,
         "status": match.status,
         "participants": {side: dict(ref) for side, ref in match.participants.items()},
-        "playerListExternalID": match.player_list_external_id,
+        # an operator's match may have no list (manual names only): then the field is absent
+        **({"playerListExternalID": match.player_list_external_id} if match.player_list_external_id else {}),
         "isActive": match.status == MatchStatus.ACTIVE,
         "isComplete": match.status == MatchStatus.COMPLETED,
         "queuePosition": queue_position,
@@ -83,7 +84,7 @@ class Reader:
         return known if known is not None else self.uow.matches.queue_position(match.id)
 
     def player_list(self, match: Match) -> PlayerList | None:
-        key = (match.connection_id, match.player_list_external_id)
+        key = (match.connection_id, match.player_list_id or match.player_list_external_id)
         if key not in self._lists:
             self._lists[key] = player_list_of(self.uow, match)
         return self._lists[key]

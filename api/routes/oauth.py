@@ -103,7 +103,8 @@ class OperatorConnectionSchema(Strict):
     connectionID = fields.String(required=True)
     appID = fields.String(required=True)
     appName = fields.String(allow_none=True)
-    kind = fields.String(required=True, metadata={"enum": ["oauth", "developer_key"]})
+    kind = fields.String(required=True, metadata={"enum": ["oauth", "developer_key", "house"],
+                                                  "description": "house: the account's own (contract §9)"})
     scopes = fields.List(fields.String(), required=True)
     approvedOn = fields.String(required=True)
     tokenExpiresOn = fields.String(required=True, allow_none=True)
@@ -380,6 +381,7 @@ def list_connections(query: dict[str, Any]) -> dict[str, object]:
 @requires(operator=True)
 @blp.response(200, envelope(RevokedSchema))
 @blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, response="DEFAULT_ERROR", description="`house_connection`: the house connection stays.")
 def revoke_connection(connection_id: str) -> dict[str, object]:
     """Revoke a connection and all of its tokens; the records it created stay with the account."""
     with unit_of_work() as uow:

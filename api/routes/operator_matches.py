@@ -4,25 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from marshmallow import Schema, fields, validate
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
+from api.errors import status_of
 from api.routes.matches import reader, rules
 from api.schemas.common import PageQuery, Strict, envelope, list_envelope
 from api.schemas.matches import (
     CompleteBody,
+    ImportEnvelope,
     MatchMoveSchema,
     MatchRead,
+    OperatorMatchCreate,
     OperatorTableRead,
     QueueOrderBody,
+    ScheduleImportBody,
     ScoreBody,
     StrictBoolean,
     TableRead,
 )
 from api.security import requires
 from domain import matches as svc
+from domain import results as match_results
+from domain import schedule
 from domain.board import Board
+from domain.errors import DomainError
 from domain.models import MatchStatus
 from domain.pagination import paginate
 
@@ -77,6 +85,99 @@ def list_matches(query: Json) -> Json:
         )
         read = reader(uow)
         return {"data": [read.read(match) for match in page], "nextCursor": cursor}
+
+
+@blp.route("/operator/matches", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(OperatorMatchCreate)
+@blp.response(201, envelope(MatchRead))
+@blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed, unknown_player, duplicate_player.")
+@blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown table or player list.")
+@blp.alt_response(409, response="DEFAULT_ERROR", description="match_exists: the externalID is taken.")
+def create_match(body: svc.MatchSync) -> Json:
+    """Create a match of the house connection at the end of any court's queue (contract §9).
+
+    `externalID` is minted (`op_...`) when absent; players come from the court's player list (the table's, else
+    the broadcast's default list) by `externalID`, or are typed as `manualName`.
+    """
+    with unit_of_work() as uow:
+        planned = schedule.create_match(uow, account_id=_account(), sync=body, now=now(), rules=rules())
+    return {"data": planned.read(points=services().settings.points_per_game)}
+
+
+def _row_result(index: int, outcome: schedule.Planned | DomainError) -> Json:
+    if isinstance(outcome, DomainError):
+        error = {"code": outcome.code, "message": outcome.message}
+        return {"index": index, "status": status_of(outcome),
+                "error": error | ({"details": outcome.details} if outcome.details else {})}
+    return {"index": index, "status": 200, "data": outcome.read(points=services().settings.points_per_game)}
+
+
+@blp.route("/operator/matches/import", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(ScheduleImportBody)
+@blp.response(200, ImportEnvelope, description="Every row is valid (and queued unless `dryRun`).")
+@blp.alt_response(207, schema=ImportEnvelope, description="Some row failed: nothing is queued.")
+@blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
+def import_matches(body: Json) -> tuple[Json, int]:
+    """Import a schedule: each row a match on a court of the broadcast, all or nothing (contract §9).
+
+    A player cell naming a player of the court's list ("First Last", any case) is that player, else a manual
+    name. Results per row in order; with any row in error nothing is queued; `dryRun` only checks. At most 1,000
+    rows (more is 400).
+    """
+    with unit_of_work() as uow:
+        outcomes, queued = schedule.import_schedule(
+            uow, account_id=_account(), broadcast_id=body["broadcastID"], rows=body["rows"],
+            dry_run=body["dryRun"], now=now(), rules=rules())
+    results = [_row_result(index, outcome) for index, outcome in enumerate(outcomes)]
+    failed = sum(1 for r in results if "error" in r)
+    summary = {"results": results, "succeeded": len(results) - failed, "failed": failed,
+               "queued": len(results) if queued else 0}
+    return {"data": summary}, 207 if failed else 200
+
+
+class ResultsQuery(Strict):
+    broadcastID = fields.String(required=True, validate=validate.Length(min=1, max=500))
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
+
+
+class ResultRow(Schema):
+    court = fields.String(required=True)
+    event = fields.String(required=True, allow_none=True)
+    round = fields.String(required=True, allow_none=True)
+    sideA = fields.String(required=True, metadata={"description": "names, doubles partners joined by ' / '"})
+    sideB = fields.String(required=True)
+    games = fields.String(required=True, metadata={"description": "e.g. `11-7 9-11 11-5`"})
+    gamesA = fields.Integer(required=True)
+    gamesB = fields.Integer(required=True)
+    winner = fields.String(required=True, metadata={"enum": ["A", "B"]})
+    winnerNames = fields.String(required=True)
+    startedOn = fields.String(required=True, allow_none=True)
+    completedOn = fields.String(required=True)
+    minutes = fields.Float(required=True, allow_none=True)
+
+
+class ResultsEnvelope(Schema):
+    data = fields.List(fields.Nested(ResultRow), required=True)
+    nextCursor = fields.String(required=True, allow_none=True, metadata={"description": "always null"})
+
+
+@blp.route("/operator/results", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(ResultsQuery, location="query")
+@blp.response(200, ResultsEnvelope, description="JSON; with `format=csv` a CSV attachment (text/csv) of the same "
+                                                "columns with a header row.")
+@blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
+def results(query: Json) -> Json | Response:
+    """Every completed match of a broadcast, oldest result first, as JSON or a CSV download (contract §9)."""
+    with unit_of_work() as uow:
+        rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"],
+                                               points=services().settings.points_per_game)
+    if query["format"] == "csv":
+        return Response(match_results.as_csv(rows), mimetype="text/csv", headers={
+            "Content-Disposition": f'attachment; filename="results-{query["broadcastID"]}.csv"'})
+    return {"data": rows, "nextCursor": None}
 
 
 class StartBody(Strict):

@@ -51,9 +51,9 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
 @blp.arguments(OperatorBroadcastCreate)
 @blp.response(201, envelope(OperatorBroadcastRead))
 def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
-    """Create a broadcast; its tables are managed by `managerConnectionID` (none when absent)."""
+    """Create a broadcast; its tables are managed by `managerConnectionID`, else by the house connection."""
     with unit_of_work() as uow:
-        broadcast = broadcasts.create_broadcast(uow, account_id=caller().account_id, new=new, now=now())
+        broadcast = broadcasts.operator_create_broadcast(uow, account_id=caller().account_id, new=new, now=now())
         return _broadcast(uow, broadcast)
 
 

@@ -12,6 +12,7 @@ from domain import scoring
 from domain.matches import MatchSync
 from domain.models import MatchStatus
 from domain.queues import SIDES
+from domain.schedule import MAX_ROWS, ScheduleRow
 
 BULK_SIZE = validate.Length(min=1, max=100)
 MAX_POINTS = 999
@@ -116,6 +117,49 @@ def match_sync(data: dict[str, Any]) -> MatchSync:
         start_time=data.get("startTime"), best_of=data.get("bestOf"),
         is_doubles=data.get("isDoubles"),
     )
+
+
+class OperatorMatchCreate(MatchSyncSchema):
+    """POST /operator/matches: the match sync body on any table of the account; `externalID` (minted `op_...`)
+    and `playerListExternalID` (the court's player list) are optional (contract §9)."""
+
+    externalID = str_field(500, min_length=1)
+    playerListExternalID = str_field(500, min_length=1, metadata={
+        "description": "a list of the account by externalID or id; default: the court's player list"})
+
+    @post_load
+    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | dict[str, Any]:
+        return match_sync({"externalID": "", "playerListExternalID": ""} | data)
+
+
+class ScheduleRowSchema(Strict):
+    """One row of an imported schedule: names as typed; a name of the court's list becomes that player."""
+
+    court = str_field(120, required=True, min_length=1, metadata={"description": "a court label of the broadcast"})
+    playerA = str_field(120, required=True, min_length=1)
+    playerB = str_field(120, required=True, min_length=1)
+    playerA2 = str_field(120)
+    playerB2 = str_field(120)
+    round = str_field(500)
+    event = str_field(500)
+    bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})
+    scheduledOn = Timestamp(metadata={"description": "planned start (the match's startTime)"})
+
+    @post_load
+    def to_row(self, data: dict[str, Any], **_: Any) -> ScheduleRow:
+        return ScheduleRow(
+            court=data["court"],
+            players={side: data[side] for side in ("playerA", "playerB", "playerA2", "playerB2") if data.get(side)},
+            match_round=data.get("round"), event_name=data.get("event"), best_of=data.get("bestOf"),
+            start_time=data.get("scheduledOn"),
+        )
+
+
+class ScheduleImportBody(Strict):
+    broadcastID = str_field(500, required=True, min_length=1)
+    rows = fields.List(fields.Nested(ScheduleRowSchema), required=True,
+                       validate=validate.Length(min=1, max=MAX_ROWS), metadata={"description": "1 to 1,000 rows"})
+    dryRun = StrictBoolean(load_default=False, metadata={"description": "only check; queue nothing"})
 
 
 class MatchPatchSchema(MatchSyncSchema):
@@ -263,6 +307,8 @@ class OperatorTableRead(TableRead):
     activeMatch = fields.Nested(ActiveMatchRead, required=True, allow_none=True)
     queue = fields.List(fields.Nested(QueuedMatchRead), required=True)
     managerConnectionID = fields.String(required=True, allow_none=True)
+    courtPlayerListID = fields.String(required=True, allow_none=True, metadata={
+        "description": "id of the court's player list (the table's, else the broadcast's default), if any"})
     typicalMinutes = fields.Float(required=True, metadata={
         "description": "median duration of the broadcast's last 20 completed matches, else the default"})
     attention = fields.String(required=True, allow_none=True, metadata={
@@ -303,6 +349,30 @@ def bulk_envelope(result: type[Schema]) -> type[Schema]:
         "failed": fields.Integer(required=True),
     })
     return type(f"{name}BulkEnvelope", (Schema,), {"data": fields.Nested(body, required=True)})
+
+
+class RowError(ItemError):
+    details = fields.Dict(metadata={"description": "the row's fields in error, each with its reasons"})
+
+
+class ImportResult(Schema):
+    """One schedule row's outcome, in row order."""
+
+    index = fields.Integer(required=True)
+    status = fields.Integer(required=True, metadata={"description": "HTTP status of this row"})
+    data = fields.Nested(MatchRead)
+    error = fields.Nested(RowError)
+
+
+class ImportBody(Schema):
+    results = fields.List(fields.Nested(ImportResult), required=True)
+    succeeded = fields.Integer(required=True)
+    failed = fields.Integer(required=True)
+    queued = fields.Integer(required=True, metadata={"description": "matches queued: 0 on a dry run or any failure"})
+
+
+class ImportEnvelope(Schema):
+    data = fields.Nested(ImportBody, required=True)
 
 
 SYNC_BULK = bulk_envelope(MatchResult)

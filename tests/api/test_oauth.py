@@ -553,9 +553,9 @@ def test_connections_list_developer_keys_too(operator: Api, partner: Api, app_: 
     issued = tokens(operator, app_)
     listed = operator.get("/operator/connections").json
     assert [(c["kind"], c["appID"]) for c in listed["data"]] == [
-        ("developer_key", "developer-key"), ("oauth", app_["appID"]),
+        ("house", "house"), ("developer_key", "developer-key"), ("oauth", app_["appID"]),
     ]
-    assert listed["data"][1]["connectionID"] == issued["connection_id"]
+    assert listed["data"][2]["connectionID"] == issued["connection_id"]
     assert listed["nextCursor"] is None
 
 

@@ -29,9 +29,10 @@ def test_operator_creates_a_broadcast_managed_by_a_connection(operator: Api, par
         k: v for k, v in data.items() if k != "managerConnectionID"}
 
 
-def test_operator_broadcast_without_manager_is_managed_by_no_connection(operator: Api, partner: Api) -> None:
+def test_operator_broadcast_without_manager_is_managed_by_the_house_connection(operator: Api, partner: Api) -> None:
     data = operator.post("/operator/broadcasts", json=BODY).json["data"]
-    assert data["managerConnectionID"] is None
+    [house] = [c for c in operator.get("/operator/connections").json["data"] if c["kind"] == "house"]
+    assert data["managerConnectionID"] == house["connectionID"]
     response = partner.get(f"/tables/{data['tables'][0]['id']}")
     assert response.status_code == 403
     assert error_code(response) == "table_not_managed"

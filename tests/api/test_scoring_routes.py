@@ -232,7 +232,7 @@ def test_court_board_shows_every_table_with_every_connections_matches(
     assert court["managerConnectionID"] and court["managerConnectionID"] != board[two.tables[0]]["managerConnectionID"]
     assert [m["externalID"] for m in board[two.tables[0]]["queue"]] == ["z"]
     assert set(court) == {"id", "label", "broadcastID", "playerListExternalID", "activeMatch", "queue",
-                          "managerConnectionID", "typicalMinutes", "attention"}
+                          "managerConnectionID", "courtPlayerListID", "typicalMinutes", "attention"}
     page = operator.get("/operator/tables?limit=3")
     assert len(page.json["data"]) == 3 and page.json["nextCursor"]
 

@@ -1,0 +1,63 @@
+"""Results of a broadcast (contract §9): every completed match, as a table the day's organiser can publish.
+
+One row per completed match in the order they finished: court, event, round, both sides' names, the games
+(`11-7 9-11 11-5`), games won, the winner (side and names), start, end and minutes played.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from domain import scoring
+from domain.broadcasts import get_broadcast
+from domain.clock import parse_iso
+from domain.models import MatchStatus
+from domain.ports import UnitOfWork
+from domain.queues import player_list_of, side_names
+
+COLUMNS = ("court", "event", "round", "sideA", "sideB", "games", "gamesA", "gamesB", "winner", "winnerNames",
+           "startedOn", "completedOn", "minutes")
+
+
+def _names(names: dict[str, str], first: str, second: str) -> str:
+    return " / ".join(name for name in (names.get(first), names.get(second)) if name)
+
+
+def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, points: int) -> list[dict[str, Any]]:
+    """The broadcast's completed matches as result rows (`COLUMNS`), oldest result first."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    rows: list[tuple[str, dict[str, Any]]] = []
+    for table_id in broadcast.table_ids:
+        table = uow.tables.get(table_id)
+        if table is None:
+            continue
+        for match in uow.matches.find(table_id=table_id, status=MatchStatus.COMPLETED):
+            names = side_names(match, player_list_of(uow, match))
+            won = scoring.score(match.game_scores, points=points)
+            side_a, side_b = _names(names, "playerA", "playerA2"), _names(names, "playerB", "playerB2")
+            winner = "A" if won["a"] > won["b"] else "B" if won["b"] > won["a"] else ""
+            minutes = None
+            if match.started_on and match.completed_on:
+                seconds = (parse_iso(match.completed_on) - parse_iso(match.started_on)).total_seconds()
+                minutes = round(seconds / 60, 1)
+            rows.append((match.completed_on or "", {
+                "court": table.label, "event": match.event_name, "round": match.match_round,
+                "sideA": side_a, "sideB": side_b,
+                "games": " ".join(f"{g['a']}-{g['b']}" for g in match.game_scores),
+                "gamesA": won["a"], "gamesB": won["b"], "winner": winner,
+                "winnerNames": {"A": side_a, "B": side_b}.get(winner, ""),
+                "startedOn": match.started_on, "completedOn": match.completed_on, "minutes": minutes,
+            }))
+    return [row for _, row in sorted(rows, key=lambda item: item[0])]
+
+
+def as_csv(rows: list[dict[str, Any]]) -> str:
+    """The rows as CSV with a header row (empty cells for missing values)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: "" if value is None else value for key, value in row.items()})
+    return out.getvalue()

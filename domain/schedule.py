@@ -1,0 +1,216 @@
+"""The operator's own matches (contract §9): create one on any court, or import the day's schedule.
+
+They belong to the account's house connection, so every partner rule applies unchanged: a new match is pending
+at the end of its court's queue, it locks once started, it is read like any match. Players come from the court's
+player list (the list assigned to the table, else the broadcast's default list) or are typed as manual names.
+
+Nothing is written until everything is checked: `Planner.plan` builds a match without storing it, `import_schedule`
+plans every row and stores them only when no row failed and it is not a dry run (all or nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from domain.auth import house_connection
+from domain.broadcasts import get_broadcast
+from domain.clock import iso
+from domain.errors import Conflict, DomainError, Invalid, NotFound
+from domain.ids import new_id
+from domain.matches import MatchSync, Rules, managed_table
+from domain.models import Match, MatchStatus, PlayerList, Table
+from domain.ports import UnitOfWork
+from domain.queues import SIDES
+from domain.views import match_view
+
+MAX_ROWS = 1000
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    """One row of an imported schedule: a court label and player names as typed (or as a spreadsheet has them)."""
+
+    court: str
+    players: dict[str, str]  # side -> name cell ("playerA", "playerB", optionally "playerA2", "playerB2")
+    match_round: str | None = None
+    event_name: str | None = None
+    best_of: int | None = None
+    start_time: str | None = None
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A match ready to queue, with its list (for names) and the queue position it gets."""
+
+    match: Match
+    player_list: PlayerList | None
+    queue_position: int
+
+    def read(self, *, points: int) -> dict[str, Any]:
+        return match_view(self.match, queue_position=self.queue_position, player_list=self.player_list,
+                             points=points)
+
+
+def court_player_list(uow: UnitOfWork, table: Table) -> PlayerList | None:
+    """The court's player list: the one assigned to the table (a list of its manager), else the broadcast's
+    default list."""
+    if table.player_list_external_id:
+        found = uow.player_lists.find(external_id=table.player_list_external_id,
+                                      connection_id=table.manager_connection_id)
+        if found:
+            return found[0]
+    broadcast = uow.broadcasts.get(table.broadcast_id)
+    if broadcast is not None and broadcast.default_player_list_id:
+        return uow.player_lists.get(broadcast.default_player_list_id)
+    return None
+
+
+def _full_name(player: dict[str, Any]) -> str:
+    return " ".join(part for part in (player.get("firstName"), player.get("lastName")) if part)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+class Planner:
+    """Plans operator matches in one unit of work: each court's list and queue end are read once."""
+
+    def __init__(self, uow: UnitOfWork, *, account_id: str, now: datetime, rules: Rules) -> None:
+        self.uow = uow
+        self.account_id = account_id
+        self.now = now
+        self.rules = rules
+        self.house = house_connection(uow, account_id=account_id, now=now)
+        self._ends: dict[str, tuple[int, int]] = {}  # table -> (last queue_order, queue length)
+        self._court_lists: dict[str, PlayerList | None] = {}
+        self._names: dict[str, dict[str, str]] = {}
+
+    # ------------------------------------------------------------------ players
+    def court_list(self, table: Table) -> PlayerList | None:
+        if table.id not in self._court_lists:
+            self._court_lists[table.id] = court_player_list(self.uow, table)
+        return self._court_lists[table.id]
+
+    def named_list(self, table: Table, reference: str) -> PlayerList:
+        """A list of the account by externalID (the court manager's first, then the house's) or by `id`."""
+        candidates = [pl for pl in self.uow.player_lists.find(account_id=self.account_id)
+                      if reference in (pl.external_id, pl.id)]
+        if not candidates:
+            raise NotFound(f"No player list '{reference}'.")
+        order = {table.manager_connection_id: 0, self.house.id: 1}
+        return sorted(candidates, key=lambda pl: order.get(pl.connection_id, 2))[0]
+
+    def player_by_name(self, player_list: PlayerList | None, cell: str) -> dict[str, str]:
+        """A name cell as a participant: the list's player called "First Last" (any case), else a manual name."""
+        if player_list is not None:
+            if player_list.id not in self._names:
+                names: dict[str, str] = {}
+                for player in player_list.players:
+                    if player.get("externalID") and _full_name(player):
+                        names.setdefault(_normal(_full_name(player)), player["externalID"])  # the first holder
+                self._names[player_list.id] = names
+            found = self._names[player_list.id].get(_normal(cell))
+            if found is not None:
+                return {"externalID": found}
+        return {"manualName": " ".join(cell.split())}
+
+    # ------------------------------------------------------------------ matches
+    def _check_participants(self, sync: MatchSync, player_list: PlayerList | None) -> None:
+        known = {p.get("externalID") for p in (player_list.players if player_list else []) if p.get("externalID")}
+        reason = ("Player '{}' is not in the court's player list." if player_list
+                  else "The court has no player list, so '{}' is unknown: type a name (manualName).")
+        unknown = {side: [reason.format(ref["externalID"])] for side, ref in sync.participants.items()
+                   if ref.get("externalID") and ref["externalID"] not in known}
+        if unknown:
+            raise Invalid("A player is not in the match's player list.", code="unknown_player", details=unknown)
+        seen: dict[tuple[str, str], str] = {}
+        for side in SIDES:
+            ref = sync.participants.get(side) or {}
+            key = ("id", ref["externalID"]) if ref.get("externalID") else ("name", _normal(ref.get("manualName", "")))
+            if key[1] and key in seen:
+                raise Invalid(f"{side} is the same player as {seen[key]}.", code="duplicate_player",
+                              details={side: [f"Same player as {seen[key]}."]})
+            seen[key] = side
+
+    def plan(self, sync: MatchSync) -> Planned:
+        """A pending match for the end of its court's queue, checked but not stored."""
+        table = managed_table(self.uow, account_id=self.account_id, table_id=sync.table_id, connection_id=None)
+        player_list = (self.named_list(table, sync.player_list_external_id) if sync.player_list_external_id
+                       else self.court_list(table))
+        self._check_participants(sync, player_list)
+        external_id = sync.external_id or new_id("op")
+        if sync.external_id and self.uow.matches.find(external_id=external_id, connection_id=self.house.id):
+            raise Conflict(f"A match with externalID '{external_id}' exists already.", code="match_exists")
+        if table.id not in self._ends:
+            end = self.uow.matches.queue_last(table.id)
+            self._ends[table.id] = (end.queue_order if end else 0, self.uow.matches.queue_length(table.id))
+        last, length = self._ends[table.id]
+        self._ends[table.id] = (last + 1, length + 1)
+        stamp = iso(self.now)
+        match = Match(
+            id=new_id("mat"), scheduled_match_id=new_id("sm"), account_id=self.account_id,
+            connection_id=self.house.id, external_id=external_id, table_id=table.id,
+            player_list_external_id=(player_list.external_id or player_list.id) if player_list else "",
+            player_list_id=player_list.id if player_list else None, status=MatchStatus.PENDING, queue_order=last + 1,
+            scheduled_on=stamp, created_on=stamp, updated_on=stamp,
+            participants={side: dict(sync.participants[side]) for side in SIDES if side in sync.participants},
+            event_name=sync.event_name, match_round=sync.match_round, match_details=sync.match_details,
+            start_time=sync.start_time, best_of=sync.best_of or self.rules.default_best_of,
+            is_doubles=sync.is_doubles,
+        )
+        return Planned(match=match, player_list=player_list, queue_position=length + 1)
+
+    def queue(self, planned: Planned) -> Planned:
+        """Store a planned match."""
+        return Planned(self.uow.matches.put(planned.match), planned.player_list, planned.queue_position)
+
+
+def create_match(uow: UnitOfWork, *, account_id: str, sync: MatchSync, now: datetime, rules: Rules) -> Planned:
+    """`POST /operator/matches`: a house match at the end of any court's queue (`externalID` minted when "")."""
+    planner = Planner(uow, account_id=account_id, now=now, rules=rules)
+    return planner.queue(planner.plan(sync))
+
+
+def _row_sync(planner: Planner, courts: dict[str, Table], row: ScheduleRow) -> MatchSync:
+    table = courts.get(_normal(row.court))
+    if table is None:
+        labels = ", ".join(t.label for t in courts.values())
+        raise Invalid(f"No court '{row.court}' in this broadcast.", code="unknown_court",
+                      details={"court": [f"Not a court of this broadcast (courts: {labels})."]})
+    player_list = planner.court_list(table)
+    participants = {side: planner.player_by_name(player_list, row.players[side])
+                    for side in SIDES if (row.players.get(side) or "").strip()}
+    return MatchSync(
+        external_id="", table_id=table.id, player_list_external_id="", participants=participants,
+        event_name=row.event_name, match_round=row.match_round, start_time=row.start_time, best_of=row.best_of,
+        is_doubles=any(side in participants for side in ("playerA2", "playerB2")),
+    )
+
+
+def import_schedule(
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, rows: Sequence[ScheduleRow], dry_run: bool,
+    now: datetime, rules: Rules,
+) -> tuple[list[Planned | DomainError], bool]:
+    """Plan every row in order (per-row results); queue them all only when none failed and not `dry_run`.
+
+    Returns the outcomes and whether the matches were queued.
+    """
+    if len(rows) > MAX_ROWS:
+        raise Invalid(f"At most {MAX_ROWS} rows per import; this one has {len(rows)}.",
+                      details={"json": {"rows": [f"Longer than maximum length {MAX_ROWS}."]}})
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    courts = {_normal(t.label): t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None}
+    planner = Planner(uow, account_id=account_id, now=now, rules=rules)
+    outcomes: list[Planned | DomainError] = []
+    for row in rows:
+        try:
+            outcomes.append(planner.plan(_row_sync(planner, courts, row)))
+        except DomainError as error:
+            outcomes.append(error)
+    if dry_run or any(isinstance(outcome, DomainError) for outcome in outcomes):
+        return outcomes, False
+    return [planner.queue(outcome) for outcome in outcomes if isinstance(outcome, Planned)], True
