@@ -12,6 +12,9 @@ st.set_page_config(page_title="Courtside console", page_icon=":material/sports_t
 PAGES = [
     st.Page("views/court_board.py", title="Court board", icon=":material/grid_view:", default=True),
     st.Page("views/scoring.py", title="Scoring", icon=":material/scoreboard:", url_path="scoring"),
+    st.Page("views/import_schedule.py", title="Import schedule", icon=":material/upload_file:",
+            url_path="import"),
+    st.Page("views/results.py", title="Results", icon=":material/emoji_events:", url_path="results"),
     st.Page("views/deliveries.py", title="Deliveries", icon=":material/outbox:", url_path="deliveries"),
     st.Page("views/integrations.py", title="Integrations", icon=":material/hub:", url_path="integrations"),
     st.Page("views/broadcasts.py", title="Broadcasts and rosters", icon=":material/live_tv:", url_path="broadcasts"),

@@ -1,8 +1,12 @@
-"""Pure helpers of the court board: queue reordering."""
+"""Pure helpers of the court board and the schedule import: queue reordering, times, warnings, sheet rows."""
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+from datetime import datetime
+from typing import Any, Literal
+
+import pandas as pd
 
 Where = Literal["up", "down", "top"]
 
@@ -14,3 +18,92 @@ def queue_after(order: list[str], match_id: str, where: Where) -> list[str]:
     target = {"up": max(index - 1, 0), "down": min(index + 1, len(new) - 1), "top": 0}[where]
     new.insert(target, new.pop(index))
     return new
+
+
+def clock_time(moment: str | None) -> str:
+    """`14:05`: an API timestamp as a wall-clock time of this machine (the desk's), for the board."""
+    if not moment:
+        return ""
+    return datetime.fromisoformat(moment.replace("Z", "+00:00")).astimezone().strftime("%H:%M")
+
+
+def busy_text(match: dict[str, Any]) -> str:
+    """`Ann Lee is playing on Court 3`: who of a queued match is on another court right now ("" if nobody)."""
+    return "; ".join(f"{p['name']} is playing on {p['tableLabel']}" for p in match.get("busyPlayers") or [])
+
+
+def next_startable(queue: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The match "Start next" starts: the first queued one with every player free."""
+    return next((m for m in queue if not m.get("busyPlayers")), None)
+
+
+def attention_text(table: dict[str, Any], *, now: datetime) -> str:
+    """Why a court is highlighted, in words (the colour only repeats it): overdue, or free with a queue."""
+    if table.get("attention") == "overdue":
+        active = table.get("activeMatch") or {}
+        started = active.get("startedOn")
+        minutes = int((now - datetime.fromisoformat(started.replace("Z", "+00:00"))).total_seconds() // 60) \
+            if started else 0
+        return f"Overdue: in play {minutes} min, typical {table.get('typicalMinutes', 0):g} min"
+    if table.get("attention") == "waiting":
+        waiting = len(table.get("queue") or [])
+        return f"Free court: {waiting} {'match' if waiting == 1 else 'matches'} waiting"
+    return ""
+
+
+def player_names(player_list: dict[str, Any] | None) -> dict[str, str]:
+    """"First Last" -> externalID of a player list's players (what the New match form offers)."""
+    names: dict[str, str] = {}
+    for player in (player_list or {}).get("players") or []:
+        name = " ".join(part for part in (player.get("firstName"), player.get("lastName")) if part)
+        if name and player.get("externalID"):
+            names.setdefault(name, player["externalID"])
+    return names
+
+
+def participant(cell: str | None, names: dict[str, str]) -> dict[str, str] | None:
+    """A name picked from the court's list (by its externalID) or typed (a manual name); None when empty."""
+    text = " ".join((cell or "").split())
+    if not text:
+        return None
+    return {"externalID": names[text]} if text in names else {"manualName": text}
+
+
+COLUMN_ALIASES = {
+    "court": "court", "table": "court", "playera": "playerA", "playerb": "playerB", "playera2": "playerA2",
+    "playerb2": "playerB2", "round": "round", "matchround": "round", "event": "event", "eventname": "event",
+    "bestof": "bestOf", "scheduledon": "scheduledOn", "starttime": "scheduledOn", "time": "scheduledOn",
+}
+MAX_ROWS = 1000
+
+
+def schedule_rows(frame: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rows of a schedule sheet as import rows, and the sheet's problems (unknown or missing columns).
+
+    Column names are matched ignoring case, spaces, `_` and `-` ("Player A", "player_a", "playerA"); empty
+    cells are left out; every value is text, as typed.
+    """
+    columns: dict[str, str] = {}
+    problems: list[str] = []
+    for column in frame.columns:
+        key = "".join(ch for ch in str(column).lower() if ch.isalnum())
+        if key in COLUMN_ALIASES:
+            columns[str(column)] = COLUMN_ALIASES[key]
+        else:
+            problems.append(f"Column '{column}' is not used (known: court, playerA, playerB, playerA2, playerB2, "
+                            "round, event, bestOf, scheduledOn).")
+    missing = [name for name in ("court", "playerA", "playerB") if name not in columns.values()]
+    if missing:
+        problems.insert(0, f"The sheet needs the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
+    rows = []
+    for record in frame.to_dict(orient="records"):
+        row = {}
+        for column, name in columns.items():
+            value = record.get(column)
+            text = "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value).strip()
+            if isinstance(value, float) and value.is_integer():
+                text = str(int(value))
+            if text:
+                row[name] = text
+        rows.append(row)
+    return rows, problems

@@ -70,15 +70,15 @@ class ConsoleClient:
         return self.api_url.rstrip("/") + "/api/v1"
 
     # ------------------------------------------------------------ transport
-    def call(self, method: str, path: str, *, json: Any = None, params: dict[str, Any] | None = None) -> Any:
-        """One request; returns the whole decoded body (envelope included) or raises a `ConsoleError`."""
+    def _request(self, method: str, path: str, *, json: Any = None,
+                 params: dict[str, Any] | None = None) -> requests.Response:
         if not self.operator_key:
             raise ConsoleError(
                 "No operator key: set COURTSIDE_OPERATOR_KEY or COURTSIDE_DATA_DIR (the folder with operator.key)."
             )
         clean = {k: v for k, v in (params or {}).items() if v not in (None, "")}
         try:
-            response = self.session.request(
+            return self.session.request(
                 method, self.base + path, json=json, params=clean or None, timeout=self.timeout,
                 headers={"Authorization": f"Bearer {self.operator_key}"},
             )
@@ -86,18 +86,35 @@ class ConsoleClient:
             raise Unreachable(
                 f"Cannot reach the Courtside API at {self.api_url}. Is `courtside serve` running?"
             ) from exc
+
+    def _refused(self, method: str, path: str, response: requests.Response) -> ConsoleError:
         try:
             body = response.json()
-        except ValueError as exc:
-            raise ApiError(response.status_code, "bad_response",
-                           f"Unexpected answer from {method} {path}") from exc
-        if response.status_code < 400:
-            return body
+        except ValueError:
+            return ApiError(response.status_code, "bad_response", f"Unexpected answer from {method} {path}")
         error = body.get("error", {}) if isinstance(body, dict) else {}
         code, message = str(error.get("code", "error")), str(error.get("message", ""))
         if response.status_code == 405 or (response.status_code == 404 and message == UNKNOWN_ROUTE_MESSAGE):
-            raise NotAvailable(f"This server does not offer {method} /api/v1{path} yet.")
-        raise ApiError(response.status_code, code, message, error.get("details"))
+            return NotAvailable(f"This server does not offer {method} /api/v1{path} yet.")
+        return ApiError(response.status_code, code, message, error.get("details"))
+
+    def call(self, method: str, path: str, *, json: Any = None, params: dict[str, Any] | None = None) -> Any:
+        """One request; returns the whole decoded body (envelope included) or raises a `ConsoleError`."""
+        response = self._request(method, path, json=json, params=params)
+        if response.status_code >= 400:
+            raise self._refused(method, path, response)
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise ApiError(response.status_code, "bad_response",
+                           f"Unexpected answer from {method} {path}") from exc
+
+    def download(self, path: str, **params: Any) -> bytes:
+        """A GET answered with a file (CSV), as bytes; refusals raise like `call`."""
+        response = self._request("GET", path, params=params)
+        if response.status_code >= 400:
+            raise self._refused("GET", path, response)
+        return response.content
 
     def data(self, method: str, path: str, **kwargs: Any) -> Any:
         """The `data` member of a success envelope."""
@@ -157,6 +174,24 @@ class ConsoleClient:
     def complete_match(self, match_id: str, game_scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
         body = {} if game_scores is None else {"gameScores": game_scores}
         return dict(self.data("POST", f"/operator/matches/{match_id}/complete", json=body))
+
+    def start_next(self, table_id: str) -> dict[str, Any]:
+        """Start the table's first queued match whose players are all free."""
+        return dict(self.data("POST", f"/operator/tables/{table_id}/start-next"))
+
+    def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.data("POST", "/operator/matches", json=body))
+
+    def import_schedule(self, broadcast_id: str, rows: list[dict[str, Any]], *, dry_run: bool) -> dict[str, Any]:
+        """Per-row results of an import (`failed` > 0: nothing was queued); `queued` says how many were."""
+        body = {"broadcastID": broadcast_id, "rows": rows, "dryRun": dry_run}
+        return dict(self.data("POST", "/operator/matches/import", json=body))
+
+    def results(self, broadcast_id: str) -> list[dict[str, Any]]:
+        return list(self.data("GET", "/operator/results", params={"broadcastID": broadcast_id}))
+
+    def results_csv(self, broadcast_id: str) -> bytes:
+        return self.download("/operator/results", broadcastID=broadcast_id, format="csv")
 
     def move_match(self, match_id: str, table_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/move", json={"tableID": table_id}))

@@ -105,7 +105,8 @@ def act(change: Callable[..., T], *args: Any, done: str, rerun: bool = True, **k
 
 
 def field_reasons(details: Any) -> dict[str, list[str]]:
-    """The API's per-field reasons (`details.json`), flattened: `{"tables.3.label": ["Longer than ..."]}`."""
+    """The API's per-field reasons (`details.json`, or `details` of a rule), flattened:
+    `{"tables.3.label": ["Longer than ..."]}`."""
     found: dict[str, list[str]] = {}
 
     def walk(node: Any, path: tuple[str, ...]) -> None:
@@ -115,7 +116,8 @@ def field_reasons(details: Any) -> dict[str, list[str]]:
         elif isinstance(node, list) and all(isinstance(item, str) for item in node):
             found.setdefault(".".join(path) or "_schema", []).extend(node)
 
-    walk((details or {}).get("json", {}) if isinstance(details, dict) else {}, ())
+    if isinstance(details, dict):  # body validation is under `json`; a rule's reasons (unknown_player) are not
+        walk(details.get("json", details), ())
     return found
 
 

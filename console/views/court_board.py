@@ -7,13 +7,37 @@ fragment, so a selection being made is never reset by a refresh.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import streamlit as st
 
-from console.board import Where, queue_after
+from console.board import (
+    Where,
+    attention_text,
+    busy_text,
+    clock_time,
+    next_startable,
+    participant,
+    player_names,
+    queue_after,
+)
 from console.scoring import match_state
-from console.ui import act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
+from console.ui import (
+    act,
+    best_of,
+    client,
+    field_errors,
+    form_key,
+    form_problem,
+    load,
+    match_label,
+    no_traceback,
+    plain,
+    show_flash,
+    side_name,
+    submit,
+)
 
 REFRESH_SECONDS = 2  # any change made anywhere shows within 3 s
 BOARD = "_board_tables"
@@ -29,11 +53,16 @@ def count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
-def table_card(table: dict[str, Any], rules: dict[str, int]) -> None:
-    """One table: label, the match in play (games won, then the points of the game in play), "Start next" when
-    the court is free and someone waits, then the queue in order. Partner text is shown as text, never Markdown."""
+def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime) -> None:
+    """One table: label, what needs attention (colour and words), the match in play with its expected end,
+    "Start next" when the court is free and someone waits, then the queue with estimated starts and busy players.
+    Partner text is shown as text, never Markdown."""
     with st.container(border=True):
         st.markdown(f"#### {plain(table['label'])}")
+        attention = attention_text(table, now=now)
+        if attention:
+            colour, icon = ("red", "timer") if table.get("attention") == "overdue" else ("orange", "hourglass_top")
+            st.markdown(f":{colour}-background[:material/{icon}: **{attention}**]")  # our words only
         active = table.get("activeMatch")
         queue = table.get("queue") or []
         if active:
@@ -44,17 +73,41 @@ def table_card(table: dict[str, Any], rules: dict[str, int]) -> None:
                     f"Games won: {state.games['a']}–{state.games['b']}")
             if not state.decided:
                 line += f" · Game {state.game_number} points: {state.current['a']}–{state.current['b']}"
+            if active.get("expectedEndOn"):
+                line += f"  \nExpected end: {clock_time(active['expectedEndOn'])}"
             st.markdown(line)
         else:
             st.markdown("_No match in play_")
-            if queue and st.button(f"Start next: {match_label(queue[0])}", key=f"start_next_{table['id']}",
-                                   type="primary", width="stretch"):
-                act(client().start_match, queue[0]["id"],
-                    done=f"Started {plain(match_label(queue[0]))} on {plain(table['label'])}.")
+            if queue:
+                start_next_button(table, queue)
         if queue:
-            st.markdown("\n".join(f"{i}. {plain(match_label(m))}" for i, m in enumerate(queue, start=1)))
+            st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(queue, start=1)))
         else:
             st.caption("Queue empty")
+
+
+def queue_line(position: int, match: dict[str, Any]) -> str:
+    """`1. Ann Lee vs Bo Chan · R1 · ~14:05` and, under it, who of them is still playing elsewhere."""
+    line = f"{position}. {plain(match_label(match))}"
+    if match.get("estimatedStartOn"):
+        line += f" · about {clock_time(match['estimatedStartOn'])}"
+    warning = busy_text(match)
+    if warning:
+        line += f"  \n   :orange[:material/warning: {plain(warning)}]"
+    return line
+
+
+def start_next_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> None:
+    """One click starts the first waiting match whose players are all free (the API decides, as it does for
+    any caller); when every waiting match has a busy player the button says so and is off."""
+    startable = next_startable(queue)
+    if startable is None:
+        st.button("Start next: every waiting match has a busy player", key=f"start_next_{table['id']}",
+                  width="stretch", disabled=True)
+    elif st.button(f"Start next: {match_label(startable)}", key=f"start_next_{table['id']}", type="primary",
+                   width="stretch"):
+        act(client().start_next, table["id"],
+            done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
 
 
 @st.fragment(run_every=REFRESH_SECONDS if auto else None)
@@ -82,15 +135,66 @@ def show_board() -> None:
         courts = [t for t in tables if t.get("broadcastID") == broadcast_id]
         st.subheader(plain(names.get(broadcast_id or "", "Courts")))
         columns = st.columns(3)
+        now = datetime.now(UTC)
         for index, table in enumerate(courts):
             with columns[index % 3]:
-                table_card(table, rules)
+                table_card(table, rules, now)
+
+
+def new_match_form(tables: list[dict[str, Any]]) -> None:
+    """"New match": a court, players picked from the court's player list or typed, round, event, best-of. It lives
+    outside the refreshing board, so what is typed stays while the cards refresh."""
+    form = "new_match"
+    api = client()
+    st.subheader("New match")
+    by_id = {t["id"]: t for t in tables}
+    table_id = st.selectbox("Court", list(by_id), key="nm_court", format_func=lambda i: plain(by_id[i]["label"]))
+    court = by_id[table_id]
+    lists = {pl["id"]: pl for pl in load(api.player_lists) or []}
+    court_list = lists.get(court.get("courtPlayerListID") or "")
+    names = player_names(court_list)
+    form_problem(form)
+    with st.form(form, border=True):
+        if court_list:
+            st.caption(f"Pick players of {plain(court_list.get('name', 'the court list'))} or type any name.")
+        else:
+            st.caption("This court has no player list: type the players' names.")
+        cells: dict[str, str | None] = {}
+        for column, sides in zip(st.columns(2), (("playerA", "playerA2"), ("playerB", "playerB2")), strict=True):
+            with column:
+                for side in sides:
+                    label = {"playerA": "Player A", "playerA2": "Partner A (doubles)", "playerB": "Player B",
+                             "playerB2": "Partner B (doubles)"}[side]
+                    cells[side] = st.selectbox(label, list(names), index=None, accept_new_options=True,
+                                               placeholder="Pick or type a name",
+                                               key=form_key(form, f"{side}_{table_id}"))
+                    field_errors(form, side)
+        first, second, third = st.columns(3)
+        match_round = first.text_input("Round", max_chars=500, key=form_key(form, "round"))
+        event = second.text_input("Event", max_chars=500, key=form_key(form, "event"))
+        rules = load(api.rules) or {"defaultBestOf": 5}
+        choices = [1, 3, 5, 7]
+        best = third.selectbox("Best of", choices, key=form_key(form, "best_of"),
+                               index=choices.index(rules["defaultBestOf"]) if rules["defaultBestOf"] in choices else 2)
+        field_errors(form, "bestOf")
+        if st.form_submit_button("Add to the queue", type="primary"):
+            body: dict[str, Any] = {"tableID": table_id, "bestOf": best}
+            body |= {side: ref for side, cell in cells.items() if (ref := participant(cell, names))}
+            body |= {key: value.strip() for key, value in (("matchRound", match_round), ("eventName", event))
+                     if value.strip()}
+            if "playerA2" in body or "playerB2" in body:
+                body["isDoubles"] = True
+            who = " vs ".join(" ".join((c or "").split()) for c in (cells["playerA"], cells["playerB"]) if c)
+            submit(form, api.create_match, body,
+                   done=f"Queued {plain(who or 'a match')} on {plain(court['label'])}.")
 
 
 board()
 
 tables: list[dict[str, Any]] | None = st.session_state.get(BOARD)
 if tables:
+    st.divider()
+    new_match_form(tables)
     st.divider()
     st.subheader("Manage a table")
     by_id = {t["id"]: t for t in tables}

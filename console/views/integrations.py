@@ -43,7 +43,8 @@ if connections is not None:
         if "scopes" in frame:
             frame["scopes"] = frame["scopes"].map(lambda s: " ".join(s or []))
         st.dataframe(frame, hide_index=True, width="stretch")
-        live = {c["connectionID"]: c for c in connections if not c.get("revokedOn")}
+        st.caption("The house connection holds the matches and broadcasts made here in the console; it stays.")
+        live = {c["connectionID"]: c for c in connections if not c.get("revokedOn") and c.get("kind") != "house"}
         if live:
             picked = st.selectbox("Connection", list(live), key="conn_pick",
                                   format_func=lambda i: f"{live[i].get('appName') or live[i].get('kind')} · {i}")

@@ -1,0 +1,123 @@
+"""Import schedule: read a CSV or Excel sheet (pandas; openpyxl for .xlsx), preview every row with its problem
+next to it (the API's dry run), then queue them all with one click. All or nothing: a sheet with any bad row
+queues nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from console.board import MAX_ROWS, schedule_rows
+from console.client import ApiError, ConsoleError
+from console.ui import FLASH, client, field_reasons, load, plain, show_flash, show_problem
+
+PREVIEW = "_import_preview"  # {"key", "rows", "result"} of the sheet last checked
+QUEUED = "_import_queued"  # the key of the sheet last queued, so the same upload is not queued twice
+
+st.title("Import schedule")
+show_flash()
+st.caption("One row per match: **court** (a court label), **playerA**, **playerB**, and optionally playerA2, "
+           "playerB2 (doubles), round, event, bestOf, scheduledOn. A name of the court's player list (\"First "
+           "Last\") is that player; any other name is typed in as written. See docs/sample-schedule.csv.")
+api = client()
+broadcasts = load(api.broadcasts)
+if broadcasts is not None and not broadcasts:
+    st.info("No broadcast yet: create one with its courts on the Broadcasts page first.")
+if broadcasts:
+    by_id = {b["id"]: b for b in broadcasts}
+    broadcast_id = st.selectbox("Broadcast", list(by_id), key="import_broadcast",
+                                format_func=lambda i: plain(by_id[i]["name"]))
+    upload = st.file_uploader("Schedule (CSV or Excel)", type=["csv", "xlsx"], key="import_file")
+
+
+def read_sheet(upload: Any) -> pd.DataFrame | None:
+    """The uploaded sheet as text cells, or None with the reason shown."""
+    try:
+        if upload.name.lower().endswith(".xlsx"):
+            return pd.read_excel(upload, dtype=str, engine="openpyxl")
+        return pd.read_csv(upload, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is the operator's to fix, shown as one line
+        st.error(f"Cannot read {upload.name}: {exc}", icon=":material/error:")
+        return None
+
+
+def row_problems(rows: list[dict[str, Any]], exc: ConsoleError) -> list[str]:
+    """A refused import (400: a row's shape) as one problem per row; the API names each row by its index."""
+    problems = [""] * len(rows)
+    reasons = field_reasons(exc.details) if isinstance(exc, ApiError) else {}
+    for path, messages in reasons.items():
+        parts = path.split(".")
+        if len(parts) >= 3 and parts[0] == "rows" and parts[1].isdigit() and int(parts[1]) < len(rows):
+            problems[int(parts[1])] += f"{parts[2]}: {' '.join(messages)} "
+    return [problem.strip() for problem in problems]
+
+
+def check(broadcast_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The API's dry run of the rows: `{"problems": [per row], "ok": bool, "message"?}`."""
+    try:
+        result = api.import_schedule(broadcast_id, rows, dry_run=True)
+    except ConsoleError as exc:
+        problems = row_problems(rows, exc)
+        return {"problems": problems, "ok": False,
+                "message": str(exc) if not any(problems) else "Some rows are not valid: see Problem."}
+    problems = [r["error"]["message"] + "".join(f" {k}: {' '.join(v)}" for k, v in
+                                               (r["error"].get("details") or {}).items() if isinstance(v, list))
+                if "error" in r else "" for r in result["results"]]
+    return {"problems": problems, "ok": result["failed"] == 0}
+
+
+if broadcasts and upload is not None:
+    frame = read_sheet(upload)
+    if frame is not None:
+        rows, sheet_problems = schedule_rows(frame)
+        for problem in sheet_problems:
+            st.warning(problem, icon=":material/warning:")
+        if len(rows) > MAX_ROWS:
+            st.error(f"This sheet has {len(rows):,} rows; an import takes at most {MAX_ROWS:,}. Split it into "
+                     "several files.", icon=":material/error:")
+        elif not rows:
+            st.warning("The sheet has no rows.", icon=":material/warning:")
+        elif not sheet_problems or all(p.startswith("Column") for p in sheet_problems):
+            key = (broadcast_id, getattr(upload, "file_id", upload.name), len(rows))
+            if st.session_state.get(QUEUED) == key:
+                st.page_link("views/court_board.py", label="See them on the court board", icon=":material/grid_view:")
+                st.stop()
+            preview = st.session_state.get(PREVIEW)
+            if not preview or preview["key"] != key:
+                preview = {"key": key, "rows": rows, "result": check(broadcast_id, rows)}
+                st.session_state[PREVIEW] = preview
+            result = preview["result"]
+            table = pd.DataFrame(rows).reindex(columns=["court", "playerA", "playerB", "playerA2", "playerB2",
+                                                        "round", "event", "bestOf", "scheduledOn"]).fillna("")
+            table = table.loc[:, [c for c in table.columns if c in ("court", "playerA", "playerB")
+                                  or (table[c] != "").any()]]
+            table.insert(0, "Row", range(2, len(rows) + 2))  # as numbered in a spreadsheet, under its header
+            table["Problem"] = result["problems"]
+            bad = sum(1 for p in result["problems"] if p)
+            if result.get("message"):
+                st.error(result["message"], icon=":material/error:")
+            if result["ok"]:
+                st.success(f"{len(rows)} {'match' if len(rows) == 1 else 'matches'} ready to queue.",
+                           icon=":material/check_circle:")
+            else:
+                st.error(f"{bad} of {len(rows)} rows have a problem: fix them in the sheet and upload it again. "
+                         "Nothing is queued until every row is valid.", icon=":material/error:")
+            st.dataframe(table, hide_index=True, width="stretch")
+            if st.button(f"Queue {len(rows)} {'match' if len(rows) == 1 else 'matches'}", key="import_queue",
+                         type="primary", disabled=not result["ok"]):
+                try:
+                    done = api.import_schedule(broadcast_id, rows, dry_run=False)
+                except ConsoleError as exc:
+                    show_problem(exc)
+                else:
+                    st.session_state.pop(PREVIEW, None)
+                    if done["queued"]:
+                        st.session_state[QUEUED] = key
+                        st.session_state[FLASH] = (f"Queued {done['queued']} matches on "
+                                                   f"{plain(by_id[broadcast_id]['name'])}.")
+                        st.rerun()
+                    else:
+                        st.error("Nothing was queued: something changed since the check (a court was renamed?); "
+                                 "upload the sheet again.", icon=":material/error:")
