@@ -183,10 +183,13 @@ def side_name(match: dict[str, Any], side: str) -> str:
 
 
 def match_label(match: dict[str, Any]) -> str:
-    """`Ann Lee vs Bo Kim · R1 · ext-1`: how a match is named in lists and pickers."""
+    """`Ann Lee vs Bo Kim · R1 · ext-1`: how a match is named in lists and pickers (a partner's externalID
+    included, a minted `op_...` one not)."""
     parts = [f"{side_name(match, 'a')} vs {side_name(match, 'b')}"]
     parts += [str(match[key]) for key in ("matchRound", "eventName") if match.get(key)]
-    parts.append(str(match.get("externalID", match.get("id", ""))))
+    reference = str(match.get("externalID", match.get("id", "")))
+    if not reference.startswith("op_"):  # an ID minted for a match made in the console means nothing to people
+        parts.append(reference)
     return " · ".join(parts)
 
 

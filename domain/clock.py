@@ -32,8 +32,7 @@ class FixedClock:
 
 def iso(moment: datetime) -> str:
     """ISO 8601 UTC with milliseconds and `Z`; fixed width, so such strings also sort by time."""
-    moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"  # "+00:00" -> "Z"; C-fast
 
 
 def parse_iso(text: str) -> datetime:

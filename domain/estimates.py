@@ -81,12 +81,20 @@ class Estimator:
         self.now = now
         self.default = timedelta(minutes=default_minutes)
         self._typical: dict[str, timedelta] = {}
+        self._done: dict[str, list[Match]] = {}
+
+    def _completed(self, account_id: str) -> list[Match]:
+        """The account's completed matches, read once (one board read spans many broadcasts)."""
+        if account_id not in self._done:
+            self._done[account_id] = self.uow.matches.find(account_id=account_id, status=MatchStatus.COMPLETED)
+        return self._done[account_id]
 
     def typical(self, broadcast_id: str) -> timedelta:
         """The broadcast's typical match duration."""
         if broadcast_id not in self._typical:
-            completed = [m for table in self.uow.tables.find(broadcast_id=broadcast_id)
-                         for m in self.uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)]
+            tables = self.uow.tables.find(broadcast_id=broadcast_id)
+            ids = {table.id for table in tables}
+            completed = [m for m in self._completed(tables[0].account_id) if m.table_id in ids] if tables else []
             self._typical[broadcast_id] = typical_duration(completed, default=self.default)
         return self._typical[broadcast_id]
 

@@ -68,6 +68,22 @@ def court_player_list(uow: UnitOfWork, table: Table) -> PlayerList | None:
     return None
 
 
+def name_index(player_list: PlayerList | None) -> dict[str, str]:
+    """"first last" (whitespace collapsed, case-folded) -> externalID; of two players with one name, the first."""
+    names: dict[str, str] = {}
+    for player in player_list.players if player_list else []:
+        if player.get("externalID") and _full_name(player):
+            names.setdefault(_normal(_full_name(player)), player["externalID"])
+    return names
+
+
+def participant_for(cell: str, names: dict[str, str]) -> dict[str, str]:
+    """A name cell as a participant: the list's player called "First Last" (any case and spacing), else a manual
+    name as typed (spacing collapsed)."""
+    found = names.get(_normal(cell))
+    return {"externalID": found} if found is not None else {"manualName": " ".join(cell.split())}
+
+
 def _full_name(player: dict[str, Any]) -> str:
     return " ".join(part for part in (player.get("firstName"), player.get("lastName")) if part)
 
@@ -105,18 +121,11 @@ class Planner:
         return sorted(candidates, key=lambda pl: order.get(pl.connection_id, 2))[0]
 
     def player_by_name(self, player_list: PlayerList | None, cell: str) -> dict[str, str]:
-        """A name cell as a participant: the list's player called "First Last" (any case), else a manual name."""
-        if player_list is not None:
-            if player_list.id not in self._names:
-                names: dict[str, str] = {}
-                for player in player_list.players:
-                    if player.get("externalID") and _full_name(player):
-                        names.setdefault(_normal(_full_name(player)), player["externalID"])  # the first holder
-                self._names[player_list.id] = names
-            found = self._names[player_list.id].get(_normal(cell))
-            if found is not None:
-                return {"externalID": found}
-        return {"manualName": " ".join(cell.split())}
+        """A name cell as a participant of a match on a court with this list."""
+        key = player_list.id if player_list else ""
+        if key not in self._names:
+            self._names[key] = name_index(player_list)
+        return participant_for(cell, self._names[key])
 
     # ------------------------------------------------------------------ matches
     def _check_participants(self, sync: MatchSync, player_list: PlayerList | None) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+from console.board import busy_text, next_startable
 from console.scoring import Side, add_point, finished_games, match_state, parse_games, score_line
 from console.ui import act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
@@ -117,12 +118,16 @@ def free_court(table: dict[str, Any]) -> None:
         st.info(f"Last result on {plain(table['label'])}: {plain(side_name(last, winner))} won "
                 f"{score_line(last.get('gameScores') or [])} ({plain(match_label(last))}).")
     queue = table.get("queue") or []
-    if queue:
-        st.markdown(f"**Up next:** {plain(match_label(queue[0]))}")
+    startable = next_startable(queue)  # what the start-next endpoint starts: the first with every player free
+    if startable:
+        st.markdown(f"**Up next:** {plain(match_label(startable))}")
+    elif queue:
+        st.warning(f"Every waiting match has a busy player: {plain(busy_text(queue[0]))}.", icon=":material/warning:")
     else:
         st.caption("No match waiting on this court.")
-    if st.button("Start next", key="scoring_start_next", type="primary", disabled=not queue, width="stretch"):
-        act(api.start_match, queue[0]["id"], done=f"Started {plain(match_label(queue[0]))} on {plain(table['label'])}.")
+    if st.button("Start next", key="scoring_start_next", type="primary", disabled=startable is None,
+                 width="stretch") and startable is not None:
+        act(api.start_next, table["id"], done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
 
 
 @st.fragment(run_every=REFRESH_SECONDS)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
+import openpyxl
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
@@ -164,3 +166,24 @@ def test_results_page_shows_the_table_and_offers_the_csv(console: Console, opera
                                    "Finished", "Minutes"]
     assert frame.iloc[0]["Games"] == "11-4 11-4 11-4" and frame.iloc[0]["Winner"] == "Ann Lee"
     assert [b.label for b in app.get("download_button")] == ["Download results of Saturday Open (CSV)"]
+
+
+def test_import_page_reads_an_excel_sheet(console: Console, operator_api: Operator, tmp_path: Path) -> None:
+    operator_broadcast(operator_api, ["Court 1", "Court 2"])
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Court", "Player A", "Player B", "Best of"])
+    sheet.append(["Court 1", "Ann Lee", "Bo Chan", 3])
+    sheet.append(["Court 2", "Cy Diaz", "Dee Evans", None])
+    book.save(tmp_path / "day.xlsx")
+    app = console("views/import_schedule.py")
+    app.file_uploader(key="import_file").set_value(
+        ("day.xlsx", (tmp_path / "day.xlsx").read_bytes(),
+         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+    app.run()
+    assert not app.exception, app.exception
+    assert "2 matches ready to queue." in texts(app, "success")
+    press(app, "Queue 2 matches")
+    court1 = operator_api.tables()["Court 1"]["queue"]
+    assert [(m["playerA"], m["playerB"], m["bestOf"]) for m in court1] == [("Ann Lee", "Bo Chan", 3)]

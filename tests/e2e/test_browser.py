@@ -194,3 +194,60 @@ def test_board_shows_a_court_freed_elsewhere_with_start_next_and_deliveries_show
         expect(page.get_by_role("combobox", name="Delivery")).to_have_value(re.compile(r"· failing · "))
     finally:
         failing.stop()
+
+
+SAMPLE = ROOT / "docs" / "sample-schedule.csv"
+
+
+def test_an_event_day_from_the_console_alone(
+    browser: Browser, console_url: tuple[str, ServerProcess], tmp_path: Path,
+) -> None:
+    """Contract §9 through the console only (no partner, no curl): create the courts, import the sample CSV,
+    start the next match from its court's card, see a busy player's warning, score and complete the match,
+    download the results."""
+    url, server = console_url
+    page = browser.new_page(viewport={"width": 1366, "height": 768}, accept_downloads=True)
+    page.set_default_timeout(30_000)
+
+    page.goto(url + "/broadcasts")
+    page.get_by_label("Name").first.fill("Saturday Open")
+    page.get_by_label("Courts (one label a line, 1 to 50)").fill("Court 1\nCourt 2\nCourt 3\nCourt 4")
+    page.get_by_role("button", name="Create broadcast").click()
+    expect(page.get_by_text("Broadcast Saturday Open created", exact=False)).to_be_visible()
+
+    page.goto(url + "/import")
+    page.locator("input[type=file]").set_input_files(str(SAMPLE))
+    expect(page.get_by_text("12 matches ready to queue.")).to_be_visible()
+    page.get_by_role("button", name="Queue 12 matches").click()
+    expect(page.get_by_text("Queued 12 matches on Saturday Open.")).to_be_visible()
+
+    page.goto(url)
+    start_next = page.get_by_role("button", name=re.compile(r"^Start next: Ann Lee vs Bo Chan · R16"))
+    expect(start_next).to_be_visible()
+    start_next.click()  # one click from the board to a match in play
+    expect(page.get_by_text(re.compile(r"^Started Ann Lee vs Bo Chan · R16"))).to_be_visible()
+    expect(page.get_by_text("Ann Lee is playing on Court 1; Bo Chan is playing on Court 1")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Expected end: \d\d:\d\d"))).to_be_visible()
+
+    page.goto(url + "/scoring")
+    point = page.get_by_role("button", name="+1 Ann Lee")
+    for game in (1, 2):
+        for points in range(1, 12):
+            point.click()  # each point lands before the next click (games, then the points of the game)
+            games_a, game_a = (game, 0) if points == 11 else (game - 1, points)
+            expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(games_a))
+            expect(page.get_by_test_id("stMetricValue").nth(1)).to_have_text(str(game_a))
+    page.get_by_role("button", name="Complete match").click()
+    expect(page.get_by_text(re.compile(r"^Completed Ann Lee vs Bo Chan"))).to_be_visible()
+
+    page.goto(url + "/results")
+    expect(page.get_by_text("Download results of Saturday Open (CSV)")).to_be_visible()
+    with page.expect_download() as download:
+        page.get_by_role("button", name=re.compile("Download results of Saturday Open")).click()
+    saved = tmp_path / "results.csv"
+    download.value.save_as(saved)
+    lines = saved.read_text().splitlines()
+    assert lines[0].split(",") == ["court", "event", "round", "sideA", "sideB", "games", "gamesA", "gamesB", "winner",
+                                   "winnerNames", "startedOn", "completedOn", "minutes"]
+    assert lines[1].startswith("Court 1,Open singles,R16,Ann Lee,Bo Chan,11-0 11-0,2,0,A,Ann Lee,")
+    assert len(lines) == 2

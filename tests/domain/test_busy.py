@@ -1,0 +1,68 @@
+"""Busy detection (contract §9) through `domain.matches.Playing` over a real store: a player is busy while in an
+active match on another table, by list player (whoever's match names them) or by manual name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.matches import Playing
+from domain.models import Match, PlayerList
+from storage.engine import Store
+from storage.repository import StoreUnitOfWork, unit_of_work
+
+
+@pytest.fixture
+def uow(tmp_path: Path) -> Iterator[StoreUnitOfWork]:
+    store = Store(tmp_path / "data")
+    try:
+        with unit_of_work(store) as work:
+            work.player_lists.put(PlayerList(id="pl_club", account_id="acc", name="Club", created_on="",
+                                             updated_on="", connection_id="partner", external_id="club",
+                                             players=[{"externalID": "p1"}, {"externalID": "p2"}]))
+            yield work
+    finally:
+        store.close()
+
+
+def match(match_id: str, table: str, status: str = "pending", connection: str = "partner",
+          **participants: dict[str, str]) -> Match:
+    extra: dict[str, Any] = {"player_list_id": "pl_club"} if connection == "house" else {}
+    return Match(id=match_id, scheduled_match_id="sm", account_id="acc", connection_id=connection,
+                 external_id=match_id, table_id=table, player_list_external_id="club", status=status, queue_order=1,
+                 scheduled_on="", created_on="", updated_on="", participants=participants, **extra)
+
+
+def test_singles_player_in_an_active_match_elsewhere_is_busy(uow: StoreUnitOfWork) -> None:
+    uow.matches.put(match("live", "t1", "active", playerA={"externalID": "p1"}, playerB={"externalID": "p2"}))
+    playing = Playing(uow, account_id="acc")
+    assert playing.busy(match("next", "t2", playerA={"externalID": "p1"})) == [("playerA", "t1")]
+    assert playing.busy(match("same", "t1", playerA={"externalID": "p1"})) == []  # the same table is not "elsewhere"
+    assert playing.busy(match("other-list", "t2", connection="other", playerA={"externalID": "p1"})) == []
+
+
+def test_doubles_partners_count(uow: StoreUnitOfWork) -> None:
+    uow.matches.put(match("live", "t1", "active", playerA={"manualName": "Cy"}, playerA2={"externalID": "p2"}))
+    waiting = match("next", "t2", playerB={"manualName": "Di"}, playerB2={"externalID": "p2"})
+    assert Playing(uow, account_id="acc").busy(waiting) == [("playerB2", "t1")]
+
+
+def test_manual_names_compare_trimmed_and_case_insensitive(uow: StoreUnitOfWork) -> None:
+    uow.matches.put(match("live", "t1", "active", playerA={"manualName": "Ann Walker"}))
+    playing = Playing(uow, account_id="acc")
+    assert playing.busy(match("next", "t2", playerB={"manualName": "  ann WALKER "})) == [("playerB", "t1")]
+    assert playing.busy(match("next", "t2", playerB={"manualName": "Ann Walke"})) == []
+
+
+def test_an_operators_match_on_the_same_list_shares_its_players(uow: StoreUnitOfWork) -> None:
+    uow.matches.put(match("live", "t1", "active", playerA={"externalID": "p1"}))
+    house = match("house", "t2", connection="house", playerA={"externalID": "p1"})
+    assert Playing(uow, account_id="acc").busy(house) == [("playerA", "t1")]
+
+
+def test_completed_matches_free_their_players(uow: StoreUnitOfWork) -> None:
+    uow.matches.put(match("done", "t1", "completed", playerA={"externalID": "p1"}))
+    assert Playing(uow, account_id="acc").busy(match("next", "t2", playerA={"externalID": "p1"})) == []
