@@ -169,6 +169,9 @@ class ResultsEnvelope(Schema):
 @blp.response(200, ResultsEnvelope, description="JSON; with `format=csv` a CSV attachment (text/csv) of the same "
                                                 "columns with a header row.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
+@blp.doc(responses={"200": {"content": {
+    "application/json": {"schema": {"$ref": "#/components/schemas/ResultsEnvelope"}},
+    "text/csv": {"schema": {"type": "string"}}}}})
 def results(query: Json) -> Json | Response:
     """Every completed match of a broadcast, oldest result first, as JSON or a CSV download (contract §9)."""
     with unit_of_work() as uow:

@@ -90,7 +90,7 @@ if broadcasts and upload is not None:
                 st.session_state[PREVIEW] = preview
             result = preview["result"]
             table = pd.DataFrame(rows).reindex(columns=["court", "playerA", "playerB", "playerA2", "playerB2",
-                                                        "round", "event", "bestOf", "scheduledOn"]).fillna("")
+                                                        "round", "event", "bestOf", "scheduledOn"]).astype(object).fillna("")
             table = table.loc[:, [c for c in table.columns if c in ("court", "playerA", "playerB")
                                   or (table[c] != "").any()]]
             table.insert(0, "Row", range(2, len(rows) + 2))  # as numbered in a spreadsheet, under its header
