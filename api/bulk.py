@@ -14,14 +14,23 @@ Json = dict[str, Any]
 
 
 def bulk_response(
-    outcomes: Sequence[R | DomainError], *, key_field: str, keys: Sequence[str], present: Callable[[R], Json],
+    outcomes: Sequence[R | DomainError], *, key_field: str | None, keys: Sequence[str] | None,
+    present: Callable[[R], Json], details: bool = False,
 ) -> tuple[Json, int]:
-    """`{"data": {"results": [{index, <key_field>, status, data | error}], "succeeded", "failed"}}` and 200/207."""
+    """`{"data": {"results": [{index, <key_field>, status, data | error}], "succeeded", "failed"}}` and 200/207.
+
+    Items without a key (schedule rows) have no `key_field`; `details` adds each error's details (a row's fields).
+    """
     results: list[Json] = []
-    for index, (key, outcome) in enumerate(zip(keys, outcomes, strict=True)):
-        result: Json = {"index": index, key_field: key}
+    for index, outcome in enumerate(outcomes):
+        result: Json = {"index": index}
+        if key_field is not None and keys is not None:
+            result[key_field] = keys[index]
         if isinstance(outcome, DomainError):
-            result |= {"status": status_of(outcome), "error": {"code": outcome.code, "message": outcome.message}}
+            error = {"code": outcome.code, "message": outcome.message}
+            if details and outcome.details:
+                error["details"] = outcome.details
+            result |= {"status": status_of(outcome), "error": error}
         else:
             result |= {"status": 200, "data": present(outcome)}
         results.append(result)

@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.app import create_app  # noqa: E402
+from api.bootstrap import bootstrap as build_services  # noqa: E402
 from api.routes import operator_matches  # noqa: E402
 from domain.auth import bootstrap  # noqa: E402
 from domain.board import Board  # noqa: E402
@@ -102,7 +103,7 @@ def main() -> None:
         clock = FixedClock()
         with unit_of_work(store) as uow:
             bootstrap(uow, operator_key=OPERATOR_KEY, now=clock.now())
-        operator = Operator(create_app(settings, store, clock=clock))
+        operator = Operator(create_app(build_services(settings, store, clock=clock)))
         seed(operator, clock, courts=args.courts, queued=args.queued, history=args.history)
 
         def read() -> None:  # the request only: the client's parsing of the answer is not the server's cost

@@ -104,6 +104,7 @@ class Planner:
         self._ends: dict[str, tuple[int, int]] = {}  # table -> (last queue_order, queue length)
         self._court_lists: dict[str, PlayerList | None] = {}
         self._names: dict[str, dict[str, str]] = {}
+        self._known: dict[str, set[str]] = {}
 
     # ------------------------------------------------------------------ players
     def court_list(self, table: Table) -> PlayerList | None:
@@ -129,7 +130,11 @@ class Planner:
 
     # ------------------------------------------------------------------ matches
     def _check_participants(self, sync: MatchSync, player_list: PlayerList | None) -> None:
-        known = {p.get("externalID") for p in (player_list.players if player_list else []) if p.get("externalID")}
+        list_id = player_list.id if player_list else ""
+        if list_id not in self._known:  # once per list: an import checks many rows against the same list
+            self._known[list_id] = {p["externalID"] for p in (player_list.players if player_list else [])
+                                    if p.get("externalID")}
+        known = self._known[list_id]
         reason = ("Player '{}' is not in the court's player list." if player_list
                   else "The court has no player list, so '{}' is unknown: type a name (manualName).")
         unknown = {side: [reason.format(ref["externalID"])] for side, ref in sync.participants.items()

@@ -8,8 +8,8 @@ from flask import Response
 from marshmallow import Schema, fields, validate
 
 from api.blueprint import Blueprint
+from api.bulk import bulk_response
 from api.context import caller, now, services, unit_of_work
-from api.errors import status_of
 from api.routes.matches import reader, rules
 from api.schemas.common import PageQuery, Strict, envelope, list_envelope
 from api.schemas.matches import (
@@ -30,7 +30,6 @@ from domain import matches as svc
 from domain import results as match_results
 from domain import schedule
 from domain.board import Board
-from domain.errors import DomainError
 from domain.models import MatchStatus
 from domain.pagination import paginate
 
@@ -105,14 +104,6 @@ def create_match(body: svc.MatchSync) -> Json:
     return {"data": planned.read(points=services().settings.points_per_game)}
 
 
-def _row_result(index: int, outcome: schedule.Planned | DomainError) -> Json:
-    if isinstance(outcome, DomainError):
-        error = {"code": outcome.code, "message": outcome.message}
-        return {"index": index, "status": status_of(outcome),
-                "error": error | ({"details": outcome.details} if outcome.details else {})}
-    return {"index": index, "status": 200, "data": outcome.read(points=services().settings.points_per_game)}
-
-
 @blp.route("/operator/matches/import", methods=["POST"])
 @requires(operator=True)
 @blp.arguments(ScheduleImportBody)
@@ -130,11 +121,11 @@ def import_matches(body: Json) -> tuple[Json, int]:
         outcomes, queued = schedule.import_schedule(
             uow, account_id=_account(), broadcast_id=body["broadcastID"], rows=body["rows"],
             dry_run=body["dryRun"], now=now(), rules=rules())
-    results = [_row_result(index, outcome) for index, outcome in enumerate(outcomes)]
-    failed = sum(1 for r in results if "error" in r)
-    summary = {"results": results, "succeeded": len(results) - failed, "failed": failed,
-               "queued": len(results) if queued else 0}
-    return {"data": summary}, 207 if failed else 200
+    points = services().settings.points_per_game
+    answer, status = bulk_response(outcomes, key_field=None, keys=None, details=True,
+                                   present=lambda planned: planned.read(points=points))
+    answer["data"]["queued"] = len(outcomes) if queued else 0
+    return answer, status
 
 
 class ResultsQuery(Strict):
@@ -169,7 +160,7 @@ class ResultsEnvelope(Schema):
 @blp.response(200, ResultsEnvelope, description="JSON; with `format=csv` a CSV attachment (text/csv) of the same "
                                                 "columns with a header row.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
-@blp.doc(responses={"200": {"content": {
+@blp.doc(responses={"200": {"description": "The results: JSON, or CSV with `format=csv`.", "content": {
     "application/json": {"schema": {"$ref": "#/components/schemas/ResultsEnvelope"}},
     "text/csv": {"schema": {"type": "string"}}}}})
 def results(query: Json) -> Json | Response:

@@ -89,8 +89,9 @@ if broadcasts and upload is not None:
                 preview = {"key": key, "rows": rows, "result": check(broadcast_id, rows)}
                 st.session_state[PREVIEW] = preview
             result = preview["result"]
-            table = pd.DataFrame(rows).reindex(columns=["court", "playerA", "playerB", "playerA2", "playerB2",
-                                                        "round", "event", "bestOf", "scheduledOn"]).astype(object).fillna("")
+            columns = ["court", "playerA", "playerB", "playerA2", "playerB2", "round", "event", "bestOf",
+                       "scheduledOn"]
+            table = pd.DataFrame(rows).reindex(columns=columns).astype(object).fillna("")
             table = table.loc[:, [c for c in table.columns if c in ("court", "playerA", "playerB")
                                   or (table[c] != "").any()]]
             table.insert(0, "Row", range(2, len(rows) + 2))  # as numbered in a spreadsheet, under its header

@@ -7,18 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 from api.app import create_app
 from api.bootstrap import bootstrap as build_services
-from domain.auth import bootstrap
 from domain.clock import FixedClock, iso
 from domain.settings import Settings
 from storage.engine import Store
-from storage.repository import unit_of_work
 from tests.api.test_matches import Courts, courts, courts_factory  # noqa: F401 - fixtures
 from tests.api.test_scoring_routes import call
 from tests.conftest import OPERATOR_KEY, Api
@@ -126,18 +123,10 @@ def test_queued_match_names_its_busy_players_and_where_they_play(courts: Courts,
     assert queue[1]["busyPlayers"] == []
 
 
-def test_default_match_minutes_comes_from_the_environment(tmp_path: Path, clock: FixedClock) -> None:
-    settings = Settings.from_env({"COURTSIDE_DEFAULT_MATCH_MINUTES": "12.5", "COURTSIDE_DATA_DIR": str(tmp_path)})
-    assert settings.default_match_minutes == 12.5
-    store = Store(tmp_path / "data")
-    try:
-        with unit_of_work(store) as uow:
-            bootstrap(uow, operator_key=OPERATOR_KEY, now=clock.now())
-        app: Flask = create_app(build_services(settings.with_(data_dir=tmp_path / "data"), store, clock=clock))
-        operator = Api(app.test_client(), OPERATOR_KEY)
-        partner_key = operator.post("/operator/keys", json={"name": "p"}).json["data"]["key"]
-        partner = Api(app.test_client(), partner_key)
-        tables = partner.post("/broadcasts", json={"name": "B", "tables": [{"label": "C1"}]}).json["data"]["tables"]
-        assert board(operator)[tables[0]["id"]]["typicalMinutes"] == 12.5
-    finally:
-        store.close()
+def test_default_match_minutes_comes_from_the_environment(settings: Settings, store: Store, clock: FixedClock) -> None:
+    assert Settings.from_env({"COURTSIDE_DEFAULT_MATCH_MINUTES": "12.5"}).default_match_minutes == 12.5
+    app: Flask = create_app(build_services(settings.with_(default_match_minutes=12.5), store, clock=clock))
+    operator = Api(app.test_client(), OPERATOR_KEY)
+    partner = Api(app.test_client(), operator.post("/operator/keys", json={"name": "p"}).json["data"]["key"])
+    tables = partner.post("/broadcasts", json={"name": "B", "tables": [{"label": "C1"}]}).json["data"]["tables"]
+    assert board(operator)[tables[0]["id"]]["typicalMinutes"] == 12.5

@@ -229,6 +229,14 @@ def test_an_event_day_from_the_console_alone(
     expect(page.get_by_text("Ann Lee is playing on Court 1; Bo Chan is playing on Court 1")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Expected end: \d\d:\d\d"))).to_be_visible()
 
+    # a change made elsewhere shows on the board while a New match form is being filled, which keeps its text
+    round_field = page.get_by_label("Round")
+    round_field.fill("Semi")
+    court4 = next(t for t in server.operator_call("GET", "/operator/tables").json()["data"] if t["label"] == "Court 4")
+    server.operator_call("POST", f"/operator/tables/{court4['id']}/start-next")
+    expect(page.get_by_text("In play: Gus Hill / Kim Lau vs Ida Jones / Max Neal")).to_be_visible(timeout=8_000)
+    expect(round_field).to_have_value("Semi")
+
     page.goto(url + "/scoring")
     point = page.get_by_role("button", name="+1 Ann Lee")
     for game in (1, 2):
