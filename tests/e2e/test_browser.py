@@ -121,7 +121,7 @@ def test_operator_starts_scores_and_completes_a_match_then_finds_its_delivery(
 
     # the board: "Start next" is on the court's own card, in view without scrolling (console-trial items 7, 8)
     page.goto(url)
-    expect(page.get_by_text("Ann Lee vs Bo Kim · final").first).to_be_visible()
+    expect(page.get_by_text("Ann Lee vs Bo Kim · final").first).to_be_visible(timeout=15_000)  # first load
     start_next = page.get_by_role("button", name="Start next: Ann Lee vs Bo Kim · final")
     expect(start_next).to_be_in_viewport()
     start_next.click()
@@ -223,7 +223,7 @@ def test_an_event_day_from_the_console_alone(
 
     page.goto(url)
     start_next = page.get_by_role("button", name=re.compile(r"^Start next: Ann Lee vs Bo Chan · R16"))
-    expect(start_next).to_be_visible()
+    expect(start_next).to_be_visible(timeout=15_000)  # the page's first load
     start_next.click()  # one click from the board to a match in play
     expect(page.get_by_text(re.compile(r"^Started Ann Lee vs Bo Chan · R16"))).to_be_visible()
     expect(page.get_by_text("Ann Lee is playing on Court 1; Bo Chan is playing on Court 1")).to_be_visible()
