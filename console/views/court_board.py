@@ -53,7 +53,17 @@ def count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
-def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime) -> None:
+def overlay_links(api: Any, broadcast_id: str | None) -> dict[str, list[dict[str, Any]]]:
+    """The broadcast's court outputs by table ID (contract §10), for a link on each court's card."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for output in (load(api.outputs, broadcast_id) or []) if broadcast_id else []:
+        if output.get("kind") == "court" and output.get("tableID"):
+            found.setdefault(output["tableID"], []).append(output)
+    return found
+
+
+def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
+               overlays: list[dict[str, Any]] | None = None) -> None:
     """One table: label, what needs attention (colour and words), the match in play with its expected end,
     "Start next" when the court is free and someone waits, then the queue with estimated starts and busy players.
     Partner text is shown as text, never Markdown."""
@@ -84,6 +94,8 @@ def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime) -> N
             st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(queue, start=1)))
         else:
             st.caption("Queue empty")
+        if overlays:  # our own URLs and design names: safe as Markdown links
+            st.caption("Overlay: " + " · ".join(f"[{o['design']}]({o['url']})" for o in overlays))
 
 
 def queue_line(position: int, match: dict[str, Any]) -> str:
@@ -134,11 +146,12 @@ def show_board() -> None:
     for broadcast_id in dict.fromkeys(t.get("broadcastID") for t in tables):
         courts = [t for t in tables if t.get("broadcastID") == broadcast_id]
         st.subheader(plain(names.get(broadcast_id or "", "Courts")))
+        overlays = overlay_links(api, broadcast_id)
         columns = st.columns(3)
         now = datetime.now(UTC)
         for index, table in enumerate(courts):
             with columns[index % 3]:
-                table_card(table, rules, now)
+                table_card(table, rules, now, overlays.get(table["id"]))
 
 
 def new_match_form(tables: list[dict[str, Any]]) -> None:

@@ -72,3 +72,16 @@ def test_new_link_needs_a_tick_and_retires_the_old_url(
     assert requests.get(rotated["url"], timeout=10).status_code == 200
     assert [code.value for code in app.code][0] == rotated["url"]
     assert f"{plain('Court 1 · classic (classic)')}: new link made." in texts(app, "success")
+
+
+def test_the_court_board_links_each_court_output(console: Console, partner: Partner, operator_api: Operator) -> None:
+    broadcast = partner.call("POST", "/broadcasts", {"name": "Club Open", "scoreboardIDs": ["classic", "court"],
+                                                     "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})
+    outputs = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/outputs")
+    app = console("views/court_board.py")
+    links = [text for text in texts(app, "caption") if text.startswith("Overlay: ")]
+    expected = []
+    for table in broadcast["tables"]:
+        mine = [o for o in outputs if o["tableID"] == table["id"]]
+        expected.append("Overlay: " + " · ".join(f"[{o['design']}]({o['url']})" for o in mine))
+    assert links == expected
