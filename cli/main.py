@@ -132,7 +132,7 @@ def serve(settings: Settings) -> None:
     The data dir is locked first, so a second `serve` fails at once; on a signal the server stops taking
     connections, lets requests under way finish, stops the dispatcher and closes (compacts) the store.
     """
-    from storage.backend import open_store
+    from storage.backend import describe, open_store
     from storage.engine import StorageError
 
     log = logging.getLogger("courtside")
@@ -175,8 +175,7 @@ def serve(settings: Settings) -> None:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         dispatcher.start()
-        log.info("Courtside API on %s (docs %s/docs, health %s/health, data dir %s)",
-                 base, base, base, settings.data_dir.resolve())
+        log.info("Courtside API on %s (docs %s/docs, health %s/health, %s)", base, base, base, describe(settings))
         if settings.public_url:
             log.info("Scorer and sign-up links use %s (phones on this network)", settings.public_url)
         server.run()  # returns when a signal raised KeyboardInterrupt (waitress stops its threads then)

@@ -10,6 +10,7 @@ import random
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, Union
+from urllib.parse import urlsplit, urlunsplit
 
 from domain.settings import Settings
 
@@ -30,6 +31,19 @@ def open_store(settings: Settings) -> AnyStore:
     from storage.engine import Store
 
     return Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
+
+
+def describe(settings: Settings) -> str:
+    """Where this process keeps its data, for the startup line: the data dir, or the database URL without its
+    password (the log must never carry a secret)."""
+    if not settings.database_url:
+        return f"data dir {settings.data_dir.resolve()}"
+    parts = urlsplit(settings.database_url)
+    host = parts.hostname or ""
+    netloc = f"{parts.username}@{host}" if parts.username else host
+    if parts.port:
+        netloc += f":{parts.port}"
+    return f"database {urlunsplit(parts._replace(netloc=netloc, query=''))}"
 
 
 class Conflict(RuntimeError):
