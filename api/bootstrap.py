@@ -1,7 +1,7 @@
 """The composition root: `bootstrap` builds an app's `Services` once, for `serve`, tests and benches alike.
 
 Everything a request needs that does not change between requests is made here, once: the rate limiter, the
-scoring rules, the token lifetimes, the webhook attempt runner (sender, resolver, jitter), the dispatcher that
+scoring rules, the token lifetimes, the webhook attempt runner (sender, URL guard, jitter), the dispatcher that
 shares that runner, and the output pages' state cache. `create_app(services)` binds them to the Flask app;
 request code reaches them through `api.context.services()`.
 """
@@ -37,6 +37,7 @@ class Services:
     rules: Rules
     lifetimes: TokenLifetimes
     runner: AttemptRunner
+    url_guard: webhooks.UrlGuard  # the runner's: which webhook URLs may be configured and called
     dispatcher: Dispatcher
     output_states: StateCache
     reads: ReadCache  # principals and match reads, while their tables take no write
@@ -58,7 +59,7 @@ def bootstrap(
         store=store, settings=settings, clock=clock, limiter=RateLimiter(clock, shared=shared_count),
         rules=Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of),
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
-        runner=runner, dispatcher=Dispatcher(store, settings, clock, runner=runner),
+        runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner),
         output_states=StateCache(max_stale=settings.output_max_stale),
         reads=ReadCache(store),
     )

@@ -154,7 +154,8 @@ def bench_throughput(per_receiver: int, slow_seconds: float) -> dict[str, float]
                 _, connection = auth.create_developer_key(uow, account_id=account.id, name="bench", scopes=None,
                                                           now=now, ttl_seconds=3600)
                 webhooks.configure(uow, account_id=account.id, connection_id=connection.id, now=now,
-                                   allow_private=True, resolve=lambda host: [], url=receiver.url)
+                                   guard=webhooks.UrlGuard(allow_private=True, resolve=lambda host: []),
+                                   url=receiver.url)
                 for index in range(per_receiver):
                     record_event(uow, account_id=account.id, connection_id=connection.id,
                                  event_type="match.score_updated", data={"index": index}, now=now)

@@ -138,21 +138,30 @@ def valid_url(url: str) -> bool:
     return True
 
 
-def check_url(url: str, *, allow_private: bool, resolve: Resolver) -> None:
-    """An absolute http(s) URL; with `allow_private=False`, none of its addresses may be internal (400)."""
-    if not valid_url(url):
-        raise Invalid("The webhook URL must be an absolute http(s) URL of at most 1000 characters.",
-                      details={"json": {"url": ["Not a valid absolute http(s) URL."]}})
-    host = urlsplit(url).hostname or ""
-    if allow_private:
-        return
-    try:
-        addresses = [host] if _is_ip(host) else resolve(host)
-    except OSError as exc:
-        raise Invalid(f"The webhook host {host} does not resolve.", code="webhook_url_not_allowed") from exc
-    if not addresses or any(_blocked(address) for address in addresses):
-        raise Invalid(f"The webhook URL {url} points to an address that is not globally routable.",
-                      code="webhook_url_not_allowed")
+@dataclass(frozen=True)
+class UrlGuard:
+    """Which webhook URLs may be called: checked when a URL is configured and again before every attempt (the
+    host may resolve elsewhere by then). Built once from the settings; `resolve` is the DNS lookup."""
+
+    allow_private: bool
+    resolve: Resolver
+
+    def check(self, url: str) -> None:
+        """An absolute http(s) URL; unless private addresses are allowed, none of its addresses is internal
+        (400 `webhook_url_not_allowed`)."""
+        if not valid_url(url):
+            raise Invalid("The webhook URL must be an absolute http(s) URL of at most 1000 characters.",
+                          details={"json": {"url": ["Not a valid absolute http(s) URL."]}})
+        if self.allow_private:
+            return
+        host = urlsplit(url).hostname or ""
+        try:
+            addresses = [host] if _is_ip(host) else self.resolve(host)
+        except OSError as exc:
+            raise Invalid(f"The webhook host {host} does not resolve.", code="webhook_url_not_allowed") from exc
+        if not addresses or any(_blocked(address) for address in addresses):
+            raise Invalid(f"The webhook URL {url} points to an address that is not globally routable.",
+                          code="webhook_url_not_allowed")
 
 
 def _is_ip(host: str) -> bool:
@@ -194,14 +203,14 @@ def get_configuration(uow: UnitOfWork, *, connection_id: str) -> dict[str, Any]:
 
 
 def configure(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, allow_private: bool,
-    resolve: Resolver, url: str | None = UNSET, events: Sequence[str] = UNSET,
+    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, guard: UrlGuard,
+    url: str | None = UNSET, events: Sequence[str] = UNSET,
 ) -> dict[str, Any]:
     """Set the URL (None removes it) and/or subscriptions. The first URL creates the secret, returned once."""
     _active_connection(uow, account_id=account_id, connection_id=connection_id)
     config = _config(uow, account_id=account_id, connection_id=connection_id, now=now)
     if url is not UNSET and url is not None:
-        check_url(url, allow_private=allow_private, resolve=resolve)
+        guard.check(url)
     if events is not UNSET:
         unknown = [event for event in events if event not in MATCH_EVENTS]
         if unknown or len(set(events)) != len(events):
@@ -395,11 +404,11 @@ def parse_retry_after(value: str | None, *, now: datetime) -> float | None:
 
 
 def perform_attempt(
-    attempt: Attempt, *, sender: Sender, now: datetime, timeout: float, allow_private: bool, resolve: Resolver,
+    attempt: Attempt, *, sender: Sender, now: datetime, timeout: float, guard: UrlGuard,
 ) -> Outcome:
     """Sign with the captured secret and POST once. Runs outside any transaction; never raises for the wire."""
     try:
-        check_url(attempt.url, allow_private=allow_private, resolve=resolve)
+        guard.check(attempt.url)
     except Invalid as exc:
         return Outcome(started=now, error=f"{exc.code}: {exc.message}")
     headers = signed_headers(event_id=attempt.event_id, body=attempt.body, secret=attempt.secret, now=now)
@@ -448,16 +457,16 @@ def record_outcome(
 
 
 # ------------------------------------------------------------------------------------------ test and retry
-def _destination(uow: UnitOfWork, *, connection_id: str, allow_private: bool, resolve: Resolver) -> WebhookConfig:
+def _destination(uow: UnitOfWork, *, connection_id: str, guard: UrlGuard) -> WebhookConfig:
     config = uow.webhook_configs.get(connection_id)
     if config is None or not config.url:
         raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
-    check_url(config.url, allow_private=allow_private, resolve=resolve)
+    guard.check(config.url)
     return config
 
 
 def begin_test(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, allow_private: bool, resolve: Resolver,
+    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, guard: UrlGuard,
 ) -> tuple[Delivery, Attempt | None]:
     """Persist an `integration.test` delivery for the connection and claim it for an attempt right now.
 
@@ -465,7 +474,7 @@ def begin_test(
     returned: the dispatcher sends it when the connection is free (one attempt per connection at a time).
     """
     _active_connection(uow, account_id=account_id, connection_id=connection_id)
-    config = _destination(uow, connection_id=connection_id, allow_private=allow_private, resolve=resolve)
+    config = _destination(uow, connection_id=connection_id, guard=guard)
     if config.secret is None:  # a URL always comes with a secret; be safe with older records
         config.secret = new_webhook_secret()
         uow.webhook_configs.put(config)
@@ -480,15 +489,14 @@ def begin_test(
 
 
 def begin_retry(
-    uow: UnitOfWork, *, event_id: str, account_id: str, connection_id: str | None, allow_private: bool,
-    resolve: Resolver,
+    uow: UnitOfWork, *, event_id: str, account_id: str, connection_id: str | None, guard: UrlGuard,
 ) -> Attempt:
     """Claim a persisted delivery for a manual attempt now, with the current URL and secret."""
     delivery = get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
     if delivery.status == DeliveryStatus.DELIVERING:
         raise Conflict("The delivery is being attempted right now.", code="delivery_in_progress")
     _one_attempt_at_a_time(uow, connection_id=delivery.connection_id)
-    config = _destination(uow, connection_id=delivery.connection_id, allow_private=allow_private, resolve=resolve)
+    config = _destination(uow, connection_id=delivery.connection_id, guard=guard)
     if config.secret is None:
         config.secret = new_webhook_secret()
         uow.webhook_configs.put(config)

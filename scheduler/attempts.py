@@ -21,7 +21,7 @@ from storage.repository import unit_of_work
 
 @dataclass
 class AttemptRunner:
-    """The dependencies of an attempt: settings, clock, the sender, the resolver and the jitter source."""
+    """The dependencies of an attempt: settings, clock, the sender, the URL guard and the jitter source."""
 
     store: AnyStore
     settings: Settings
@@ -29,13 +29,17 @@ class AttemptRunner:
     sender: webhooks.Sender = http_send
     resolve: webhooks.Resolver = resolve_host
     random: Callable[[], float] = field(default=random_module.random)
+    guard: webhooks.UrlGuard = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.guard = webhooks.UrlGuard(allow_private=self.settings.webhook_allow_private, resolve=self.resolve)
 
     def run(self, attempt: webhooks.Attempt) -> Delivery:
         """Attempt once (outside storage), then record the outcome in its own transaction."""
         try:
             outcome = webhooks.perform_attempt(
                 attempt, sender=self.sender, now=self.clock.now(), timeout=self.settings.webhook_timeout,
-                allow_private=self.settings.webhook_allow_private, resolve=self.resolve,
+                guard=self.guard,
             )
         except Exception as exc:  # a bug in sending must not leave the delivery claimed forever
             outcome = webhooks.Outcome(started=self.clock.now(), error=f"internal error: {type(exc).__name__}")

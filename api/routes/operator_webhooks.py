@@ -8,7 +8,7 @@ from marshmallow import fields
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
-from api.routes.webhooks import EVENT_ID_PARAMETER, attempt_now, runner
+from api.routes.webhooks import EVENT_ID_PARAMETER, attempt_now
 from api.schemas.common import Strict, envelope, list_envelope
 from api.schemas.webhooks import OperatorDeliveryQuery, OperatorDeliverySchema
 from api.security import requires
@@ -50,10 +50,9 @@ def get_delivery(event_id: str) -> dict[str, Any]:
 @blp.alt_response(409, response="DEFAULT_ERROR")
 def retry_delivery(event_id: str) -> dict[str, Any]:
     """Attempt the delivery again now with its connection's current secret; 200 whatever the outcome."""
-    settings = services().settings
     with unit_of_work() as uow:
         claim = webhooks.begin_retry(uow, event_id=event_id, account_id=caller().account_id, connection_id=None,
-                                     allow_private=settings.webhook_allow_private, resolve=runner().resolve)
+                                     guard=services().url_guard)
     return {"data": views.delivery_view(attempt_now(claim), operator=True)}
 
 

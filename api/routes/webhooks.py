@@ -20,7 +20,6 @@ from api.schemas.webhooks import (
 from api.security import requires
 from domain import views, webhooks
 from domain.models import Delivery, DeliveryStatus
-from scheduler.attempts import AttemptRunner
 
 blp = Blueprint("webhooks", __name__, description="Webhook configuration and deliveries")
 
@@ -32,14 +31,10 @@ IDEMPOTENCY_KEY_DOC = {
 }
 
 
-def runner() -> AttemptRunner:
-    """The app's attempt runner (built once by `bootstrap`), for synchronous attempts inside a request."""
-    return services().runner
-
-
 def attempt_now(claim: webhooks.Attempt) -> Delivery:
-    """Send a delivery claimed by the request's transaction, after that transaction committed."""
-    return runner().run(claim)
+    """Send a delivery claimed by the request's transaction, after that transaction committed (with the app's
+    attempt runner, built once by `bootstrap`)."""
+    return services().runner.run(claim)
 
 
 def _connection() -> tuple[str, str]:
@@ -78,11 +73,10 @@ def get_configuration() -> dict[str, Any]:
 def patch_configuration(body: dict[str, Any]) -> dict[str, Any]:
     """Set the URL and/or events; the first URL creates the signing secret, returned once as `webhook_secret`."""
     account_id, connection_id = _connection()
-    settings = services().settings
     with unit_of_work() as uow:
         return {"data": webhooks.configure(
             uow, account_id=account_id, connection_id=connection_id, now=now(),
-            allow_private=settings.webhook_allow_private, resolve=runner().resolve, **body,
+            guard=services().url_guard, **body,
         )}
 
 
@@ -96,10 +90,9 @@ def patch_configuration(body: dict[str, Any]) -> dict[str, Any]:
 def send_test() -> tuple[dict[str, Any], int]:
     """Persist and send a signed `integration.test` event now: 200 delivered, 202 queued for retry."""
     account_id, connection_id = _connection()
-    settings = services().settings
     with unit_of_work() as uow:
         delivery, claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=now(),
-                                              allow_private=settings.webhook_allow_private, resolve=runner().resolve)
+                                              guard=services().url_guard)
     if claim is not None:
         delivery = attempt_now(claim)
     return {"data": views.delivery_view(delivery)}, 200 if delivery.status == DeliveryStatus.DELIVERED else 202
@@ -114,11 +107,9 @@ def send_test() -> tuple[dict[str, Any], int]:
 def retry_delivery(body: dict[str, str]) -> dict[str, Any]:
     """Attempt a persisted delivery again now, with the current secret; 200 whatever the outcome."""
     account_id, connection_id = _connection()
-    settings = services().settings
     with unit_of_work() as uow:
         claim = webhooks.begin_retry(uow, event_id=body["eventID"], account_id=account_id,
-                                     connection_id=connection_id, allow_private=settings.webhook_allow_private,
-                                     resolve=runner().resolve)
+                                     connection_id=connection_id, guard=services().url_guard)
     return {"data": views.delivery_view(attempt_now(claim))}
 
 

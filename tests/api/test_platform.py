@@ -182,6 +182,8 @@ def test_the_app_serves_with_the_services_bootstrap_built_once(settings: Any, st
     app = create_app(built)
     assert app.services is built
     assert built.dispatcher.runner is built.runner
+    assert built.url_guard is built.runner.guard  # one webhook URL guard: configuration and every attempt
+    assert built.url_guard.allow_private is settings.webhook_allow_private
     for _ in range(2):
         with app.test_request_context("/api/v1/health"):
             assert services() is built

@@ -97,7 +97,7 @@ def test_dispatcher_does_not_claim_a_connection_with_a_request_thread_attempt(
     with unit_of_work(store) as uow:
         account_id = uow.connections.get(connection_id).account_id  # type: ignore[union-attr]
         held, claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=clock.now(),
-                                          allow_private=True, resolve=lambda host: ["127.0.0.1"])
+                                          guard=webhooks.UrlGuard(allow_private=True, resolve=lambda host: []))
         assert claim is not None  # the request thread holds this one
         webhooks.record_event(uow, account_id=account_id, connection_id=connection_id,
                               event_type="integration.test", data={"message": "x"}, now=clock.now(), force=True)
