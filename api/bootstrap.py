@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from api.read_cache import ReadCache
-from api.state_cache import StateCache
 from domain import webhooks
 from domain.clock import Clock, SystemClock
 from domain.matches import Rules
@@ -39,7 +38,7 @@ class Services:
     runner: AttemptRunner
     url_guard: webhooks.UrlGuard  # the runner's: which webhook URLs may be configured and called
     dispatcher: Dispatcher
-    output_states: StateCache
+    output_states: ReadCache  # the output pages' states, at most `output_max_stale` behind under writes
     reads: ReadCache  # principals and match reads, while their tables take no write
 
     def wake_dispatcher(self) -> None:
@@ -60,6 +59,6 @@ def bootstrap(
         rules=Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of),
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
         runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner),
-        output_states=StateCache(max_stale=settings.output_max_stale),
-        reads=ReadCache(store),
+        output_states=ReadCache(max_stale=settings.output_max_stale),
+        reads=ReadCache(),
     )

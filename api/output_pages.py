@@ -15,7 +15,7 @@ from flask import Blueprint, Response, render_template, request
 
 from api import errors
 from api.context import CourtsideFlask, now, services, unit_of_work
-from api.state_cache import StateCache
+from api.read_cache import ReadCache
 from domain import outputs as svc
 from domain.errors import NotFound
 from domain.estimates import Estimator
@@ -30,7 +30,7 @@ justify-content:center;height:100vh;margin:0"><p>This output link does not exist
 </body></html>"""
 
 
-def _cache() -> StateCache:
+def _cache() -> ReadCache:
     return services().output_states
 
 
@@ -41,7 +41,7 @@ def _state(key: str) -> tuple[str, bytes]:
     stamp = None if version is None else (version, now().strftime("%Y%m%d%H%M"))
     key_hash = hash_secret(key)
     links = ctx.store.versions(*LINK_TABLES)
-    cached = _cache().get(stamp, links, key_hash)
+    cached: tuple[str, bytes] | None = _cache().get(key_hash, stamp, guard=links) if stamp is not None else None
     if cached is not None:
         return cached
     with unit_of_work() as uow:
@@ -50,7 +50,8 @@ def _state(key: str) -> tuple[str, bytes]:
         state = svc.output_state(uow, output, points=ctx.settings.points_per_game, estimates=estimator.starts)
     version_tag = hashlib.sha256(orjson.dumps(state)).hexdigest()[:24]
     entry = (version_tag, orjson.dumps(state | {"version": version_tag}))
-    _cache().put(stamp, links, key_hash, entry)
+    if stamp is not None:
+        _cache().put(key_hash, stamp, entry, guard=links)
     return entry
 
 
@@ -106,7 +107,7 @@ def _fast_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
             if version is not None:
                 stamp = (version, ctx.clock.now().strftime("%Y%m%d%H%M"))
                 links = ctx.store.versions(*LINK_TABLES)
-                entry = cache.get(stamp, links, hash_secret(path[len("/outputs/"):-len("/state")]))
+                entry = cache.get(hash_secret(path[len("/outputs/"):-len("/state")]), stamp, guard=links)
                 if entry is not None and tag.strip() == f'"{entry[0]}"':
                     start_response("304 NOT MODIFIED", [("ETag", tag.strip()), ("Cache-Control", "no-cache"),
                                                         ("Access-Control-Allow-Origin", "*")])

@@ -47,7 +47,8 @@ def _principal(ctx: Services, *, operator: bool) -> Principal:
 
     if not credential:
         return build()
-    principal: Principal = ctx.reads.read(("principal", hash_secret(credential), operator), AUTH_TABLES, build)
+    principal: Principal = ctx.reads.read(("principal", hash_secret(credential), operator),
+                                          ctx.store.versions(*AUTH_TABLES), build)
     if principal.expires_on is not None and principal.expires_on <= iso(now):
         return build()  # expired since it was cached: refused the way the store refuses it
     return principal

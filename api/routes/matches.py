@@ -149,7 +149,8 @@ def get_match(external_id: str) -> Json:
             match = svc.find_match(uow, connection_id=connection_id, external_id=external_id)
             return {"data": reader(uow).read(match)}
 
-    read: Json = services().reads.read(("match", connection_id, external_id), MATCH_READ_TABLES, build)
+    ctx = services()
+    read: Json = ctx.reads.read(("match", connection_id, external_id), ctx.store.versions(*MATCH_READ_TABLES), build)
     return read
 
 
