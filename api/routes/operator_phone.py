@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import request
@@ -40,60 +41,58 @@ class RegistrationLinkRead(Schema):
     createdOn = fields.String(required=True)
 
 
+View = Callable[..., Json]
 
-@blp.route("/operator/tables/<string:table_id>/scorer", methods=["GET"])
-@requires(operator=True)
-@blp.response(200, envelope(ScorerLinkRead))
-@blp.alt_response(404, response="DEFAULT_ERROR")
+
+def _link_route(rule: str, method: str, read: type[Schema], *conflicts: str) -> Callable[[View], View]:
+    """Declare one phone-link route: the operator key, `200` with the link (`read`), `404`, and each `409` code."""
+
+    def declare(view: View) -> View:
+        for code in conflicts:
+            view = blp.alt_response(409, description=code)(view)
+        view = blp.alt_response(404, response="DEFAULT_ERROR")(view)
+        view = blp.response(200, envelope(read))(view)
+        return blp.route(rule, methods=[method])(requires(operator=True)(view))
+
+    return declare
+
+
+def _link(action: Callable[..., Any], show: Callable[..., Json], **target: str) -> Json:
+    """Run one link action (read, rotate or revoke) of the caller's account in a unit of work; its view."""
+    with unit_of_work() as uow:
+        link = action(uow, account_id=caller().account_id, now=now(), **target)
+        return {"data": show(uow, link, root=_root())}
+
+
+SCORER = "/operator/tables/<string:table_id>/scorer"
+REGISTRATION = "/operator/rosters/<string:roster_id>/registration"
+
+
+@_link_route(SCORER, "GET", ScorerLinkRead)
 def get_scorer_link(table_id: str) -> Json:
     """The table's scorer link (made on first read; `url` is null once revoked)."""
-    with unit_of_work() as uow:
-        link = scorer.scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": views.scorer_link_view(uow, link, root=_root())}
+    return _link(scorer.scorer_link, views.scorer_link_view, table_id=table_id)
 
 
-@blp.route("/operator/tables/<string:table_id>/scorer/rotate", methods=["POST"])
-@requires(operator=True)
-@blp.response(200, envelope(ScorerLinkRead))
-@blp.alt_response(404, response="DEFAULT_ERROR")
+@_link_route(SCORER + "/rotate", "POST", ScorerLinkRead)
 def rotate_scorer_link(table_id: str) -> Json:
     """Give the table a new scorer link (also after a revoke); the old one answers 404 at once."""
-    with unit_of_work() as uow:
-        link = scorer.rotate_scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": views.scorer_link_view(uow, link, root=_root())}
+    return _link(scorer.rotate_scorer_link, views.scorer_link_view, table_id=table_id)
 
 
-@blp.route("/operator/tables/<string:table_id>/scorer", methods=["DELETE"])
-@requires(operator=True)
-@blp.response(200, envelope(ScorerLinkRead))
-@blp.alt_response(404, response="DEFAULT_ERROR")
+@_link_route(SCORER, "DELETE", ScorerLinkRead)
 def revoke_scorer_link(table_id: str) -> Json:
     """Revoke the table's scorer link: it answers 404 at once; rotate to make a new one."""
-    with unit_of_work() as uow:
-        link = scorer.revoke_scorer_link(uow, account_id=caller().account_id, table_id=table_id, now=now())
-        return {"data": views.scorer_link_view(uow, link, root=_root())}
+    return _link(scorer.revoke_scorer_link, views.scorer_link_view, table_id=table_id)
 
 
-@blp.route("/operator/rosters/<string:roster_id>/registration", methods=["GET"])
-@requires(operator=True)
-@blp.response(200, envelope(RegistrationLinkRead))
-@blp.alt_response(404, response="DEFAULT_ERROR")
-@blp.alt_response(409, description="roster_not_individual")
+@_link_route(REGISTRATION, "GET", RegistrationLinkRead, "roster_not_individual")
 def get_registration_link(roster_id: str) -> Json:
     """The individual roster's sign-up link (made on first read), whether it is open, and how many signed up."""
-    with unit_of_work() as uow:
-        link = registration.registration_link(uow, account_id=caller().account_id, roster_id=roster_id, now=now())
-        return {"data": views.registration_link_view(uow, link, root=_root())}
+    return _link(registration.registration_link, views.registration_link_view, roster_id=roster_id)
 
 
-@blp.route("/operator/rosters/<string:roster_id>/registration/rotate", methods=["POST"])
-@requires(operator=True)
-@blp.response(200, envelope(RegistrationLinkRead))
-@blp.alt_response(404, response="DEFAULT_ERROR")
-@blp.alt_response(409, description="roster_not_individual")
+@_link_route(REGISTRATION + "/rotate", "POST", RegistrationLinkRead, "roster_not_individual")
 def rotate_registration_link(roster_id: str) -> Json:
     """Give the roster a new sign-up link; the old one answers 404 at once."""
-    with unit_of_work() as uow:
-        link = registration.rotate_registration_link(uow, account_id=caller().account_id, roster_id=roster_id,
-                                                     now=now())
-        return {"data": views.registration_link_view(uow, link, root=_root())}
+    return _link(registration.rotate_registration_link, views.registration_link_view, roster_id=roster_id)
