@@ -113,13 +113,25 @@ class TeamChange:
     logo_url: str | None = UNSET
 
 
-def _patch_players(
-    players: list[Player], change: PlayerListChange | TeamChange, *, connection_id: str,
-) -> list[Player]:
-    return patch_mapped(
-        players, upsert=change.upsert if given(change.upsert) else [],
+def _check_change(change: PlayerListChange | TeamChange, fields: str) -> None:
+    """A patch must give at least one field (`fields`: their names in the request)."""
+    if not changed_fields(change):
+        raise Invalid(f"Give at least one of {fields}.")
+
+
+def _apply_change(
+    record: PlayerList | Team, change: PlayerListChange | TeamChange, *, connection_id: str, now: datetime,
+) -> None:
+    """A `PATCH` of a list or a team: the connection's mapped players (`upsert`, `remove_external_ids`), then
+    every other field the request gives (same names on the change and the record)."""
+    record.players = patch_mapped(
+        record.players, upsert=change.upsert if given(change.upsert) else [],
         remove=change.remove_external_ids if given(change.remove_external_ids) else [], connection_id=connection_id,
     )
+    for name in changed_fields(change):
+        if name not in ("upsert", "remove_external_ids"):
+            setattr(record, name, getattr(change, name))
+    record.updated_on = iso(now)
 
 
 # ------------------------------------------------------------------ player lists
@@ -151,15 +163,9 @@ def patch_list(
     uow: UnitOfWork, *, connection_id: str, external_id: str, change: PlayerListChange, now: datetime
 ) -> PlayerList:
     """`PATCH /player-lists/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `description`."""
-    if not changed_fields(change):
-        raise Invalid("Give at least one of upsert, removeExternalIDs, name, description.")
+    _check_change(change, "upsert, removeExternalIDs, name, description")
     player_list = own_list(uow, connection_id=connection_id, external_id=external_id)
-    player_list.players = _patch_players(player_list.players, change, connection_id=connection_id)
-    if given(change.name):
-        player_list.name = change.name
-    if given(change.description):
-        player_list.description = change.description
-    player_list.updated_on = iso(now)
+    _apply_change(player_list, change, connection_id=connection_id, now=now)
     return uow.player_lists.put(player_list)
 
 
@@ -216,17 +222,9 @@ def patch_team(
     uow: UnitOfWork, *, connection_id: str, external_id: str, change: TeamChange, now: datetime
 ) -> Team:
     """`PATCH /teams/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `jerseyColor`, `logoURL`."""
-    if not changed_fields(change):
-        raise Invalid("Give at least one of upsert, removeExternalIDs, name, jerseyColor, logoURL.")
+    _check_change(change, "upsert, removeExternalIDs, name, jerseyColor, logoURL")
     team = own_team(uow, connection_id=connection_id, external_id=external_id)
-    team.players = _patch_players(team.players, change, connection_id=connection_id)
-    if given(change.name):
-        team.name = change.name
-    if given(change.jersey_color):
-        team.jersey_color = change.jersey_color
-    if given(change.logo_url):
-        team.logo_url = change.logo_url
-    team.updated_on = iso(now)
+    _apply_change(team, change, connection_id=connection_id, now=now)
     _keep_roster_in_step(uow, team, now=now)
     return uow.teams.put(team)
 
