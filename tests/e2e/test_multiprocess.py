@@ -8,10 +8,12 @@ acknowledged write lost when one process is SIGKILLed under load.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,11 +22,12 @@ from typing import Any
 import pytest
 import requests
 
+from scheduler.dispatcher import RECOVERY_SECONDS
 from tests.api.test_oauth import CHALLENGE, REDIRECT, VERIFIER
 from tests.conftest import ServerProcess, free_port
 from tests.eventually import eventually
 from tests.pg_cluster import Cluster
-from tests.webhook_receiver import Receiver, running_receiver
+from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 RATE_LIMIT = 40
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2",
@@ -32,23 +35,48 @@ ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_
 PLAYERS = [{"externalID": f"p{n}", "firstName": f"Player {n}"} for n in range(1, 9)]
 
 
+class Fleet:
+    """`courtside serve` processes on one database (and one data dir holding the operator key file)."""
+
+    def __init__(self, url: str, data_dir: Path, env: dict[str, str]) -> None:
+        self.env = {**os.environ, **ENV, **env, "COURTSIDE_DATABASE_URL": url}
+        self.data_dir = data_dir
+        self.servers: list[ServerProcess] = []
+
+    def start(self, count: int) -> list[ServerProcess]:
+        """Start `count` more processes at once (the very first one alone: it creates the account and key)."""
+        if not self.servers:
+            self.servers.append(ServerProcess(self.data_dir, free_port(), self.env).start())
+            count -= 1
+        more = [ServerProcess(self.data_dir, free_port(), self.env).start(wait=False) for _ in range(count)]
+        self.servers += more
+        for server in more:
+            server.wait_ready()
+        return self.servers
+
+    def stop(self) -> None:
+        for server in self.servers:
+            if server.process is not None and server.process.poll() is None:
+                server.process.send_signal(signal.SIGTERM)
+                try:
+                    server.process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    server.process.kill()
+
+
 @pytest.fixture
-def servers(pg_cluster: Cluster, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    """Three serve processes on one database (and one data dir holding the operator key file)."""
-    env = {**os.environ, **ENV, "COURTSIDE_DATABASE_URL": pg_cluster.new_database()}
-    data_dir = tmp_path / "data"
-    started = [ServerProcess(data_dir, free_port(), env).start()]  # the first one creates the account and key
-    started += [ServerProcess(data_dir, free_port(), env).start(wait=False) for _ in range(2)]
-    for server in started[1:]:
-        server.wait_ready()
+def fleet(pg_cluster: Cluster, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Fleet]:
+    """An empty fleet on a new database; `@pytest.mark.parametrize("fleet", [{env}], indirect=True)` adds
+    settings."""
+    started = Fleet(pg_cluster.new_database(), tmp_path / "data", getattr(request, "param", {}))
     yield started
-    for server in started:
-        if server.process is not None and server.process.poll() is None:
-            server.process.send_signal(signal.SIGTERM)
-            try:
-                server.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.process.kill()
+    started.stop()
+
+
+@pytest.fixture
+def servers(fleet: Fleet) -> list[ServerProcess]:
+    """Three serve processes on one database."""
+    return fleet.start(3)
 
 
 class Partner:
@@ -189,6 +217,71 @@ def test_every_webhook_attempt_is_made_by_exactly_one_process(
     ids = [request.headers["webhook-id"] for request in receiver.received]
     assert sorted(ids) == sorted(d["eventID"] for d in deliveries)  # each event once: no attempt twice
     assert all(d["attemptCount"] == 1 for d in deliveries)
+
+
+HANGING = {"COURTSIDE_WEBHOOK_TIMEOUT": "60"}  # a receiver that hangs holds its attempt for the whole test
+
+
+def _manual_attempt_hanging(servers: list[ServerProcess], receiver: Receiver, at: int) -> tuple[Partner, str]:
+    """A partner's `POST /webhooks/test` through process `at`, its attempt hanging at the receiver (on that
+    request's thread); returns the partner and the event ID."""
+    partner = Partner(servers)
+    partner.ok(0, "PATCH", "/webhooks/configuration", {"url": receiver.url})
+    receiver.reply(Reply(hang=True))
+
+    def send() -> None:
+        with contextlib.suppress(requests.RequestException):  # the process may be killed under it
+            partner.call(at, "POST", "/webhooks/test")
+
+    threading.Thread(target=send, daemon=True).start()
+    event_id = receiver.wait_for(1)[0].headers["webhook-id"]
+    assert partner.ok(0, "GET", f"/webhooks/{event_id}")["status"] == "delivering"
+    return partner, event_id
+
+
+def _delivered(server: ServerProcess, event_id: str) -> dict[str, Any] | None:
+    """The operator's read of the delivery once it is delivered (operator reads: no developer rate limit)."""
+    read: dict[str, Any] = server.operator_call("GET", f"/operator/webhooks/{event_id}").json()["data"]
+    return read if read["status"] == "delivered" else None
+
+
+def _received(receiver: Receiver, event_id: str) -> int:
+    return sum(request.headers["webhook-id"] == event_id for request in receiver.received)
+
+
+@pytest.mark.parametrize("fleet", [HANGING], indirect=True)
+def test_a_manual_attempt_under_way_is_not_made_again_by_a_process_that_starts(
+    fleet: Fleet, receiver: Receiver,
+) -> None:
+    """A starting process makes the claims of stopped processes due again: not a running one's manual attempt."""
+    servers = fleet.start(2)
+    partner, event_id = _manual_attempt_hanging(servers, receiver, at=1)
+    fleet.start(1)  # recovers interrupted claims before it answers, and its dispatcher passes at once
+    time.sleep(1.0)  # a few dispatch passes of every process (0.2 s polls)
+    assert _received(receiver, event_id) == 1
+    assert partner.ok(2, "GET", f"/webhooks/{event_id}")["status"] == "delivering"
+    receiver.release()
+    final = eventually(lambda: _delivered(servers[2], event_id))
+    assert final["attemptCount"] == 1
+    assert _received(receiver, event_id) == 1
+
+
+@pytest.mark.parametrize("fleet", [HANGING], indirect=True)
+def test_the_manual_attempt_of_a_killed_process_is_made_again_by_exactly_one_other(
+    fleet: Fleet, receiver: Receiver,
+) -> None:
+    """SIGKILL mid-attempt: the claim does not stay stuck (it would hold the connection's deliveries too), and
+    of the two processes left exactly one makes it due again and attempts it."""
+    servers = fleet.start(3)
+    _, event_id = _manual_attempt_hanging(servers, receiver, at=2)
+    servers[2].kill(signal.SIGKILL)
+    eventually(lambda: _delivered(servers[0], event_id), timeout=4 * RECOVERY_SECONDS)
+    time.sleep(RECOVERY_SECONDS + 1)  # every survivor's next recovery pass: none makes it due again
+    assert _received(receiver, event_id) == 2
+    final = _delivered(servers[1], event_id)
+    assert final is not None
+    assert final["attemptCount"] == 1  # the killed attempt never finished, so it is not counted
+    assert [attempt.get("error") for attempt in final["attempts"]] == ["interrupted", None]
 
 
 def test_sigkill_of_one_process_under_load_loses_no_acknowledged_write(servers: list[ServerProcess]) -> None:
