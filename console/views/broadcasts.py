@@ -61,7 +61,10 @@ with st.expander("New broadcast", expanded=not broadcasts):
         field_errors("bc", "description")
         courts = st.text_area("Courts (one label a line, 1 to 50)", key=form_key("bc", "courts"))
         field_errors("bc", "tables", court_line)
-        boards = st.text_input("Scoreboard IDs (comma-separated)", key=form_key("bc", "boards"))
+        boards = st.text_input(
+            "Scoreboard IDs (comma-separated)", value="classic", key=form_key("bc", "boards"),
+            help="Each court gets a live scoreboard page per ID for a stream or a screen (Outputs page): "
+                 "classic, lowerthird, court. Clear it for none.")
         field_errors("bc", "scoreboardIDs")
         if st.form_submit_button("Create broadcast"):
             body: dict[str, Any] = {"name": name.strip(), "tables": [{"label": c} for c in split(courts, "\n")]}

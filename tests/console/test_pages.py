@@ -428,6 +428,9 @@ def test_broadcasts_create_edit_and_hand_over(console: Console, partner: Partner
     broadcast = operator_api.data("GET", "/operator/broadcasts")[0]
     assert [t["label"] for t in broadcast["tables"]] == ["Court A", "Court B"]
     assert list(app.dataframe[0].value["courts"]) == ["Court A, Court B"]
+    outputs = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/outputs")
+    assert sorted((o["kind"], o["tableLabel"], o["design"]) for o in outputs if o["kind"] == "court") == [
+        ("court", "Court A", "classic"), ("court", "Court B", "classic")]  # a stream overlay per court by default
     app.text_area(key=f"bc_edit_courts_{broadcast['id']}").input("Court A1\nCourt B\nCourt C")
     press(app, "Save broadcast")
     edited = operator_api.data("GET", "/operator/broadcasts")[0]

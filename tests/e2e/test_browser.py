@@ -228,6 +228,12 @@ def test_an_event_day_from_the_console_alone(
     expect(page.get_by_text(re.compile(r"^Started Ann Lee vs Bo Chan · R16"))).to_be_visible()
     expect(page.get_by_text("Ann Lee is playing on Court 1; Bo Chan is playing on Court 1")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Expected end: \d\d:\d\d"))).to_be_visible()
+    overlay = page.get_by_role("link", name="classic").first  # Court 1's stream overlay, made with the courts
+    expect(overlay).to_be_visible()
+    scoreboard = browser.new_page(viewport={"width": 1920, "height": 1080})
+    scoreboard.goto(overlay.get_attribute("href") or "")
+    expect(scoreboard.get_by_text("Ann Lee")).to_be_visible()  # the match in play, on the public page
+    scoreboard.close()
 
     # a change made elsewhere shows on the board while a New match form is being filled, which keeps its text
     round_field = page.get_by_label("Round")
