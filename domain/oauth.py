@@ -2,14 +2,12 @@
 
 Codes, access tokens and refresh tokens are random secrets stored only by hash. One approval starts a token
 *family* (`family_id`): the code, and every access and refresh token descended from it. Presenting a consumed
-code or refresh token again revokes that whole family. Those refusals must still change state, so the grant
-services return a `Refused` outcome (committed by the caller's unit of work) instead of raising.
+code or refresh token again revokes that whole family (`Replayed`, `revoke_family`). The token endpoint's protocol
+(grants, PKCE, client authentication) is authlib's, in `api/oauth_server.py`; these are the storage rules it calls.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -17,12 +15,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from domain.auth import Principal, authenticate, parse_scopes, revoke_connection
 from domain.clock import iso
-from domain.errors import DomainError, Invalid, InvalidClient, NotFound, Unauthenticated
-from domain.ids import hash_secret, new_id, new_secret, same_secret
+from domain.errors import DomainError, Invalid, NotFound, Unauthenticated
+from domain.ids import hash_secret, new_id, new_secret
 from domain.models import SCOPES, App, AuthorizationCode, Connection, Credential
 from domain.ports import UnitOfWork
 
-VERIFIER = re.compile(r"^[A-Za-z0-9._~-]{43,128}$")
 # A registered redirect URI: absolute http(s), a DNS name or IPv4 host, no fragment (RFC 6749 §3.1.2).
 REDIRECT_URI_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?][^#\s\x00-\x1f\x7f]*)?$"
 # One or more known scopes separated by spaces.
@@ -37,31 +34,6 @@ class TokenLifetimes:
 
     access: int = 3600
     refresh: int = 30 * 24 * 3600
-
-
-@dataclass(frozen=True)
-class Issued:
-    """A successful token request: the RFC 6749 §5.1 response members."""
-
-    access_token: str
-    refresh_token: str
-    expires_in: int
-    scopes: list[str]
-    connection_id: str
-
-    def as_response(self) -> dict[str, object]:
-        return {
-            "access_token": self.access_token, "token_type": "Bearer", "expires_in": self.expires_in,
-            "refresh_token": self.refresh_token, "scope": " ".join(self.scopes),
-            "connection_id": self.connection_id,
-        }
-
-
-@dataclass(frozen=True)
-class Refused:
-    """A token request refused after changing state (a replay revoked a family): raise `error` after commit."""
-
-    error: DomainError
 
 
 @dataclass(frozen=True)
@@ -118,17 +90,10 @@ def list_apps(uow: UnitOfWork, *, account_id: str) -> list[App]:
     return uow.apps.find(account_id=account_id)
 
 
-def _app_by_client_id(uow: UnitOfWork, client_id: str | None) -> App | None:
+def app_by_client_id(uow: UnitOfWork, client_id: str | None) -> App | None:
+    """The app registered with this client ID, if any."""
     found = uow.apps.find(client_id=client_id) if client_id else []
     return found[0] if found else None
-
-
-def authenticate_client(uow: UnitOfWork, *, client_id: str | None, client_secret: str | None) -> App:
-    """The app whose client credentials these are, or 401 `invalid_client`."""
-    app = _app_by_client_id(uow, client_id)
-    if app is None or not client_secret or not same_secret(client_secret, app.client_secret_hash):
-        raise InvalidClient("Client authentication failed.")
-    return app
 
 
 # ---------------------------------------------------------------- consent
@@ -138,7 +103,7 @@ def check_authorization(
     account_id: str | None = None,
 ) -> AuthorizationCheck:
     """Check an authorization request (the consent page and `POST /operator/oauth/approve` share this)."""
-    app = _app_by_client_id(uow, client_id)
+    app = app_by_client_id(uow, client_id)
     if app is None or (account_id is not None and app.account_id != account_id):
         return AuthorizationCheck(None, redirect_uri or "", [], None, NotFound("Unknown client_id."))
     if not redirect_uri or redirect_uri not in app.redirect_uris:
@@ -219,13 +184,55 @@ def approve(
     return code, with_query(check.redirect_uri, code=code, state=state)
 
 
-# ---------------------------------------------------------------- token grants
-def s256(verifier: str) -> str:
-    """The PKCE S256 challenge of a verifier."""
-    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode("ascii")).digest()).decode().rstrip("=")
+# ---------------------------------------------------------------- token grants (protocol: api/oauth_server.py)
+class Replayed(Invalid):
+    """A spent code or refresh token presented again: the caller revokes `family_id` (`revoke_family`), commits
+    that, and refuses (RFC 6749 §4.1.2, RFC 9700 §4.14.2)."""
+
+    code = "invalid_grant"
+
+    def __init__(self, message: str, *, family_id: str | None) -> None:
+        super().__init__(message)
+        self.family_id = family_id
 
 
-def _revoke_family(uow: UnitOfWork, family_id: str | None, now: datetime) -> None:
+def code_to_exchange(uow: UnitOfWork, *, code: str, app_id: str, now: datetime) -> AuthorizationCode:
+    """The stored code `app_id` may exchange now; `Replayed` if spent, else `invalid_grant` if not usable."""
+    stored = uow.codes.get(hash_secret(code))
+    if stored is None or stored.app_id != app_id:
+        raise Invalid("The authorization code is not valid.", code="invalid_grant")
+    if stored.used_on is not None:
+        raise Replayed("The authorization code was already used; its tokens are revoked.", family_id=stored.family_id)
+    if stored.expires_on <= iso(now):
+        raise Invalid("The authorization code has expired.", code="invalid_grant")
+    return stored
+
+
+def refresh_to_use(uow: UnitOfWork, *, token: str, app_id: str, now: datetime) -> tuple[Credential, Connection]:
+    """The refresh token `app_id` may use now and its connection; `Replayed` if spent, else `invalid_grant`."""
+    stored = uow.credentials.get(hash_secret(token))
+    connection = uow.connections.get(stored.connection_id or "") if stored is not None else None
+    if stored is None or stored.kind != "refresh" or connection is None or connection.app_id != app_id:
+        raise Invalid("The refresh token is not valid.", code="invalid_grant")
+    if stored.consumed_on is not None:
+        raise Replayed("The refresh token was already used; its token family is revoked.", family_id=stored.family_id)
+    if stored.revoked_on is not None or connection.revoked_on is not None:
+        raise Invalid("The refresh token is revoked.", code="invalid_grant")
+    if stored.expires_on is not None and stored.expires_on <= iso(now):
+        raise Invalid("The refresh token has expired.", code="invalid_grant")
+    return stored, connection
+
+
+def refreshed_scopes(refresh: Credential, connection: Connection, scope: str | None) -> list[str]:
+    """What a refresh grants: the asked (or granted) scopes, never wider, capped by the connection's current ones."""
+    asked = parse_scopes(scope, allowed=refresh.scopes) or list(refresh.scopes)  # None: keep what was granted
+    scopes = [name for name in asked if name in connection.scopes]  # a later, narrower approval also caps
+    if not scopes:
+        raise Invalid("The connection no longer grants any of these scopes.", code="invalid_grant")
+    return scopes
+
+
+def revoke_family(uow: UnitOfWork, family_id: str | None, now: datetime) -> None:
     """Revoke every access and refresh token of one authorization."""
     if family_id is None:
         return
@@ -235,13 +242,36 @@ def _revoke_family(uow: UnitOfWork, family_id: str | None, now: datetime) -> Non
             uow.credentials.put(credential)
 
 
-def _issue(
-    uow: UnitOfWork, *, connection: Connection, scopes: list[str], family_id: str, now: datetime,
-    lifetimes: TokenLifetimes,
-) -> Issued:
-    """A new access and refresh token pair in `family_id`; the connection tracks the access token's expiry."""
-    access, refresh = new_secret("svc_token"), new_secret("svc_refresh")
-    access_expires = iso(now + timedelta(seconds=lifetimes.access))
+def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode) -> Connection:
+    """The app's active connection on the account, with the code's approved scopes; a new one if none."""
+    for connection in uow.connections.find(app_id=app.id):
+        if connection.account_id == app.account_id and connection.revoked_on is None:
+            connection.scopes, connection.approved_on, connection.app_name = code.scopes, code.created_on, app.name
+            return connection
+    return Connection(
+        id=new_id("conn"), account_id=app.account_id, app_id=app.id, app_name=app.name, kind="oauth",
+        scopes=code.scopes, approved_on=code.created_on,
+    )
+
+
+def spend_code(uow: UnitOfWork, code: AuthorizationCode, *, connection_id: str, now: datetime) -> None:
+    """The code is used (kept, not deleted, so that a replay can revoke what it issued)."""
+    code.used_on, code.connection_id = iso(now), connection_id
+    uow.codes.put(code)
+
+
+def spend_refresh(uow: UnitOfWork, refresh: Credential, *, now: datetime) -> None:
+    """The refresh token is used (rotation): presenting it again is a replay."""
+    refresh.consumed_on = iso(now)
+    uow.credentials.put(refresh)
+
+
+def save_tokens(
+    uow: UnitOfWork, *, connection: Connection, access: str, refresh: str, scopes: list[str],
+    family_id: str | None, now: datetime, lifetimes: TokenLifetimes,
+) -> None:
+    """Store a new access and refresh token pair (by hash) in `family_id`; the connection tracks the access expiry."""
+    access_expires, family = iso(now + timedelta(seconds=lifetimes.access)), family_id or new_id("fam")
     for secret, kind, expires in (
         (access, "access", access_expires),
         (refresh, "refresh", iso(now + timedelta(seconds=lifetimes.refresh))),
@@ -249,93 +279,11 @@ def _issue(
         uow.credentials.put(
             Credential(
                 id=hash_secret(secret), kind=kind, account_id=connection.account_id, connection_id=connection.id,
-                scopes=scopes, created_on=iso(now), expires_on=expires, family_id=family_id,
+                scopes=scopes, created_on=iso(now), expires_on=expires, family_id=family,
             )
         )
     connection.token_expires_on = access_expires
     uow.connections.put(connection)
-    return Issued(access, refresh, lifetimes.access, scopes, connection.id)
-
-
-def _installation(uow: UnitOfWork, *, app: App, scopes: list[str], approved_on: str) -> Connection:
-    """The app's active connection on the account, with the newly approved scopes; a new one if none."""
-    for connection in uow.connections.find(app_id=app.id):
-        if connection.account_id == app.account_id and connection.revoked_on is None:
-            connection.scopes, connection.approved_on, connection.app_name = scopes, approved_on, app.name
-            return connection
-    return Connection(
-        id=new_id("conn"), account_id=app.account_id, app_id=app.id, app_name=app.name, kind="oauth",
-        scopes=scopes, approved_on=approved_on,
-    )
-
-
-def exchange_code(
-    uow: UnitOfWork, *, client_id: str | None, client_secret: str | None, code: str | None,
-    code_verifier: str | None, redirect_uri: str | None, now: datetime, lifetimes: TokenLifetimes,
-) -> Issued | Refused:
-    """`grant_type=authorization_code`: a valid code, presented once by its client, becomes tokens."""
-    app = authenticate_client(uow, client_id=client_id, client_secret=client_secret)
-    if not code:
-        raise Invalid("code is required.", code="invalid_request")
-    stored = uow.codes.get(hash_secret(code))
-    if stored is None or stored.app_id != app.id:
-        raise Invalid("The authorization code is not valid.", code="invalid_grant")
-    if stored.used_on is not None:
-        _revoke_family(uow, stored.family_id, now)
-        return Refused(Invalid("The authorization code was already used; its tokens are revoked.",
-                               code="invalid_grant"))
-    if stored.expires_on <= iso(now):
-        raise Invalid("The authorization code has expired.", code="invalid_grant")
-    if redirect_uri is None:  # RFC 6749 §4.1.3: required when the authorization request carried it (ours always do)
-        raise Invalid("redirect_uri is required: the one of the authorization request.", code="invalid_request")
-    if redirect_uri != stored.redirect_uri:
-        raise Invalid("redirect_uri does not match the authorization request.", code="invalid_grant")
-    if stored.code_challenge is None:
-        if code_verifier is not None:
-            raise Invalid("code_verifier given for an authorization without a code_challenge.",
-                          code="invalid_request")
-    else:
-        if code_verifier is None or not VERIFIER.match(code_verifier):
-            raise Invalid("code_verifier must be 43 to 128 characters of A-Z a-z 0-9 . _ ~ -.",
-                          code="invalid_request")
-        if not same_secret(s256(code_verifier), hash_secret(stored.code_challenge)):
-            raise Invalid("code_verifier does not match the code_challenge.", code="invalid_grant")
-    connection = _installation(uow, app=app, scopes=stored.scopes, approved_on=stored.created_on)
-    stored.used_on, stored.connection_id = iso(now), connection.id
-    uow.codes.put(stored)
-    assert stored.family_id is not None
-    return _issue(uow, connection=connection, scopes=stored.scopes, family_id=stored.family_id, now=now,
-                  lifetimes=lifetimes)
-
-
-def refresh(
-    uow: UnitOfWork, *, client_id: str | None, client_secret: str | None, refresh_token: str | None,
-    scope: str | None, now: datetime, lifetimes: TokenLifetimes,
-) -> Issued | Refused:
-    """`grant_type=refresh_token`: single use, rotated; a replay revokes the family; never widens scope."""
-    app = authenticate_client(uow, client_id=client_id, client_secret=client_secret)
-    if not refresh_token:
-        raise Invalid("refresh_token is required.", code="invalid_request")
-    stored = uow.credentials.get(hash_secret(refresh_token))
-    connection = uow.connections.get(stored.connection_id or "") if stored is not None else None
-    if stored is None or stored.kind != "refresh" or connection is None or connection.app_id != app.id:
-        raise Invalid("The refresh token is not valid.", code="invalid_grant")
-    if stored.consumed_on is not None:
-        _revoke_family(uow, stored.family_id, now)
-        return Refused(Invalid("The refresh token was already used; its token family is revoked.",
-                               code="invalid_grant"))
-    if stored.revoked_on is not None or connection.revoked_on is not None:
-        raise Invalid("The refresh token is revoked.", code="invalid_grant")
-    if stored.expires_on is not None and stored.expires_on <= iso(now):
-        raise Invalid("The refresh token has expired.", code="invalid_grant")
-    asked = parse_scopes(scope, allowed=stored.scopes) or list(stored.scopes)  # None: keep what was granted
-    scopes = [name for name in asked if name in connection.scopes]  # a later, narrower approval also caps
-    if not scopes:
-        raise Invalid("The connection no longer grants any of these scopes.", code="invalid_grant")
-    stored.consumed_on = iso(now)
-    uow.credentials.put(stored)
-    return _issue(uow, connection=connection, scopes=scopes, family_id=stored.family_id or new_id("fam"),
-                  now=now, lifetimes=lifetimes)
 
 
 # ---------------------------------------------------------------- connections

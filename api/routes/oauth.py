@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
-from urllib.parse import unquote_plus
 
 from flask import Response, g, redirect, render_template, request
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
@@ -13,11 +10,12 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
+from api.oauth_server import TokenRequest, TokenServer, token_body
 from api.routes.connection import RevokedSchema
 from api.schemas.common import PageQuery, Strict, envelope, list_envelope, str_field
 from api.security import requires
 from domain import oauth, views
-from domain.errors import DomainError, Invalid, InvalidClient, NotFound, RateLimited
+from domain.errors import DomainError, Invalid, NotFound, RateLimited
 from domain.pagination import paginate
 
 blp = Blueprint("oauth", __name__, description="OAuth 2.0 and partner apps", template_folder="../templates")
@@ -34,7 +32,7 @@ SCOPE_FIELD = {"description": "space-separated scopes"}
 
 # ---------------------------------------------------------------- schemas
 class TokenRequestSchema(Schema):
-    """`POST /oauth/token` parameters (JSON or form). PKCE and grant rules are checked by the service.
+    """`POST /oauth/token` parameters (JSON or form). PKCE and grant rules are checked by api/oauth_server.py.
 
     Unrecognized parameters are ignored, as RFC 6749 §3.2 requires (contract §2): the grant type decides.
     """
@@ -158,24 +156,6 @@ def _token_parameters() -> dict[str, Any]:
     return loaded
 
 
-def _client_credentials(params: dict[str, Any]) -> tuple[str | None, str | None]:
-    """Client ID and secret from HTTP Basic (RFC 6749 §2.3.1) or the body; never both methods at once."""
-    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "basic":
-        return params.get("client_id"), params.get("client_secret")
-    try:
-        client_id, sep, secret = base64.b64decode(value.strip(), validate=True).decode().partition(":")
-    except (binascii.Error, UnicodeDecodeError) as exc:
-        raise InvalidClient("Malformed HTTP Basic client credentials.") from exc
-    if not sep:
-        raise InvalidClient("Malformed HTTP Basic client credentials.")
-    client_id, secret = unquote_plus(client_id), unquote_plus(secret)
-    if "client_secret" in params or params.get("client_id", client_id) != client_id:
-        raise Invalid("Send client credentials either with HTTP Basic or in the body, not both.",
-                      code="invalid_request")
-    return client_id, secret
-
-
 TOKEN_BODY = {"content": {
     "application/x-www-form-urlencoded": {"schema": TokenRequestSchema},
     "application/json": {"schema": TokenRequestSchema},
@@ -191,29 +171,10 @@ TOKEN_BODY = {"content": {
 def token() -> tuple[dict[str, object], int, dict[str, str]]:
     """Exchange an authorization code (with PKCE) or a refresh token for tokens."""
     _limit_client_ip()
-    params = _token_parameters()
-    client_id, client_secret = _client_credentials(params)
-    grant_type = params.get("grant_type")
-    lifetimes = services().lifetimes
-    if grant_type is None:
-        raise Invalid("grant_type is required.", code="invalid_request")
-    if grant_type not in ("authorization_code", "refresh_token"):
-        raise Invalid("grant_type must be authorization_code or refresh_token.", code="unsupported_grant_type")
-    with unit_of_work() as uow:
-        if grant_type == "authorization_code":
-            outcome = oauth.exchange_code(
-                uow, client_id=client_id, client_secret=client_secret, code=params.get("code"),
-                code_verifier=params.get("code_verifier"), redirect_uri=params.get("redirect_uri"),
-                now=now(), lifetimes=lifetimes,
-            )
-        else:
-            outcome = oauth.refresh(
-                uow, client_id=client_id, client_secret=client_secret, refresh_token=params.get("refresh_token"),
-                scope=params.get("scope"), now=now(), lifetimes=lifetimes,
-            )
-    if isinstance(outcome, oauth.Refused):
-        raise outcome.error
-    return outcome.as_response(), 200, NO_STORE
+    token_request = TokenRequest(_token_parameters(), request.headers)
+    with unit_of_work() as uow:  # a refusal after a replay still commits the revocation
+        status, body = TokenServer(uow, now=now(), lifetimes=services().lifetimes).create_token_response(token_request)
+    return token_body(status, body), 200, NO_STORE
 
 
 @blp.after_request
@@ -222,9 +183,6 @@ def _no_store(response: Response) -> Response:
     if request.endpoint in ("oauth.token", "oauth.authorize", "oauth.decide"):
         for name, value in NO_STORE.items():
             response.headers[name] = value
-    basic = request.headers.get("Authorization", "").lower().startswith("basic ")
-    if request.endpoint == "oauth.token" and response.status_code == 401 and basic:
-        response.headers["WWW-Authenticate"] = 'Basic realm="courtside"'  # RFC 6749 §5.2
     return response
 
 
