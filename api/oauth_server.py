@@ -47,13 +47,10 @@ logging.getLogger("authlib").setLevel(logging.INFO)
 
 # ---------------------------------------------------------------- our records as authlib's models
 @dataclass
-class Client(ClientMixin):  # type: ignore[misc]
+class Client(ClientMixin):
     """A registered app: a confidential client whose secret is checked against its hash in constant time."""
 
     app: App
-
-    def get_client_id(self) -> str:
-        return self.app.client_id
 
     def check_client_secret(self, client_secret: str) -> bool:
         return same_secret(client_secret, self.app.client_secret_hash)
@@ -69,8 +66,9 @@ class Client(ClientMixin):  # type: ignore[misc]
 
 
 @dataclass
-class Code(AuthorizationCodeMixin):  # type: ignore[misc]
+class Code(AuthorizationCodeMixin):
     record: AuthorizationCode
+    code_challenge_method = "S256"  # the approve step takes S256 challenges only
 
     def get_redirect_uri(self) -> str:
         return self.record.redirect_uri
@@ -78,26 +76,20 @@ class Code(AuthorizationCodeMixin):  # type: ignore[misc]
     def get_scope(self) -> str:
         return " ".join(self.record.scopes)
 
-    def family_id(self) -> str | None:
-        return self.record.family_id
-
 
 @dataclass
-class Refresh(TokenMixin):  # type: ignore[misc]
-    credential: Credential
+class Refresh(TokenMixin):
+    record: Credential
     connection: Connection
 
     def check_client(self, client: Client) -> bool:
         return True  # oauth.refresh_to_use found it for this client's app only
 
     def get_scope(self) -> str:
-        return " ".join(self.credential.scopes)
-
-    def family_id(self) -> str | None:
-        return self.credential.family_id
+        return " ".join(self.record.scopes)
 
 
-class TokenRequest(OAuth2Request):  # type: ignore[misc]
+class TokenRequest(OAuth2Request):
     """A token request as authlib's grants read it, from the parameters the view parsed (form or JSON body).
 
     Ours: `OAuth2Request.__init__` refuses a plain-http URL unless the AUTHLIB_INSECURE_TRANSPORT variable is set,
@@ -118,15 +110,13 @@ class TokenRequest(OAuth2Request):  # type: ignore[misc]
 
     @property
     def form(self) -> dict[str, Any]:
-        return dict(self.payload.data)
+        return self.payload.data
 
 
 # ---------------------------------------------------------------- grants
-class S256(CodeChallenge):  # type: ignore[misc]
-    """PKCE with S256 only, compared in constant time; a code's challenge is always S256 (the approve step)."""
+class S256(CodeChallenge):
+    """PKCE with S256 only (`Code.code_challenge_method`), compared in constant time."""
 
-    SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
-    DEFAULT_CODE_CHALLENGE_METHOD = "S256"
     CODE_CHALLENGE_METHODS = {
         "S256": lambda verifier, challenge: hmac.compare_digest(create_s256_code_challenge(verifier), challenge),
     }
@@ -134,11 +124,8 @@ class S256(CodeChallenge):  # type: ignore[misc]
     def get_authorization_code_challenge(self, authorization_code: Code) -> str | None:
         return authorization_code.record.code_challenge
 
-    def get_authorization_code_challenge_method(self, authorization_code: Code) -> str:
-        return "S256"
 
-
-class CodeGrant(AuthorizationCodeGrant):  # type: ignore[misc]
+class CodeGrant(AuthorizationCodeGrant):
     """`grant_type=authorization_code`: a code, presented once by its client, becomes a connection's tokens."""
 
     server: TokenServer
@@ -158,7 +145,7 @@ class CodeGrant(AuthorizationCodeGrant):  # type: ignore[misc]
                          now=self.server.now)
 
 
-class RefreshGrant(RefreshTokenGrant):  # type: ignore[misc]
+class RefreshGrant(RefreshTokenGrant):
     """`grant_type=refresh_token`: single use and rotated; never wider than granted or than the connection now."""
 
     TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
@@ -174,16 +161,15 @@ class RefreshGrant(RefreshTokenGrant):  # type: ignore[misc]
         return refresh_token.connection
 
     def issue_token(self, user: Connection, refresh_token: Refresh) -> dict[str, Any]:
-        scopes = oauth.refreshed_scopes(refresh_token.credential, user, self.request.payload.scope)
-        token: dict[str, Any] = self.generate_token(user=user, scope=" ".join(scopes), include_refresh_token=True)
-        return token
+        scopes = oauth.refreshed_scopes(refresh_token.record, user, self.request.payload.scope)
+        return self.generate_token(user=user, scope=" ".join(scopes), include_refresh_token=True)
 
     def revoke_old_credential(self, refresh_token: Refresh) -> None:
-        oauth.spend_refresh(self.server.uow, refresh_token.credential, now=self.server.now)
+        oauth.spend_refresh(self.server.uow, refresh_token.record, now=self.server.now)
 
 
 # ---------------------------------------------------------------- the server
-class TokenServer(AuthorizationServer):  # type: ignore[misc]
+class TokenServer(AuthorizationServer):
     """authlib's authorization server for one token request over one unit of work; answers `(status, body)`."""
 
     def __init__(self, uow: UnitOfWork, *, now: datetime, lifetimes: oauth.TokenLifetimes) -> None:
@@ -206,15 +192,15 @@ class TokenServer(AuthorizationServer):  # type: ignore[misc]
             basic_id, _ = extract_basic_authorization(request.headers)
             if "client_secret" in request.form or request.form.get("client_id", basic_id) != basic_id:
                 raise InvalidRequestError("Send client credentials either with HTTP Basic or in the body, not both.")
-        client: Client = super().authenticate_client(request, methods, endpoint)
-        return client
+        return super().authenticate_client(request, methods, endpoint)
 
     def save_token(self, token: dict[str, Any], request: TokenRequest) -> None:
-        source = request.authorization_code or request.refresh_token
-        assert source is not None
-        oauth.save_tokens(self.uow, connection=request.user, access=token["access_token"],
-                          refresh=token["refresh_token"], scopes=token["scope"].split(), family_id=source.family_id(),
-                          now=self.now, lifetimes=self.lifetimes)
+        granted = request.authorization_code or request.refresh_token  # what the tokens descend from
+        assert granted is not None
+        oauth.save_tokens(
+            self.uow, connection=request.user, access=token["access_token"], refresh=token["refresh_token"],
+            scopes=token["scope"].split(), family_id=granted.record.family_id, now=self.now, lifetimes=self.lifetimes,
+        )
         token["connection_id"] = request.user.id  # ours: the member naming the connection (contract §3)
 
     @contextmanager
@@ -229,8 +215,7 @@ class TokenServer(AuthorizationServer):  # type: ignore[misc]
     def create_token_response(self, request: TokenRequest | None = None) -> tuple[int, dict[str, Any]]:
         if request is not None and request.payload.grant_type is None:  # ours: authlib says unsupported_grant_type
             return self.handle_error_response(request, InvalidRequestError("grant_type is required."))
-        answer: tuple[int, dict[str, Any]] = super().create_token_response(request)
-        return answer
+        return super().create_token_response(request)
 
     def create_oauth2_request(self, request: TokenRequest) -> TokenRequest:
         return request
