@@ -121,7 +121,7 @@ def main() -> None:
         plain_board = functools.partial(Board, estimates=False)
         for index in range(args.reads):  # alternate, and alternate who goes first, so load hits both alike
             for estimates in ((True, False) if index % 2 == 0 else (False, True)):
-                operator_matches.Board = served if estimates else plain_board  # type: ignore[misc]
+                operator_matches.Board = served if estimates else plain_board  # type: ignore[misc,assignment]
                 (with_estimates if estimates else without).append(timed(read))
         operator_matches.Board = served  # type: ignore[misc]
 

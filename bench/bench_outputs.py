@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 import requests
-from playwright.sync_api import sync_playwright
 
-from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, Day, Server, running_server, seed_day
+from bench.browser_support import headless_browser
+from bench.outputs_support import Day, Server, running_server, seed_day
 
 
 def pct(values: list[float], q: float) -> float:
@@ -32,8 +32,7 @@ def pct(values: list[float], q: float) -> float:
 def visible_latency(server: Server, day: Day, points: int) -> list[float]:
     match_id = day.matches["d1"]["id"]
     latencies = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    with headless_browser() as browser:
         page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)  # for wait_for_function
         page.goto(day.url("classic", "Court 1"))
         for n in range(points):
@@ -44,7 +43,6 @@ def visible_latency(server: Server, day: Day, points: int) -> list[float]:
             page.wait_for_function(
                 f"document.querySelector('.bug .row.b .points').textContent === '{b}'", polling="raf", timeout=5000)
             latencies.append(time.perf_counter() - started)
-        browser.close()
     return latencies
 
 

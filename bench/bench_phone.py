@@ -19,9 +19,9 @@ import time
 from typing import Any
 
 import requests
-from playwright.sync_api import sync_playwright
 
-from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, Server, running_server
+from bench.browser_support import headless_browser
+from bench.outputs_support import Server, running_server
 
 
 def pct(values: list[float], q: float) -> float:
@@ -74,8 +74,7 @@ def operator_rate(server: Server, match_id: str, points: int) -> float:
 
 def tap_to_output(scorer: str, output: str, taps: int) -> list[float]:
     latencies = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    with headless_browser() as browser:
         phone = browser.new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
         screen = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
         phone.goto(scorer)
@@ -93,7 +92,6 @@ def tap_to_output(scorer: str, output: str, taps: int) -> list[float]:
             phone.tap("#plus-b")  # keep the game from ending
             phone.wait_for_function("document.getElementById('plus-b').disabled === false")
             phone.wait_for_timeout(50)
-        browser.close()
     return latencies
 
 

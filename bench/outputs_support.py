@@ -22,9 +22,6 @@ from typing import Any
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 
 PLAYERS = [
     ("p1", "Mima", "Ito", "JPN"), ("p2", "Timo", "Boll", "Borussia Düsseldorf"),
@@ -39,6 +36,17 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def stop_process(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM, *, timeout: float = 30) -> None:
+    """Stop a child (`sig`, then SIGKILL if it is still running after `timeout` seconds) and reap it."""
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
 
 
 @dataclass
@@ -56,23 +64,25 @@ class Server:
         return (self.data_dir / "operator.key").read_text().strip()
 
     def start(self) -> Server:
-        log = open(self.data_dir.parent / "server.log", "ab")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
-            cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
+        """Start `courtside serve`; RuntimeError with its log if it exits or is not up within 30 s."""
+        log_path = self.data_dir.parent / "server.log"
+        with open(log_path, "ab") as log:  # the child keeps its own copy of the file
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "cli.main", "serve", "--data-dir", str(self.data_dir), "--port",
+                 str(self.port)], cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while self.process.poll() is None and time.monotonic() < deadline:
             try:
                 if requests.get(self.root + "/api/v1/health", timeout=1).status_code == 200:
                     return self
             except requests.RequestException:
                 time.sleep(0.1)
-        raise RuntimeError("server did not come up")
+        self.stop()
+        raise RuntimeError(f"`courtside serve` did not come up:\n{log_path.read_text(errors='replace')[-3000:]}")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(sig)
-            self.process.wait(timeout=30)
+        if self.process is not None:
+            stop_process(self.process, sig)
 
     def call(self, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
         response = requests.request(method, self.root + "/api/v1" + path, json=body, timeout=30,
@@ -118,7 +128,7 @@ def seed_day(server: Server) -> Day:
     def ref(e: str) -> dict[str, str]:
         return {"externalID": e}
 
-    specs = [
+    specs: list[tuple[str, int, dict[str, Any]]] = [
         ("d1", 0, {"playerA": ref("p3"), "playerA2": ref("p4"), "playerB": ref("p1"), "playerB2": ref("p8"),
                    "isDoubles": True, "eventName": "Mixed Doubles", "matchRound": "Semi-final"}),
         ("s1", 1, {"playerA": ref("p2"), "playerB": ref("p9"), "eventName": "Men's Singles", "matchRound": "Final"}),

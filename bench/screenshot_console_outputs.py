@@ -5,48 +5,16 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
-
-import requests
-from playwright.sync_api import sync_playwright
-
-from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, running_server, seed_day
+from bench.browser_support import console_page
+from bench.outputs_support import ROOT, running_server, seed_day
 
 
 def main() -> None:
     with running_server() as server:
         seed_day(server)
-        port = free_port()
-        console = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "console", "--api-url", server.root, "--port", str(port)],
-            cwd=ROOT, env=dict(os.environ) | {"COURTSIDE_DATA_DIR": str(server.data_dir)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                try:
-                    if requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).ok:
-                        break
-                except requests.RequestException:
-                    time.sleep(0.3)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-                page = browser.new_page(viewport={"width": 1440, "height": 1000})
-                page.goto(f"http://127.0.0.1:{port}/outputs")
-                page.get_by_text("Scan to open").first.wait_for(timeout=60_000)
-                page.wait_for_timeout(2500)  # the previews load their pages and first state
-                path = ROOT / "docs" / "console-outputs.png"
-                page.screenshot(path=str(path))
-                print(path)
-                browser.close()
-        finally:
-            console.send_signal(signal.SIGTERM)
-            console.wait(timeout=30)
+        with console_page(server) as console:
+            console.open("/outputs", ready="Scan to open")
+            console.shoot(ROOT / "docs" / "console-outputs.png", settle_ms=2500)  # the previews load
 
 
 if __name__ == "__main__":

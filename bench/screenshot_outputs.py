@@ -5,9 +5,8 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import sync_playwright
-
-from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server, seed_day
+from bench.browser_support import headless_browser
+from bench.outputs_support import ROOT, running_server, seed_day
 
 SHOTS = [  # file name, design, court, background
     ("classic-dark", "classic", "Court 1", "dark"),
@@ -25,16 +24,14 @@ SHOTS = [  # file name, design, court, background
 def main() -> None:
     out = ROOT / "docs" / "outputs"
     out.mkdir(parents=True, exist_ok=True)
-    with running_server() as server, sync_playwright() as playwright:
+    with running_server() as server, headless_browser() as browser:
         day = seed_day(server)
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         for name, design, court, bg in SHOTS:
             page.goto(day.url(design, court) + f"?bg={bg}")
             page.wait_for_timeout(300)
             page.screenshot(path=str(out / f"{name}.png"), omit_background=bg == "transparent")
             print(out / f"{name}.png")
-        browser.close()
 
 
 if __name__ == "__main__":

@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import ViewportSize
 
-from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, running_server, seed_day
+from bench.browser_support import headless_browser
+from bench.outputs_support import ROOT, Server, running_server, seed_day
 
-PHONE = {"width": 360, "height": 740}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
 def scorer_urls(server: Server, broadcast_id: str) -> dict[str, str]:
@@ -29,13 +30,12 @@ def sign_up_url(server: Server) -> str:
 def main() -> None:
     out = ROOT / "docs" / "phone"
     out.mkdir(parents=True, exist_ok=True)
-    with running_server() as server, sync_playwright() as playwright:
+    with running_server() as server, headless_browser() as browser:
         day = seed_day(server)
         decided = day.matches["s2"]["id"]
         server.call("POST", f"/operator/matches/{decided}/score",
                     {"gameScores": [{"a": 11, "b": 4}, {"a": 11, "b": 6}, {"a": 11, "b": 2}]})
         urls = scorer_urls(server, day.broadcast_id)
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
         for name, court in (("scorer-singles", "Court 2"), ("scorer-doubles", "Court 1"),
                             ("scorer-decided", "Court 3"), ("scorer-between-matches", "Court 4")):
@@ -56,7 +56,6 @@ def main() -> None:
         page.click("button[type=submit]")
         page.screenshot(path=str(out / "sign-up-duplicate.png"))
         print(out / "sign-up*.png")
-        browser.close()
 
 
 if __name__ == "__main__":
