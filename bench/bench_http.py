@@ -31,7 +31,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.outputs_support import free_port, stop_process  # noqa: E402
 
 GET_BODY = {"data": {"id": "mat_bare", "externalID": "m0", "status": "pending", "queuePosition": 1}}
 
@@ -93,14 +94,6 @@ def serve_bare(port: int, threads: int) -> None:
     serve(app, host="127.0.0.1", port=port, threads=threads, _quiet=True)
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def wait_ready(port: int, path: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -145,16 +138,6 @@ def wrk(url: str, script: Path, args: list[str], *, seconds: float, threads: int
     return {"rps": rps, "p50_ms": latency["50"], "p99_ms": latency["99"], "non_2xx": int(bad.group(1)) if bad else 0}
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
-
-
 class Ours:
     """One `courtside serve` with its data set up for the runs."""
 
@@ -195,7 +178,7 @@ class Ours:
             assert outcome["failed"] == 0, outcome
 
     def stop(self) -> None:
-        stop(self.process)
+        stop_process(self.process)
 
 
 def main() -> None:
@@ -287,7 +270,7 @@ def main() -> None:
     finally:
         for server in servers:
             server.stop()
-        stop(bare)
+        stop_process(bare)
         shutil.rmtree(work, ignore_errors=True)
 
 

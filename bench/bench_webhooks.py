@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.bootstrap import bootstrap  # noqa: E402
+from bench.outputs_support import free_port  # noqa: E402
 from domain import auth, webhooks  # noqa: E402
 from domain.clock import SystemClock  # noqa: E402
 from domain.events import record_event  # noqa: E402
@@ -76,12 +76,6 @@ class Receiver:
         with self.condition:
             if not self.condition.wait_for(lambda: len(self.arrivals) >= count, timeout=timeout):
                 raise RuntimeError(f"only {len(self.arrivals)} of {count} deliveries arrived")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def percentile(values: list[float], fraction: float) -> float:
