@@ -6,68 +6,23 @@ the `match.completed` delivery (sent to a receiver on 127.0.0.1) in the delivery
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import ROOT, ServerProcess, free_port
-from tests.eventually import answers, eventually
+from tests.conftest import ROOT, ServerProcess
+from tests.eventually import eventually
 from tests.webhook_receiver import Receiver, Reply, running_receiver
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
     yield from running_receiver()
-
-
-@pytest.fixture
-def console_url(server_factory: Callable[..., ServerProcess], tmp_path: Path) -> Iterator[tuple[str, ServerProcess]]:
-    """`courtside console` against a fresh server; its URL and the server."""
-    server = server_factory()
-    port = free_port()
-    log = open(tmp_path / "console.log", "wb")  # noqa: SIM115
-    console = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "console", "--api-url", f"http://127.0.0.1:{server.port}",
-         "--port", str(port)],
-        cwd=ROOT, env=dict(os.environ) | {"COURTSIDE_DATA_DIR": str(server.data_dir)},
-        stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:  # a console that never starts fails here, not as a Playwright error later
-        eventually(lambda: answers(url + "/_stcore/health"), timeout=60, interval=0.2,
-                   gave_up=lambda: None if console.poll() is None else "exited")
-    except AssertionError as failure:
-        console.kill()
-        log.close()
-        pytest.fail(f"`courtside console` did not start ({failure}; exit {console.poll()}):\n"
-                    f"{(tmp_path / 'console.log').read_text(errors='replace')[-3000:]}")
-    yield url, server
-    console.send_signal(signal.SIGTERM)
-    try:
-        console.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        console.kill()
 
 
 def partner_call(server: ServerProcess, key: str, method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -178,7 +133,8 @@ def test_board_shows_a_court_freed_elsewhere_with_start_next_and_deliveries_show
         page = browser.new_page(viewport={"width": 1366, "height": 768})
         page.set_default_timeout(30_000)
         page.goto(url)
-        expect(page.get_by_role("button", name="Start next: Ann Lee vs Bo Kim · final")).to_be_visible()
+        expect(page.get_by_role("button", name="Start next: Ann Lee vs Bo Kim · final")).to_be_visible(
+            timeout=15_000)  # the page's first load
         server.operator_call("POST", f"/operator/matches/{first}/start")  # another device starts it
         expect(page.get_by_role("button", name="Start next: Ann Lee vs Bo Kim · final")).to_have_count(
             0, timeout=8_000)

@@ -3,28 +3,9 @@ the operator API within 1 s without a reload, and recover by themselves after th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from playwright.sync_api import Browser, Page, expect
 
-import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
-
-from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, Day, Server, free_port, seed_day
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    started = Server(tmp_path / "data", free_port()).start()
-    yield started
-    started.stop()
+from bench.outputs_support import Day, Server, seed_day
 
 
 def open_page(browser: Browser, url: str) -> Page:
@@ -39,8 +20,8 @@ def score(server: Server, day: Day, games: list[dict[str, int]]) -> None:
 
 
 def test_court_output_and_venue_follow_a_point_within_1s_and_recover_after_a_restart(
-        browser: Browser, server: Server) -> None:
-    day = seed_day(server)
+        browser: Browser, live_server: Server) -> None:
+    day = seed_day(live_server)
     court = open_page(browser, day.url("classic", "Court 1"))
     venue = open_page(browser, day.url("venue"))
     court_points = court.locator(".bug .row.a .points")
@@ -49,15 +30,15 @@ def test_court_output_and_venue_follow_a_point_within_1s_and_recover_after_a_res
     expect(court.locator(".bug .row.a .pn")).to_have_count(2)  # doubles: both partners
     expect(venue_points).to_have_text("7")
 
-    score(server, day, [{"a": 11, "b": 8}, {"a": 9, "b": 11}, {"a": 8, "b": 5}])
+    score(live_server, day, [{"a": 11, "b": 8}, {"a": 9, "b": 11}, {"a": 8, "b": 5}])
     expect(court_points).to_have_text("8", timeout=1000)
     expect(venue_points).to_have_text("8", timeout=1000)
 
-    server.stop()
+    live_server.stop()
     expect(court.locator("body")).to_have_class("bg-dark offline", timeout=3000)  # it notices, keeps the score
     expect(court_points).to_have_text("8")
-    server.start()
-    score(server, day, [{"a": 11, "b": 8}, {"a": 9, "b": 11}, {"a": 9, "b": 5}])
+    live_server.start()
+    score(live_server, day, [{"a": 11, "b": 8}, {"a": 9, "b": 11}, {"a": 9, "b": 5}])
     expect(court_points).to_have_text("9", timeout=3000)
     expect(venue_points).to_have_text("9", timeout=3000)
     expect(court.locator("body")).to_have_class("bg-dark", timeout=1000)
@@ -65,8 +46,8 @@ def test_court_output_and_venue_follow_a_point_within_1s_and_recover_after_a_res
         assert page.evaluate("window.__loaded") == "once"
 
 
-def test_long_names_stay_inside_their_boxes(browser: Browser, server: Server) -> None:
-    day = seed_day(server)
+def test_long_names_stay_inside_their_boxes(browser: Browser, live_server: Server) -> None:
+    day = seed_day(live_server)
     for design in ("classic", "lowerthird", "court"):
         page = open_page(browser, day.url(design, "Court 1"))
         overflowing = page.evaluate("""() => Array.from(document.querySelectorAll('.name')).filter(

@@ -4,30 +4,11 @@ point within 1 s without a reload; the partner reads the completed result."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from bench.outputs_support import Server
 
-from bench.outputs_support import CHROMIUM, CHROMIUM_ARGS, Server, free_port
-
-PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    started = Server(tmp_path / "data", free_port()).start()
-    yield started
-    started.stop()
+PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
 def seed_court(server: Server) -> tuple[str, str]:
@@ -52,8 +33,8 @@ def phone(browser: Browser, url: str) -> Page:
 
 
 def test_an_umpire_scores_a_match_on_a_phone_while_a_second_phone_follows_each_point(
-        browser: Browser, server: Server) -> None:
-    key, url = seed_court(server)
+        browser: Browser, live_server: Server) -> None:
+    key, url = seed_court(live_server)
     umpire, watcher = phone(browser, url), phone(browser, url)
     expect(umpire.locator("#next")).to_have_text("Up next: Mima Ito vs Timo Boll")
     umpire.click("#start")
@@ -78,14 +59,15 @@ def test_an_umpire_scores_a_match_on_a_phone_while_a_second_phone_follows_each_p
     expect(umpire.locator("#idle")).to_be_visible()
     expect(umpire.locator("#next")).to_have_text("Nothing waiting in the queue.")
     expect(watcher.locator("#idle")).to_be_visible(timeout=1000)
-    [match] = server.call("GET", "/matches", key=key)["data"]
+    [match] = live_server.call("GET", "/matches", key=key)["data"]
     assert match["status"] == "completed" and match["gameScores"] == [{"a": 11, "b": 0}]
     for page in (umpire, watcher):
         assert page.evaluate("window.__loaded") == "once"
 
 
-def test_a_stale_phone_shows_the_current_score_and_counts_nothing_twice(browser: Browser, server: Server) -> None:
-    _key, url = seed_court(server)
+def test_a_stale_phone_shows_the_current_score_and_counts_nothing_twice(
+        browser: Browser, live_server: Server) -> None:
+    _key, url = seed_court(live_server)
     first, second = phone(browser, url), phone(browser, url)
     second.route("**/state", lambda route: route.abort())  # the second phone is offline: it keeps its old state
     first.click("#start")
@@ -97,5 +79,5 @@ def test_a_stale_phone_shows_the_current_score_and_counts_nothing_twice(browser:
     second.unroute("**/state")  # back online: the page shows the current state
     expect(second.locator("#pts-a")).to_have_text("1", timeout=2000)
     expect(first.locator("#pts-a")).to_have_text("1")
-    [match] = server.call("GET", "/operator/matches")["data"]
+    [match] = live_server.call("GET", "/operator/matches")["data"]
     assert match["gameScores"] == [{"a": 1, "b": 0}]
