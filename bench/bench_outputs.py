@@ -21,12 +21,7 @@ from pathlib import Path
 import requests
 
 from bench.browser_support import headless_browser
-from bench.outputs_support import Day, Server, running_server, seed_day
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+from bench.outputs_support import Day, Server, pct, running_server, seed_day
 
 
 def visible_latency(server: Server, day: Day, points: int) -> list[float]:

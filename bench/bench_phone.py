@@ -21,30 +21,16 @@ from typing import Any
 import requests
 
 from bench.browser_support import headless_browser
-from bench.outputs_support import Server, running_server
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+from bench.outputs_support import Server, pct, running_server, seed_court
 
 
 def court(server: Server) -> dict[str, Any]:
     """One court with a classic output and one live match whose game never ends (alternating points)."""
-    key = server.call("POST", "/operator/keys", {"name": "bench"})["data"]["key"]
-    players = [{"externalID": "p1", "firstName": "Mima", "lastName": "Ito"},
-               {"externalID": "p2", "firstName": "Timo", "lastName": "Boll"}]
-    server.call("PUT", "/player-lists", {"externalID": "open", "name": "Open", "players": players}, key)
-    broadcast = server.call("POST", "/broadcasts", {"name": "Bench", "scoreboardIDs": ["classic"],
-                                                    "tables": [{"label": "Court 1"}]}, key)["data"]
-    table_id = broadcast["tables"][0]["id"]
-    match = server.call("PUT", "/matches", {"externalID": "m1", "tableID": table_id, "playerListExternalID": "open",
-                                            "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}},
-                        key)["data"]
-    server.call("POST", f"/operator/matches/{match['id']}/start", {})
-    outputs = server.call("GET", f"/operator/broadcasts/{broadcast['id']}/outputs")["data"]
-    return {"scorer": server.call("GET", f"/operator/tables/{table_id}/scorer")["data"]["url"],
-            "output": next(o["url"] for o in outputs if o["kind"] == "court"), "match": match["id"]}
+    seeded = seed_court(server, scoreboards=["classic"])
+    server.call("POST", f"/operator/matches/{seeded.match['id']}/start", {})
+    outputs = server.call("GET", f"/operator/broadcasts/{seeded.broadcast_id}/outputs")["data"]
+    return {"scorer": server.call("GET", f"/operator/tables/{seeded.table_id}/scorer")["data"]["url"],
+            "output": next(o["url"] for o in outputs if o["kind"] == "court"), "match": seeded.match["id"]}
 
 
 def scorer_rate(url: str, points: int) -> float:

@@ -101,6 +101,38 @@ def running_server() -> Iterator[Server]:
             server.stop()
 
 
+def pct(values: list[float], q: float) -> float:
+    """The `q` quantile of the values (nearest rank below)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Court:
+    """A partner's one-court broadcast with one match queued on it."""
+
+    key: str  # the partner's key
+    broadcast_id: str
+    table_id: str
+    match: dict[str, Any]
+
+
+def seed_court(server: Server, *, scoreboards: list[str] | None = None, **fields: Any) -> Court:
+    """A partner's broadcast "Club Night" of one court (showing `scoreboards`) with Mima Ito vs Timo Boll queued;
+    `fields` add to or change the match."""
+    key = server.call("POST", "/operator/keys", {"name": "club system"})["data"]["key"]
+    players = [{"externalID": "p1", "firstName": "Mima", "lastName": "Ito"},
+               {"externalID": "p2", "firstName": "Timo", "lastName": "Boll"}]
+    server.call("PUT", "/player-lists", {"externalID": "open", "name": "Open", "players": players}, key)
+    broadcast = server.call("POST", "/broadcasts", {"name": "Club Night", "tables": [{"label": "Court 1"}]}
+                            | ({"scoreboardIDs": scoreboards} if scoreboards else {}), key)["data"]
+    table_id = broadcast["tables"][0]["id"]
+    match = server.call("PUT", "/matches", {
+        "externalID": "m1", "tableID": table_id, "playerListExternalID": "open",
+        "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}} | fields, key)["data"]
+    return Court(key, broadcast["id"], table_id, match)
+
+
 @dataclass
 class Day:
     broadcast_id: str

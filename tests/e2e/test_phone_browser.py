@@ -6,23 +6,15 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from bench.outputs_support import Server
+from bench.outputs_support import Server, seed_court
 
 PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
-def seed_court(server: Server) -> tuple[str, str]:
+def best_of_one(server: Server) -> tuple[str, str]:
     """One court with one best-of-1 match queued; the partner key and the court's scorer URL."""
-    key = server.call("POST", "/operator/keys", {"name": "club system"})["data"]["key"]
-    players = [{"externalID": "p1", "firstName": "Mima", "lastName": "Ito"},
-               {"externalID": "p2", "firstName": "Timo", "lastName": "Boll"}]
-    server.call("PUT", "/player-lists", {"externalID": "open", "name": "Open", "players": players}, key)
-    broadcast = server.call("POST", "/broadcasts", {"name": "Club Night", "tables": [{"label": "Court 1"}]}, key)
-    table_id = broadcast["data"]["tables"][0]["id"]
-    server.call("PUT", "/matches", {"externalID": "m1", "tableID": table_id, "playerListExternalID": "open",
-                                    "bestOf": 1, "playerA": {"externalID": "p1"},
-                                    "playerB": {"externalID": "p2"}}, key)
-    return key, str(server.call("GET", f"/operator/tables/{table_id}/scorer")["data"]["url"])
+    court = seed_court(server, bestOf=1)
+    return court.key, str(server.call("GET", f"/operator/tables/{court.table_id}/scorer")["data"]["url"])
 
 
 def phone(browser: Browser, url: str) -> Page:
@@ -34,7 +26,7 @@ def phone(browser: Browser, url: str) -> Page:
 
 def test_an_umpire_scores_a_match_on_a_phone_while_a_second_phone_follows_each_point(
         browser: Browser, live_server: Server) -> None:
-    key, url = seed_court(live_server)
+    key, url = best_of_one(live_server)
     umpire, watcher = phone(browser, url), phone(browser, url)
     expect(umpire.locator("#next")).to_have_text("Up next: Mima Ito vs Timo Boll")
     umpire.click("#start")
@@ -67,7 +59,7 @@ def test_an_umpire_scores_a_match_on_a_phone_while_a_second_phone_follows_each_p
 
 def test_a_stale_phone_shows_the_current_score_and_counts_nothing_twice(
         browser: Browser, live_server: Server) -> None:
-    _key, url = seed_court(live_server)
+    _key, url = best_of_one(live_server)
     first, second = phone(browser, url), phone(browser, url)
     second.route("**/state", lambda route: route.abort())  # the second phone is offline: it keeps its old state
     first.click("#start")
