@@ -22,6 +22,7 @@ from authlib.oauth2.rfc6749 import (
     AuthorizationCodeMixin,
     AuthorizationServer,
     ClientMixin,
+    InvalidClientError,
     InvalidGrantError,
     InvalidRequestError,
     OAuth2Request,
@@ -189,7 +190,10 @@ class TokenServer(AuthorizationServer):
     def authenticate_client(self, request: TokenRequest, methods: list[str], endpoint: str = "token") -> Client:
         """Ours: client credentials come in HTTP Basic or in the body, never both (authlib takes either)."""
         if request.headers.get("Authorization", "").lower().startswith("basic "):
-            basic_id, _ = extract_basic_authorization(request.headers)
+            try:
+                basic_id, _ = extract_basic_authorization(request.headers)
+            except UnicodeDecodeError:  # ours: authlib's parser lets it through
+                raise InvalidClientError("Malformed HTTP Basic client credentials.", status_code=401) from None
             if "client_secret" in request.form or request.form.get("client_id", basic_id) != basic_id:
                 raise InvalidRequestError("Send client credentials either with HTTP Basic or in the body, not both.")
         return super().authenticate_client(request, methods, endpoint)

@@ -92,3 +92,13 @@ def test_json_refresh_request_rotates_like_a_form_one(operator: Api, app_: dict[
     assert set(renewed.json) == {"access_token", "token_type", "expires_in", "refresh_token", "scope", "connection_id"}
     assert_error(operator.post("/oauth/token", token=None, json=body), 400, "invalid_grant")
     assert_error(operator.get("/connection", token=renewed.json["access_token"]), 401, "invalid_token")
+
+
+def test_basic_credentials_that_are_not_utf8_are_401_invalid_client(operator: Api, app_: dict[str, Any]) -> None:
+    """authlib's Basic parser lets a UnicodeDecodeError through; ours answers it like any malformed Basic."""
+    body = {"grant_type": "authorization_code", "code": code_for(operator, app_), "code_verifier": VERIFIER,
+            "redirect_uri": REDIRECT}
+    headers = {"Authorization": "Basic " + base64.b64encode(b"\xff\xfe:\xff").decode()}
+    response = operator.post("/oauth/token", token=None, data=body, headers=headers)
+    assert_error(response, 401, "invalid_client")
+    assert response.headers["WWW-Authenticate"] == 'Basic realm="courtside"'
