@@ -192,7 +192,7 @@ class TokenServer(AuthorizationServer):
         if request.headers.get("Authorization", "").lower().startswith("basic "):
             try:
                 basic_id, _ = extract_basic_authorization(request.headers)
-            except UnicodeDecodeError:  # ours: authlib's parser lets it through
+            except ValueError:  # ours: authlib's parser lets a bad encoding or a missing value through
                 raise InvalidClientError("Malformed HTTP Basic client credentials.", status_code=401) from None
             if "client_secret" in request.form or request.form.get("client_id", basic_id) != basic_id:
                 raise InvalidRequestError("Send client credentials either with HTTP Basic or in the body, not both.")
