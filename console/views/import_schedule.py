@@ -105,7 +105,8 @@ if broadcasts and upload is not None:
             else:
                 st.error(f"{bad} of {len(rows)} rows have a problem: fix them in the sheet and upload it again. "
                          "Nothing is queued until every row is valid.", icon=":material/error:")
-            st.dataframe(table, hide_index=True, width="stretch")
+            # every row in view up to 20 (35 px a row, plus the header); a longer sheet scrolls
+            st.dataframe(table, hide_index=True, width="stretch", height=35 * (min(len(table), 20) + 1) + 3)
             if st.button(f"Queue {len(rows)} {'match' if len(rows) == 1 else 'matches'}", key="import_queue",
                          type="primary", disabled=not result["ok"]):
                 try:

@@ -41,7 +41,9 @@ def preview(url: str) -> None:
 def title(output: dict[str, Any]) -> str:
     if output["kind"] == "venue":
         return "Venue display (every court: now playing, up next)"
-    return f"{output['tableLabel']} · {output['design']} ({output['scoreboardID']})"
+    if output["scoreboardID"] == output["design"]:
+        return f"{output['tableLabel']} · {output['design']}"
+    return f"{output['tableLabel']} · {output['scoreboardID']} ({output['design']} design)"
 
 
 st.title("Outputs")
@@ -64,7 +66,7 @@ elif broadcasts:
             st.markdown(f"**{plain(title(output))}**")
             left, middle, right = st.columns([3, 1, 3])
             with left:
-                st.code(output["url"], language=None)
+                st.code(output["url"], language=None, wrap_lines=True)
                 st.caption("Copy with the button at the right of the URL. Add `?bg=transparent` for an overlay "
                            "over video, `?bg=light` for a bright screen.")
                 sure = st.checkbox("Yes, give this output a new link (the old one stops working)",

@@ -36,7 +36,7 @@ else:
             st.markdown(f"#### {plain(link['tableLabel'])}")
             if link["url"]:
                 st.image(qr_png(link["url"]), width=180)
-                st.code(link["url"], language=None)
+                st.code(link["url"], language=None, wrap_lines=True)
             else:
                 st.caption("Revoked: rotate to give this court a new link.")
             left, right = st.columns(2)

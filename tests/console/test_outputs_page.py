@@ -36,15 +36,15 @@ def test_outputs_page_without_the_api_shows_one_clear_message(monkeypatch: pytes
 def test_each_output_shows_its_design_url_qr_code_and_preview(
     console: Console, partner: Partner, operator_api: Operator,
 ) -> None:
-    broadcast = partner.call("POST", "/broadcasts", {"name": "Club Open", "scoreboardIDs": ["classic", "court"],
+    broadcast = partner.call("POST", "/broadcasts", {"name": "Club Open", "scoreboardIDs": ["classic", "tv"],
                                                      "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})
     outputs = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/outputs")
     app = console(PAGE)
     assert not texts(app, "error")
     titles = [text for text in texts(app, "markdown") if text.startswith("**")]
-    assert titles == [f"**{plain(title)}**" for title in (
-        "Court 1 · classic (classic)", "Court 1 · court (court)", "Court 2 · classic (classic)",
-        "Court 2 · court (court)", "Venue display (every court: now playing, up next)")]
+    assert titles == [f"**{plain(title)}**" for title in (  # a partner's own scoreboard ID names its design
+        "Court 1 · classic", "Court 1 · tv (classic design)", "Court 2 · classic", "Court 2 · tv (classic design)",
+        "Venue display (every court: now playing, up next)")]
     assert [code.value for code in app.code] == [output["url"] for output in outputs]
     qr_codes = list(app.image)
     assert len(qr_codes) == len(outputs)
@@ -71,7 +71,7 @@ def test_new_link_needs_a_tick_and_retires_the_old_url(
     assert requests.get(court["url"], timeout=10).status_code == 404
     assert requests.get(rotated["url"], timeout=10).status_code == 200
     assert [code.value for code in app.code][0] == rotated["url"]
-    assert f"{plain('Court 1 · classic (classic)')}: new link made." in texts(app, "success")
+    assert f"{plain('Court 1 · classic')}: new link made." in texts(app, "success")
 
 
 def test_the_court_board_links_each_court_output(console: Console, partner: Partner, operator_api: Operator) -> None:
