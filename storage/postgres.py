@@ -8,6 +8,12 @@ loses a race fails with a serialization failure (or a unique violation on the co
 invariants) and is reported as `Conflict`, which the callers retry whole (`storage.retry`). Every committing
 transaction that wrote sends `NOTIFY courtside_changes`; each process listens, so `version` (the change
 counter the live pages and the console poll) moves within milliseconds of a write made by any process.
+
+Serializable snapshot isolation tracks reads per index page, and at event sizes a table's entries share a few
+pages, so units of work on different matches still abort each other now and then; under a burst a unit of work
+could lose every retry. So a unit of work runs again alone after it lost a race: every transaction holds the
+advisory lock `GATE` shared; the thread's next one (the retry) takes it exclusively before it begins, waits for the
+transactions under way to end, runs with no other and cannot lose again.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ class SchemaOutdated(StorageError):
 
 
 RETRYABLE = (pg_errors.SerializationFailure, pg_errors.DeadlockDetected, pg_errors.UniqueViolation)
+GATE = 0x636F757276  # advisory lock key: held shared by every unit of work, exclusively by a retry after a lost race
 
 
 def _dumps(value: Any) -> str:
@@ -75,6 +82,7 @@ class PgStore:
         self._version = 0
         self._table_versions: dict[str, int] = {}
         self._version_lock = threading.Lock()
+        self._thread = threading.local()  # per thread: `depth` of open transactions, whether the last one `lost`
         self.closed = False
         self._listener: threading.Thread | None = None
         self._listen_conn: psycopg.Connection | None = None
@@ -134,11 +142,20 @@ class PgStore:
     # ----------------------------------------------------------------- access
     @contextlib.contextmanager
     def transaction(self) -> Iterator[PgTransaction]:
-        """One SERIALIZABLE transaction: committed on success, rolled back on error; a lost race is `Conflict`."""
+        """One SERIALIZABLE transaction: committed on success, rolled back on error; a lost race is `Conflict`.
+
+        The first transaction of a thread after it lost a race runs alone (see the module's docstring); one opened
+        inside another on the same thread takes no lock (the outer one holds it)."""
         if self.closed:
             raise StorageError("The store is closed.")
+        here = self._thread
+        depth: int = getattr(here, "depth", 0)
+        alone = depth == 0 and getattr(here, "lost", False)
         with self._pool.connection() as conn:
-            tx = PgTransaction(conn, claim_owner=self.claim_owner)
+            if alone:
+                _session_lock(conn, "pg_advisory_lock")
+            tx = PgTransaction(conn, claim_owner=self.claim_owner, gate=depth == 0 and not alone)
+            here.depth = depth + 1
             try:
                 try:
                     yield tx
@@ -152,7 +169,17 @@ class PgStore:
                 finally:
                     tx.finished = True
             except RETRYABLE as exc:
+                here.lost = True
                 raise Conflict(f"The transaction lost a race with another one: {type(exc).__name__}") from exc
+            except BaseException:
+                here.lost = False
+                raise
+            else:
+                here.lost = False
+            finally:
+                here.depth = depth
+                if alone:
+                    _session_lock(conn, "pg_advisory_unlock")
         if tx.written:
             self._bump(tx.written)  # this process's own caches at once; the NOTIFY moves them again, harmlessly
 
@@ -188,6 +215,19 @@ class PgStore:
         return int(row[0]) if row else limit + 1
 
 
+def _session_lock(conn: psycopg.Connection, function: str) -> None:
+    """Take or give back the exclusive `GATE` outside any transaction (so a retry's snapshot is taken after it); a
+    connection that fails to give it back is closed, which gives it back (the pool then drops it)."""
+    try:
+        conn.autocommit = True
+        conn.execute(f"SELECT {function}(%s)".encode(), (GATE,))
+        conn.autocommit = False
+    except psycopg.Error:
+        conn.close()
+        if function == "pg_advisory_lock":
+            raise
+
+
 def _configure(conn: psycopg.Connection) -> None:
     conn.isolation_level = psycopg.IsolationLevel.SERIALIZABLE
     conn.autocommit = False
@@ -196,9 +236,10 @@ def _configure(conn: psycopg.Connection) -> None:
 class PgTransaction:
     """Reads see this transaction's own writes (they are in the database transaction)."""
 
-    def __init__(self, conn: psycopg.Connection, *, claim_owner: str | None = None) -> None:
+    def __init__(self, conn: psycopg.Connection, *, claim_owner: str | None = None, gate: bool = False) -> None:
         self._conn = conn
         self._claim_owner = claim_owner
+        self._gate = gate  # take `GATE` shared with the first statement (before its snapshot matters)
         self.written: set[str] = set()
         self.finished = False
         self._savepoints = 0
@@ -207,6 +248,9 @@ class PgTransaction:
         if self.finished:
             raise StorageError("This transaction is over; open a new one.")
         cursor = self._conn.cursor(row_factory=tuple_row)
+        if self._gate:
+            self._gate = False
+            cursor.execute(b"SELECT pg_advisory_xact_lock_shared(%s)", (GATE,))
         return cursor.execute(sql.encode(), params)
 
     def get(self, table: str, key: str) -> Doc | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import os
 import signal
 import subprocess
@@ -16,9 +17,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 import requests
 
@@ -194,29 +197,128 @@ def receiver() -> Iterator[Receiver]:
     yield from running_receiver()
 
 
+class Tally:
+    """A webhook receiver on 127.0.0.1 counting every request by webhook-id, with when it came. `failing` answers
+    500 to the first attempt of each event (so every event is retried), else 200. Each answer takes 20 ms, so two
+    attempts of one event made at once overlap, and that is recorded."""
+
+    def __init__(self, *, failing: bool = False) -> None:
+        self.failing = failing
+        self.arrivals: dict[str, list[float]] = collections.defaultdict(list)
+        self.overlapping: list[str] = []
+        self._open: collections.Counter[str] = collections.Counter()
+        self._lock = threading.Lock()
+        tally = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server naming
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                event_id = self.headers["webhook-id"]
+                with tally._lock:
+                    tally.arrivals[event_id].append(time.monotonic())
+                    first = len(tally.arrivals[event_id]) == 1
+                    tally._open[event_id] += 1
+                    if tally._open[event_id] > 1:
+                        tally.overlapping.append(event_id)
+                time.sleep(0.02)
+                with tally._lock:
+                    tally._open[event_id] -= 1
+                self.send_response(500 if tally.failing and first else 200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def tallies() -> Iterator[tuple[Tally, Tally]]:
+    """A receiver that fails every event's first attempt, and one that takes each at once."""
+    made = Tally(failing=True), Tally()
+    yield made
+    for tally in made:
+        tally.stop()
+
+
+def _operator_deliveries(server: ServerProcess) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    cursor = ""
+    while True:
+        response = server.operator_call("GET", f"/operator/webhooks?limit=100{cursor}")
+        assert response.status_code == 200, response.text
+        found += response.json()["data"]
+        if not response.json().get("nextCursor"):
+            return found
+        cursor = f"&cursor={response.json()['nextCursor']}"
+
+
+PARTNERS, COURTS, POINTS = 4, 3, 5
+
+
 def test_every_webhook_attempt_is_made_by_exactly_one_process(
-    servers: list[ServerProcess], receiver: Receiver,
+    fleet: Fleet, servers: list[ServerProcess], tallies: tuple[Tally, Tally],
 ) -> None:
-    partner = Partner(servers)
-    partner.ok(0, "PATCH", "/webhooks/configuration", {"url": receiver.url})
-    tables = partner.event(tables=3)
-    all_at_once([(lambda n=n: partner.match(n % 3, f"m{n}", tables[n % 3], (f"p{n % 3 * 2 + 1}", f"p{n % 3 * 2 + 2}")))
-                 for n in range(30)])
-    started = all_at_once([
-        (lambda n=n: servers[n].operator_call(
-            "POST", f"/operator/matches/{partner.ok(n, 'GET', f'/tables/{tables[n]}')['queue'][0]['id']}/start"))
-        for n in range(3)])
-    assert [r.status_code for r in started] == [200, 200, 200], [r.text for r in started]
+    """84 events of 4 connections, raised through all three processes at once; two connections' receiver fails
+    each first attempt. Every event arrives, each attempt exactly once: as many requests per webhook-id as the
+    delivery counts attempts (2 failing, 1 else), never two of one event at once, retries a slot apart."""
+    failing, steady = tallies
+    partners = [Partner(servers) for _ in range(PARTNERS)]
+    receiver_of: dict[str, Tally] = {}
+    courts: list[str] = []
+    for number, partner in enumerate(partners):
+        tally = (failing, steady)[number % 2]
+        partner.ok(number % 3, "PATCH", "/webhooks/configuration", {"url": tally.url})
+        receiver_of[partner.ok(number % 3, "GET", "/connection")["connectionID"]] = tally
+        for court, table in enumerate(partner.event(tables=COURTS)):
+            made = partner.match(court % 3, f"m{court}", table, (f"p{2 * court + 1}", f"p{2 * court + 2}"))
+            assert made.status_code == 200, made.text
+            courts.append(made.json()["data"]["id"])
+    actions = [("start", None), *(("score", {"gameScores": [{"a": point, "b": 0}]}) for point in range(1, POINTS + 1)),
+               ("complete", {"gameScores": [{"a": 11, "b": 3}, {"a": 11, "b": 4}]})]
+
+    def play(court: int) -> requests.Response:
+        for step, (action, body) in enumerate(actions):
+            response = servers[(court + step) % 3].operator_call(
+                "POST", f"/operator/matches/{courts[court]}/{action}", body)
+            if response.status_code != 200:
+                return response
+        return response
+
+    played = all_at_once([(lambda court=court: play(court)) for court in range(len(courts))])
+    assert [r.status_code for r in played] == [200] * len(courts), [r.text for r in played if r.status_code != 200]
 
     def settled() -> list[dict[str, Any]] | None:
-        deliveries = partner.ok(0, "GET", "/webhooks?limit=100")
-        return deliveries if deliveries and all(d["status"] == "delivered" for d in deliveries) else None
+        deliveries = _operator_deliveries(servers[0])
+        return deliveries if all(d["status"] == "delivered" for d in deliveries) else None
 
-    deliveries = eventually(settled, timeout=60)
-    assert len(deliveries) == 3
-    ids = [request.headers["webhook-id"] for request in receiver.received]
-    assert sorted(ids) == sorted(d["eventID"] for d in deliveries)  # each event once: no attempt twice
-    assert all(d["attemptCount"] == 1 for d in deliveries)
+    deliveries = eventually(settled, timeout=120, interval=0.5)
+    assert len(deliveries) == len(courts) * len(actions) == 84  # none lost
+    assert collections.Counter(d["eventType"] for d in deliveries) == {
+        "match.started": 12, "match.score_updated": 60, "match.completed": 12}
+    assert {*failing.arrivals, *steady.arrivals} == {d["eventID"] for d in deliveries}  # nothing else was sent
+    for delivery in deliveries:
+        tally = receiver_of[delivery["connectionID"]]
+        arrivals = tally.arrivals[delivery["eventID"]]
+        expected = [500, 200] if tally.failing else [200]
+        assert len(arrivals) == delivery["attemptCount"] == len(expected), delivery
+        assert [attempt["statusCode"] for attempt in delivery["attempts"]] == expected, delivery
+        assert all(later - earlier >= 0.15 for earlier, later in itertools.pairwise(arrivals)), delivery
+    assert not failing.overlapping and not steady.overlapping
+    with psycopg.connect(fleet.env["COURTSIDE_DATABASE_URL"]) as conn:  # the three dispatchers shared the work
+        owners = conn.execute("SELECT count(DISTINCT doc->>'claimed_by') FROM deliveries").fetchone()
+    assert owners is not None and owners[0] == 3
 
 
 HANGING = {"COURTSIDE_WEBHOOK_TIMEOUT": "60"}  # a receiver that hangs holds its attempt for the whole test
@@ -350,3 +452,4 @@ def test_an_output_page_served_by_one_process_shows_a_change_made_through_anothe
     changed = eventually(lambda: (lambda body: body if body != before.json() else None)(
         requests.get(state_url, timeout=30).json()), timeout=1.0, interval=0.05)
     assert changed != before.json()
+
