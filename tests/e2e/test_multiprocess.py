@@ -453,3 +453,24 @@ def test_an_output_page_served_by_one_process_shows_a_change_made_through_anothe
         requests.get(state_url, timeout=30).json()), timeout=1.0, interval=0.05)
     assert changed != before.json()
 
+
+def test_a_read_cached_by_one_process_follows_a_write_through_another_within_a_second(
+    servers: list[ServerProcess],
+) -> None:
+    """Process B keeps partner match reads and principals in its read cache; a write through process A reaches
+    them by NOTIFY: B answers the new state within 1 s (contract §12), never the cached old one after that."""
+    partner = Partner(servers)
+    (table,) = partner.event()
+    match = partner.match(0, "cached", table).json()["data"]
+    assert partner.ok(1, "GET", "/matches/cached") == partner.ok(1, "GET", "/matches/cached")  # cached by B
+    assert partner.ok(1, "GET", "/matches/cached")["status"] == "pending"
+    started = servers[0].operator_call("POST", f"/operator/matches/{match['id']}/start")
+    assert started.status_code == 200, started.text
+    seen = eventually(lambda: (lambda read: read if read["status"] == "active" else None)(
+        partner.ok(1, "GET", "/matches/cached")), timeout=1.0, interval=0.1)
+    assert seen["isActive"] is True
+
+    connection = partner.ok(1, "GET", "/connection")["connectionID"]  # B has the key's principal cached now
+    revoked = servers[0].operator_call("DELETE", f"/operator/connections/{connection}")
+    assert revoked.status_code == 200, revoked.text
+    eventually(lambda: partner.call(1, "GET", "/connection").status_code == 401, timeout=1.0, interval=0.1)
