@@ -22,6 +22,7 @@ import contextlib
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -38,8 +39,9 @@ from storage.engine import Ordering, StorageError
 
 Doc = dict[str, Any]
 CHANNEL = "courtside_changes"
-# A process's identity while it runs: its listening session (pid and start time, so a reused pid differs).
-OWNER = "pid::text || '@' || extract(epoch FROM backend_start)::text"
+# A process's identity while it runs: the `application_name` of every session it opens (`courtside/<random>`), so
+# it stays alive while any of them is connected and keeps its name when a broken session is opened again.
+APP_PREFIX = "courtside/"
 DOC = "doc || jsonb_build_object('seq', seq)"  # the stored document with its creation `seq`
 
 log = logging.getLogger("courtside.storage")
@@ -77,8 +79,10 @@ class PgStore:
                 f"The database schema is at version {version}, newer than this Courtside knows "
                 f"({pg_schema.LATEST}): run a newer Courtside."
             )
-        self._pool = ConnectionPool(url, min_size=1, max_size=max(2, pool_size), open=True,
-                                    kwargs={"autocommit": False}, configure=_configure)
+        self.claim_owner: str | None = f"{APP_PREFIX}{uuid.uuid4().hex}" if listen else None
+        self._app_name = self.claim_owner or APP_PREFIX.rstrip("/")
+        self._pool = ConnectionPool(url, min_size=1, max_size=max(2, pool_size), open=True, configure=_configure,
+                                    kwargs={"autocommit": False, "application_name": self._app_name})
         self._version = 0
         self._table_versions: dict[str, int] = {}
         self._version_lock = threading.Lock()
@@ -86,13 +90,9 @@ class PgStore:
         self.closed = False
         self._listener: threading.Thread | None = None
         self._listen_conn: psycopg.Connection | None = None
-        self.claim_owner: str | None = None
         if listen:
-            self._listen_conn = psycopg.connect(url, autocommit=True)
+            self._listen_conn = psycopg.connect(url, autocommit=True, application_name=self._app_name)
             self._listen_conn.execute(f"LISTEN {CHANNEL}")
-            row = self._listen_conn.execute(f"SELECT {OWNER} FROM pg_stat_activity WHERE pid = pg_backend_pid()"
-                                            ).fetchone()
-            self.claim_owner = str(row[0]) if row else None
             self._listener = threading.Thread(target=self._listen, name="courtside-listen", daemon=True)
             self._listener.start()
 
@@ -118,15 +118,17 @@ class PgStore:
                 self._bump()  # a change may have been missed: let every cache re-check
                 time.sleep(0.5)
                 with contextlib.suppress(psycopg.Error):
-                    conn = self._listen_conn = psycopg.connect(self.url, autocommit=True)
+                    conn = psycopg.connect(self.url, autocommit=True, application_name=self._app_name)
+                    self._listen_conn = conn
                     conn.execute(f"LISTEN {CHANNEL}")
         with contextlib.suppress(psycopg.Error):
             conn.close()
 
     def live_owners(self) -> set[str]:
-        """The claim owners of every Courtside process connected now (each is its listener's session)."""
+        """The claim owners of every Courtside process connected now (by any of its sessions)."""
         with self._pool.connection() as conn:
-            rows = conn.execute(f"SELECT {OWNER} FROM pg_stat_activity WHERE pid IS NOT NULL").fetchall()
+            rows = conn.execute("SELECT DISTINCT application_name FROM pg_stat_activity "
+                                "WHERE starts_with(application_name, %s)", (APP_PREFIX,)).fetchall()
             conn.rollback()
         return {str(row[0]) for row in rows}
 

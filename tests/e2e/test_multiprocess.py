@@ -386,6 +386,30 @@ def test_the_manual_attempt_of_a_killed_process_is_made_again_by_exactly_one_oth
     assert [attempt.get("error") for attempt in final["attempts"]] == ["interrupted", None]
 
 
+@pytest.mark.parametrize("fleet", [HANGING], indirect=True)
+def test_a_process_whose_listening_connection_drops_keeps_its_claims(fleet: Fleet, receiver: Receiver) -> None:
+    """A process is alive while it is connected, whichever of its sessions broke: when the database ends every
+    listening session (a failover, an idle-session killer), the claims stay their processes', and no other makes
+    an attempt under way a second time; the listeners come back."""
+    servers = fleet.start(2)
+    partner, event_id = _manual_attempt_hanging(servers, receiver, at=1)
+
+    def listeners(end: bool = False) -> int:
+        with psycopg.connect(fleet.env["COURTSIDE_DATABASE_URL"], autocommit=True) as conn:
+            row = conn.execute(f"SELECT count({'pg_terminate_backend(pid)' if end else '*'}) FROM pg_stat_activity "
+                               "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()").fetchone()
+        return int(row[0]) if row else 0
+
+    assert listeners(end=True) == 2
+    eventually(lambda: listeners() == 2)  # each process listens again
+    time.sleep(RECOVERY_SECONDS + 1)  # a recovery pass of every process
+    assert _received(receiver, event_id) == 1
+    assert partner.ok(0, "GET", f"/webhooks/{event_id}")["status"] == "delivering"
+    receiver.release()
+    assert eventually(lambda: _delivered(servers[0], event_id))["attemptCount"] == 1
+    assert _received(receiver, event_id) == 1
+
+
 def test_sigkill_of_one_process_under_load_loses_no_acknowledged_write(servers: list[ServerProcess]) -> None:
     partner = Partner(servers)
     (table,) = partner.event()
