@@ -34,8 +34,8 @@ def trickler() -> Iterator[Trickler]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", webhook_timeout=1.0)
+def settings(tmp_path: Path, database_url: str | None) -> Settings:
+    return Settings(data_dir=tmp_path / "data", database_url=database_url, webhook_timeout=1.0)
 
 
 @pytest.fixture

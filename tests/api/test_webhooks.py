@@ -39,8 +39,9 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", webhook_retry_schedule=SCHEDULE, webhook_timeout=2.0)
+def settings(tmp_path: Path, database_url: str | None) -> Settings:
+    return Settings(data_dir=tmp_path / "data", database_url=database_url,
+                    webhook_retry_schedule=SCHEDULE, webhook_timeout=2.0)
 
 
 @pytest.fixture
