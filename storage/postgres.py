@@ -173,6 +173,9 @@ class PgStore:
             except RETRYABLE as exc:
                 here.lost = True
                 raise Conflict(f"The transaction lost a race with another one: {type(exc).__name__}") from exc
+            except Conflict:  # a transaction opened inside this one lost: so did this one
+                here.lost = True
+                raise
             except BaseException:
                 here.lost = False
                 raise

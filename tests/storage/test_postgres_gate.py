@@ -98,3 +98,15 @@ def test_a_transaction_inside_a_retry_on_the_same_thread_does_not_wait_for_it(st
         outer.get("matches", "mat_1")
         with store.transaction() as inner:  # would wait for ever if it asked for the gate
             assert inner.get("matches", "mat_1") is not None
+
+
+def test_a_lost_race_inside_another_transaction_makes_the_next_one_run_alone(store: PgStore) -> None:
+    with store.transaction() as tx:
+        tx.put("matches", "mat_1", MATCH)
+    with pytest.raises(Conflict), store.transaction() as outer:
+        outer.get("matches", "mat_1")
+        with store.transaction() as inner:
+            inner.put("matches", "mat_2", MATCH)  # the same externalID: lost
+    holder = Holder(store)
+    threading.Timer(0.5, holder.release).start()
+    assert wait_to_begin(store) >= 0.4
