@@ -397,7 +397,8 @@ def test_a_process_whose_listening_connection_drops_keeps_its_claims(fleet: Flee
     def listeners(end: bool = False) -> int:
         with psycopg.connect(fleet.env["COURTSIDE_DATABASE_URL"], autocommit=True) as conn:
             row = conn.execute(f"SELECT count({'pg_terminate_backend(pid)' if end else '*'}) FROM pg_stat_activity "
-                               "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()").fetchone()
+                               "WHERE query LIKE 'LISTEN%' AND datname = current_database() "
+                               "AND pid <> pg_backend_pid()").fetchone()
         return int(row[0]) if row else 0
 
     assert listeners(end=True) == 2
