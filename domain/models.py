@@ -124,7 +124,6 @@ class Broadcast:
     default_player_list_id: str | None = None
     default_scoreboard_id: str | None = None
     scoreboard_ids: list[str] | None = None
-    output_link_ids: list[str] = field(default_factory=list)  # managed output links (internal)
     seq: int = 0
 
 

@@ -37,7 +37,6 @@ MODELS: dict[str, type] = {value.table: value.model for value in vars(StoreUnitO
 # Fields no event sets on a TinyDB data dir, and why.
 NEVER_SET = {
     ("deliveries", "claimed_by"),  # the claiming process, on PostgreSQL only (test_multiprocess covers it)
-    ("broadcasts", "output_link_ids"),  # no code writes it (outputs are found by broadcast_id)
 }
 
 
