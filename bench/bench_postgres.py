@@ -2,12 +2,15 @@
 on the TinyDB data dir, in one run.
 
 Each setup gets a fresh store (a throwaway PostgreSQL cluster, as the tests start, or a temp data dir), a developer
-key, one court with a player list and 200 queued matches. Then client threads, spread evenly over the processes,
-run for a fixed time: `GET /matches/{id}` (reads) or `PUT /matches` with new externalIDs (writes, each a
-committed transaction). Client threads run in this process, so on a small machine the client shares the CPU
-with the servers: read the ratios, not the absolute figures.
+key, a broadcast of `--courts` courts with a player list and 200 queued matches on the first. Then client threads,
+spread evenly over the processes, run for a fixed time: `GET /matches/{id}` (reads), `PUT /matches` with new
+externalIDs on the first court (`PUT`: every write appends to one queue, the worst case for SERIALIZABLE), or the
+same spread over every court (`PUT_SPREAD`: a platform syncing many courts); each write a committed transaction.
+Client threads run in this process, so on a small machine the client shares the CPU with the servers: read the
+ratios, not the absolute figures. The throwaway cluster runs with `fsync=off` (as in the tests) while the TinyDB
+data dir fsyncs every commit: a PostgreSQL write here costs its transaction, not a disk flush.
 
-    .venv/bin/python bench/bench_postgres.py [--seconds 5] [--clients 8] [--processes 1,2,4]
+    .venv/bin/python bench/bench_postgres.py [--seconds 5] [--clients 8] [--processes 1,2,4] [--courts 50]
 
 Prints one JSON object: requests per second per setup and mode, and each PostgreSQL figure as a ratio of the
 TinyDB one.
@@ -45,11 +48,12 @@ def start(processes: int, env: dict[str, str], data_dir: Path) -> list[ServerPro
     return servers
 
 
-def prepare(server: ServerProcess) -> tuple[dict[str, str], str, list[str]]:
+def prepare(server: ServerProcess, courts: int) -> tuple[dict[str, str], list[str], list[str]]:
     headers = {"Authorization": f"Bearer {server.developer_key()}"}
-    made = requests.post(server.base + "/broadcasts", json={"name": "Bench", "tables": [{"label": "Court 1"}]},
-                         headers=headers, timeout=30).json()["data"]
-    table = made["tables"][0]["id"]
+    made = requests.post(server.base + "/broadcasts", headers=headers, timeout=30, json={
+        "name": "Bench", "tables": [{"label": f"Court {n}"} for n in range(1, courts + 1)]}).json()["data"]
+    tables = [made_table["id"] for made_table in made["tables"]]
+    table = tables[0]
     requests.put(server.base + "/player-lists", json={"externalID": "pl", "name": "P", "players": PLAYERS},
                  headers=headers, timeout=30).raise_for_status()
     ids = []
@@ -59,10 +63,10 @@ def prepare(server: ServerProcess) -> tuple[dict[str, str], str, list[str]]:
             "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}})
         response.raise_for_status()
         ids.append(f"seed-{n}")  # GET /matches/{externalID}
-    return headers, table, ids
+    return headers, tables, ids
 
 
-def load(servers: list[ServerProcess], headers: dict[str, str], table: str, ids: list[str], *, mode: str,
+def load(servers: list[ServerProcess], headers: dict[str, str], tables: list[str], ids: list[str], *, mode: str,
          clients: int, seconds: float) -> float:
     """Requests per second over `seconds`, `clients` threads spread over the servers."""
     counts = [0] * clients
@@ -78,8 +82,10 @@ def load(servers: list[ServerProcess], headers: dict[str, str], table: str, ids:
             if mode == "GET":
                 response = session.get(f"{base}/matches/{ids[n % len(ids)]}", headers=headers, timeout=30)
             else:
+                number = next(serial)
+                table = tables[number % len(tables)] if mode == "PUT_SPREAD" else tables[0]
                 response = session.put(base + "/matches", headers=headers, timeout=30, json={
-                    "externalID": f"w-{next(serial)}", "tableID": table, "playerListExternalID": "pl",
+                    "externalID": f"w-{number}", "tableID": table, "playerListExternalID": "pl",
                     "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}})
             if response.status_code in (200, 201):
                 counts[index] += 1
@@ -110,6 +116,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--processes", default="1,2,4")
+    parser.add_argument("--courts", type=int, default=50, help="courts of the broadcast (PUT_SPREAD writes over all)")
     args = parser.parse_args()
     base_env = {**os.environ, "COURTSIDE_DEV_KEY_RATE_LIMIT": "100000000", "COURTSIDE_RATE_LIMIT": "100000000"}
     base_env.pop("COURTSIDE_DATABASE_URL", None)
@@ -124,9 +131,11 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as temp:
                 servers = start(processes, env, Path(temp) / "data")
                 try:
-                    headers, table, ids = prepare(servers[0])
-                    results[name] = {mode: round(load(servers, headers, table, ids, mode=mode, clients=args.clients,
-                                                      seconds=args.seconds), 1) for mode in ("GET", "PUT")}
+                    headers, tables, ids = prepare(servers[0], args.courts)
+                    results[name] = {
+                        mode: round(load(servers, headers, tables, ids, mode=mode, clients=args.clients,
+                                         seconds=args.seconds), 1)
+                        for mode in ("GET", "PUT", "PUT_SPREAD")}
                 finally:
                     stop(servers)
     finally:
