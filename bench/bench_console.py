@@ -28,7 +28,8 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # also run as a file: bench/bench_console.py
 
 from bench.browser_support import console_page  # noqa: E402
-from bench.outputs_support import ROOT, Server, running_server  # noqa: E402
+from bench.outputs_support import running_server  # noqa: E402
+from tests.server_process import ROOT, ServerProcess  # noqa: E402
 
 NAMES = ["Ann Lee", "Bo Kim", "Cy Day", "Di Fox", "Ed Park", "Flo Ruiz", "Gus Moe", "Hana Ito", "Ivo Petrov",
          "Jin Wu", "Kai Berg", "Lea Roth", "Mo Silva", "Nia Okafor", "Oli Haas", "Pia Lund"]
@@ -44,7 +45,7 @@ def pairings() -> Iterator[tuple[int, int]]:
         yield from ((ring[k], ring[-1 - k]) for k in range(ROUND))
 
 
-def seed(server: Server, tables: int, matches: int, in_play: int, scoreboards: list[str] | None = None) -> None:
+def seed(server: ServerProcess, tables: int, matches: int, in_play: int, scoreboards: list[str] | None = None) -> None:
     """One broadcast of `tables` courts (with overlay `scoreboards`), `matches` pending matches round-robin,
     `in_play` courts playing."""
     key = server.call("POST", "/operator/keys", {"name": "bench"})["data"]["key"]
@@ -70,7 +71,7 @@ def seed(server: Server, tables: int, matches: int, in_play: int, scoreboards: l
         server.call("POST", f"/operator/matches/{match_id}/score", {"gameScores": games})
 
 
-def bench(server: Server, runs: int) -> dict[str, Any]:
+def bench(server: ServerProcess, runs: int) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     os.environ["COURTSIDE_API_URL"] = server.root
@@ -101,7 +102,7 @@ def bench(server: Server, runs: int) -> dict[str, Any]:
     }
 
 
-def screenshot(server: Server, path: Path) -> None:
+def screenshot(server: ServerProcess, path: Path) -> None:
     """Run `courtside console` against the server and save a PNG of the court board."""
     with console_page(server, viewport={"width": 1440, "height": 2000}) as console:
         console.open("/", ready="Manage a table")

@@ -42,7 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.outputs_support import free_port, stop_process  # noqa: E402
+from tests.server_process import free_port, stop_process  # noqa: E402
 
 GET_BODY = {"data": {"id": "mat_bare", "externalID": "m0", "status": "pending", "queuePosition": 1}}
 

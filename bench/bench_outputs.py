@@ -21,10 +21,11 @@ from pathlib import Path
 import requests
 
 from bench.browser_support import headless_browser
-from bench.outputs_support import Day, Server, pct, running_server, seed_day
+from bench.outputs_support import Day, pct, running_server, seed_day
+from tests.server_process import ServerProcess
 
 
-def visible_latency(server: Server, day: Day, points: int) -> list[float]:
+def visible_latency(server: ServerProcess, day: Day, points: int) -> list[float]:
     match_id = day.matches["d1"]["id"]
     latencies = []
     with headless_browser() as browser:
@@ -73,7 +74,7 @@ def pollers(urls: list[str], pages: int, seconds: int, script: Path) -> list[sub
     return processes
 
 
-def probe(server: Server, day: Day, seconds: float) -> list[float]:
+def probe(server: ServerProcess, day: Day, seconds: float) -> list[float]:
     """The operator's API calls (tables read and score post, alternately) for `seconds`: each call's duration."""
     session = requests.Session()
     headers = {"Authorization": f"Bearer {server.operator_key}"}
@@ -94,7 +95,7 @@ def probe(server: Server, day: Day, seconds: float) -> list[float]:
     return timings
 
 
-def api_p95(server: Server, day: Day, pages: int, phase: int = 6, rounds: int = 3) -> tuple[float, float]:
+def api_p95(server: ServerProcess, day: Day, pages: int, phase: int = 6, rounds: int = 3) -> tuple[float, float]:
     """API p95 with no open output and with `pages`, phases alternating."""
     urls = [o["url"] for o in day.outputs]
     idle: list[float] = []

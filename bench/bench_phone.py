@@ -21,10 +21,11 @@ from typing import Any
 import requests
 
 from bench.browser_support import headless_browser
-from bench.outputs_support import Server, pct, running_server, seed_court
+from bench.outputs_support import pct, running_server, seed_court
+from tests.server_process import ServerProcess
 
 
-def court(server: Server) -> dict[str, Any]:
+def court(server: ServerProcess) -> dict[str, Any]:
     """One court with a classic output and one live match whose game never ends (alternating points)."""
     seeded = seed_court(server, scoreboards=["classic"])
     server.call("POST", f"/operator/matches/{seeded.match['id']}/start", {})
@@ -44,7 +45,7 @@ def scorer_rate(url: str, points: int) -> float:
     return points / (time.perf_counter() - started)
 
 
-def operator_rate(server: Server, match_id: str, points: int) -> float:
+def operator_rate(server: ServerProcess, match_id: str, points: int) -> float:
     session = requests.Session()
     headers = {"Authorization": f"Bearer {server.operator_key}"}
     game = dict(session.get(f"{server.root}/api/v1/operator/matches?status=active", headers=headers,

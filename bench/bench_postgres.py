@@ -34,8 +34,8 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.conftest import ServerProcess, free_port  # noqa: E402
 from tests.pg_cluster import Cluster  # noqa: E402
+from tests.server_process import ServerProcess, free_port  # noqa: E402
 
 PLAYERS = [{"externalID": f"p{n}", "firstName": f"Player {n}"} for n in range(1, 9)]
 

@@ -29,13 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.bootstrap import bootstrap  # noqa: E402
-from bench.outputs_support import free_port  # noqa: E402
 from domain import auth, webhooks  # noqa: E402
 from domain.clock import SystemClock  # noqa: E402
 from domain.events import record_event  # noqa: E402
 from domain.settings import Settings  # noqa: E402
 from storage.engine import Store  # noqa: E402
 from storage.repository import unit_of_work  # noqa: E402
+from tests.server_process import free_port  # noqa: E402
 
 
 class Receiver:

@@ -21,7 +21,7 @@ from typing import IO
 import requests
 from playwright.sync_api import Browser, FloatRect, Page, ViewportSize, sync_playwright
 
-from bench.outputs_support import ROOT, Server, free_port, stop_process
+from tests.server_process import ROOT, ServerProcess, free_port, stop_process
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -112,7 +112,7 @@ class ConsolePage:
 
 
 @contextmanager
-def console_page(server: Server, *, viewport: ViewportSize = DESK) -> Iterator[ConsolePage]:
+def console_page(server: ServerProcess, *, viewport: ViewportSize = DESK) -> Iterator[ConsolePage]:
     """A real console against `server`, with one page open in headless chromium (waits up to 60 s each)."""
     with running_console(server.root, server.data_dir) as url, headless_browser() as browser:
         page = browser.new_page(viewport=viewport)

@@ -6,22 +6,14 @@ creates a partner, a player list, a broadcast of four courts showing every desig
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import requests
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.server_process import ServerProcess, free_port
 
 PLAYERS = [
     ("p1", "Mima", "Ito", "JPN"), ("p2", "Timo", "Boll", "Borussia Düsseldorf"),
@@ -32,69 +24,10 @@ PLAYERS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def stop_process(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM, *, timeout: float = 30) -> None:
-    """Stop a child (`sig`, then SIGKILL if it is still running after `timeout` seconds) and reap it."""
-    if process.poll() is None:
-        process.send_signal(sig)
-        try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
-
-
-@dataclass
-class Server:
-    data_dir: Path
-    port: int
-    process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def root(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def operator_key(self) -> str:
-        return (self.data_dir / "operator.key").read_text().strip()
-
-    def start(self) -> Server:
-        """Start `courtside serve`; RuntimeError with its log if it exits or is not up within 30 s."""
-        log_path = self.data_dir.parent / "server.log"
-        with open(log_path, "ab") as log:  # the child keeps its own copy of the file
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "cli.main", "serve", "--data-dir", str(self.data_dir), "--port",
-                 str(self.port)], cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while self.process.poll() is None and time.monotonic() < deadline:
-            try:
-                if requests.get(self.root + "/api/v1/health", timeout=1).status_code == 200:
-                    return self
-            except requests.RequestException:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"`courtside serve` did not come up:\n{log_path.read_text(errors='replace')[-3000:]}")
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process is not None:
-            stop_process(self.process, sig)
-
-    def call(self, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
-        response = requests.request(method, self.root + "/api/v1" + path, json=body, timeout=30,
-                                    headers={"Authorization": f"Bearer {key or self.operator_key}"})
-        assert response.status_code < 300, (method, path, response.status_code, response.text)
-        return response.json()
-
-
 @contextmanager
-def running_server() -> Iterator[Server]:
+def running_server() -> Iterator[ServerProcess]:
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "data", free_port()).start()
+        server = ServerProcess(Path(tmp) / "data", free_port()).start()
         try:
             yield server
         finally:
@@ -117,7 +50,7 @@ class Court:
     match: dict[str, Any]
 
 
-def seed_court(server: Server, *, scoreboards: list[str] | None = None, **fields: Any) -> Court:
+def seed_court(server: ServerProcess, *, scoreboards: list[str] | None = None, **fields: Any) -> Court:
     """A partner's broadcast "Club Night" of one court (showing `scoreboards`) with Mima Ito vs Timo Boll queued;
     `fields` add to or change the match."""
     key = server.call("POST", "/operator/keys", {"name": "club system"})["data"]["key"]
@@ -145,7 +78,7 @@ class Day:
         return next(str(o["url"]) for o in self.outputs if o["design"] == design and o["tableLabel"] == court)
 
 
-def seed_day(server: Server) -> Day:
+def seed_day(server: ServerProcess) -> Day:
     """Four courts showing classic, lowerthird and court; doubles live on Court 1, singles on 2 and 3, Court 4
     waiting with a queue; two queued matches behind each live one."""
     key = server.call("POST", "/operator/keys", {"name": "club system"})["data"]["key"]

@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 from bench.browser_support import console_page
-from bench.outputs_support import ROOT, running_server, seed_day
+from bench.outputs_support import running_server, seed_day
+from tests.server_process import ROOT
 
 
 def main() -> None:

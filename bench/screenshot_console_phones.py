@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 from bench.browser_support import console_page
-from bench.outputs_support import ROOT, running_server, seed_day
+from bench.outputs_support import running_server, seed_day
 from console.phone import scorer_sheet
+from tests.server_process import ROOT
 
 
 def main() -> None:

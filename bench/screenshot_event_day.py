@@ -15,7 +15,8 @@ import re
 from playwright.sync_api import expect
 
 from bench.browser_support import console_page
-from bench.outputs_support import ROOT, running_server
+from bench.outputs_support import running_server
+from tests.server_process import ROOT
 
 
 def main() -> None:

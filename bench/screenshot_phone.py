@@ -8,19 +8,20 @@ from __future__ import annotations
 from playwright.sync_api import ViewportSize
 
 from bench.browser_support import headless_browser
-from bench.outputs_support import ROOT, Server, running_server, seed_day
+from bench.outputs_support import running_server, seed_day
+from tests.server_process import ROOT, ServerProcess
 
 PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
-def scorer_urls(server: Server, broadcast_id: str) -> dict[str, str]:
+def scorer_urls(server: ServerProcess, broadcast_id: str) -> dict[str, str]:
     """Each court's scorer page, by label."""
     tables = server.call("GET", "/operator/tables?limit=100")["data"]
     return {t["label"]: server.call("GET", f"/operator/tables/{t['id']}/scorer")["data"]["url"]
             for t in tables if t.get("broadcastID", broadcast_id) == broadcast_id}
 
 
-def sign_up_url(server: Server) -> str:
+def sign_up_url(server: ServerProcess) -> str:
     key = server.call("POST", "/operator/keys", {"name": "club site"})["data"]["key"]
     roster = server.call("POST", "/rosters", {"name": "Riverside Open: Singles", "rosterType": "individual",
                                               "selfRegistrationEnabled": True}, key)["data"]

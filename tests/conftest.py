@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -25,11 +20,11 @@ from domain.clock import FixedClock
 from domain.settings import Settings
 from storage.backend import AnyStore, open_store
 from storage.repository import unit_of_work
-from tests.eventually import answers, eventually
 from tests.pg_cluster import Cluster
+from tests.server_process import ROOT, ServerProcess, free_port
 
 OPERATOR_KEY = "svc_op_test-operator-key-0123456789abcdefghijklmnop"
-ROOT = Path(__file__).resolve().parent.parent
+
 
 
 @pytest.fixture
@@ -154,63 +149,6 @@ def partner(new_partner: Callable[..., Api]) -> Api:
     return new_partner()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass
-class ServerProcess:
-    """A real `courtside serve` process on a free loopback port."""
-
-    data_dir: Path
-    port: int
-    env: dict[str, str]
-    process: subprocess.Popen[bytes] | None = None
-    log_path: Path | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}/api/v1"
-
-    @property
-    def operator_key(self) -> str:
-        return (self.data_dir / "operator.key").read_text().strip()
-
-    def start(self, wait: bool = True) -> ServerProcess:
-        self.log_path = self.data_dir.parent / f"server-{self.port}.log"
-        log = open(self.log_path, "ab")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--data-dir", str(self.data_dir), "--port", str(self.port)],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        if wait:
-            self.wait_ready()
-        return self
-
-    def wait_ready(self, timeout: float = 30) -> None:
-        process = self.process
-        assert process is not None
-        eventually(lambda: answers(self.base + "/health"), timeout=timeout, interval=0.1,
-                   gave_up=lambda: None if process.poll() is None
-                   else f"server exited: {self.log_path and self.log_path.read_text()}")
-
-    def kill(self, sig: int = signal.SIGKILL) -> int:
-        assert self.process is not None
-        self.process.send_signal(sig)
-        return self.process.wait(timeout=30)
-
-    def operator_call(self, method: str, path: str, body: dict[str, Any] | None = None) -> requests.Response:
-        return requests.request(method, self.base + path, json=body, timeout=30,
-                                headers={"Authorization": f"Bearer {self.operator_key}"})
-
-    def developer_key(self, scope: str | None = None) -> str:
-        response = self.operator_call("POST", "/operator/keys", {"name": "test"} | ({"scope": scope} if scope else {}))
-        assert response.status_code == 201, response.text
-        return str(response.json()["data"]["key"])
-
-
 @pytest.fixture
 def server_factory(tmp_path: Path, database_url: str | None) -> Iterator[Callable[..., ServerProcess]]:
     """Start real server processes (on the test's backend); each is stopped at the end of the test."""
@@ -227,12 +165,7 @@ def server_factory(tmp_path: Path, database_url: str | None) -> Iterator[Callabl
 
     yield make
     for server in started:
-        if server.process is not None and server.process.poll() is None:
-            server.process.send_signal(signal.SIGTERM)
-            try:
-                server.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.process.kill()
+        server.stop()
 
 
 def read_json_lines(text: str) -> list[dict[str, Any]]:

@@ -120,7 +120,7 @@ def running_receiver(default: Reply | None = None) -> Iterator[Receiver]:
 
 def closed_port_url() -> str:
     """A loopback URL where nothing listens (connection refused)."""
-    from tests.conftest import free_port
+    from tests.server_process import free_port
 
     return f"http://127.0.0.1:{free_port()}/hook"
 

@@ -10,7 +10,8 @@ import pytest
 import requests
 
 from storage.engine import Store
-from tests.conftest import Api, ServerProcess
+from tests.conftest import Api
+from tests.server_process import ServerProcess
 
 DEEP = b"[" * 10_000 + b"]" * 10_000
 DEEP_OBJECT = b'{"a":' * 5_000 + b"1" + b"}" * 5_000

@@ -10,7 +10,8 @@ import pytest
 import requests
 
 from tests.api.test_matches import Courts, courts, courts_factory  # noqa: F401 - fixtures
-from tests.conftest import Api, ServerProcess
+from tests.conftest import Api
+from tests.server_process import ServerProcess
 from tests.webhook_receiver import Receiver
 
 WIN = [{"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 5}, {"a": 12, "b": 10}]

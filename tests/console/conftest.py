@@ -10,8 +10,9 @@ import pytest
 import requests
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT
 from tests.eventually import eventually
+from tests.server_process import ServerProcess
 from tests.webhook_receiver import Receiver, running_receiver
 
 APP = str(ROOT / "console" / "app.py")

@@ -8,7 +8,7 @@ import pytest
 
 from console.client import ApiError, ConsoleClient, ConsoleError, NotAvailable, Unreachable
 from domain.settings import Settings
-from tests.conftest import ServerProcess, free_port
+from tests.server_process import ServerProcess, free_port
 
 
 @pytest.fixture

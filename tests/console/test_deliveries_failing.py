@@ -8,10 +8,10 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import ServerProcess
 from tests.console.conftest import Operator, Partner, texts
 from tests.console.test_pages import Console, click, pick, started_match
 from tests.eventually import eventually
+from tests.server_process import ServerProcess
 from tests.webhook_receiver import Receiver, Reply
 
 

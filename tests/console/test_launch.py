@@ -14,8 +14,9 @@ import requests
 
 from console.launch import console_env
 from domain.settings import Settings
-from tests.conftest import ROOT, ServerProcess, free_port
+from tests.conftest import ROOT
 from tests.eventually import answers, eventually
+from tests.server_process import ServerProcess, free_port
 
 
 def comes_up(url: str) -> bool:

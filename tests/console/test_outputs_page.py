@@ -10,8 +10,8 @@ import requests
 from streamlit.testing.v1 import AppTest
 
 from console.ui import plain
-from tests.conftest import free_port
 from tests.console.conftest import APP, Operator, Partner, texts
+from tests.server_process import free_port
 
 Console = Callable[[str], AppTest]
 PAGE = "views/outputs.py"

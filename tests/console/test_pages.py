@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ServerProcess, free_port
 from tests.console.conftest import APP, Operator, Partner, texts
+from tests.server_process import ServerProcess, free_port
 from tests.webhook_receiver import Receiver
 
 Console = Callable[[str], AppTest]

@@ -10,8 +10,8 @@ import requests
 from streamlit.testing.v1 import AppTest
 
 from console.phone import qr_png, scorer_sheet
-from tests.conftest import ServerProcess
 from tests.console.conftest import Operator, Partner, texts
+from tests.server_process import ServerProcess
 
 Console = Callable[[str], AppTest]
 

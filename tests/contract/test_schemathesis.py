@@ -28,7 +28,7 @@ from schemathesis import GenerationMode
 from schemathesis.core.result import Ok
 
 from domain.pagination import encode_cursor
-from tests.conftest import ServerProcess, free_port
+from tests.server_process import ServerProcess, free_port
 
 #: Generous quotas: this test is about conformance, the rate limiter has its own tests.
 SERVER_ENV = {

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT
+from tests.server_process import ServerProcess
 
 GUIDE = ROOT / "docs" / "partner-guide.md"
 FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)

@@ -9,7 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT
+from tests.server_process import ServerProcess
 
 QUICKSTART = ROOT / "docs" / "partner-quickstart.md"
 SH = re.compile(r"^```sh\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)

@@ -14,7 +14,8 @@ from typing import Any
 
 from standardwebhooks import Webhook
 
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT
+from tests.server_process import ServerProcess
 
 README = (ROOT / "README.md").read_text()
 

@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from bench.browser_support import ConsoleDidNotStart, headless_browser, running_console
-from bench.outputs_support import Server, free_port
-from tests.conftest import ServerProcess
+from tests.server_process import ServerProcess, free_port
 
 
 @pytest.fixture
@@ -23,9 +22,9 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[Server]:
+def live_server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A `courtside serve` (data dir in the test's temp dir) for `bench.outputs_support.seed_day` and co."""
-    started = Server(tmp_path / "data", free_port()).start()
+    started = ServerProcess(tmp_path / "data", free_port()).start()
     yield started
     started.stop()
 

@@ -15,8 +15,9 @@ import pytest
 import requests
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT
 from tests.eventually import eventually
+from tests.server_process import ServerProcess
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 

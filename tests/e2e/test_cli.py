@@ -17,7 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from tests.conftest import ROOT, ServerProcess, free_port
+from tests.conftest import ROOT
+from tests.server_process import ServerProcess, free_port
 
 REDIRECT = "https://partner.example/cb"
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import requests
 
 from storage.engine import Store
-from tests.conftest import ServerProcess
 from tests.eventually import eventually
+from tests.server_process import ServerProcess
 
 ROUNDS = 5
 WRITERS = 4

@@ -27,9 +27,9 @@ import requests
 
 from scheduler.dispatcher import RECOVERY_SECONDS
 from tests.api.test_oauth import CHALLENGE, REDIRECT, VERIFIER
-from tests.conftest import ServerProcess, free_port
 from tests.eventually import eventually
 from tests.pg_cluster import Cluster
+from tests.server_process import ServerProcess, free_port
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 RATE_LIMIT = 40

@@ -11,8 +11,8 @@ import requests
 from authlib.common.security import generate_token
 from authlib.integrations.requests_client import OAuth2Session
 
-from tests.conftest import ServerProcess
 from tests.eventually import eventually
+from tests.server_process import ServerProcess
 
 BOTH_BACKENDS = True  # contract §12: these servers run on TinyDB and on PostgreSQL
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from bench.outputs_support import Day, Server, seed_day
+from bench.outputs_support import Day, seed_day
+from tests.server_process import ServerProcess
 
 
 def open_page(browser: Browser, url: str) -> Page:
@@ -15,12 +16,12 @@ def open_page(browser: Browser, url: str) -> Page:
     return page
 
 
-def score(server: Server, day: Day, games: list[dict[str, int]]) -> None:
+def score(server: ServerProcess, day: Day, games: list[dict[str, int]]) -> None:
     server.call("POST", f"/operator/matches/{day.matches['d1']['id']}/score", {"gameScores": games})
 
 
 def test_court_output_and_venue_follow_a_point_within_1s_and_recover_after_a_restart(
-        browser: Browser, live_server: Server) -> None:
+        browser: Browser, live_server: ServerProcess) -> None:
     day = seed_day(live_server)
     court = open_page(browser, day.url("classic", "Court 1"))
     venue = open_page(browser, day.url("venue"))
@@ -46,7 +47,7 @@ def test_court_output_and_venue_follow_a_point_within_1s_and_recover_after_a_res
         assert page.evaluate("window.__loaded") == "once"
 
 
-def test_long_names_stay_inside_their_boxes(browser: Browser, live_server: Server) -> None:
+def test_long_names_stay_inside_their_boxes(browser: Browser, live_server: ServerProcess) -> None:
     day = seed_day(live_server)
     for design in ("classic", "lowerthird", "court"):
         page = open_page(browser, day.url(design, "Court 1"))

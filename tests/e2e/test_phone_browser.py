@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from bench.outputs_support import Server, seed_court
+from bench.outputs_support import seed_court
+from tests.server_process import ServerProcess
 
 PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
-def best_of_one(server: Server) -> tuple[str, str]:
+def best_of_one(server: ServerProcess) -> tuple[str, str]:
     """One court with one best-of-1 match queued; the partner key and the court's scorer URL."""
     court = seed_court(server, bestOf=1)
     return court.key, str(server.call("GET", f"/operator/tables/{court.table_id}/scorer")["data"]["url"])
@@ -25,7 +26,7 @@ def phone(browser: Browser, url: str) -> Page:
 
 
 def test_an_umpire_scores_a_match_on_a_phone_while_a_second_phone_follows_each_point(
-        browser: Browser, live_server: Server) -> None:
+        browser: Browser, live_server: ServerProcess) -> None:
     key, url = best_of_one(live_server)
     umpire, watcher = phone(browser, url), phone(browser, url)
     expect(umpire.locator("#next")).to_have_text("Up next: Mima Ito vs Timo Boll")
@@ -58,7 +59,7 @@ def test_an_umpire_scores_a_match_on_a_phone_while_a_second_phone_follows_each_p
 
 
 def test_a_stale_phone_shows_the_current_score_and_counts_nothing_twice(
-        browser: Browser, live_server: Server) -> None:
+        browser: Browser, live_server: ServerProcess) -> None:
     _key, url = best_of_one(live_server)
     first, second = phone(browser, url), phone(browser, url)
     second.route("**/state", lambda route: route.abort())  # the second phone is offline: it keeps its old state

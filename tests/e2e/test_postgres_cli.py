@@ -14,10 +14,11 @@ import psycopg
 import pytest
 
 from storage import pg_schema
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT
 from tests.e2e.test_match_events import ENV, Partner
 from tests.eventually import eventually
 from tests.pg_cluster import Cluster
+from tests.server_process import ServerProcess
 from tests.webhook_receiver import Receiver, running_receiver
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import requests
 
 from domain.ids import hash_secret
-from tests.conftest import ROOT, ServerProcess, free_port
+from tests.conftest import ROOT
+from tests.server_process import ServerProcess, free_port
 
 
 def courtside(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

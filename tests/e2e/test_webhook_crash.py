@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import requests
 
-from tests.conftest import ServerProcess
 from tests.eventually import eventually
+from tests.server_process import ServerProcess
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 BOTH_BACKENDS = True  # contract §12: these servers run on TinyDB and on PostgreSQL

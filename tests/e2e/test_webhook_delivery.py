@@ -11,8 +11,9 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
-from tests.conftest import ROOT, ServerProcess, free_port
+from tests.conftest import ROOT
 from tests.eventually import eventually
+from tests.server_process import ServerProcess, free_port
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 BOTH_BACKENDS = True  # contract §12: these servers run on TinyDB and on PostgreSQL

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from storage.engine import JOURNAL, SNAPSHOT, StorageError, Store, StoreDamaged
-from tests.conftest import free_port
+from tests.server_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
