@@ -19,7 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +36,10 @@ from domain.settings import Settings  # noqa: E402
 from storage.engine import Store  # noqa: E402
 from storage.repository import unit_of_work  # noqa: E402
 from tests.server_process import free_port  # noqa: E402
+from tests.webhook_receiver import Loopback  # noqa: E402
 
 
-class Receiver:
+class Receiver(Loopback):
     """A loopback receiver that timestamps each request; `delay` seconds before answering 200."""
 
     def __init__(self, delay: float = 0.0) -> None:
@@ -64,13 +65,8 @@ class Receiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        super().__init__(Handler)
+        self.start()
 
     def wait_for(self, count: int, timeout: float = 60) -> None:
         with self.condition:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 import orjson
 from standardwebhooks import Webhook
@@ -41,7 +41,28 @@ class Reply:
     hang: bool = False
 
 
-class Receiver:
+class Loopback:
+    """An HTTP server on a free 127.0.0.1 port serving `handler` on daemon threads (the test and bench receivers)."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def start(self) -> Self:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Receiver(Loopback):
     """Records requests; answers the scripted replies in order, then `default`."""
 
     def __init__(self, default: Reply | None = None) -> None:
@@ -75,13 +96,7 @@ class Receiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        super().__init__(Handler)
 
     def reply(self, *replies: Reply | int) -> Receiver:
         """Queue answers (a bare int is a status)."""
@@ -99,14 +114,9 @@ class Receiver:
     def release(self) -> None:
         self._released.set()
 
-    def start(self) -> Receiver:
-        self.thread.start()
-        return self
-
     def stop(self) -> None:
         self.release()
-        self.server.shutdown()
-        self.server.server_close()
+        super().stop()
 
 
 def running_receiver(default: Reply | None = None) -> Iterator[Receiver]:

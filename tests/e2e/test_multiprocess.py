@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from tests.api.test_oauth import CHALLENGE, REDIRECT, VERIFIER
 from tests.eventually import eventually
 from tests.pg_cluster import Cluster
 from tests.server_process import ServerProcess, free_port
-from tests.webhook_receiver import Receiver, Reply, running_receiver
+from tests.webhook_receiver import Loopback, Receiver, Reply, running_receiver
 
 RATE_LIMIT = 40
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2",
@@ -197,7 +197,7 @@ def receiver() -> Iterator[Receiver]:
     yield from running_receiver()
 
 
-class Tally:
+class Tally(Loopback):
     """A webhook receiver on 127.0.0.1 counting every request by webhook-id, with when it came. `failing` answers
     500 to the first attempt of each event (so every event is retried), else 200. Each answer takes 20 ms, so two
     attempts of one event made at once overlap, and that is recorded."""
@@ -230,17 +230,8 @@ class Tally:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
+        self.start()
 
 
 @pytest.fixture
