@@ -466,7 +466,7 @@ def _destination(uow: UnitOfWork, *, connection_id: str, guard: UrlGuard) -> Web
 
 
 def begin_test(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, guard: UrlGuard,
+    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, guard: UrlGuard, owner: str | None = None,
 ) -> tuple[Delivery, Attempt | None]:
     """Persist an `integration.test` delivery for the connection and claim it for an attempt right now.
 
@@ -485,13 +485,15 @@ def begin_test(
     )
     if delivery is None:
         raise RuntimeError("a forced event is always recorded")
-    return delivery, None if busy else _claim(uow, delivery, config)
+    return delivery, None if busy else _claim(uow, delivery, config, owner=owner)
 
 
 def begin_retry(
     uow: UnitOfWork, *, event_id: str, account_id: str, connection_id: str | None, guard: UrlGuard,
+    owner: str | None = None,
 ) -> Attempt:
-    """Claim a persisted delivery for a manual attempt now, with the current URL and secret."""
+    """Claim a persisted delivery for a manual attempt now, with the current URL and secret; `owner` is the
+    process making it (as for the dispatcher's claims)."""
     delivery = get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
     if delivery.status == DeliveryStatus.DELIVERING:
         raise Conflict("The delivery is being attempted right now.", code="delivery_in_progress")
@@ -500,7 +502,7 @@ def begin_retry(
     if config.secret is None:
         config.secret = new_webhook_secret()
         uow.webhook_configs.put(config)
-    return _claim(uow, delivery, config, manual=True)
+    return _claim(uow, delivery, config, manual=True, owner=owner)
 
 
 def retry_failing(uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime) -> int:

@@ -156,7 +156,7 @@ class PgStore:
         with self._pool.connection() as conn:
             if alone:
                 _session_lock(conn, "pg_advisory_lock")
-            tx = PgTransaction(conn, claim_owner=self.claim_owner, gate=depth == 0 and not alone)
+            tx = PgTransaction(conn, gate=depth == 0 and not alone)
             here.depth = depth + 1
             try:
                 try:
@@ -241,9 +241,8 @@ def _configure(conn: psycopg.Connection) -> None:
 class PgTransaction:
     """Reads see this transaction's own writes (they are in the database transaction)."""
 
-    def __init__(self, conn: psycopg.Connection, *, claim_owner: str | None = None, gate: bool = False) -> None:
+    def __init__(self, conn: psycopg.Connection, *, gate: bool = False) -> None:
         self._conn = conn
-        self._claim_owner = claim_owner
         self._gate = gate  # take `GATE` shared with the first statement (before its snapshot matters)
         self.written: set[str] = set()
         self.finished = False
@@ -263,23 +262,14 @@ class PgTransaction:
         return None if row is None else dict(row[0])
 
     def put(self, table: str, key: str, doc: Mapping[str, Any]) -> Doc:
-        """Write a whole document; a new one gets the next creation `seq`, an old one keeps its own.
-
-        A delivery claimed without an owner (a request thread's manual attempt: `POST /webhooks/test`, a retry) is
-        claimed by this process, like its dispatcher's claims: then a process that starts leaves it alone while
-        this one runs, and once this one is gone any other makes it due again, once. Only an update is a claim:
-        an import inserts documents as they were exported."""
+        """Write a whole document; a new one gets the next creation `seq`, an old one keeps its own."""
         stored = orjson.loads(orjson.dumps(doc))
         given = stored.pop("seq", None) or None
         params = {"id": key, "seq": given, "doc": Jsonb(stored)}
-        update = "EXCLUDED.doc"
-        if (table == "deliveries" and self._claim_owner and stored.get("status") == "delivering"
-                and not stored.get("claimed_by")):
-            update, params["claim"] = "EXCLUDED.doc || %(claim)s", Jsonb({"claimed_by": self._claim_owner})
         row = self._execute(
             f"INSERT INTO {_t(table)} AS t (id, seq, doc) "
             "VALUES (%(id)s, coalesce(%(seq)s, nextval('doc_seq')), %(doc)s) "
-            f"ON CONFLICT (id) DO UPDATE SET doc = {update} RETURNING {DOC}",
+            f"ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc RETURNING {DOC}",
             params,
         ).fetchone()
         self.written.add(table)

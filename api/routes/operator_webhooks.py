@@ -52,7 +52,7 @@ def retry_delivery(event_id: str) -> dict[str, Any]:
     """Attempt the delivery again now with its connection's current secret; 200 whatever the outcome."""
     with unit_of_work() as uow:
         claim = webhooks.begin_retry(uow, event_id=event_id, account_id=caller().account_id, connection_id=None,
-                                     guard=services().url_guard)
+                                     guard=services().url_guard, owner=services().dispatcher.owner)
     return {"data": views.delivery_view(attempt_now(claim), operator=True)}
 
 

@@ -92,7 +92,7 @@ def send_test() -> tuple[dict[str, Any], int]:
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
         delivery, claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=now(),
-                                              guard=services().url_guard)
+                                              guard=services().url_guard, owner=services().dispatcher.owner)
     if claim is not None:
         delivery = attempt_now(claim)
     return {"data": views.delivery_view(delivery)}, 200 if delivery.status == DeliveryStatus.DELIVERED else 202
@@ -109,7 +109,8 @@ def retry_delivery(body: dict[str, str]) -> dict[str, Any]:
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
         claim = webhooks.begin_retry(uow, event_id=body["eventID"], account_id=account_id,
-                                     connection_id=connection_id, guard=services().url_guard)
+                                     connection_id=connection_id, guard=services().url_guard,
+                                     owner=services().dispatcher.owner)
     return {"data": views.delivery_view(attempt_now(claim))}
 
 
