@@ -33,6 +33,7 @@ from api.routes import (
     matches,
     oauth,
     operator,
+    operator_audit,
     operator_matches,
     operator_outputs,
     operator_phone,
@@ -255,7 +256,7 @@ def create_app(services: Services) -> CourtsideFlask:
     openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
-                   operator_phone):
+                   operator_phone, operator_audit):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",

@@ -40,6 +40,7 @@ class Services:
     dispatcher: Dispatcher
     output_states: ReadCache  # the output pages' states, at most `output_max_stale` behind under writes
     reads: ReadCache  # principals and match reads, while their tables take no write
+    audit_enabled: bool = True  # every change writes an audit entry; only benchmarks measuring its cost say no
 
     def wake_dispatcher(self) -> None:
         """A unit of work recorded events: ask for a dispatch pass (nothing happens until `serve` starts it)."""
@@ -49,6 +50,7 @@ class Services:
 def bootstrap(
     settings: Settings, store: AnyStore, *, clock: Clock | None = None, sender: webhooks.Sender = http_send,
     resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
+    audit_enabled: bool = True,
 ) -> Services:
     """Build the services over an open store. Tests pass a fixed clock and their own sender, resolver or jitter."""
     clock = clock or SystemClock()
@@ -60,5 +62,5 @@ def bootstrap(
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
         runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner),
         output_states=ReadCache(max_stale=settings.output_max_stale),
-        reads=ReadCache(),
+        reads=ReadCache(), audit_enabled=audit_enabled,
     )

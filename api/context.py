@@ -7,10 +7,11 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import cast
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_request_context
 from flask.typing import ResponseReturnValue
 
 from api.bootstrap import Services
+from domain.audit import SYSTEM, Actor, ActorKind
 from domain.auth import Principal
 from storage.backend import retrying
 from storage.repository import StoreUnitOfWork
@@ -42,11 +43,30 @@ def caller() -> Principal:
     return principal
 
 
+def request_id() -> str | None:
+    """This request's `Service-Request-ID` (None outside a request)."""
+    return getattr(g, "request_id", None) if has_request_context() else None
+
+
+def actor(kind: ActorKind | None = None, id: str | None = None) -> Actor:
+    """Who this request acts as: `kind`/`id` when given (a scorer link's table, a sign-up page's roster), else
+    the authenticated caller (the operator key's ID, or the partner's connection ID); with this request's ID."""
+    if kind is not None and id is not None:
+        return Actor(kind, id, request_id())
+    principal: Principal | None = getattr(g, "principal", None) if has_request_context() else None
+    if principal is None:
+        return Actor(SYSTEM.kind, SYSTEM.id, request_id())
+    if principal.is_operator:
+        return Actor(ActorKind.OPERATOR, principal.key_id or "operator", request_id())
+    return Actor(ActorKind.PARTNER, principal.connection_id or "", request_id())
+
+
 @contextmanager
-def unit_of_work() -> Iterator[StoreUnitOfWork]:
-    """One atomic unit of work; wakes the webhook dispatcher when it recorded new events."""
+def unit_of_work(acting: Actor | None = None) -> Iterator[StoreUnitOfWork]:
+    """One atomic unit of work, its changes made by `acting` (default: this request's caller, `actor()`); wakes
+    the webhook dispatcher when it recorded new events."""
     ctx = services()
-    with store_unit_of_work(ctx.store) as uow:
+    with store_unit_of_work(ctx.store, actor=acting or actor(), audit_enabled=ctx.audit_enabled) as uow:
         yield uow
     if uow.new_event_ids:
         ctx.wake_dispatcher()

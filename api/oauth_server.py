@@ -139,7 +139,8 @@ class CodeGrant(AuthorizationCodeGrant):
         return Code(record)
 
     def authenticate_user(self, authorization_code: Code) -> Connection:
-        return oauth.installation(self.server.uow, app=self.request.client.app, code=authorization_code.record)
+        return oauth.installation(self.server.uow, app=self.request.client.app, code=authorization_code.record,
+                                  now=self.server.now)
 
     def delete_authorization_code(self, authorization_code: Code) -> None:
         oauth.spend_code(self.server.uow, authorization_code.record, connection_id=self.request.user.id,

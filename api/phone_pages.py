@@ -15,9 +15,10 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
 
-from api.context import now, services, unit_of_work
+from api.context import actor, now, services, unit_of_work
 from api.errors import status_of
 from domain import registration, scorer
+from domain.audit import ActorKind
 from domain.errors import DomainError, Forbidden, Invalid, NotFound, RateLimited
 from domain.ids import hash_secret
 
@@ -82,6 +83,8 @@ def _act(key: str, action: Action, **extra: Any) -> Response:
         raise Invalid("Name the state version this action is based on.",
                       details={"json": {"version": ["Missing or not a string."]}})
     with unit_of_work() as uow:
+        _link, table = scorer.scorer_by_key(uow, key=key)
+        uow.actor = actor(ActorKind.SCORER, table.id)  # what the link changes is recorded as its table's
         action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
         link, table = scorer.scorer_by_key(uow, key=key)
         state = scorer.scorer_state(uow, link, table, rules=ctx.rules)
@@ -161,6 +164,8 @@ def sign_up(key: str) -> Response:
             ("first_name", "firstName"), ("last_name", "lastName"), ("club_name", "clubName"),
             ("country", "country"), ("gender", "gender"))})
         with unit_of_work() as uow:
+            roster, _backing = registration.roster_by_key(uow, key=key)
+            uow.actor = actor(ActorKind.REGISTRATION, roster.id)  # a sign-up is recorded as its roster's page
             _roster, player = registration.sign_up(uow, key=key, sign_up=form, now=now())
         return _form_page(key, status=201, done=player)
     except NotFound:

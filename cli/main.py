@@ -12,6 +12,7 @@ import queue
 import signal
 import socket
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -264,6 +265,72 @@ def import_store(settings: Settings, source: Path) -> dict[str, Any]:
     return {"imported": sum(counts.values()), "tables": counts}
 
 
+# ---------------------------------------------------------------- the audit log (contract §16)
+def _audit_chains(settings: Settings) -> Iterator[tuple[str, Iterator[Any]]]:
+    """Each account's audit chain, oldest first: from the store (the data dir, or COURTSIDE_DATABASE_URL), or,
+    while a server owns the data dir, from that server's operator API (the hashes are checked here either way)."""
+    from domain import audit
+    from storage.backend import open_store
+    from storage.engine import DataDirBusy, StorageError
+    from storage.repository import unit_of_work
+
+    try:
+        store = open_store(settings)
+    except DataDirBusy:
+        yield "", (audit.from_view("", view) for view in reversed(_served_audit(settings)))
+        return
+    except StorageError as exc:
+        raise CliError(str(exc)) from exc
+    try:
+        with unit_of_work(store) as uow:
+            for account in uow.accounts.find():
+                yield account.id, audit.chain(uow, account.id)
+    finally:
+        store.close()
+
+
+def _served_audit(settings: Settings) -> list[dict[str, Any]]:
+    """Every entry of the running server's account, newest first, over its operator API."""
+    from console.client import ConsoleClient, ConsoleError
+
+    client = ConsoleClient.from_settings(settings)
+    try:
+        return client.all("/operator/audit", max_items=10**9)
+    except ConsoleError as exc:
+        raise CliError(f"The data dir is in use by a running server, and its API answered: {exc}") from exc
+
+
+def audit_verify(settings: Settings) -> tuple[dict[str, Any], bool]:
+    """Walk every account's chain: the entry count, and the first bad `seq` of a chain that was changed, had an
+    entry removed or reordered. Returns the report and whether every chain is intact."""
+    from domain import audit
+
+    total, bad = 0, None
+    for account_id, chain in _audit_chains(settings):
+        verdict = audit.walk(account_id, chain)
+        total += verdict.count
+        if not verdict.intact and bad is None:
+            bad = verdict
+    if bad is None:
+        return {"entries": total, "intact": True}, True
+    return {"entries": total, "intact": False, "firstBadSeq": bad.first_bad, "accountID": bad.account_id or None}, False
+
+
+def audit_export(settings: Settings, out: Path) -> dict[str, Any]:
+    """Write every entry (oldest first) to `out` as JSON lines, one entry per line as the API shows it."""
+    from domain import audit
+
+    temp = out.with_name(out.name + ".tmp")
+    count = 0
+    with open(temp, "wb") as file:
+        for _account_id, chain in _audit_chains(settings):
+            for entry in chain:
+                file.write(audit.canonical(entry.view()) + b"\n")
+                count += 1
+    os.replace(temp, out)
+    return {"out": str(out), "entries": count}
+
+
 # ---------------------------------------------------------------- operator API calls
 def call_operator(settings: Settings, method: str, path: str, body: dict[str, Any]) -> Any:
     """Call an operator route of the running server with the console's HTTP client; return `data`, or fail with
@@ -336,6 +403,10 @@ def _parser() -> argparse.ArgumentParser:
     db.add_parser("upgrade", help="create or upgrade the schema (COURTSIDE_DATABASE_URL)")
     rotate = sub.add_parser("operator-key", help="the operator key").add_subparsers(dest="action", required=True)
     rotate.add_parser("rotate", parents=[remote], help="new operator key; every older one stops working")
+    audit_p = sub.add_parser("audit", help="the audit log").add_subparsers(dest="action", required=True)
+    audit_p.add_parser("verify", parents=[remote], help="walk the hash chain: entry count, or the first bad seq")
+    audit_export_p = audit_p.add_parser("export", parents=[remote], help="write the audit log as JSON lines")
+    audit_export_p.add_argument("--out", type=Path, required=True)
     return parser
 
 
@@ -387,6 +458,12 @@ def run(argv: list[str]) -> int:
         _print(export_store(settings, args.out))
     elif command == "import":
         _print(import_store(settings, args.file))
+    elif command == "audit verify":
+        report, intact = audit_verify(settings)
+        _print(report)
+        return 0 if intact else 1
+    elif command == "audit export":
+        _print(audit_export(settings, args.out))
     elif command == "db upgrade":
         _print(db_upgrade(settings))
     elif command == "keys create":

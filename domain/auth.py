@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from domain import audit
 from domain.clock import iso
 from domain.errors import Conflict, InsufficientScope, Invalid, NotFound, Unauthenticated
 from domain.ids import hash_secret, new_id, new_secret, same_secret
@@ -26,6 +27,7 @@ class Principal:
     connection_id: str | None = None
     scopes: frozenset[str] = frozenset()
     expires_on: str | None = None  # when the credential stops working (None: never)
+    key_id: str | None = None  # the operator key's ID (`opk_` + the start of its hash): the audit log's actor
 
     @property
     def is_operator(self) -> bool:
@@ -82,6 +84,12 @@ def house_connection(uow: UnitOfWork, *, account_id: str, now: datetime) -> Conn
     ))
 
 
+def operator_key_id(key_hash: str) -> str:
+    """The public ID of an operator key: `opk_` and the first 16 hex digits of its stored hash (which says
+    nothing of the key itself)."""
+    return f"opk_{key_hash[:16]}"
+
+
 def new_operator_key() -> str:
     return new_secret("svc_op")
 
@@ -100,10 +108,13 @@ def rotate_operator_key(uow: UnitOfWork, *, account_id: str, now: datetime) -> t
     for credential in old:
         uow.credentials.delete(credential.id)
     key = new_operator_key()
-    uow.credentials.put(Credential(
+    new = uow.credentials.put(Credential(
         id=hash_secret(key), kind="operator", account_id=account_id, connection_id=None, scopes=list(SCOPES),
         created_on=iso(now), name="operator",
     ))
+    audit.record(uow, account_id=account_id, action="key.rotated", target=("key", operator_key_id(new.id)),
+                 before={"keyIDs": [operator_key_id(c.id) for c in old]}, after={"keyIDs": [operator_key_id(new.id)]},
+                 now=now)
     return key, len(old)
 
 
@@ -125,7 +136,7 @@ def authenticate(uow: UnitOfWork, *, credential: str | None, operator: bool, now
         raise Unauthenticated("The credential has expired.")
     if operator:
         return Principal(account_id=stored.account_id, kind="operator", scopes=frozenset(SCOPES),
-                         expires_on=stored.expires_on)
+                         expires_on=stored.expires_on, key_id=operator_key_id(stored.id))
     connection = uow.connections.get(stored.connection_id or "")
     if connection is None or connection.revoked_on is not None:
         raise Unauthenticated("The connection of this credential is revoked.")
@@ -161,6 +172,8 @@ def create_developer_key(
             scopes=granted, created_on=iso(now), expires_on=expires, name=name,
         )
     )
+    audit.record(uow, account_id=account_id, action="key.created", target=("connection", connection.id),
+                 after=connection, now=now)
     return key, connection
 
 
@@ -189,10 +202,13 @@ def revoke_connection(uow: UnitOfWork, *, connection_id: str, account_id: str, n
     if connection.kind == HOUSE:
         raise Conflict("The house connection holds what the operator creates; it cannot be revoked.",
                        code="house_connection")
+    before = replace(connection)
     connection.revoked_on = iso(now)
     uow.connections.put(connection)
     for credential in uow.credentials.find(connection_id=connection_id):
         if credential.revoked_on is None:
             credential.revoked_on = iso(now)
             uow.credentials.put(credential)
+    audit.record(uow, account_id=account_id, action="connection.revoked", target=("connection", connection.id),
+                 before=before, after=connection, now=now)
     return connection

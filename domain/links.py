@@ -6,11 +6,13 @@ is looked up before the stored key is compared with it in constant time.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, TypeVar
 
+from domain import audit
 from domain.clock import iso
 from domain.ids import hash_secret, new_secret
 from domain.models import Link
@@ -60,9 +62,13 @@ def ensure_link(uow: UnitOfWork, *, kind: str, prefix: str, account_id: str, tar
 
 def rotate_link(uow: UnitOfWork, link: Link, *, prefix: str, now: datetime) -> Link:
     """A new key for the link (also after a revoke); the old URL answers 404 at once."""
+    before = dataclasses.replace(link)
     link.key, link.key_hash = new_key(prefix)
     link.created_on, link.points = iso(now), []
-    return uow.links.put(link)
+    rotated = uow.links.put(link)
+    audit.record(uow, account_id=link.account_id, action="link.rotated", target=("link", link.id), before=before,
+                 after=rotated, now=now)
+    return rotated
 
 
 def link_by_key(uow: UnitOfWork, *, key: str, kind: str, prefix: str) -> Link | None:

@@ -7,12 +7,13 @@ failure (caught per item by bulk operations) leaves nothing behind.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from domain import queues, scoring
+from domain import audit, queues, scoring
 from domain.bulk import check_unique
 from domain.clock import iso
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
@@ -150,17 +151,24 @@ def sync_match(
         start_time=sync.start_time, best_of=sync.best_of or rules.default_best_of, is_doubles=sync.is_doubles,
         seq=current.seq if current else 0,
     )
-    return uow.matches.put(match)
+    stored = uow.matches.put(match)
+    audit.record(uow, account_id=account_id, action="match.synced", target=("match", stored.id), before=current,
+                 after=stored, now=now)
+    return stored
 
 
 def _move(uow: UnitOfWork, match: Match, table: Table, now: datetime, ends: QueueEnds | None) -> Match:
     _require_pending(match)
     if match.table_id == table.id:
         return match  # already there: success, position unchanged
+    before = dataclasses.replace(match)
     match.queue_order = (ends or QueueEnds(uow)).append(table.id)
     match.table_id = table.id
     match.scheduled_on = match.updated_on = iso(now)
-    return uow.matches.put(match)
+    moved = uow.matches.put(match)
+    audit.record(uow, account_id=match.account_id, action="match.moved", target=("match", match.id),
+                 before=before, after=moved, now=now)
+    return moved
 
 
 def move_match(
@@ -174,12 +182,17 @@ def move_match(
     return _move(uow, match, table, now, ends)
 
 
-def cancel_match(uow: UnitOfWork, *, connection_id: str, external_id: str) -> Match:
-    """Cancel (remove) the connection's pending match."""
-    match = find_match(uow, connection_id=connection_id, external_id=external_id)
+def _cancel(uow: UnitOfWork, match: Match, now: datetime) -> Match:
     _require_pending(match)
     uow.matches.delete(match.id)
+    audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
+                 before=match, now=now)
     return match
+
+
+def cancel_match(uow: UnitOfWork, *, connection_id: str, external_id: str, now: datetime) -> Match:
+    """Cancel (remove) the connection's pending match."""
+    return _cancel(uow, find_match(uow, connection_id=connection_id, external_id=external_id), now)
 
 
 def list_matches(
@@ -310,10 +323,13 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
 
 
 def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
+    before = dataclasses.replace(match)
     match.status = MatchStatus.ACTIVE
     match.started_on = match.updated_on = iso(now)
     match = uow.matches.put(match)
     _emit(uow, match, "match.started", now, rules)
+    audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
+                 before=before, after=match, now=now)
     return match
 
 
@@ -323,10 +339,14 @@ def _best_of(match: Match, rules: Rules) -> int:
 
 def score_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
-    rules: Rules,
+    rules: Rules, reason: str | None = None, action: str | None = None,
 ) -> Match:
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
-    (`match.result_updated` with the previous result; it must stay decided)."""
+    (`match.result_updated` with the previous result; it must stay decided).
+
+    The audit entry is `match.scored`, or `match.corrected` with the `reason` given; `action` names a finer
+    one (a scorer's `match.point`)."""
+    reason = audit.check_reason(reason)
     match = get_match(uow, account_id=account_id, match_id=match_id)
     if match.status == MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' has not started.", code="match_not_active")
@@ -335,6 +355,7 @@ def score_match(
                               final=completed)
     previous = {"gameScores": match.game_scores,
                 "score": scoring.score(match.game_scores, points=rules.points_per_game)}
+    before = dataclasses.replace(match)
     match.game_scores = [{"a": g["a"], "b": g["b"]} for g in game_scores]
     match.updated_on = iso(now)
     match = uow.matches.put(match)
@@ -342,6 +363,8 @@ def score_match(
         _emit(uow, match, "match.result_updated", now, rules, previous=previous)
     else:
         _emit(uow, match, "match.score_updated", now, rules)
+    audit.record(uow, account_id=account_id, action=action or ("match.corrected" if completed else "match.scored"),
+                 target=("match", match.id), before=before, after=match, reason=reason, now=now)
     return match
 
 
@@ -355,12 +378,15 @@ def complete_match(
         raise Conflict(f"Match '{match_id}' is {match.status}, not active.", code="match_not_active")
     final = match.game_scores if game_scores is None else [{"a": g["a"], "b": g["b"]} for g in game_scores]
     scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
+    before = dataclasses.replace(match)
     match.game_scores = final
     match.status = MatchStatus.COMPLETED
     match.recorded_names = queues.side_names(match, queues.player_list_of(uow, match))  # history stays as played
     match.completed_on = match.updated_on = iso(now)
     match = uow.matches.put(match)
     _emit(uow, match, "match.completed", now, rules)
+    audit.record(uow, account_id=account_id, action="match.completed", target=("match", match.id), before=before,
+                 after=match, now=now)
     return match
 
 
@@ -372,12 +398,9 @@ def operator_move_match(uow: UnitOfWork, *, account_id: str, match_id: str, tabl
     return _move(uow, match, table, now, None)
 
 
-def operator_cancel_match(uow: UnitOfWork, *, account_id: str, match_id: str) -> Match:
+def operator_cancel_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime) -> Match:
     """Cancel any pending match of the account."""
-    match = get_match(uow, account_id=account_id, match_id=match_id)
-    _require_pending(match)
-    uow.matches.delete(match.id)
-    return match
+    return _cancel(uow, get_match(uow, account_id=account_id, match_id=match_id), now)
 
 
 def reorder_queue(
@@ -399,4 +422,7 @@ def reorder_queue(
             match.queue_order = order
             match.updated_on = iso(now)
             uow.matches.put(match)
+    if [m.id for m in queue] != match_ids:
+        audit.record(uow, account_id=account_id, action="table.queue_reordered", target=("table", table.id),
+                     before={"queue": [m.id for m in queue]}, after={"queue": list(match_ids)}, now=now)
     return table

@@ -9,10 +9,11 @@ code or refresh token again revokes that whole family (`Replayed`, `revoke_famil
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from domain import audit
 from domain.auth import Principal, authenticate, parse_scopes, revoke_connection
 from domain.clock import iso
 from domain.errors import DomainError, Invalid, NotFound, Unauthenticated
@@ -82,6 +83,7 @@ def register_app(
             scopes=scopes, created_on=iso(now), legacy=legacy,
         )
     )
+    audit.record(uow, account_id=account_id, action="app.created", target=("app", app.id), after=app, now=now)
     return app, secret
 
 
@@ -242,16 +244,26 @@ def revoke_family(uow: UnitOfWork, family_id: str | None, now: datetime) -> None
             uow.credentials.put(credential)
 
 
-def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode) -> Connection:
-    """The app's active connection on the account, with the code's approved scopes; a new one if none."""
+def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode, now: datetime) -> Connection:
+    """The app's active connection on the account, with the code's approved scopes; a new one if none.
+
+    The audit entry (`connection.approved`) names the connection as its actor: the app exchanging the code the
+    operator approved."""
+    before: Connection | None = None
     for connection in uow.connections.find(app_id=app.id):
         if connection.account_id == app.account_id and connection.revoked_on is None:
+            before = replace(connection)
             connection.scopes, connection.approved_on, connection.app_name = code.scopes, code.created_on, app.name
-            return connection
-    return Connection(
-        id=new_id("conn"), account_id=app.account_id, app_id=app.id, app_name=app.name, kind="oauth",
-        scopes=code.scopes, approved_on=code.created_on,
-    )
+            break
+    else:
+        connection = Connection(
+            id=new_id("conn"), account_id=app.account_id, app_id=app.id, app_name=app.name, kind="oauth",
+            scopes=code.scopes, approved_on=code.created_on,
+        )
+    actor = audit.Actor(audit.ActorKind.PARTNER, connection.id, uow.actor.request_id)
+    audit.record(uow, account_id=app.account_id, action="connection.approved", target=("connection", connection.id),
+                 before=before, after=connection, now=now, actor=actor)
+    return connection
 
 
 def spend_code(uow: UnitOfWork, code: AuthorizationCode, *, connection_id: str, now: datetime) -> None:

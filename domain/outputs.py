@@ -12,11 +12,12 @@ country, scores, event and round, times. Never IDs, keys or other partner data.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from domain import links, scoring
+from domain import audit, links, scoring
 from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
@@ -89,13 +90,17 @@ def list_outputs(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list
     return sorted(outputs, key=lambda o: (o.kind == "venue", courts.get(o.table_id or "", 0), o.seq))
 
 
-def rotate_output(uow: UnitOfWork, *, account_id: str, output_id: str) -> Output:
+def rotate_output(uow: UnitOfWork, *, account_id: str, output_id: str, now: datetime) -> Output:
     """A new key for the output; the old link answers 404 at once."""
     output = uow.outputs.get(output_id)
     if output is None or output.account_id != account_id:
         raise NotFound(f"No output '{output_id}'.")
+    before = dataclasses.replace(output)
     output.key, output.key_hash = _new_key()
-    return uow.outputs.put(output)
+    rotated = uow.outputs.put(output)
+    audit.record(uow, account_id=account_id, action="link.rotated", target=("output", output.id), before=before,
+                 after=rotated, now=now)
+    return rotated
 
 
 def output_by_key(uow: UnitOfWork, *, key: str) -> Output:

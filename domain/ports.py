@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from domain import models
+
+if TYPE_CHECKING:
+    from domain.audit import Actor, AuditEntry, AuditQuery
 
 M = TypeVar("M")
 
@@ -38,6 +41,29 @@ class MatchRepo(Repo[models.Match], Protocol):
 
     def queue_position(self, match_id: str) -> int | None:
         """1-based place of a pending match in its table's queue; None for a match that is not pending."""
+        ...
+
+
+class AuditLog(Protocol):
+    """The accounts' audit chains (`domain.audit`): entries are only ever appended, never changed."""
+
+    def head(self, account_id: str) -> AuditEntry | None:
+        """The account's last entry (the highest `seq`), None before the first."""
+        ...
+
+    def append(self, entry: AuditEntry) -> None:
+        """Add the entry after `head`; a concurrent writer that took the same `seq` makes one of them lose the
+        race (the whole unit of work runs again)."""
+        ...
+
+    def newest(
+        self, account_id: str, *, before_seq: int | None, limit: int | None, query: AuditQuery,
+    ) -> list[AuditEntry]:
+        """Up to `limit` (None: all) entries matching `query` with `seq < before_seq` (None: any), newest first."""
+        ...
+
+    def oldest(self, account_id: str, *, after_seq: int, limit: int) -> list[AuditEntry]:
+        """Up to `limit` entries with `seq > after_seq`, in the order storage holds them (by `seq`)."""
         ...
 
 
@@ -91,6 +117,19 @@ class UnitOfWork(Protocol):
 
     @property
     def new_event_ids(self) -> list[str]: ...
+
+    @property
+    def audit(self) -> AuditLog: ...
+
+    @property
+    def actor(self) -> Actor:
+        """Who makes this unit of work's changes (named by the API layer or the job that opened it)."""
+        ...
+
+    @property
+    def audit_enabled(self) -> bool:
+        """Whether changes are recorded in the audit log (always, except in benchmarks measuring its cost)."""
+        ...
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A nested scope of this unit of work: if its block raises, every write made in the block (events

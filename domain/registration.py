@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from domain import links
+from domain import audit, links
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import new_id
@@ -105,4 +105,6 @@ def sign_up(uow: UnitOfWork, *, key: str, sign_up: SignUp, now: datetime) -> tup
     backing.players.append(record)
     backing.updated_on = iso(now)
     uow.player_lists.put(backing)
+    audit.record(uow, account_id=roster.account_id, action="roster.signed_up", target=("roster", roster.id),
+                 after={"player": record}, now=now)
     return roster, record

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from domain import audit
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Invalid, NotFound
@@ -85,6 +86,7 @@ def patch_roster(
                       details={"rosterType": roster.roster_type})
     enabled = change.self_registration_enabled
     _check_self_registration(roster.roster_type, enabled if given(enabled) else None)
+    was_enabled = roster.self_registration_enabled is True
     if given(change.name):
         roster.name = change.name
     if given(change.description):
@@ -100,6 +102,10 @@ def patch_roster(
     if backing is not None and backing.name != roster.name:
         backing.name, backing.updated_on = roster.name, iso(now)
         uow.player_lists.put(backing)
+    if given(enabled) and (enabled is True) != was_enabled:  # the sign-up link comes back or goes
+        audit.record(uow, account_id=account_id, action="link.enabled" if enabled else "link.disabled",
+                     target=("link", f"registration:{roster.id}"), before={"enabled": was_enabled},
+                     after={"enabled": enabled is True}, now=now)
     return uow.rosters.put(roster)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from domain import audit
 from domain.auth import house_connection
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
@@ -180,7 +181,10 @@ class Planner:
 
     def queue(self, planned: Planned) -> Planned:
         """Store a planned match."""
-        return Planned(self.uow.matches.put(planned.match), planned.player_list, planned.queue_position)
+        match = self.uow.matches.put(planned.match)
+        audit.record(self.uow, account_id=self.account_id, action="match.created", target=("match", match.id),
+                     after=match, now=self.now)
+        return Planned(match, planned.player_list, planned.queue_position)
 
 
 def create_match(uow: UnitOfWork, *, account_id: str, sync: MatchSync, now: datetime, rules: Rules) -> Planned:

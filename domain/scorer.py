@@ -8,12 +8,13 @@ the network dropped) never count a point twice nor lose one.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from datetime import datetime
 from typing import Any
 
-from domain import links, matches, scoring
+from domain import audit, links, matches, scoring
 from domain.errors import Conflict, Invalid, NotFound
 from domain.models import Link, Match, Table
 from domain.outputs import match_state, next_state
@@ -47,9 +48,13 @@ def rotate_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: 
 def revoke_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime) -> Link:
     """Kill the table's scorer link at once (404); rotating makes a new one."""
     link = scorer_link(uow, account_id=account_id, table_id=table_id, now=now)
+    before = dataclasses.replace(link)
     link.key = link.key_hash = None
     link.points = []
-    return uow.links.put(link)
+    revoked = uow.links.put(link)
+    audit.record(uow, account_id=account_id, action="link.revoked", target=("link", link.id), before=before,
+                 after=revoked, now=now)
+    return revoked
 
 
 def scorer_by_key(uow: UnitOfWork, *, key: str) -> tuple[Link, Table]:
@@ -119,7 +124,7 @@ def add_point(uow: UnitOfWork, *, key: str, side: str, version: str, now: dateti
         games.append({"a": 0, "b": 0})
     games[-1][side] += 1
     scored = matches.score_match(uow, account_id=link.account_id, match_id=match.id, game_scores=games, now=now,
-                                 rules=rules)
+                                 rules=rules, action="match.point")
     link.points = _undoable(link, match) + [{"matchID": match.id, "side": side}]
     uow.links.put(link)
     return scored
@@ -137,7 +142,7 @@ def undo_point(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules:
     if games[-1] == {"a": 0, "b": 0}:
         games.pop()
     scored = matches.score_match(uow, account_id=link.account_id, match_id=match.id, game_scores=games, now=now,
-                                 rules=rules)
+                                 rules=rules, action="match.point_undone")
     link.points = history[:-1]
     uow.links.put(link)
     return scored

@@ -12,7 +12,7 @@ import psycopg
 # Tables of the storage port (`storage.repository.StoreUnitOfWork`), in the order an export lists them.
 TABLES = (
     "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
-    "teams", "matches", "outputs", "webhook_configs", "deliveries", "links",
+    "teams", "matches", "outputs", "webhook_configs", "deliveries", "links", "audit",
 )
 
 # Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
@@ -32,6 +32,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "webhook_configs": ("account_id",),
     "deliveries": ("account_id", "connection_id", "status", "next_attempt_on"),
     "links": ("account_id", "kind", "target_id", "key_hash"),
+    "audit": ("account_id", "target_type", "target_id", "actor_kind"),
 }
 
 
@@ -43,7 +44,8 @@ def _table_sql(table: str) -> str:
             f"CREATE INDEX {table}_seq ON {table} (seq);\n{indexes}")
 
 
-V1 = "CREATE SEQUENCE doc_seq;\n" + "".join(_table_sql(table) for table in TABLES) + """
+V1_TABLES = TABLES[:TABLES.index("links") + 1]
+V1 = "CREATE SEQUENCE doc_seq;\n" + "".join(_table_sql(table) for table in V1_TABLES) + """
 -- one record per externalID and connection (idempotent sync under concurrent processes)
 CREATE UNIQUE INDEX matches_external ON matches (connection_id, external_id);
 CREATE UNIQUE INDEX player_lists_external ON player_lists (connection_id, external_id)
@@ -65,7 +67,15 @@ CREATE TABLE rate_windows (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1,)
+# The audit log (contract §16): one row per entry; `number` is the entry's `seq`, gapless per account, so two
+# transactions appending the same number collide on `audit_chain` and one of them runs again.
+V2 = _table_sql("audit") + """
+ALTER TABLE audit ADD COLUMN number bigint GENERATED ALWAYS AS ((doc->>'number')::bigint) STORED;
+CREATE UNIQUE INDEX audit_chain ON audit (account_id, number);
+CREATE INDEX audit_target ON audit (account_id, target_id, number);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

@@ -276,6 +276,19 @@ class PgTransaction:
         assert row is not None
         return dict(row[0])
 
+    def insert(self, table: str, key: str, doc: Mapping[str, Any]) -> None:
+        """Add a new document (never replacing one): a key or unique index another transaction took is a unique
+        violation, so the unit of work loses the race and runs again (`Conflict`)."""
+        stored = orjson.loads(orjson.dumps(doc))
+        stored.pop("seq", None)
+        self._execute(f"INSERT INTO {_t(table)} (id, seq, doc) VALUES (%s, nextval('doc_seq'), %s)",
+                      (key, Jsonb(stored)))
+        self.written.add(table)
+
+    def rows(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+        """The rows of a query of this transaction (for the adapters with their own SQL, `storage.audit_log`)."""
+        return self._execute(sql, params).fetchall()
+
     def delete(self, table: str, key: str) -> None:
         self._execute(f"DELETE FROM {_t(table)} WHERE id = %s", (key,))
         self.written.add(table)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from domain import models
+from domain.audit import SYSTEM, Actor
+from domain.ports import AuditLog
+from storage.audit_log import PgAuditLog, TinyAuditLog
 from storage.backend import AnyStore, AnyTransaction
-from storage.engine import Ordering
+from storage.engine import Ordering, Transaction
 
 M = TypeVar("M")
 R = TypeVar("R", bound="Repository[Any]")
@@ -115,9 +119,16 @@ class StoreUnitOfWork:
     deliveries = _Repo("deliveries", models.Delivery, Repository[models.Delivery])
     links = _Repo("links", models.Link, Repository[models.Link])
 
-    def __init__(self, tx: AnyTransaction) -> None:
+    def __init__(self, tx: AnyTransaction, *, actor: Actor = SYSTEM, audit_enabled: bool = True) -> None:
         self._tx = tx
         self.new_event_ids: list[str] = []
+        self.actor = actor
+        self.audit_enabled = audit_enabled
+
+    @cached_property
+    def audit(self) -> AuditLog:
+        """The accounts' audit chains, in this transaction."""
+        return TinyAuditLog(self._tx) if isinstance(self._tx, Transaction) else PgAuditLog(self._tx)
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -132,7 +143,8 @@ class StoreUnitOfWork:
 
 
 @contextmanager
-def unit_of_work(store: AnyStore) -> Iterator[StoreUnitOfWork]:
-    """A unit of work: committed when the block ends normally, discarded if it raises."""
+def unit_of_work(store: AnyStore, *, actor: Actor = SYSTEM, audit_enabled: bool = True) -> Iterator[StoreUnitOfWork]:
+    """A unit of work: committed when the block ends normally, discarded if it raises. `actor` is who makes its
+    changes (the audit log's entries name it; the API layer passes the caller, jobs the system)."""
     with store.transaction() as tx:
-        yield StoreUnitOfWork(tx)
+        yield StoreUnitOfWork(tx, actor=actor, audit_enabled=audit_enabled)

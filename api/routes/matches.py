@@ -133,8 +133,10 @@ def bulk_move(body: Json) -> tuple[Json, int]:
 def bulk_cancel(body: Json) -> tuple[Json, int]:
     """Cancel up to 100 pending matches; per-match results in request order."""
     keys: list[str] = body["externalIDs"]
+    stamp = now()
     return _bulk(keys, keys,
-                 lambda uow, key, _: svc.cancel_match(uow, connection_id=_ids()[1], external_id=key), _deleted)
+                 lambda uow, key, _: svc.cancel_match(uow, connection_id=_ids()[1], external_id=key, now=stamp),
+                 _deleted)
 
 
 @blp.route("/matches/<string:external_id>", methods=["GET"])
@@ -182,5 +184,5 @@ def patch_match(body: svc.MatchSync | Json, external_id: str) -> Json:
 def cancel_match(external_id: str) -> Json:
     """Cancel a pending match (it is removed from its queue)."""
     with unit_of_work() as uow:
-        match = svc.cancel_match(uow, connection_id=_ids()[1], external_id=external_id)
+        match = svc.cancel_match(uow, connection_id=_ids()[1], external_id=external_id, now=now())
     return {"data": {"externalID": match.external_id, "deleted": True}}

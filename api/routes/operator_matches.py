@@ -221,7 +221,7 @@ def score_match(body: Json, match_id: str) -> Json:
     """
     with unit_of_work() as uow:
         match = svc.score_match(uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"],
-                                now=now(), rules=rules())
+                                now=now(), rules=rules(), reason=body.get("reason"))
         return {"data": reader(uow).read(match)}
 
 
@@ -262,7 +262,7 @@ def move_match(body: Json, match_id: str) -> Json:
 def cancel_match(match_id: str) -> Json:
     """Cancel a pending match."""
     with unit_of_work() as uow:
-        match = svc.operator_cancel_match(uow, account_id=_account(), match_id=match_id)
+        match = svc.operator_cancel_match(uow, account_id=_account(), match_id=match_id, now=now())
     return {"data": {"id": match.id, "deleted": True}}
 
 

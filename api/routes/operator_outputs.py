@@ -8,7 +8,7 @@ from flask import request
 from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
-from api.context import caller, unit_of_work
+from api.context import caller, now, unit_of_work
 from api.schemas.common import envelope, list_envelope
 from api.security import requires
 from domain import outputs as svc
@@ -56,7 +56,7 @@ def list_outputs(broadcast_id: str) -> Json:
 def rotate_output(output_id: str) -> Json:
     """Give the output a new link; the old one answers 404 at once."""
     with unit_of_work() as uow:
-        output = svc.rotate_output(uow, account_id=caller().account_id, output_id=output_id)
+        output = svc.rotate_output(uow, account_id=caller().account_id, output_id=output_id, now=now())
         return {"data": views.output_view(uow, output, root=_root())}
 
 

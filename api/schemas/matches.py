@@ -213,6 +213,8 @@ class GameScoreBody(Strict):
 
 class ScoreBody(Strict):
     gameScores = fields.List(fields.Nested(GameScoreBody), required=True, validate=validate.Length(max=MAX_POINTS))
+    reason = str_field(500, metadata={"description": "why a completed match's result is corrected (kept in the "
+                                                    "audit log, contract §16)"})
 
 
 class CompleteBody(Strict):

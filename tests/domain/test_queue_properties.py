@@ -107,7 +107,7 @@ def run(store: Store, op: str, key: Key, table: str, clock: FixedClock) -> bool:
                 svc.move_match(uow, account_id=ACCOUNT, connection_id=connection, external_id=external_id,
                                table_id=table, now=clock.now())
             elif op == "cancel":
-                svc.cancel_match(uow, connection_id=connection, external_id=external_id)
+                svc.cancel_match(uow, connection_id=connection, external_id=external_id, now=clock.now())
             else:
                 match = svc.find_match(uow, connection_id=connection, external_id=external_id)
                 if op == "start":

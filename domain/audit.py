@@ -1,0 +1,301 @@
+"""The audit log (contract §16): who changed what, when, and why, as a hash chain per account.
+
+Every service that changes a match, a draw, a check-in, event settings, a link, a key, an app or a connection
+makes ONE call, in the unit of work that makes the change:
+
+    audit.record(uow, account_id=..., action="match.started", target=("match", match.id),
+                 before=old, after=new, now=now)
+
+so the entry is committed with the change or not at all (TinyDB: the same journal line; PostgreSQL: the same
+transaction). The actor (who, through which request) is not an argument: the API layer names it when it opens the
+unit of work (`uow.actor`, an `Actor`), and a scheduler job names itself.
+
+An entry's `hash` is the hex SHA-256 of the canonical JSON (sorted keys, no spaces, UTF-8) of the entry without
+`hash`; `prevHash` is the previous entry's `hash` (64 zeros for `seq` 1). `seq` is 1, 2, ... without a gap per
+account: the unit of work reads the account's last entry and appends the next (TinyDB: under the store lock;
+PostgreSQL: a unique (account, seq) index, so of two transactions racing for one `seq` one loses and runs again).
+
+`before` and `after` keep only what changed (both given: the top-level fields whose values differ); secrets are
+written as "…" (key material, hashes of keys, webhook secrets, link keys).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+import orjson
+
+from domain.clock import iso
+from domain.errors import Invalid
+from domain.ports import UnitOfWork
+
+ZERO_HASH = "0" * 64
+REDACTED = "…"
+REASON_MAX = 500
+SECRET_FIELDS = frozenset({
+    "key", "key_hash", "keyHash", "secret", "client_secret", "client_secret_hash", "clientSecret",
+    "clientSecretHash", "webhook_secret", "token", "access_token", "refresh_token", "operator_key", "operatorKey",
+    "code_challenge", "dynamic_url_id", "internal_id", "url_key",
+})
+DEFAULT_LIMIT = 50
+
+
+class ActorKind(StrEnum):
+    """Who made a change: the operator (key), a partner connection, a court's scorer link, a roster's sign-up
+    page, or a job of the server itself."""
+
+    OPERATOR = "operator"
+    PARTNER = "partner"
+    SCORER = "scorer"
+    REGISTRATION = "registration"
+    SYSTEM = "system"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The author of the changes of one unit of work: kind, id (operator key ID, connection ID, the scorer link's
+    table ID, the sign-up page's roster ID, or the job's name) and the request that made them (None for jobs)."""
+
+    kind: ActorKind
+    id: str
+    request_id: str | None = None
+
+
+SYSTEM = Actor(ActorKind.SYSTEM, "courtside")
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One entry of an account's chain (stored as is; `body()` is the contract's shape without `hash`)."""
+
+    account_id: str
+    seq: int
+    at: str
+    actor_kind: str
+    actor_id: str
+    request_id: str | None
+    action: str
+    target_type: str
+    target_id: str
+    before: Any
+    after: Any
+    reason: str | None
+    prev_hash: str
+    hash: str
+
+    def body(self) -> dict[str, Any]:
+        """The entry as the API shows it, without `hash` (what `hash` is computed over)."""
+        return {
+            "seq": self.seq, "at": self.at, "actor": {"kind": self.actor_kind, "id": self.actor_id},
+            "requestID": self.request_id, "action": self.action,
+            "target": {"type": self.target_type, "id": self.target_id},
+            "before": self.before, "after": self.after, "reason": self.reason, "prevHash": self.prev_hash,
+        }
+
+    def view(self) -> dict[str, Any]:
+        """The entry as the API and the export show it."""
+        return self.body() | {"hash": self.hash}
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical JSON: keys sorted, no spaces, UTF-8 (the same bytes as Python's
+    `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()`)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def entry_hash(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+# ----------------------------------------------------------------------------------------------- what is kept
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def redact(value: Any) -> Any:
+    """The value with every secret field (at any depth) written as "…"."""
+    if isinstance(value, Mapping):
+        return {key: (REDACTED if key in SECRET_FIELDS and item is not None else redact(item))
+                for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact(item) for item in value]
+    return value
+
+
+def snapshot(value: Any) -> Any:
+    """What an entry keeps of a record: a model (dataclass) as its fields in camelCase without its storage
+    `seq`, a mapping as is; JSON only (secrets are redacted by `kept`)."""
+    if value is None:
+        return None
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {_camel(f.name): getattr(value, f.name) for f in dataclasses.fields(value) if f.name != "seq"}
+    result: Any = orjson.loads(orjson.dumps(value))
+    return result
+
+
+def changed(before: Any, after: Any) -> tuple[Any, Any]:
+    """Both objects: only the top-level fields whose values differ (the `id` kept for reference)."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return before, after
+    keys = [key for key in dict.fromkeys([*before, *after]) if before.get(key) != after.get(key)]
+    kept_before = {key: before.get(key) for key in keys}
+    kept_after = {key: after.get(key) for key in keys}
+    if "id" in after and after.get("id") == before.get("id"):
+        kept_before["id"] = kept_after["id"] = after["id"]
+    return kept_before, kept_after
+
+
+def kept(before: Any, after: Any) -> tuple[Any, Any]:
+    """What an entry keeps of a change: the differing fields of the two snapshots, then secrets redacted (so a
+    rotated key shows as "…" before and after, its value in neither)."""
+    kept_before, kept_after = changed(snapshot(before), snapshot(after))
+    return redact(kept_before), redact(kept_after)
+
+
+def check_reason(reason: str | None) -> str | None:
+    """A reason as an entry keeps it: trimmed, None when blank, at most 500 characters (else 400)."""
+    if reason is None:
+        return None
+    if len(reason) > REASON_MAX:
+        raise Invalid(f"reason is at most {REASON_MAX} characters.",
+                      details={"json": {"reason": [f"Longer than maximum length {REASON_MAX}."]}})
+    return reason.strip() or None
+
+
+# ----------------------------------------------------------------------------------------------- writing
+def build_entry(
+    previous: AuditEntry | None, *, account_id: str, actor: Actor, action: str, target: tuple[str, str],
+    before: Any, after: Any, reason: str | None, at: str,
+) -> AuditEntry:
+    """The entry that follows `previous` in the account's chain (pure: seq, prevHash and hash computed here)."""
+    seq = previous.seq + 1 if previous is not None else 1
+    prev_hash = previous.hash if previous is not None else ZERO_HASH
+    draft = AuditEntry(account_id=account_id, seq=seq, at=at, actor_kind=str(actor.kind), actor_id=actor.id,
+                       request_id=actor.request_id, action=action, target_type=target[0], target_id=target[1],
+                       before=before, after=after, reason=reason, prev_hash=prev_hash, hash="")
+    return dataclasses.replace(draft, hash=entry_hash(draft.body()))
+
+
+def record(
+    uow: UnitOfWork, *, account_id: str, action: str, target: tuple[str, str], before: Any = None,
+    after: Any = None, reason: str | None = None, now: datetime, actor: Actor | None = None,
+) -> AuditEntry | None:
+    """Append one entry for a change made in this unit of work (the one call every changing service makes).
+
+    `target` is `(type, id)`, e.g. `("match", "mat_…")`; `before`/`after` are records (models or dicts; None for
+    a creation or a deletion): the entry keeps only their differing fields, secrets redacted. Returns the entry
+    (None while the log is switched off, which only benchmarks do). `actor` is for the rare service that itself
+    establishes who acts (a connection born in the code exchange); the unit of work's actor otherwise.
+    """
+    if not uow.audit_enabled:
+        return None
+    kept_before, kept_after = kept(before, after)
+    entry = build_entry(uow.audit.head(account_id), account_id=account_id, actor=actor or uow.actor, action=action,
+                        target=target, before=kept_before, after=kept_after, reason=reason, at=iso(now))
+    uow.audit.append(entry)
+    return entry
+
+
+# ----------------------------------------------------------------------------------------------- reading
+@dataclass(frozen=True)
+class AuditQuery:
+    """Filters of `GET /operator/audit` (every one optional)."""
+
+    target_type: str | None = None
+    target_id: str | None = None
+    actor_kind: str | None = None
+    since: str | None = None  # ISO timestamp: entries at or after it
+
+    def matches(self, entry: AuditEntry) -> bool:
+        return ((self.target_type is None or entry.target_type == self.target_type)
+                and (self.target_id is None or entry.target_id == self.target_id)
+                and (self.actor_kind is None or entry.actor_kind == self.actor_kind)
+                and (self.since is None or entry.at >= self.since))
+
+
+def encode_cursor(seq: int) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps({"before": seq})).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> int:
+    try:
+        value = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))["before"]
+    except (binascii.Error, ValueError, KeyError, TypeError) as exc:
+        raise Invalid("The cursor is not valid.", code="invalid_cursor") from exc
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise Invalid("The cursor is not valid.", code="invalid_cursor")
+    return value
+
+
+def list_entries(
+    uow: UnitOfWork, *, account_id: str, query: AuditQuery, limit: int | None, cursor: str | None,
+) -> tuple[list[AuditEntry], str | None]:
+    """One page of the account's entries matching `query`, newest first, and the next page's cursor."""
+    limit = limit or DEFAULT_LIMIT
+    before = decode_cursor(cursor) if cursor is not None else None
+    found = uow.audit.newest(account_id, before_seq=before, limit=limit + 1, query=query)
+    page = found[:limit]
+    return page, encode_cursor(page[-1].seq) if len(found) > limit else None
+
+
+def history(uow: UnitOfWork, *, account_id: str, target_type: str, target_id: str) -> list[AuditEntry]:
+    """Every entry about one record, oldest first (a match's history)."""
+    query = AuditQuery(target_type=target_type, target_id=target_id)
+    return list(reversed(uow.audit.newest(account_id, before_seq=None, limit=None, query=query)))
+
+
+# ----------------------------------------------------------------------------------------------- checking
+@dataclass(frozen=True)
+class Verdict:
+    """What walking one account's chain found: how many entries, and the first bad `seq` (None: intact)."""
+
+    account_id: str
+    count: int
+    first_bad: int | None
+
+    @property
+    def intact(self) -> bool:
+        return self.first_bad is None
+
+
+def walk(account_id: str, entries: Iterable[AuditEntry]) -> Verdict:
+    """Check a chain given oldest first: seq 1, 2, ... without a gap, each `prevHash` the previous `hash`, each
+    `hash` the hash of its entry. An entry changed, removed or moved makes the first `seq` where the chain breaks
+    bad (for a removed or moved entry: the seq expected at that place)."""
+    expected_seq, prev_hash, count = 1, ZERO_HASH, 0
+    for entry in entries:
+        count += 1
+        if entry.seq != expected_seq or entry.prev_hash != prev_hash or entry.hash != entry_hash(entry.body()):
+            return Verdict(account_id, count, min(expected_seq, entry.seq) if entry.seq >= 1 else expected_seq)
+        expected_seq, prev_hash = expected_seq + 1, entry.hash
+    return Verdict(account_id, count, None)
+
+
+def chain(uow: UnitOfWork, account_id: str, *, batch: int = 500) -> Iterator[AuditEntry]:
+    """Every entry of the account in the order storage holds them (by `seq`), oldest first."""
+    after = 0
+    while True:
+        found = uow.audit.oldest(account_id, after_seq=after, limit=batch)
+        yield from found
+        if len(found) < batch:
+            return
+        after = found[-1].seq
+
+
+def from_view(account_id: str, view: Mapping[str, Any]) -> AuditEntry:
+    """An entry from its API / export shape (`view()`), for checking an exported file."""
+    return AuditEntry(
+        account_id=account_id, seq=view["seq"], at=view["at"], actor_kind=view["actor"]["kind"],
+        actor_id=view["actor"]["id"], request_id=view["requestID"], action=view["action"],
+        target_type=view["target"]["type"], target_id=view["target"]["id"], before=view["before"],
+        after=view["after"], reason=view["reason"], prev_hash=view["prevHash"], hash=view["hash"],
+    )

@@ -1,0 +1,119 @@
+"""`courtside audit verify` and `courtside audit export` (contract §16) on both backends: the real CLI walks the
+stored chain; an entry changed, removed or reordered in storage is found (exit 1, the first bad seq)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain import audit, auth
+from domain.clock import FixedClock
+from domain.settings import Settings
+from storage.audit_log import key_of
+from storage.backend import AnyStore, open_store
+from storage.repository import unit_of_work
+from tests.conftest import OPERATOR_KEY
+from tests.server_process import ROOT
+
+BOTH_BACKENDS = True
+ENTRIES = 6
+
+
+@pytest.fixture
+def filled(settings: Settings, store: AnyStore, clock: FixedClock) -> Iterator[tuple[Settings, str]]:
+    """A store whose account has six entries (developer keys created, as the operator would); closed again so
+    the CLI can open it."""
+    with unit_of_work(store, actor=audit.Actor(audit.ActorKind.OPERATOR, "opk_test")) as uow:
+        account = uow.accounts.find()[0].id
+        for n in range(ENTRIES):
+            auth.create_developer_key(uow, account_id=account, name=f"key {n}", scopes=None, now=clock.now(),
+                                      ttl_seconds=3600)
+            clock.advance(1)
+    store.close()
+    yield settings, account
+
+
+def courtside(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COURTSIDE_")}
+    if settings.database_url:
+        env["COURTSIDE_DATABASE_URL"] = settings.database_url
+    return subprocess.run([sys.executable, "-m", "cli.main", *args, "--data-dir", str(settings.data_dir)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def verify(settings: Settings) -> tuple[int, dict[str, Any]]:
+    result = courtside(settings, "audit", "verify")
+    return result.returncode, json.loads(result.stdout)
+
+
+def tamper(settings: Settings, account: str, change: Callable[[dict[int, dict[str, Any]]], None]) -> None:
+    """Change the stored entry documents the way someone with access to the files or the database could."""
+    store = open_store(settings)
+    try:
+        with store.transaction() as tx:
+            docs = {doc["number"]: doc for doc in tx.find("audit", account_id=account)}
+            for doc in docs.values():
+                tx.delete("audit", doc["id"])
+        change(docs)
+        with store.transaction() as tx:
+            for doc in docs.values():
+                tx.put("audit", doc["id"], doc)
+    finally:
+        store.close()
+
+
+def test_verify_counts_an_intact_chain_and_exits_0(filled: tuple[Settings, str]) -> None:
+    settings, _ = filled
+    assert verify(settings) == (0, {"entries": ENTRIES, "intact": True})
+
+
+def test_verify_finds_a_changed_entry(filled: tuple[Settings, str]) -> None:
+    settings, account = filled
+
+    def change(docs: dict[int, dict[str, Any]]) -> None:
+        docs[4]["after"]["appName"] = "someone else"
+
+    tamper(settings, account, change)
+    code, report = verify(settings)
+    assert (code, report["intact"], report["firstBadSeq"]) == (1, False, 4)
+
+
+def test_verify_finds_a_removed_entry(filled: tuple[Settings, str]) -> None:
+    settings, account = filled
+    tamper(settings, account, lambda docs: docs.pop(3) and None)
+    code, report = verify(settings)
+    assert (code, report["firstBadSeq"]) == (1, 3)
+
+
+def test_verify_finds_reordered_entries(filled: tuple[Settings, str]) -> None:
+    settings, account = filled
+
+    def swap(docs: dict[int, dict[str, Any]]) -> None:  # entry 2 now stands where 5 was, and 5 where 2 was
+        two, five = docs[2], docs[5]
+        two["number"], five["number"] = 5, 2
+        two["id"], five["id"] = key_of(account, 5), key_of(account, 2)
+
+    tamper(settings, account, swap)
+    code, report = verify(settings)
+    assert (code, report["firstBadSeq"]) == (1, 2)
+
+
+def test_export_writes_every_entry_as_json_lines_that_verify_by_hand(filled: tuple[Settings, str],
+                                                                      tmp_path: Path) -> None:
+    settings, _ = filled
+    out = tmp_path / "audit.jsonl"
+    result = courtside(settings, "audit", "export", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"out": str(out), "entries": ENTRIES}
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["seq"] for line in lines] == list(range(1, ENTRIES + 1))
+    assert {line["action"] for line in lines} == {"key.created"}
+    assert audit.walk("", (audit.from_view("", line) for line in lines)).intact
+    assert OPERATOR_KEY not in out.read_text(encoding="utf-8")
