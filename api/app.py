@@ -14,7 +14,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
-from api import errors, openapi, output_pages, phone_pages
+from api import errors, event_pages, openapi, output_pages, phone_pages
 from api.blueprint import takes_json_body
 from api.bootstrap import Services
 from api.context import CourtsideFlask, services
@@ -34,6 +34,7 @@ from api.routes import (
     oauth,
     operator,
     operator_audit,
+    operator_event,
     operator_matches,
     operator_outputs,
     operator_phone,
@@ -256,13 +257,14 @@ def create_app(services: Services) -> CourtsideFlask:
     openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
-                   operator_phone, operator_audit):
+                   operator_phone, operator_audit, operator_event):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
         lambda filename: send_from_directory(str(swagger_ui_path), filename),
     )
     output_pages.install(app)
+    event_pages.install(app)
     phone_pages.install(app)
     app.before_request(_check_request)
     app.after_request(_finish_response)

@@ -20,6 +20,7 @@ PAGES = [
     st.Page("views/broadcasts.py", title="Broadcasts and rosters", icon=":material/live_tv:", url_path="broadcasts"),
     st.Page("views/outputs.py", title="Outputs", icon=":material/cast:", url_path="outputs"),
     st.Page("views/phones.py", title="Phones", icon=":material/smartphone:", url_path="phones"),
+    st.Page("views/event_page.py", title="Event page", icon=":material/qr_code_2:", url_path="event-page"),
 ]
 
 page = st.navigation(PAGES)

@@ -274,6 +274,17 @@ class ConsoleClient:
     def remove_player(self, list_id: str, player_id: str) -> dict[str, Any]:
         return dict(self.data("DELETE", f"/operator/player-lists/{list_id}/players/{player_id}"))
 
+    # ------------------------------------------------------------ the event page (contract §15)
+    def event_page(self, broadcast_id: str) -> dict[str, Any]:
+        return dict(self.data("GET", f"/operator/broadcasts/{broadcast_id}/event-page"))
+
+    def set_event_page(self, broadcast_id: str, action: str) -> dict[str, Any]:
+        """`action`: enable, disable or rotate."""
+        return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/event-page/{action}"))
+
+    def call_match(self, match_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/matches/{match_id}/call"))
+
     # ------------------------------------------------------------ phone pages (contract §11)
     def scorer_link(self, table_id: str) -> dict[str, Any]:
         return dict(self.data("GET", f"/operator/tables/{table_id}/scorer"))

@@ -47,6 +47,24 @@ h1 {{ font-size: 20pt; margin: 0 0 6mm; }}
 </style></head><body><h1>{title}</h1><div class="grid">{cards}</div></body></html>"""
 
 
+def event_poster(event: str, url: str) -> str:
+    """The event page's A4 poster: the event's name, a large QR code and the URL, black on white, no controls."""
+    name, link = html.escape(event), html.escape(url)
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{name}: event page</title>
+<style>
+@page {{ size: A4 portrait; margin: 18mm; }}
+html, body {{ background: #fff; color: #000; }}
+body {{ font-family: system-ui, "DejaVu Sans", sans-serif; margin: 0; text-align: center; }}
+h1 {{ font-size: 34pt; margin: 10mm 0 4mm; overflow-wrap: anywhere; }}
+p.lead {{ font-size: 20pt; margin: 0 0 10mm; }}
+svg {{ width: 120mm; height: 120mm; }}
+ul {{ list-style: none; padding: 0; font-size: 16pt; margin: 8mm 0; line-height: 1.5; }}
+code {{ display: block; font-size: 11pt; word-break: break-all; margin-top: 6mm; }}
+</style></head><body><h1>{name}</h1><p class="lead">Scan for your next match, court and results</p>
+{qr_svg(url)}<ul><li>Now: every court</li><li>My matches: find your name once</li><li>Draws and results</li></ul>
+<code>{link}</code></body></html>"""
+
+
 def show_sign_ups(api: Any, roster: dict[str, Any], player_list: dict[str, Any] | None) -> None:
     """A roster open to self-registration: its sign-up QR code to print for the desk, and who signed up."""
     signed = [p for p in (player_list or {}).get("players", []) if p.get("source") == "self"]

@@ -398,6 +398,20 @@ def operator_move_match(uow: UnitOfWork, *, account_id: str, match_id: str, tabl
     return _move(uow, match, table, now, None)
 
 
+def call_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime) -> Match:
+    """Call a pending match's players to its court (contract §14): `calledOn` is set (again, when called twice)."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    if match.status != MatchStatus.PENDING:
+        raise Conflict(f"Match '{match.id}' is {match.status}; only a pending match is called.",
+                       code="match_not_pending")
+    before = dataclasses.replace(match)
+    match.called_on = match.updated_on = iso(now)
+    match = uow.matches.put(match)
+    audit.record(uow, account_id=match.account_id, action="match.called", target=("match", match.id),
+                 before=before, after=match, now=now)
+    return match
+
+
 def operator_cancel_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime) -> Match:
     """Cancel any pending match of the account."""
     return _cancel(uow, get_match(uow, account_id=account_id, match_id=match_id), now)

@@ -226,6 +226,7 @@ class Match:
     completed_on: str | None = None
     recorded_names: dict[str, str] | None = None  # side -> display name, frozen when the match completed
     player_list_id: str | None = None  # the list's `id`, when the operator made the match (any list of the account)
+    called_on: str | None = None  # when the operator last called the players to the court (contract §14)
     seq: int = 0
 
 
@@ -265,6 +266,7 @@ class Link:
     key_hash: str | None
     created_on: str
     points: list[dict[str, str]] = field(default_factory=list)
+    enabled: bool = True  # an event page can be closed and opened again with the same key (contract §15)
     seq: int = 0
 
 

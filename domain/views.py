@@ -59,6 +59,7 @@ def match_view(
         "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
         "startTime": match.start_time, "bestOf": match.best_of, "isDoubles": match.is_doubles,
         "startedOn": match.started_on, "completedOn": match.completed_on,
+        "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
     names = side_names(match, player_list)
@@ -267,6 +268,12 @@ def scorer_link_view(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any
     table = uow.tables.get(link.target_id)
     return {"tableID": link.target_id, "tableLabel": table.label if table else None,
             "url": f"{root.rstrip('/')}/score/{link.key}" if link.key else None, "createdOn": link.created_on}
+
+
+def event_page_view(link: Link, *, root: str) -> dict[str, Any]:
+    """Operator read of a broadcast's event-page link (contract §15): open or not, its URL, when it was made."""
+    return {"broadcastID": link.target_id, "enabled": link.enabled,
+            "url": f"{root.rstrip('/')}/event/{link.key}", "createdOn": link.created_on}
 
 
 def registration_link_view(uow: UnitOfWork, link: Link, *, root: str) -> dict[str, Any]:

@@ -193,6 +193,18 @@ def start_match(body: Json, match_id: str) -> Json:
         return {"data": reader(uow).read(match)}
 
 
+@blp.route("/operator/matches/<string:match_id>/call", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="match_not_pending: only a pending match is called.")
+def call_match(match_id: str) -> Json:
+    """Call a pending match's players to its court: `calledOn` shows "Called to {court}" on the venue display,
+    the event page and the board until it starts (calling again updates `calledOn`)."""
+    with unit_of_work() as uow:
+        return {"data": reader(uow).read(svc.call_match(uow, account_id=_account(), match_id=match_id, now=now()))}
+
+
 @blp.route("/operator/tables/<string:table_id>/start-next", methods=["POST"])
 @requires(operator=True)
 @blp.response(200, envelope(MatchRead))

@@ -267,6 +267,8 @@ class MatchRead(Schema):
     bestOf = fields.Integer()
     isDoubles = fields.Boolean()
     startedOn = fields.String(metadata={"description": "once started"})
+    calledOn = fields.String(metadata={"description": "when the operator called the players to the court "
+                                                      "(pending matches only; contract §14)"})
     completedOn = fields.String()
     playerA = fields.String(metadata={"description": "display name"})
     playerA2 = fields.String()

@@ -100,6 +100,9 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     assert started.status_code == 200, started.json
     tapped = visitor.post(f"{path}/point", json={"version": started.json["data"]["version"], "side": "a"})
     assert tapped.status_code == 200, tapped.json
+    waiting = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "Called Up"},
+                                                       "playerB": {"manualName": "Walk In"}})
+    assert operator.post(f"/operator/matches/{waiting.json['data']['id']}/call").status_code == 200
 
     sign_up = "/" + operator.get(f"/operator/rosters/{roster.json['data']['id']}/registration"
                                  ).json["data"]["url"].split("/", 3)[3]

@@ -1,0 +1,134 @@
+"""The public event page (contract §15), outside /api/v1 and reached by its key alone.
+
+- `GET /event/{key}`: the phone-first page, with the whole state already in its HTML (a JSON data block, which
+  the Content-Security-Policy lets through: only `/event/assets/event.js` runs).
+- `GET /event/{key}/state`: the page's state; `GET /event/{key}/people/{personID}`: one person's matches. Both
+  with an `ETag`; `If-None-Match` answers 304 while nothing changed.
+
+Every viewer shares one snapshot per page and version (§8a): it is built once after a change of the store and then
+served from memory, so hundreds of phones polling an unchanged event cost a dictionary lookup each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from flask import Blueprint, Flask, Response, render_template, request
+
+from api import errors
+from api.context import now, services, unit_of_work
+from domain import event_page as svc
+from domain.errors import NotFound
+from domain.estimates import Estimator
+from domain.ids import hash_secret
+
+blp = Blueprint("event_pages", __name__, template_folder="templates")
+ASSETS = Path(__file__).parent / "templates"
+LINK_TABLES = ("links",)  # a rotate, disable or enable refuses every kept snapshot at once
+PAGE_HEADERS = {
+    "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; "
+                               "connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+}
+FEED_HEADERS = {"Cache-Control": "no-cache"}
+
+
+def _tag(value: Any) -> str:
+    return hashlib.sha256(orjson.dumps(value)).hexdigest()[:24]
+
+
+@dataclass
+class _Kept:
+    """One page's snapshot as served: its ETag and body, and each person's (made on first ask)."""
+
+    etag: str
+    body: bytes
+    snapshot: svc.Snapshot
+    people: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+
+    def person(self, person_id: str) -> tuple[str, bytes]:
+        if person_id not in self.people:
+            data = svc.person_state(self.snapshot, person_id)
+            self.people[person_id] = (_tag(data), orjson.dumps({"data": data}))
+        return self.people[person_id]
+
+
+def _kept(key: str) -> _Kept:
+    """The page's shared snapshot: from memory while the store is unchanged (and within the minute, since
+    estimates move); else built once. NotFound for an unknown, rotated or closed link."""
+    ctx = services()
+    stamp = (getattr(ctx.store, "version", None), now().strftime("%Y%m%d%H%M"))
+    guard = ctx.store.versions(*LINK_TABLES)
+    key_hash = hash_secret(key)
+    kept: _Kept | None = ctx.event_snapshots.get(key_hash, stamp, guard=guard)
+    if kept is not None:
+        return kept
+    with unit_of_work() as uow:
+        broadcast = svc.broadcast_by_key(uow, key=key)
+        estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
+        snapshot = svc.event_snapshot(uow, broadcast, points=ctx.settings.points_per_game, estimator=estimator)
+    version = _tag(snapshot.state)
+    kept = _Kept(etag=version, body=orjson.dumps({"data": {"version": version, **snapshot.state}}),
+                 snapshot=snapshot)
+    ctx.event_snapshots.put(key_hash, stamp, kept, guard=guard)
+    return kept
+
+
+def _conditional(etag: str, body: bytes) -> Response:
+    tag = f'"{etag}"'
+    headers = {"ETag": tag, **FEED_HEADERS}
+    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        return Response(status=304, headers=headers)
+    return Response(body, status=200, mimetype="application/json", headers=headers)
+
+
+def _not_found_page() -> Response:
+    html = render_template("phone_missing.html", what="event page")
+    return Response(html, status=404, mimetype="text/html", headers=PAGE_HEADERS)
+
+
+@blp.route("/event/<string:key>", methods=["GET"])
+def event_page(key: str) -> Response:
+    """The page: Now, My matches, Draws, Results; the state is in the HTML before any script runs."""
+    try:
+        kept = _kept(key)
+    except NotFound:
+        return _not_found_page()
+    state = orjson.loads(kept.body)["data"]
+    html = render_template("event.html", state=state, state_json=kept.body.decode().replace("<", "\\u003c"))
+    return Response(html, mimetype="text/html", headers=PAGE_HEADERS)
+
+
+@blp.route("/event/<string:key>/state", methods=["GET"])
+def event_state(key: str) -> Response:
+    """The page's state feed (`{"data": {"version", "event", "courts", "draws", "results", "people"}}`)."""
+    try:
+        kept = _kept(key)
+    except NotFound:
+        return errors.error_response(404, "not_found", "No such event page.")
+    return _conditional(kept.etag, kept.body)
+
+
+@blp.route("/event/<string:key>/people/<string:person_id>", methods=["GET"])
+def person_state(key: str, person_id: str) -> Response:
+    """One person's matches: current, next (court, estimate, call-up) and finished with scores."""
+    try:
+        etag, body = _kept(key).person(person_id)
+    except NotFound:
+        return errors.error_response(404, "not_found", "No such event page or person.")
+    return _conditional(etag, body)
+
+
+@blp.route("/event/assets/event.js", methods=["GET"])
+def event_script() -> Response:
+    """The page's one script (served from here, so the page's policy needs no inline script)."""
+    return Response((ASSETS / "event.js").read_bytes(), mimetype="text/javascript",
+                    headers={"Cache-Control": "public, max-age=300"})
+
+
+def install(app: Flask) -> None:
+    app.register_blueprint(blp)

@@ -1,0 +1,173 @@
+"""The public event page (contract §15): one link and one QR code per broadcast for every player and spectator.
+
+The link is `{root}/event/{key}` (key `evt_` + 43 URL-safe characters, looked up by its SHA-256 and compared in
+constant time). It is made on first read, answers only while enabled (disabling and enabling again brings the
+same link back), and rotating it kills the old one at once.
+
+`event_snapshot` is everything the page shows, built once per change of the store and shared by every viewer
+(§8a): Now (every court), the people (for "My matches"), draws and results. `person_state` is one person's slice
+of it. Display names, clubs, countries, scores and times only: no IDs but the page's own `personID`s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from domain import audit, links, outputs, scoring
+from domain.broadcasts import get_broadcast
+from domain.clock import iso
+from domain.errors import NotFound
+from domain.estimates import Estimator
+from domain.models import Broadcast, Link, Match, MatchStatus, Table
+from domain.names import name_key
+from domain.people import person_id
+from domain.ports import UnitOfWork
+from domain.queues import active_match
+
+KIND = "event"
+PREFIX = "evt"
+UP_NEXT = 3  # queued matches shown per court under "Now"
+RESULTS = 200  # newest results the page carries
+
+# Draw reads of a broadcast for the page (contract §13), supplied by the draws service once it exists.
+DrawReads = Callable[[UnitOfWork, Broadcast], list[dict[str, Any]]]
+
+
+# ------------------------------------------------------------------------------------------------ the link
+def event_link(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> Link:
+    """The broadcast's event-page link, made (disabled) on first read."""
+    get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    link = uow.links.get(f"{KIND}:{broadcast_id}")
+    if link is None:
+        link = links.ensure_link(uow, kind=KIND, prefix=PREFIX, account_id=account_id, target_id=broadcast_id,
+                                 now=now)
+        link.enabled = False
+        uow.links.put(link)
+    return link
+
+
+def set_enabled(uow: UnitOfWork, *, account_id: str, broadcast_id: str, enabled: bool, now: datetime) -> Link:
+    """Open or close the page; the link stays the same (a closed page answers 404 at once)."""
+    link = event_link(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
+    before = dataclasses.replace(link)
+    link.enabled = enabled
+    link = uow.links.put(link)
+    audit.record(uow, account_id=account_id, action="link.enabled" if enabled else "link.disabled",
+                 target=("link", link.id), before=before, after=link, now=now)
+    return link
+
+
+def enable_event_page(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> Link:
+    return set_enabled(uow, account_id=account_id, broadcast_id=broadcast_id, enabled=True, now=now)
+
+
+def disable_event_page(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> Link:
+    return set_enabled(uow, account_id=account_id, broadcast_id=broadcast_id, enabled=False, now=now)
+
+
+def rotate_event_page(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> Link:
+    """A new key; the old link answers 404 at once. Whether the page is open does not change."""
+    link = event_link(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
+    return links.rotate_link(uow, link, prefix=PREFIX, now=now)
+
+
+def broadcast_by_key(uow: UnitOfWork, *, key: str) -> Broadcast:
+    """The broadcast an event-page URL names: 404 for an unknown, rotated or disabled link."""
+    link = links.link_by_key(uow, key=key, kind=KIND, prefix=PREFIX)
+    broadcast = uow.broadcasts.get(link.target_id) if link is not None and link.enabled else None
+    if broadcast is None:
+        raise NotFound("No such event page.")
+    return broadcast
+
+
+# ------------------------------------------------------------------------------------------------ the snapshot
+@dataclass(frozen=True)
+class Snapshot:
+    """What every viewer of one event page sees (`state`), and each person's slice of it (`people`)."""
+
+    state: dict[str, Any]
+    people: dict[str, dict[str, Any]]
+
+
+def _card(uow: UnitOfWork, match: Match, table: Table | None, *, points: int, estimate: str | None
+          ) -> dict[str, Any]:
+    """One match as the page shows it (court, sides, games, times); the same shape everywhere on the page."""
+    state = outputs.match_state(uow, match, points=points)
+    won = scoring.score(match.game_scores, points=points)
+    winner = "a" if won["a"] > won["b"] else "b" if won["b"] > won["a"] else None
+    return {
+        "court": table.label if table else None,
+        "status": match.status,
+        "event": match.event_name, "round": match.match_round,
+        "sides": [{"names": side["names"], "team": side["team"], "games": side["games"]} for side in state["sides"]],
+        "games": state["games"], "currentGame": state["currentGame"],
+        "winner": winner if match.status == MatchStatus.COMPLETED else None,
+        "estimatedStartOn": estimate, "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
+        "startedOn": match.started_on, "completedOn": match.completed_on,
+    }
+
+
+def _names_of(card: dict[str, Any]) -> Iterable[tuple[int, str, str | None]]:
+    for index, side in enumerate(card["sides"]):
+        for name in side["names"]:
+            if name and name != "TBD":
+                yield index, name, side["team"]
+
+
+def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estimator: Estimator,
+                   draws: DrawReads | None = None) -> Snapshot:
+    """The page's state (contract §15 feed without `version`, which the caller adds) and each person's matches."""
+    courts: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    for table in (t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None):
+        active = active_match(uow, table.id)
+        queue = uow.matches.queue(table.id)
+        starts = estimator.court(table, active=active, queue=queue).starts
+        now_card = None if active is None else _card(uow, active, table, points=points, estimate=None)
+        queued = [_card(uow, m, table, points=points, estimate=iso(starts[m.id]) if m.id in starts else None)
+                  for m in queue]
+        courts.append({"label": table.label, "match": now_card,
+                       "called": [c for c in queued if c["calledOn"]],
+                       "upNext": queued[:UP_NEXT]})
+        done = [_card(uow, m, table, points=points, estimate=None)
+                for m in uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)]
+        cards += ([now_card] if now_card else []) + queued + done
+    results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
+                     key=lambda c: c["completedOn"] or "", reverse=True)
+    people: dict[str, dict[str, Any]] = {}
+    mine: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for card in cards:
+        for side, name, team in _names_of(card):
+            pid = person_id(broadcast.id, name)
+            people.setdefault(pid, {"personID": pid, "name": name, "club": team})
+            mine.setdefault(pid, []).append((side, card))
+    listed = sorted(people.values(), key=lambda p: (name_key(p["name"]), p["personID"]))
+    state = {"event": {"name": broadcast.name}, "courts": courts,
+             "draws": draws(uow, broadcast) if draws else [], "results": results[:RESULTS], "people": listed}
+    return Snapshot(state=state, people={pid: _person(people[pid], mine[pid]) for pid in people})
+
+
+def _person(person: dict[str, Any], matches: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """One person's matches: the one in play, the next (court, estimate, call-up), and results, newest first."""
+    def mark(side: int, card: dict[str, Any]) -> dict[str, Any]:
+        return card | {"side": "ab"[side]}
+
+    current = [mark(s, c) for s, c in matches if c["status"] == MatchStatus.ACTIVE]
+    pending = [mark(s, c) for s, c in matches if c["status"] == MatchStatus.PENDING]
+    pending.sort(key=lambda c: (c["calledOn"] is None, c["estimatedStartOn"] or "~"))
+    finished = sorted((mark(s, c) for s, c in matches if c["status"] == MatchStatus.COMPLETED),
+                      key=lambda c: c["completedOn"] or "", reverse=True)
+    return {"person": person, "current": current[0] if current else None,
+            "next": pending[0] if pending else None, "upcoming": pending, "finished": finished}
+
+
+def person_state(snapshot: Snapshot, person: str) -> dict[str, Any]:
+    """One person's slice of the snapshot; 404 for a personID the page does not know."""
+    found = snapshot.people.get(person)
+    if found is None:
+        raise NotFound("No such person on this event page.")
+    return found

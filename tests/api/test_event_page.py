@@ -1,0 +1,256 @@
+"""Contract §15: the public event page. One link per broadcast (enable, disable, rotate), the page with its state in
+the HTML, the state and person feeds with ETag/304, one shared snapshot per change, nothing but display data;
+and §14's call-up, which the page shows."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from domain.clock import FixedClock
+from storage.backend import AnyStore
+from tests.conftest import Api
+from tests.eventually import eventually
+
+ID_PATTERN = re.compile(r"\b(?:brd|tbl|mat|op|pl|ply|ros|conn|app|outp|scr|out|reg)_[A-Za-z0-9_-]+")
+
+
+@dataclass
+class Event:
+    operator: Api
+    client: Any
+    broadcast: dict[str, Any]
+
+    @property
+    def tables(self) -> list[str]:
+        return [t["id"] for t in self.broadcast["tables"]]
+
+    def link(self) -> dict[str, Any]:
+        response = self.operator.get(f"/operator/broadcasts/{self.broadcast['id']}/event-page")
+        assert response.status_code == 200, response.json
+        return dict(response.json["data"])
+
+    def act(self, what: str) -> dict[str, Any]:
+        response = self.operator.post(f"/operator/broadcasts/{self.broadcast['id']}/event-page/{what}")
+        assert response.status_code == 200, response.json
+        return dict(response.json["data"])
+
+    def path(self, url: str) -> str:
+        return "/event/" + url.rsplit("/event/", 1)[1]
+
+    def match(self, a: str, b: str, table: int = 0, **extra: Any) -> dict[str, Any]:
+        body = {"tableID": self.tables[table], "playerA": {"manualName": a}, "playerB": {"manualName": b}} | extra
+        response = self.operator.post("/operator/matches", json=body)
+        assert response.status_code == 201, response.json
+        return dict(response.json["data"])
+
+    def state(self, url: str, **headers: str) -> Any:
+        return self.client.get(self.path(url) + "/state", headers=headers)
+
+
+@pytest.fixture
+def event(operator: Api, app: Flask) -> Event:
+    response = operator.post("/operator/broadcasts", json={
+        "name": "Club Open 2026", "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})
+    assert response.status_code == 201, response.json
+    return Event(operator, app.test_client(), response.json["data"])
+
+
+def open_page(event: Event) -> str:
+    return str(event.act("enable")["url"])
+
+
+def test_event_page_link_is_made_closed_with_an_evt_key(event: Event) -> None:
+    link = event.link()
+    assert set(link) == {"broadcastID", "enabled", "url", "createdOn"}
+    assert link["enabled"] is False
+    assert re.fullmatch(r"http://localhost/event/evt_[A-Za-z0-9_-]{43}", link["url"])
+    assert event.client.get(event.path(link["url"])).status_code == 404
+    assert event.state(link["url"]).status_code == 404
+
+
+def test_enable_opens_the_same_link_and_disable_closes_it_at_once(event: Event) -> None:
+    url = event.link()["url"]
+    assert event.act("enable") | {"createdOn": None} == event.link() | {"createdOn": None}
+    assert event.link()["enabled"] is True
+    assert event.client.get(event.path(url)).status_code == 200
+    assert event.act("disable")["url"] == url
+    assert event.client.get(event.path(url)).status_code == 404
+    assert event.state(url).status_code == 404
+    again = event.act("enable")
+    assert again["url"] == url and again["enabled"] is True
+    assert event.state(url).status_code == 200
+
+
+def test_rotate_kills_the_old_link_at_once(event: Event) -> None:
+    old = open_page(event)
+    assert event.state(old).status_code == 200
+    new = event.act("rotate")
+    assert new["url"] != old and new["enabled"] is True
+    assert event.state(old).status_code == 404
+    assert event.client.get(event.path(old)).status_code == 404
+    assert event.state(new["url"]).status_code == 200
+
+
+def test_unknown_keys_and_other_accounts_broadcasts_are_404(event: Event) -> None:
+    open_page(event)
+    for path in ("/event/evt_" + "x" * 43, "/event/nothing", "/event/evt_" + "x" * 43 + "/state",
+                 "/event/evt_" + "x" * 43 + "/people/psn_0000"):
+        response = event.client.get(path)
+        assert response.status_code == 404, path
+    missing = event.operator.get("/operator/broadcasts/brd_missing/event-page")
+    assert missing.status_code == 404 and missing.json["error"]["code"] == "not_found"
+
+
+def test_event_page_routes_need_the_operator_key(event: Event, partner: Api) -> None:
+    response = partner.get(f"/operator/broadcasts/{event.broadcast['id']}/event-page")
+    assert response.status_code == 401
+    assert response.json["error"]["code"] == "invalid_token"
+
+
+def test_state_feed_shape_with_etag_and_304_while_unchanged(event: Event) -> None:
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen", eventName="Open singles", matchRound="Round 1")
+    response = event.state(url)
+    assert response.status_code == 200
+    data = response.json["data"]
+    assert list(data) == ["version", "event", "courts", "draws", "results", "people"]
+    assert data["event"] == {"name": "Club Open 2026"}
+    assert [c["label"] for c in data["courts"]] == ["Court 1", "Court 2"]
+    assert response.headers["ETag"] == f'"{data["version"]}"'
+    unchanged = event.state(url, **{"If-None-Match": response.headers["ETag"]})
+    assert unchanged.status_code == 304 and unchanged.headers["ETag"] == response.headers["ETag"]
+    assert unchanged.data == b""
+    event.match("Cy Diaz", "Di Evans")
+    changed = event.state(url, **{"If-None-Match": response.headers["ETag"]})
+    assert changed.status_code == 200 and changed.headers["ETag"] != response.headers["ETag"]
+
+
+def test_now_shows_each_courts_match_score_and_up_next_with_estimates(event: Event) -> None:
+    url = open_page(event)
+    live = event.match("Ann Lee", "Bo Chen")
+    event.match("Cy Diaz", "Di Evans")
+    assert event.operator.post(f"/operator/matches/{live['id']}/start").status_code == 200
+    assert event.operator.post(f"/operator/matches/{live['id']}/score",
+                               json={"gameScores": [{"a": 11, "b": 7}, {"a": 3, "b": 2}]}).status_code == 200
+    court = event.state(url).json["data"]["courts"][0]
+    assert court["match"]["status"] == "active"
+    assert [s["names"] for s in court["match"]["sides"]] == [["Ann Lee"], ["Bo Chen"]]
+    assert [s["games"] for s in court["match"]["sides"]] == [1, 0]
+    assert court["match"]["currentGame"] == {"a": 3, "b": 2}
+    assert [s["names"] for s in court["upNext"][0]["sides"]] == [["Cy Diaz"], ["Di Evans"]]
+    assert court["upNext"][0]["estimatedStartOn"].endswith("Z")
+
+
+def test_people_are_one_row_per_person_under_the_name_rule(event: Event) -> None:
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen")
+    event.match("ann  lee", "Cy Diaz", table=1)
+    people = event.state(url).json["data"]["people"]
+    assert [p["name"] for p in people] == ["Ann Lee", "Bo Chen", "Cy Diaz"]
+    assert all(re.fullmatch(r"psn_[0-9a-f]{20}", p["personID"]) and set(p) == {"personID", "name", "club"}
+               for p in people)
+
+
+def test_person_feed_gives_next_match_court_estimate_call_up_and_results(event: Event) -> None:
+    url = open_page(event)
+    first = event.match("Ann Lee", "Bo Chen")
+    second = event.match("Cy Diaz", "Ann Lee", table=1)
+    ann = next(p for p in event.state(url).json["data"]["people"] if p["name"] == "Ann Lee")
+    path = event.path(url) + f"/people/{ann['personID']}"
+    mine = event.client.get(path)
+    assert mine.status_code == 200 and mine.headers["ETag"]
+    data = mine.json["data"]
+    assert data["person"] == ann and data["current"] is None and data["finished"] == []
+    assert data["next"]["court"] in ("Court 1", "Court 2") and data["next"]["estimatedStartOn"]
+    assert len(data["upcoming"]) == 2
+    assert event.client.get(path, headers={"If-None-Match": mine.headers["ETag"]}).status_code == 304
+
+    called = event.operator.post(f"/operator/matches/{second['id']}/call")
+    assert called.status_code == 200 and called.json["data"]["calledOn"].endswith("Z")
+    data = event.client.get(path).json["data"]
+    assert data["next"]["court"] == "Court 2" and data["next"]["calledOn"] == called.json["data"]["calledOn"]
+    assert data["next"]["side"] == "b"
+    assert event.state(url).json["data"]["courts"][1]["called"][0]["calledOn"] == data["next"]["calledOn"]
+
+    assert event.operator.post(f"/operator/matches/{first['id']}/start").status_code == 200
+    assert event.client.get(path).json["data"]["current"]["court"] == "Court 1"
+    done = event.operator.post(f"/operator/matches/{first['id']}/complete",
+                               json={"gameScores": [{"a": 11, "b": 5}] * 3})
+    assert done.status_code == 200
+    data = event.client.get(path).json["data"]
+    assert data["current"] is None
+    assert data["finished"][0]["winner"] == "a" and data["finished"][0]["side"] == "a"
+    assert data["finished"][0]["games"] == [{"a": 11, "b": 5}] * 3
+    results = event.state(url).json["data"]["results"]
+    assert [[s["names"] for s in r["sides"]] for r in results] == [[["Ann Lee"], ["Bo Chen"]]]
+
+
+def test_unknown_person_is_404(event: Event) -> None:
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen")
+    response = event.client.get(event.path(url) + "/people/psn_00000000000000000000")
+    assert response.status_code == 404 and response.json["error"]["code"] == "not_found"
+
+
+def test_call_only_a_pending_match_and_calling_again_updates_called_on(event: Event, clock: FixedClock) -> None:
+    match = event.match("Ann Lee", "Bo Chen")
+    first = event.operator.post(f"/operator/matches/{match['id']}/call").json["data"]["calledOn"]
+    clock.advance(seconds=60)
+    second = event.operator.post(f"/operator/matches/{match['id']}/call").json["data"]["calledOn"]
+    assert second > first
+    assert event.operator.post(f"/operator/matches/{match['id']}/start").status_code == 200
+    refused = event.operator.post(f"/operator/matches/{match['id']}/call")
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "match_not_pending"
+    assert "calledOn" not in event.operator.get(f"/operator/matches?tableID={event.tables[0]}").json["data"][0]
+    assert event.operator.post("/operator/matches/mat_missing/call").status_code == 404
+
+
+def test_unchanged_state_is_served_without_touching_storage(event: Event, store: AnyStore,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen")
+    first = event.state(url)
+    assert first.status_code == 200
+
+    def settled() -> bool:  # PostgreSQL learns of its own commits by notification, a moment later
+        version = getattr(store, "version", None)
+        time.sleep(0.1)
+        event.state(url)
+        return getattr(store, "version", None) == version
+
+    eventually(settled, timeout=10)
+    first = event.state(url)
+
+    def no_storage(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("an unchanged event page read storage")
+
+    monkeypatch.setattr(type(store), "transaction", no_storage)
+    again = event.state(url)
+    assert again.status_code == 200 and again.data == first.data
+    assert event.state(url, **{"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert event.client.get(event.path(url)).status_code == 200
+
+
+def test_page_carries_its_state_and_only_display_data(event: Event) -> None:
+    url = open_page(event)
+    event.match("Ann <b>Lee</b>", "Bo Chen", eventName="Open singles")
+    page = event.client.get(event.path(url))
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "Club Open 2026" in html and "Ann \\u003cb>Lee\\u003c/b>" in html and "<b>Lee" not in html
+    assert 'id="state"' in html and "assets/event.js" in html
+    policy = page.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    assert page.headers["Referrer-Policy"] == "no-referrer"
+    feed = event.state(url).get_data(as_text=True)
+    assert ID_PATTERN.search(feed) is None, ID_PATTERN.search(feed)
+    assert "evt_" not in feed
+    script = event.client.get("/event/assets/event.js")
+    assert script.status_code == 200 and script.mimetype == "text/javascript"
+    assert "innerHTML" not in script.get_data(as_text=True)

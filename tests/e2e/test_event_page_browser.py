@@ -1,0 +1,73 @@
+"""The public event page in a real phone-sized browser (contract §15): a player finds themself in two taps, sees
+their next court and time, a call-up within 6 s and their result after the match, without a reload; the choice is
+remembered on the phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from tests.server_process import ServerProcess
+
+PHONE = {"width": 360, "height": 740}
+
+
+def seed(server: ServerProcess) -> tuple[str, dict[str, Any]]:
+    """Two courts: Ann Lee v Bo Chen playing on Court 1; Mia Wong v Cy Diaz queued on Court 2. The event page URL."""
+    broadcast = server.call("POST", "/operator/broadcasts", {
+        "name": "Club Open 2026", "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})["data"]
+    courts = [t["id"] for t in broadcast["tables"]]
+
+    def match(table: str, a: str, b: str) -> dict[str, Any]:
+        return dict(server.call("POST", "/operator/matches", {
+            "tableID": table, "playerA": {"manualName": a}, "playerB": {"manualName": b}, "bestOf": 1,
+            "eventName": "Open singles", "matchRound": "Round 1"})["data"])
+
+    live = match(courts[0], "Ann Lee", "Bo Chen")
+    server.call("POST", f"/operator/matches/{live['id']}/start")
+    waiting = match(courts[1], "Mia Wong", "Cy Diaz")
+    url = server.call("POST", f"/operator/broadcasts/{broadcast['id']}/event-page/enable")["data"]["url"]
+    return str(url), waiting
+
+
+def test_a_player_finds_their_next_court_in_two_taps_and_follows_call_up_and_result(
+        browser: Browser, live_server: ServerProcess) -> None:
+    url, waiting = seed(live_server)
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(url)
+    page.evaluate("window.__loaded = 'once'")
+    expect(page.locator("#courts")).to_contain_text("Ann Lee")  # Now, from the state in the HTML
+    expect(page.locator("#courts")).to_contain_text("Mia Wong v Cy Diaz")
+
+    page.tap("nav button[data-tab=mine]")  # tap 1
+    page.fill("#find", "mia")
+    page.tap("#matches-list button >> text=Mia Wong")  # tap 2
+    mine = page.locator("#my-matches")
+    expect(mine).to_contain_text("Your next match")
+    expect(mine).to_contain_text("Court 2")
+    expect(mine).to_contain_text("Expected")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    live_server.call("POST", f"/operator/matches/{waiting['id']}/call")
+    expect(mine.locator(".calledline")).to_have_text("Called to Court 2", timeout=6000)
+
+    live_server.call("POST", f"/operator/matches/{waiting['id']}/start")
+    live_server.call("POST", f"/operator/matches/{waiting['id']}/complete", {"gameScores": [{"a": 11, "b": 8}]})
+    expect(mine).to_contain_text("Your results", timeout=12000)
+    expect(mine).to_contain_text("Games 11–8")
+    assert page.evaluate("window.__loaded") == "once"
+
+    page.reload()  # remembered on the phone: no search again
+    page.tap("nav button[data-tab=mine]")
+    expect(page.locator("#me")).to_contain_text("Mia Wong")
+    expect(page.locator("#my-matches")).to_contain_text("Your results")
+
+
+def test_a_closed_or_unknown_event_page_is_404_in_the_browser(browser: Browser, live_server: ServerProcess) -> None:
+    url, _ = seed(live_server)
+    page = browser.new_page(viewport=PHONE)
+    assert page.goto(url.rsplit("/", 1)[0] + "/evt_" + "x" * 43).status == 404
+    live_server.call("POST", f"/operator/broadcasts/{live_server.call('GET', '/operator/broadcasts')['data'][0]['id']}"
+                             "/event-page/disable")
+    assert page.goto(url).status == 404
