@@ -168,8 +168,10 @@ class ConsoleClient:
     def start_match(self, match_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/start"))
 
-    def score_match(self, match_id: str, game_scores: list[dict[str, int]]) -> dict[str, Any]:
-        return dict(self.data("POST", f"/operator/matches/{match_id}/score", json={"gameScores": game_scores}))
+    def score_match(self, match_id: str, game_scores: list[dict[str, int]], *,
+                    reason: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"gameScores": game_scores} | ({"reason": reason} if reason else {})
+        return dict(self.data("POST", f"/operator/matches/{match_id}/score", json=body))
 
     def complete_match(self, match_id: str, game_scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
         body = {} if game_scores is None else {"gameScores": game_scores}
@@ -201,6 +203,17 @@ class ConsoleClient:
 
     def reorder_queue(self, table_id: str, match_ids: list[str]) -> dict[str, Any]:
         return dict(self.data("PUT", f"/operator/tables/{table_id}/queue", json={"matchIDs": match_ids}))
+
+    # ------------------------------------------------------------ audit log (contract §16)
+    def audit(self, *, target_type: str | None = None, target_id: str | None = None, actor_kind: str | None = None,
+              since: str | None = None, max_items: int = 200) -> list[dict[str, Any]]:
+        """The newest audit entries matching the filters (at most `max_items`), newest first."""
+        return list(self.pages("/operator/audit", max_items=max_items, targetType=target_type, targetID=target_id,
+                               actorKind=actor_kind, since=since))
+
+    def match_history(self, match_id: str) -> list[dict[str, Any]]:
+        """Every audit entry of one match, oldest first."""
+        return list(reversed(self.audit(target_type="match", target_id=match_id, max_items=10_000)))
 
     # ------------------------------------------------------------ deliveries
     def deliveries(self, *, status: str | None = None, event_type: str | None = None,

@@ -117,8 +117,9 @@ def entry_hash(body: Mapping[str, Any]) -> str:
 
 # ----------------------------------------------------------------------------------------------- what is kept
 def _camel(name: str) -> str:
+    """`table_id` -> `tableID`, `game_scores` -> `gameScores`: the API's spelling."""
     head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+    return head + "".join("ID" if part == "id" else part[:1].upper() + part[1:] for part in rest)
 
 
 def redact(value: Any) -> Any:

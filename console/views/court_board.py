@@ -22,6 +22,7 @@ from console.board import (
     player_names,
     queue_after,
 )
+from console.history import match_history
 from console.scoring import match_state
 from console.ui import (
     act,
@@ -215,6 +216,10 @@ if tables:
     table = by_id[table_id]
     queue = table.get("queue") or []
     api = client()
+    labels = {t["id"]: t["label"] for t in tables}
+    if table.get("activeMatch"):
+        st.markdown(f"**In play:** {plain(match_label(table['activeMatch']))}")
+        match_history(table["activeMatch"], key="board_active", labels=labels)
 
     if not queue:
         st.caption("No pending matches on this table.")
@@ -223,6 +228,7 @@ if tables:
         match_id = st.selectbox("Pending match", list(by_match), key="board_match",
                                 format_func=lambda i: f"{by_match[i].get('queuePosition')}. {match_label(by_match[i])}")
         match = by_match[match_id]
+        match_history(match, key="board_pending", labels=labels)
         order = [m["id"] for m in queue]
         up, down, top, cancel = st.columns(4)
         moves: tuple[tuple[Any, str, Where], ...] = (

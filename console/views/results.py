@@ -7,7 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from console.board import clock_time
-from console.ui import client, load, plain, show_flash
+from console.history import match_history
+from console.scoring import score_line
+from console.ui import client, load, match_label, plain, show_flash
 
 COLUMNS = {"court": "Court", "event": "Event", "round": "Round", "sideA": "Side A", "sideB": "Side B",
            "games": "Games", "won": "Games won", "winnerNames": "Winner", "finished": "Finished",
@@ -17,6 +19,8 @@ st.title("Results")
 show_flash()
 api = client()
 broadcasts = load(api.broadcasts)
+tables = load(api.tables) or []
+completed = load(api.completed_matches) or [] if broadcasts else []
 if broadcasts is not None and not broadcasts:
     st.info("No broadcast yet.")
 for broadcast in broadcasts or []:
@@ -31,6 +35,14 @@ for broadcast in broadcasts or []:
     frame["won"] = frame["gamesA"].astype(str) + "–" + frame["gamesB"].astype(str)
     frame["finished"] = frame["completedOn"].map(clock_time)
     st.dataframe(frame[list(COLUMNS)].rename(columns=COLUMNS), hide_index=True, width="stretch")
+    courts = {t["id"] for t in tables if t.get("broadcastID") == broadcast["id"]}
+    done = {m["id"]: m for m in completed if m.get("tableID") in courts}
+    if done:
+        labels = {i: f"{match_label(m)} {score_line(m['gameScores'])}" for i, m in done.items()}
+        picked = st.selectbox("Match history", list(done), key=f"results_history_{broadcast['id']}",
+                              format_func=labels.__getitem__)
+        match_history(done[picked], key=f"results_{broadcast['id']}",
+                      labels={t["id"]: t["label"] for t in tables})
     csv = load(api.results_csv, broadcast["id"])
     if csv is not None:
         st.download_button(f"Download results of {broadcast['name']} (CSV)", csv, key=f"results_{broadcast['id']}",

@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 from console.board import busy_text, next_startable
+from console.history import match_history
 from console.scoring import Side, add_point, finished_games, match_state, parse_games, score_line
 from console.ui import act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
@@ -155,6 +156,9 @@ elif tables:
         format_func=lambda i: f"{by_id[i]['label']} · {'in play' if by_id[i].get('activeMatch') else 'free'}",
     )
     court(table_id)
+    if by_id[table_id].get("activeMatch"):
+        match_history(by_id[table_id]["activeMatch"], key="scoring_live",
+                      labels={t["id"]: t["label"] for t in tables})
 
 
 # ------------------------------------------------------------------ corrections
@@ -174,9 +178,13 @@ if recent:
     games_text = st.text_input("Corrected games (side A-side B, comma-separated)", key=f"correct_games_{match_id}",
                                value=score_line(chosen["gameScores"]), placeholder="11-7, 9-11, 11-5")
 
+    match_history(chosen, key="correct", labels={t["id"]: t["label"] for t in tables or []})
+    reason = st.text_input("Reason for the correction (kept in the audit log)", key=f"correct_reason_{match_id}",
+                           max_chars=500, placeholder="e.g. the umpire's sheet says 11-9 in game 3").strip()
+
     def save(games: list[dict[str, int]]) -> None:
         st.session_state.pop(PENDING_CORRECTION, None)
-        fixed = act(api.score_match, match_id, games, done="Result corrected.", rerun=False)
+        fixed = act(api.score_match, match_id, games, reason=reason or None, done="Result corrected.", rerun=False)
         if fixed is not None:
             st.success(f"Result corrected: {plain(match_label(fixed))} {score_line(fixed.get('gameScores') or [])}.")
 
@@ -197,7 +205,10 @@ if recent:
         st.warning(f"This correction changes the winner from {plain(before)} to {plain(after)}.")
         yes, no = st.columns(2)
         if yes.button("Yes, change the winner", key="correct_confirm", type="primary"):
-            save(pending[1])
+            if reason:
+                save(pending[1])
+            else:  # a changed winner is the disputed moment of the day: the log must say why
+                st.error("Give the reason for changing the winner above, then confirm again.")
         if no.button("Keep the recorded winner", key="correct_keep"):
             st.session_state.pop(PENDING_CORRECTION, None)
             st.rerun()

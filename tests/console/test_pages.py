@@ -324,6 +324,7 @@ def test_scoring_corrects_a_completed_result(console: Console, partner: Partner,
     click(app, "correct_save")
     assert texts(app, "warning") == ["This correction changes the winner from Ann Lee to Bo Kim."]
     assert operator_api.data("GET", "/operator/matches?status=completed")[0]["gameScores"][0] == {"a": 11, "b": 3}
+    app.text_input(key=f"correct_reason_{match['id']}").input("Sides swapped on the sheet").run()
     click(app, "correct_confirm")
     assert "Result corrected: Ann Lee vs Bo Kim · m1 3-11, 4-11." in texts(app, "success")
     receiver.wait_for(3)  # started, completed, result_updated
