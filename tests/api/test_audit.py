@@ -120,6 +120,8 @@ def test_every_kind_of_change_writes_exactly_one_entry_naming_its_actor(day: Day
         ("match.created", lambda: day.op("POST", "/operator/matches", {
             "tableID": day.tables[0], "playerA": {"manualName": "Ann Lee"}, "playerB": {"manualName": "Bo Ma"}},
             status=201), "match", "", "operator"),
+        ("match.called", lambda: day.op("POST", f"/operator/matches/{day.queue()[0]}/call"), "match", "",
+         "operator"),
         ("table.queue_reordered", lambda: day.op("PUT", f"/operator/tables/{day.tables[0]}/queue", {
             "matchIDs": list(reversed(day.queue()))}),
          "table", day.tables[0], "operator"),
@@ -146,6 +148,12 @@ def test_every_kind_of_change_writes_exactly_one_entry_naming_its_actor(day: Day
          f"scorer:{day.tables[0]}", "operator"),
         ("key.created", lambda: day.op("POST", "/operator/keys", {"name": "second"}, status=201), "connection", "",
          "operator"),
+        ("link.enabled", lambda: day.op("POST", f"/operator/broadcasts/{day.broadcast_id}/event-page/enable"),
+         "link", f"event:{day.broadcast_id}", "operator"),
+        ("link.rotated", lambda: day.op("POST", f"/operator/broadcasts/{day.broadcast_id}/event-page/rotate"),
+         "link", f"event:{day.broadcast_id}", "operator"),
+        ("link.disabled", lambda: day.op("POST", f"/operator/broadcasts/{day.broadcast_id}/event-page/disable"),
+         "link", f"event:{day.broadcast_id}", "operator"),
         ("app.created", lambda: register(operator), "app", "", "operator"),
     ]
     for action, change, target_type, target_id, actor_kind in steps:
