@@ -37,6 +37,7 @@ from api.routes import (
     operator_event,
     operator_matches,
     operator_outputs,
+    operator_people,
     operator_phone,
     operator_resources,
     operator_webhooks,
@@ -257,7 +258,7 @@ def create_app(services: Services) -> CourtsideFlask:
     openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
-                   operator_phone, operator_audit, operator_event):
+                   operator_phone, operator_audit, operator_event, operator_people):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",

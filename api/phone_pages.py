@@ -119,6 +119,15 @@ def complete_match(key: str) -> Response:
     return _act(key, scorer.complete)
 
 
+@blp.route("/score/<string:key>/retire", methods=["POST"])
+@_json_view
+def retire(key: str) -> Response:
+    """Record a retirement of the match in play: `winnerSide` wins (contract §14)."""
+    body = request.get_json(silent=True)
+    side = body.get("winnerSide") if isinstance(body, dict) else None
+    return _act(key, scorer.retire, winner_side=side if isinstance(side, str) else "")
+
+
 @blp.route("/score/<string:key>/start-next", methods=["POST"])
 @_json_view
 def start_next(key: str) -> Response:

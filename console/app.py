@@ -11,6 +11,7 @@ st.set_page_config(page_title="Courtside console", page_icon=":material/sports_t
 
 PAGES = [
     st.Page("views/court_board.py", title="Court board", icon=":material/grid_view:", default=True),
+    st.Page("views/check_in.py", title="Check-in", icon=":material/how_to_reg:", url_path="check-in"),
     st.Page("views/scoring.py", title="Scoring", icon=":material/scoreboard:", url_path="scoring"),
     st.Page("views/import_schedule.py", title="Import schedule", icon=":material/upload_file:",
             url_path="import"),

@@ -32,9 +32,31 @@ def busy_text(match: dict[str, Any]) -> str:
     return "; ".join(f"{p['name']} is playing on {p['tableLabel']}" for p in match.get("busyPlayers") or [])
 
 
+def blocked_text(match: dict[str, Any]) -> str:
+    """Why a queued match may not start now, in words (contract §14): busy (where), resting (until), not checked
+    in (who), not before (when); "" when it may start."""
+    block = match.get("blockedBy")
+    if not block:
+        return ""
+    players = ", ".join(block.get("players") or [])
+    reason = block.get("reason")
+    if reason == "player_busy":
+        return busy_text(match) or f"{players} playing on another court"
+    if reason == "player_resting":
+        return f"{players} resting until {clock_time(block.get('until'))}"
+    if reason == "not_checked_in":
+        return f"Not checked in: {players}"
+    if reason == "not_before":
+        return f"Not before {clock_time(block.get('until'))}"
+    return str(reason)
+
+
 def next_startable(queue: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The match "Start next" starts: the first queued one with every player free."""
-    return next((m for m in queue if not m.get("busyPlayers")), None)
+    """The match "Start next" starts: a called match first, else the first queued one, that may start now."""
+    free = [m for m in queue if not m.get("blockedBy") and not m.get("busyPlayers")]
+    called = sorted((m for m in free if m.get("calledOn")), key=lambda m: m["calledOn"])
+    first = called or free
+    return first[0] if first else None
 
 
 def attention_text(table: dict[str, Any], *, now: datetime) -> str:

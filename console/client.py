@@ -295,6 +295,21 @@ class ConsoleClient:
         """`action`: enable, disable or rotate."""
         return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/event-page/{action}"))
 
+    # ------------------------------------------------------------ check-in (contract §14)
+    def people(self, broadcast_id: str) -> list[dict[str, Any]]:
+        return list(self.data("GET", f"/operator/broadcasts/{broadcast_id}/people"))
+
+    def check_in(self, broadcast_id: str, person_id: str, present: bool = True) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/people/{person_id}/check-in",
+                              json={"present": present}))
+
+    def set_event_day(self, broadcast_id: str, event_day: dict[str, Any]) -> dict[str, Any]:
+        return self.update_broadcast(broadcast_id, {"eventDay": event_day})
+
+    def walkover(self, match_id: str, winner_side: str, reason: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/matches/{match_id}/walkover",
+                              json={"winnerSide": winner_side, "reason": reason}))
+
     def call_match(self, match_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/call"))
 

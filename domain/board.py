@@ -3,6 +3,7 @@
 Each court is the table read (active match and whole queue) plus, from one moment `now`:
 - `activeMatch.expectedEndOn` and each queued match's `estimatedStartOn` (domain.estimates);
 - each queued match's `busyPlayers`: who of its players is on another court right now, and where;
+- each queued match's `blockedBy`: why it may not start now (busy, resting, not checked in, not before: §14), or null;
 - `courtPlayerListID`: the court's player list (assigned to the table, else the broadcast's default), or null;
 - `typicalMinutes` of its broadcast, and `attention`: `overdue` (the match in play runs over 1.5x typical),
   `waiting` (no match in play, matches queued), or null.
@@ -13,9 +14,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from domain.availability import Availability
 from domain.clock import iso
 from domain.estimates import Estimator
-from domain.matches import Playing
 from domain.models import Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match
@@ -31,7 +32,7 @@ class Board:
         self.uow = uow
         self.reader = Reader(uow, points=points)
         self.estimator = Estimator(uow, now=now, default_minutes=default_minutes) if estimates else None
-        self.playing = Playing(uow, account_id=account_id)
+        self.availability = Availability(uow, account_id=account_id, now=now)
         self._labels: dict[str, str] = {}
 
     def _label(self, table_id: str) -> str:
@@ -51,8 +52,10 @@ class Board:
         for match, read in zip(queue, court["queue"], strict=True):
             read["busyPlayers"] = [
                 {"name": read.get(side, side), "tableID": table_id, "tableLabel": self._label(table_id)}
-                for side, table_id in self.playing.busy(match)
+                for side, table_id in self.availability.busy(match)
             ]
+            block = self.availability.block(match)
+            read["blockedBy"] = None if block is None else block.view()
         if self.estimator is None:
             return court
         times = self.estimator.court(table, active=active, queue=queue)

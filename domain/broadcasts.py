@@ -61,6 +61,8 @@ class BroadcastChange:
     default_scoreboard_id: str | None = UNSET
     scoreboard_ids: list[str] | None = UNSET
     tables: list[Court] = UNSET
+    require_check_in: bool = UNSET  # event day (contract §14), operator only
+    rest_minutes: int = UNSET
 
 
 def get_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
@@ -197,6 +199,10 @@ def patch_broadcast(
         broadcast.scoreboard_ids = change.scoreboard_ids
     if given(change.tables):
         _configure_courts(uow, broadcast, change.tables, now=now)
+    if given(change.require_check_in):
+        broadcast.require_check_in = change.require_check_in
+    if given(change.rest_minutes):
+        broadcast.rest_minutes = change.rest_minutes
     _refresh_output_links(uow, broadcast, now=now)
     broadcast.updated_on = iso(now)
     return uow.broadcasts.put(broadcast)

@@ -8,12 +8,13 @@ failure (caught per item by bulk operations) leaves nothing behind.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from domain import audit, queues, scoring
+from domain.availability import Availability, BlockReason
 from domain.bulk import check_unique
 from domain.clock import iso
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
@@ -223,103 +224,63 @@ def _emit(uow: UnitOfWork, match: Match, event_type: str, now: datetime, rules: 
                  data=data, now=now)
 
 
-def _players_of(match: Match, list_id: str) -> dict[tuple[str, ...], str]:
-    """Who plays a match: a list player by (list, externalID), a manual name trimmed and case-folded; each with
-    the side it plays on."""
-    found: dict[tuple[str, ...], str] = {}
-    for side, ref in match.participants.items():
-        if ref.get("externalID"):
-            found[("player", list_id, ref["externalID"])] = side
-        elif (ref.get("manualName") or "").strip():
-            found[("name", ref["manualName"].strip().casefold())] = side
-    return found
-
-
-class Playing:
-    """Who is on court right now: each player of the account's active matches, with the table they play on.
-
-    Built once (one read of the active matches) and asked about many matches: start-next and the court board.
-    A player is the same whether a partner's match or an operator's names them: both point at the same list.
-    """
-
-    def __init__(self, uow: UnitOfWork, *, account_id: str) -> None:
-        self._uow = uow
-        self._lists: dict[tuple[str, str], str] = {}
-        self._tables: dict[tuple[str, ...], list[str]] = {}
-        for active in uow.matches.find(account_id=account_id, status=MatchStatus.ACTIVE):
-            for key in _players_of(active, self._list_id(active)):
-                self._tables.setdefault(key, []).append(active.table_id)
-
-    def _list_id(self, match: Match) -> str:
-        if match.player_list_id is not None:
-            return match.player_list_id
-        key = (match.connection_id, match.player_list_external_id)
-        if key not in self._lists:
-            found = queues.player_list_of(self._uow, match)
-            self._lists[key] = found.id if found else "/".join(key)
-        return self._lists[key]
-
-    def busy(self, match: Match) -> list[tuple[str, str]]:
-        """(side, table ID) for each of the match's players in an active match on another table."""
-        if not self._tables:
-            return []
-        return [(side, table_id) for key, side in _players_of(match, self._list_id(match)).items()
-                for table_id in self._tables.get(key, []) if table_id != match.table_id]
-
-
-def busy_players(uow: UnitOfWork, match: Match, playing: Playing | None = None) -> tuple[list[str], list[str]]:
-    """The match's players who are in an active match on another table (contract §9), and those tables."""
-    busy = (playing or Playing(uow, account_id=match.account_id)).busy(match)
-    if not busy:
-        return [], []
-    names = queues.side_names(match, queues.player_list_of(uow, match))
-    players = [names.get(side, side) for side, _ in busy]
-    return list(dict.fromkeys(players)), list(dict.fromkeys(table_id for _, table_id in busy))
-
-
 def start_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, rules: Rules, force: bool = False,
 ) -> Match:
     """pending -> active; a table plays one match at a time (`409 table_busy`). Emits `match.started`.
 
-    With `force=False` a match whose player is still playing on another table is refused (`409 player_busy`,
-    naming the players and tables).
+    With `force=False` a match that may not start now is refused with the reason of contract §14: `player_busy`
+    (naming the players and tables), `player_resting` (until when), `not_checked_in`, `not_before`.
     """
     match = get_match(uow, account_id=account_id, match_id=match_id)
     if match.status != MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' is {match.status}, not pending.", code="match_not_pending")
-    busy = uow.matches.find(table_id=match.table_id, status=MatchStatus.ACTIVE)
-    if busy:
-        raise Conflict(f"Table '{match.table_id}' is already playing match '{busy[0].id}'.", code="table_busy")
+    _require_free_table(uow, match.table_id)
     if not force:
-        players, tables = busy_players(uow, match)
-        if players:
-            raise Conflict(f"{', '.join(players)} {'is' if len(players) == 1 else 'are'} still playing on another "
-                           "table; start anyway with force.", code="player_busy",
-                           details={"players": players, "tableIDs": tables})
+        block = Availability(uow, account_id=account_id, now=now).block(match)
+        if block is not None:
+            raise Conflict(block.message(), code=block.reason, details=block.details())
     return _start(uow, match, now=now, rules=rules)
 
 
-def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime, rules: Rules) -> Match:
-    """Start the first queued match of a table whose players are all free (contract §9)."""
-    table = uow.tables.get(table_id)
-    if table is None or table.account_id != account_id:
-        raise NotFound(f"No table '{table_id}'.")
+def _require_free_table(uow: UnitOfWork, table_id: str) -> None:
     in_play = uow.matches.find(table_id=table_id, status=MatchStatus.ACTIVE)
     if in_play:
         raise Conflict(f"Table '{table_id}' is already playing match '{in_play[0].id}'.", code="table_busy")
-    if not uow.matches.queue_length(table_id):
+
+
+def next_candidates(uow: UnitOfWork, table_id: str) -> list[Match]:
+    """A table's waiting matches in the order start-next tries them: called ones first (earliest call first),
+    then the queue in order (contract §14)."""
+    queue = uow.matches.queue(table_id)
+    called = sorted((m for m in queue if m.called_on), key=lambda m: m.called_on or "")
+    return called + [m for m in queue if not m.called_on]
+
+
+def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime, rules: Rules) -> Match:
+    """Start the first waiting match of a table that may start now (contract §9, §14), preferring a called one.
+
+    None may: `409 all_players_busy` when every one waits for a busy player, else `409 nothing_startable`; both
+    with `details.skipped` (`matchID`, `reason`, `players`, `until`?)."""
+    table = uow.tables.get(table_id)
+    if table is None or table.account_id != account_id:
+        raise NotFound(f"No table '{table_id}'.")
+    _require_free_table(uow, table_id)
+    candidates = next_candidates(uow, table_id)
+    if not candidates:
         raise Conflict(f"No match is waiting on table '{table_id}'.", code="queue_empty")
-    playing = Playing(uow, account_id=account_id)
-    page = 20
-    for start in itertools.count(0, page):  # pages of the queue: the first free match is usually near the top
-        waiting = uow.matches.queue(table_id, start=start, stop=start + page)
-        for match in waiting:
-            if not playing.busy(match):
-                return _start(uow, match, now=now, rules=rules)
-        if len(waiting) < page:
-            break
-    raise Conflict("Every waiting match has a player still playing on another table.", code="all_players_busy")
+    availability = Availability(uow, account_id=account_id, now=now)
+    skipped: list[dict[str, Any]] = []
+    for match in candidates:
+        block = availability.block(match)
+        if block is None:
+            return _start(uow, match, now=now, rules=rules)
+        skipped.append({"matchID": match.id} | block.view())
+    if all(skip["reason"] == BlockReason.PLAYER_BUSY for skip in skipped):
+        raise Conflict("Every waiting match has a player still playing on another table.", code="all_players_busy",
+                       details={"skipped": skipped})
+    raise Conflict("No waiting match may start now: see why each was skipped.", code="nothing_startable",
+                   details={"skipped": skipped})
 
 
 def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
@@ -380,13 +341,46 @@ def complete_match(
     scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
     before = dataclasses.replace(match)
     match.game_scores = final
+    return _finish(uow, match, before=before, now=now, rules=rules, action="match.completed")
+
+
+class WalkoverReason(StrEnum):
+    """Why a match was decided without being played to the end (contract §14)."""
+
+    NO_SHOW = "no_show"
+    RETIRED = "retired"
+    WITHDRAWN = "withdrawn"
+    INJURY = "injury"
+
+
+def record_walkover(
+    uow: UnitOfWork, *, account_id: str, match_id: str, winner_side: str, reason: WalkoverReason, now: datetime,
+    rules: Rules,
+) -> Match:
+    """Complete a pending match as a walkover, or an active one as a retirement (keeping the games played), for
+    `winner_side`; no decided score is needed. Emits `match.completed` (contract §14)."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    if match.status == MatchStatus.COMPLETED:
+        raise Conflict(f"Match '{match_id}' is already completed.", code="match_locked")
+    before = dataclasses.replace(match)
+    match.result_type = "walkover" if match.status == MatchStatus.PENDING else "retired"
+    match.result_reason = str(reason)
+    match.winner_side = winner_side
+    return _finish(uow, match, before=before, now=now, rules=rules, action=f"match.{match.result_type}",
+                   reason=str(reason))
+
+
+def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rules: Rules, action: str,
+            reason: str | None = None) -> Match:
+    """The one way a match becomes completed (played, walkover or retirement): names frozen as played,
+    `match.completed` emitted and the audit entry written, in the caller's unit of work."""
     match.status = MatchStatus.COMPLETED
     match.recorded_names = queues.side_names(match, queues.player_list_of(uow, match))  # history stays as played
     match.completed_on = match.updated_on = iso(now)
     match = uow.matches.put(match)
     _emit(uow, match, "match.completed", now, rules)
-    audit.record(uow, account_id=account_id, action="match.completed", target=("match", match.id), before=before,
-                 after=match, now=now)
+    audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,
+                 after=match, reason=reason, now=now)
     return match
 
 

@@ -124,6 +124,9 @@ class Broadcast:
     default_player_list_id: str | None = None
     default_scoreboard_id: str | None = None
     scoreboard_ids: list[str] | None = None
+    require_check_in: bool = False  # event day (contract §14): only checked-in players may start
+    rest_minutes: int = 0  # event day: a player rests this long after completing a match
+    check_ins: dict[str, str] = field(default_factory=dict)  # a person's name key (§8a) -> when they checked in
     seq: int = 0
 
 
@@ -227,6 +230,10 @@ class Match:
     recorded_names: dict[str, str] | None = None  # side -> display name, frozen when the match completed
     player_list_id: str | None = None  # the list's `id`, when the operator made the match (any list of the account)
     called_on: str | None = None  # when the operator last called the players to the court (contract §14)
+    not_before: str | None = None  # the match is not started earlier (a schedule's time, contract §9a)
+    result_type: str | None = None  # how a completed match ended: None (played), "walkover" or "retired" (§14)
+    result_reason: str | None = None  # a walkover's or retirement's reason code (§14)
+    winner_side: str | None = None  # "a" or "b", set when the result is not decided by the games (walkover)
     seq: int = 0
 
 

@@ -2,17 +2,121 @@
 
 A person is whoever appears under one display name in the broadcast's matches (and draws): "Ann  Lee", "ann lee"
 and a decomposed "Ann Lée" are one person. Their `personID` is derived from the broadcast and the name's
-comparison key, so it is the same in every process and after a restart, and says nothing about anyone.
+comparison key, so it is the same in every process and after a restart, and says nothing about anyone. Check-ins
+are kept on the broadcast by that key, so they hold whichever match names the person.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
 
+from domain import audit
+from domain.availability import Availability, Person
+from domain.broadcasts import get_broadcast
+from domain.clock import iso
+from domain.errors import NotFound
+from domain.models import Broadcast, Match, MatchStatus
 from domain.names import name_key
+from domain.ports import UnitOfWork
 
 
 def person_id(broadcast_id: str, name: str) -> str:
     """The stable ID of the person written `name` in a broadcast (`psn_` + 20 hex characters)."""
     digest = hashlib.sha256(f"{broadcast_id}\x00{name_key(name)}".encode()).hexdigest()
     return f"psn_{digest[:20]}"
+
+
+class PersonStatus(StrEnum):
+    """Where a person is now, most pressing first: on court, called to one, resting, not here yet, free."""
+
+    PLAYING = "playing"
+    CALLED = "called"
+    RESTING = "resting"
+    ABSENT = "absent"
+    FREE = "free"
+
+
+@dataclass
+class _Seen:
+    person: Person
+    next_match: Match | None = None
+    next_rank: tuple[int, str, int, int] | None = None
+
+
+def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -> dict[str, _Seen]:
+    """Everyone in the broadcast's matches, by name key, with their first waiting match (called ones first)."""
+    seen: dict[str, _Seen] = {}
+    tables = [t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None]
+    for court, table in enumerate(tables):
+        queue = uow.matches.queue(table.id)
+        rest = uow.matches.find(table_id=table.id, status=MatchStatus.ACTIVE) + uow.matches.find(
+            table_id=table.id, status=MatchStatus.COMPLETED)
+        for place, match in enumerate(queue):
+            rank = (0 if match.called_on else 1, match.called_on or "", place, court)
+            for person in availability.players.of(match):
+                entry = seen.setdefault(name_key(person.name), _Seen(person))
+                if entry.next_rank is None or rank < entry.next_rank:
+                    entry.next_match, entry.next_rank = match, rank
+        for match in rest:
+            for person in availability.players.of(match):
+                seen.setdefault(name_key(person.name), _Seen(person))
+    return seen
+
+
+def _row(uow: UnitOfWork, broadcast: Broadcast, seen: _Seen, availability: Availability) -> dict[str, Any]:
+    person, key = seen.person, name_key(seen.person.name)
+    checked_on = broadcast.check_ins.get(key)
+    playing = availability.playing_on(person)
+    resting = availability.resting_until(person, broadcast)
+    called = seen.next_match if seen.next_match is not None and seen.next_match.called_on else None
+    if playing is not None:
+        status, table_id = PersonStatus.PLAYING, playing
+    elif called is not None:
+        status, table_id = PersonStatus.CALLED, called.table_id
+    elif resting is not None:
+        status, table_id = PersonStatus.RESTING, None
+    elif broadcast.require_check_in and checked_on is None:
+        status, table_id = PersonStatus.ABSENT, None
+    else:
+        status, table_id = PersonStatus.FREE, None
+    table = uow.tables.get(table_id) if table_id else None
+    return {"personID": person_id(broadcast.id, person.name), "name": person.name, "club": person.club,
+            "checkedIn": checked_on is not None, "checkedInOn": checked_on, "status": status,
+            "restingUntil": iso(resting) if resting else None, "tableLabel": table.label if table else None,
+            "nextMatchID": seen.next_match.id if seen.next_match else None}
+
+
+def broadcast_people(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> list[dict[str, Any]]:
+    """One row per person of the broadcast (contract §14), in name order."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    availability = Availability(uow, account_id=account_id, now=now)
+    seen = _people(uow, broadcast, availability)
+    return [_row(uow, broadcast, seen[key], availability) for key in sorted(seen)]
+
+
+def check_in(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person: str, present: bool,
+             now: datetime) -> dict[str, Any]:
+    """Mark a person of the broadcast present (or not); their row. 404 for a person the broadcast does not have."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    availability = Availability(uow, account_id=account_id, now=now)
+    seen = _people(uow, broadcast, availability)
+    found = next((entry for entry in seen.values()
+                  if person_id(broadcast.id, entry.person.name) == person), None)
+    if found is None:
+        raise NotFound(f"No person '{person}' in this broadcast.")
+    key = name_key(found.person.name)
+    if (key in broadcast.check_ins) != present:
+        if present:
+            broadcast.check_ins[key] = iso(now)
+        else:
+            broadcast.check_ins.pop(key)
+        broadcast.updated_on = iso(now)
+        broadcast = uow.broadcasts.put(broadcast)
+        audit.record(uow, account_id=account_id, action="person.checked_in" if present else "person.checked_out",
+                     target=("person", person), before={"checkedIn": not present, "name": found.person.name},
+                     after={"checkedIn": present, "name": found.person.name}, now=now)
+    return _row(uow, broadcast, found, availability)

@@ -13,7 +13,7 @@ from typing import Any
 from domain import scoring
 from domain.broadcasts import get_broadcast
 from domain.clock import parse_iso
-from domain.models import MatchStatus
+from domain.models import Match, MatchStatus
 from domain.ports import UnitOfWork
 from domain.queues import player_list_of, side_names
 
@@ -23,6 +23,17 @@ COLUMNS = ("court", "event", "round", "sideA", "sideB", "games", "gamesA", "game
 
 def _names(names: dict[str, str], first: str, second: str) -> str:
     return " / ".join(name for name in (names.get(first), names.get(second)) if name)
+
+
+RESULT_MARKS = {"walkover": "w/o", "retired": "ret."}
+
+
+def _games(match: Match) -> str:
+    """The games as played (`11-7 9-11 11-5`); a walkover says `w/o`, a retirement adds `ret.` (contract §14)."""
+    played = [f"{g['a']}-{g['b']}" for g in match.game_scores]
+    if match.result_type == "walkover":
+        return RESULT_MARKS["walkover"]
+    return " ".join(played + ([RESULT_MARKS["retired"]] if match.result_type == "retired" else []))
 
 
 def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, points: int) -> list[dict[str, Any]]:
@@ -37,7 +48,8 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, po
             names = side_names(match, player_list_of(uow, match))
             won = scoring.score(match.game_scores, points=points)
             side_a, side_b = _names(names, "playerA", "playerA2"), _names(names, "playerB", "playerB2")
-            winner = "A" if won["a"] > won["b"] else "B" if won["b"] > won["a"] else ""
+            winner = (match.winner_side or "").upper() or ("A" if won["a"] > won["b"] else
+                                                            "B" if won["b"] > won["a"] else "")
             minutes = None
             if match.started_on and match.completed_on:
                 seconds = (parse_iso(match.completed_on) - parse_iso(match.started_on)).total_seconds()
@@ -45,7 +57,7 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, po
             rows.append((match.completed_on or "", {
                 "court": table.label, "event": match.event_name, "round": match.match_round,
                 "sideA": side_a, "sideB": side_b,
-                "games": " ".join(f"{g['a']}-{g['b']}" for g in match.game_scores),
+                "games": _games(match),
                 "gamesA": won["a"], "gamesB": won["b"], "winner": winner,
                 "winnerNames": {"A": side_a, "B": side_b}.get(winner, ""),
                 "startedOn": match.started_on, "completedOn": match.completed_on, "minutes": minutes,

@@ -151,7 +151,7 @@ class Planner:
                               details={side: [f"Same player as {seen[key]}."]})
             seen[key] = side
 
-    def plan(self, sync: MatchSync) -> Planned:
+    def plan(self, sync: MatchSync, *, not_before: str | None = None) -> Planned:
         """A pending match for the end of its court's queue, checked but not stored."""
         table = managed_table(self.uow, account_id=self.account_id, table_id=sync.table_id, connection_id=None)
         player_list = (self.named_list(table, sync.player_list_external_id) if sync.player_list_external_id
@@ -175,7 +175,7 @@ class Planner:
             participants={side: dict(sync.participants[side]) for side in SIDES if side in sync.participants},
             event_name=sync.event_name, match_round=sync.match_round, match_details=sync.match_details,
             start_time=sync.start_time, best_of=sync.best_of or self.rules.default_best_of,
-            is_doubles=sync.is_doubles,
+            is_doubles=sync.is_doubles, not_before=not_before,
         )
         return Planned(match=match, player_list=player_list, queue_position=length + 1)
 
@@ -226,7 +226,7 @@ def import_schedule(
     outcomes: list[Planned | DomainError] = []
     for row in rows:
         try:
-            outcomes.append(planner.plan(_row_sync(planner, courts, row)))
+            outcomes.append(planner.plan(_row_sync(planner, courts, row), not_before=row.start_time))
         except DomainError as error:
             outcomes.append(error)
     if dry_run or any(isinstance(outcome, DomainError) for outcome in outcomes):

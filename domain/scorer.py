@@ -159,6 +159,20 @@ def complete(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: m
     return done
 
 
+def retire(uow: UnitOfWork, *, key: str, winner_side: str, version: str, now: datetime,
+           rules: matches.Rules) -> Match:
+    """Record a retirement on the court's match in play for `winner_side` (contract §14); `match.completed`."""
+    if winner_side not in SIDES:
+        raise Invalid("winnerSide must be 'a' or 'b'.", details={"json": {"winnerSide": ["Must be one of: a, b."]}})
+    link, table = scorer_by_key(uow, key=key)
+    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    done = matches.record_walkover(uow, account_id=link.account_id, match_id=match.id, winner_side=winner_side,
+                                   reason=matches.WalkoverReason.RETIRED, now=now, rules=rules)
+    link.points = []
+    uow.links.put(link)
+    return done
+
+
 def start_next(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
     """Start the court's next match whose players are all free (contract §9 start-next); `match.started`."""
     link, table = scorer_by_key(uow, key=key)

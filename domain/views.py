@@ -60,6 +60,7 @@ def match_view(
         "startTime": match.start_time, "bestOf": match.best_of, "isDoubles": match.is_doubles,
         "startedOn": match.started_on, "completedOn": match.completed_on,
         "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
+        "notBefore": match.not_before, "resultType": match.result_type, "winnerSide": match.winner_side,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
     names = side_names(match, player_list)
@@ -150,6 +151,7 @@ def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = Fa
     })
     if internal:
         read["managerConnectionID"] = broadcast.manager_connection_id
+        read["eventDay"] = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
     return read
 
 

@@ -182,8 +182,9 @@ class StartBody(Strict):
 @requires(operator=True)
 @blp.arguments(StartBody, required=False)
 @blp.response(200, envelope(MatchRead))
-@blp.alt_response(409, description="match_not_pending, table_busy (the table already plays a match), or "
-                                   "player_busy (`details.players`, `details.tableIDs`) unless `force`.")
+@blp.alt_response(409, description="match_not_pending, table_busy (the table already plays a match), or unless "
+                                   "`force`: player_busy (`details.players`, `details.tableIDs`), player_resting "
+                                   "(`details.until`), not_checked_in, not_before (each with `details.players`).")
 def start_match(body: Json, match_id: str) -> Json:
     """Start a pending match (one active match per table, no player on two tables unless forced); emits
     match.started."""
@@ -205,11 +206,32 @@ def call_match(match_id: str) -> Json:
         return {"data": reader(uow).read(svc.call_match(uow, account_id=_account(), match_id=match_id, now=now()))}
 
 
+class WalkoverBody(Strict):
+    winnerSide = fields.String(required=True, validate=validate.OneOf(["a", "b"]))
+    reason = fields.String(required=True, validate=validate.OneOf([r.value for r in svc.WalkoverReason]))
+
+
+@blp.route("/operator/matches/<string:match_id>/walkover", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(WalkoverBody)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="match_locked: the match is already completed.")
+def walkover(body: Json, match_id: str) -> Json:
+    """Decide a match without playing it to the end: a pending match is a walkover, an active one a retirement
+    (its games kept); `winnerSide` wins. Emits match.completed and feeds a draw (contract §14)."""
+    with unit_of_work() as uow:
+        match = svc.record_walkover(uow, account_id=_account(), match_id=match_id, winner_side=body["winnerSide"],
+                                    reason=svc.WalkoverReason(body["reason"]), now=now(), rules=rules())
+        return {"data": reader(uow).read(match)}
+
+
 @blp.route("/operator/tables/<string:table_id>/start-next", methods=["POST"])
 @requires(operator=True)
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(404, response="DEFAULT_ERROR")
-@blp.alt_response(409, description="table_busy, queue_empty, or all_players_busy.")
+@blp.alt_response(409, description="table_busy, queue_empty, all_players_busy or nothing_startable (both with "
+                                   "`details.skipped`: `matchID`, `reason`, `players`, `until`?).")
 def start_next(table_id: str) -> Json:
     """Start the first queued match of a table with no player still playing elsewhere; emits match.started."""
     with unit_of_work() as uow:

@@ -12,10 +12,10 @@ from api.context import caller, now, unit_of_work
 from api.routes.rosters import roster_page
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import (
-    BroadcastPatch,
     Handover,
     ManualPlayer,
     OperatorBroadcastCreate,
+    OperatorBroadcastPatch,
     OperatorBroadcastRead,
     OperatorPlayerListRead,
     RosterRead,
@@ -59,7 +59,7 @@ def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
 
 @blp.route("/operator/broadcasts/<broadcast_id>", methods=["PATCH"])
 @requires(operator=True)
-@blp.arguments(BroadcastPatch)
+@blp.arguments(OperatorBroadcastPatch)
 @blp.response(200, envelope(OperatorBroadcastRead))
 def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> dict[str, Any]:
     """Change a broadcast; `tables` replaces the whole court configuration."""

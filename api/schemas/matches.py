@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.schemas.common import Strict, str_field
 from domain import scoring
+from domain.availability import BlockReason
 from domain.matches import MatchSync
 from domain.models import MatchStatus
 from domain.queues import SIDES
@@ -267,6 +268,11 @@ class MatchRead(Schema):
     bestOf = fields.Integer()
     isDoubles = fields.Boolean()
     startedOn = fields.String(metadata={"description": "once started"})
+    notBefore = fields.String(metadata={"description": "start-next does not start it earlier (contract §9a)"})
+    resultType = fields.String(validate=validate.OneOf(["walkover", "retired"]), metadata={
+        "description": "a result not played to the end (contract §14); absent for a played match"})
+    winnerSide = fields.String(validate=validate.OneOf(["a", "b"]), metadata={
+        "description": "the winner of a walkover or retirement"})
     calledOn = fields.String(metadata={"description": "when the operator called the players to the court "
                                                       "(pending matches only; contract §14)"})
     completedOn = fields.String()
@@ -298,11 +304,19 @@ class ActiveMatchRead(MatchRead):
         "description": "start + the broadcast's typical duration, or now when that has passed (contract §9)"})
 
 
+class BlockedBy(Schema):
+    reason = fields.String(required=True, validate=validate.OneOf([r.value for r in BlockReason]))
+    players = fields.List(fields.String(), required=True)
+    until = fields.String(metadata={"description": "when the block ends by itself (resting, not before)"})
+
+
 class QueuedMatchRead(MatchRead):
     estimatedStartOn = fields.String(required=True, metadata={
         "description": "when the match before it is expected to end (contract §9)"})
     busyPlayers = fields.List(fields.Nested(BusyPlayer), required=True, metadata={
         "description": "its players in an active match on another table right now"})
+    blockedBy = fields.Nested(BlockedBy, required=True, allow_none=True, metadata={
+        "description": "why it may not start now (contract §14), null when it may"})
 
 
 class OperatorTableRead(TableRead):

@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import ErrorBody, Strict, str_field
-from api.schemas.matches import StrictBoolean, TableRead
+from api.schemas.matches import StrictBoolean, StrictInteger, TableRead
 from domain.broadcasts import BroadcastChange, Court, NewBroadcast
 from domain.player_lists import PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
 from domain.rosters import NewRoster, RosterChange
@@ -304,6 +304,32 @@ class BroadcastPatch(Strict):
         return BroadcastChange(**{BROADCAST_FIELDS[name]: value for name, value in data.items()})
 
 
+class EventDay(Strict):
+    """Event-day rules of a broadcast (contract §14)."""
+
+    requireCheckIn = StrictBoolean(metadata={"description": "only checked-in players may start (default false)"})
+    restMinutes = StrictInteger(validate=validate.Range(min=0, max=240),
+                                metadata={"description": "rest after a match before the next (default 0)"})
+
+
+class EventDayRead(Schema):
+    requireCheckIn = fields.Boolean(required=True)
+    restMinutes = fields.Integer(required=True)
+
+
+class OperatorBroadcastPatch(BroadcastPatch):
+    """The partner patch plus `eventDay` (check-in and rest, contract §14)."""
+
+    eventDay = fields.Nested(EventDay)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> BroadcastChange:
+        event_day = data.pop("eventDay", {})
+        day = {name: event_day[key] for key, name in (("requireCheckIn", "require_check_in"),
+                                                      ("restMinutes", "rest_minutes")) if key in event_day}
+        return BroadcastChange(**{BROADCAST_FIELDS[name]: value for name, value in data.items()}, **day)
+
+
 class OperatorBroadcastCreate(BroadcastCreate):
     managerConnectionID = str_field(OTHER, min_length=1,
                                     metadata={"description": "the connection that manages its tables"})
@@ -341,6 +367,7 @@ class BroadcastRead(Schema):
 class OperatorBroadcastRead(BroadcastRead):
     managerConnectionID = fields.String(required=True, allow_none=True,
                                         metadata={"description": "the connection that manages its tables"})
+    eventDay = fields.Nested(EventDayRead, required=True)
 
 
 # ------------------------------------------------------------------ tables

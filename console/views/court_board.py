@@ -15,7 +15,7 @@ import streamlit as st
 from console.board import (
     Where,
     attention_text,
-    busy_text,
+    blocked_text,
     clock_time,
     next_startable,
     participant,
@@ -91,6 +91,7 @@ def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
             st.markdown("_No match in play_")
             if queue:
                 start_next_button(table, queue)
+                call_button(table, queue)
         if queue:
             st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(queue, start=1)))
         else:
@@ -104,7 +105,9 @@ def queue_line(position: int, match: dict[str, Any]) -> str:
     line = f"{position}. {plain(match_label(match))}"
     if match.get("estimatedStartOn"):
         line += f" · about {clock_time(match['estimatedStartOn'])}"
-    warning = busy_text(match)
+    if match.get("calledOn"):
+        line += "  \n   :blue-background[:material/campaign: **Called to this court**]"
+    warning = blocked_text(match)
     if warning:
         line += f"  \n   :orange[:material/warning: {plain(warning)}]"
     return line
@@ -115,12 +118,23 @@ def start_next_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> Non
     any caller); when every waiting match has a busy player the button says so and is off."""
     startable = next_startable(queue)
     if startable is None:
-        st.button("Start next: every waiting match has a busy player", key=f"start_next_{table['id']}",
+        st.button("Start next: no waiting match may start now", key=f"start_next_{table['id']}",
                   width="stretch", disabled=True)
     elif st.button(f"Start next: {match_label(startable)}", key=f"start_next_{table['id']}", type="primary",
                    width="stretch"):
         act(client().start_next, table["id"],
             done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
+
+
+def call_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> None:
+    """Call the players of the match "Start next" would start (the venue display and the event page say "Called
+    to {court}" until it starts)."""
+    startable = next_startable(queue)
+    if startable is not None and not startable.get("calledOn") and st.button(
+            f"Call {match_label(startable)}", key=f"call_{table['id']}", width="stretch",
+            icon=":material/campaign:"):
+        act(client().call_match, startable["id"],
+            done=f"Called {plain(match_label(startable))} to {plain(table['label'])}.")
 
 
 @st.fragment(run_every=REFRESH_SECONDS if auto else None)

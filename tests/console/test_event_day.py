@@ -66,7 +66,7 @@ def test_start_next_is_off_when_every_waiting_match_has_a_busy_player(
     partner.match("blocked", tables["Court 2"], "p2", "p3")
     app = console("views/court_board.py")
     button = app.button(key=f"start_next_{tables['Court 2']}")
-    assert button.disabled and button.label == "Start next: every waiting match has a busy player"
+    assert button.disabled and button.label == "Start next: no waiting match may start now"
 
 
 def test_new_match_form_queues_a_match_with_a_listed_and_a_typed_player(

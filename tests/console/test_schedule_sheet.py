@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from console.board import busy_text, next_startable, participant, player_names, schedule_rows
+from console.board import blocked_text, busy_text, next_startable, participant, player_names, schedule_rows
 
 
 def test_columns_match_ignoring_case_spaces_and_underscores() -> None:
@@ -49,3 +49,18 @@ def test_new_match_players_are_picked_from_the_list_or_typed() -> None:
     assert participant("Ann Lee", names) == {"externalID": "p1"}
     assert participant("  Walk   In ", names) == {"manualName": "Walk In"}
     assert participant("", names) is None and participant(None, names) is None
+
+
+def test_board_words_for_each_reason_a_match_waits() -> None:
+    def waiting(reason: str, **extra: object) -> dict[str, object]:
+        return {"blockedBy": {"reason": reason, "players": ["Ann Lee", "Bo Chen"]} | extra, "busyPlayers": []}
+
+    assert blocked_text(waiting("not_checked_in")) == "Not checked in: Ann Lee, Bo Chen"
+    assert blocked_text(waiting("player_resting", until="2026-11-21T10:10:00.000Z")).startswith(
+        "Ann Lee, Bo Chen resting until ")
+    assert blocked_text(waiting("not_before", until="2026-11-21T14:00:00.000Z")).startswith("Not before ")
+    assert blocked_text({"blockedBy": None}) == ""
+    called = {"blockedBy": None, "calledOn": "2026-11-21T10:00:00.000Z"}
+    first = {"blockedBy": None}
+    assert next_startable([waiting("not_checked_in"), first, called]) is called
+    assert next_startable([waiting("not_checked_in"), first]) is first

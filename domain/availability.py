@@ -1,0 +1,192 @@
+"""Who may start (contract §9, §14): a match starts only when none of its players is busy on another court,
+resting after a match, or unchecked while the event requires check-in, and its `notBefore` has passed.
+
+`Availability` reads what it needs once (the account's active matches, recent results, each broadcast's event-day
+settings) and then answers for many matches: start, start-next, the court board's `blockedBy` and the pool.
+A player is the same person by their list entry (list + externalID) or by their name under the one name rule
+(§8a), whichever the two matches share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from domain import queues
+from domain.clock import iso, parse_iso
+from domain.models import Broadcast, Match, MatchStatus
+from domain.names import name_key
+from domain.ports import UnitOfWork
+
+MAX_REST_MINUTES = 240
+
+
+class BlockReason(StrEnum):
+    """Why a pending match may not start now (also the 409 code of a refused start)."""
+
+    PLAYER_BUSY = "player_busy"
+    PLAYER_RESTING = "player_resting"
+    NOT_CHECKED_IN = "not_checked_in"
+    NOT_BEFORE = "not_before"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One reason a match waits, the players it concerns and, where it ends by itself, until when."""
+
+    reason: BlockReason
+    players: list[str]
+    until: str | None = None
+    table_ids: list[str] = field(default_factory=list)
+
+    def view(self) -> dict[str, Any]:
+        """`blockedBy` of a pending match: `{"reason", "players", "until"?}`."""
+        return {"reason": self.reason, "players": self.players} | ({"until": self.until} if self.until else {})
+
+    def details(self) -> dict[str, Any]:
+        """The details of a refused start (`player_busy` also names the tables, as §9 says)."""
+        if self.reason == BlockReason.PLAYER_BUSY:
+            return {"players": self.players, "tableIDs": self.table_ids}
+        return self.view()
+
+    def message(self) -> str:
+        who = ", ".join(self.players)
+        return {
+            BlockReason.PLAYER_BUSY: f"{who} {'is' if len(self.players) == 1 else 'are'} still playing on another "
+                                     "table; start anyway with force.",
+            BlockReason.PLAYER_RESTING: f"{who} must rest until {self.until}; start anyway with force.",
+            BlockReason.NOT_CHECKED_IN: f"{who} {'has' if len(self.players) == 1 else 'have'} not checked in; "
+                                        "start anyway with force.",
+            BlockReason.NOT_BEFORE: f"This match is not to start before {self.until}; start anyway with force.",
+        }[self.reason]
+
+
+@dataclass(frozen=True)
+class Person:
+    """One participant of a match: their side, display name, and the keys that make them one person."""
+
+    side: str
+    name: str
+    keys: frozenset[tuple[str, ...]]
+    club: str | None = None
+
+
+class Players:
+    """The players of matches, by side, with their names read once per player list."""
+
+    def __init__(self, uow: UnitOfWork) -> None:
+        self._uow = uow
+        self._lists: dict[tuple[str, str], tuple[str, Any]] = {}
+
+    def _list(self, match: Match) -> tuple[str, Any]:
+        key = (match.connection_id, match.player_list_id or match.player_list_external_id or "")
+        if key not in self._lists:
+            found = queues.player_list_of(self._uow, match)
+            self._lists[key] = (found.id if found else "/".join(key), found)
+        return self._lists[key]
+
+    def of(self, match: Match) -> list[Person]:
+        list_id, player_list = self._list(match)
+        names = queues.side_names(match, player_list)
+        entries = {p.get("externalID"): p for p in (player_list.players if player_list else [])}
+        people = []
+        for side, ref in match.participants.items():
+            if not ref:
+                continue
+            keys: set[tuple[str, ...]] = set()
+            if ref.get("externalID"):
+                keys.add(("player", list_id, ref["externalID"]))
+            name = names.get(side) or ref.get("manualName") or ""
+            if name.strip() and name != ref.get("externalID"):  # a name, not an unnamed entry's externalID
+                keys.add(("name", name_key(name)))
+            entry = entries.get(ref.get("externalID")) or {}
+            if keys:
+                people.append(Person(side=side, name=name or side, keys=frozenset(keys),
+                                     club=entry.get("clubName") or entry.get("country")))
+        return people
+
+
+class Availability:
+    """Who may play now, for matches of one account at one moment `now`."""
+
+    def __init__(self, uow: UnitOfWork, *, account_id: str, now: datetime) -> None:
+        self.uow = uow
+        self.now = now
+        self.players = Players(uow)
+        self._broadcasts: dict[str, Broadcast | None] = {}
+        self._on_court: dict[tuple[str, ...], list[tuple[str, str]]] = {}  # key -> (table ID, match ID)
+        for active in uow.matches.find(account_id=account_id, status=MatchStatus.ACTIVE):
+            for person in self.players.of(active):
+                for key in person.keys:
+                    self._on_court.setdefault(key, []).append((active.table_id, active.id))
+        self._finished: dict[tuple[str, ...], datetime] = {}  # key -> when their latest match completed
+        recent = iso(now - timedelta(minutes=MAX_REST_MINUTES))
+        for done in uow.matches.find(account_id=account_id, status=MatchStatus.COMPLETED):
+            if not done.completed_on or done.completed_on < recent or done.result_type == "walkover":
+                continue
+            ended = parse_iso(done.completed_on)
+            for person in self.players.of(done):
+                for key in person.keys:
+                    if key not in self._finished or self._finished[key] < ended:
+                        self._finished[key] = ended
+
+    def playing_on(self, person: Person) -> str | None:
+        """The table the person plays on right now, if any."""
+        found = [table_id for key in person.keys for table_id, _ in self._on_court.get(key, [])]
+        return found[0] if found else None
+
+    def broadcast_of(self, match: Match) -> Broadcast | None:
+        table_id = match.table_id or ""
+        if table_id not in self._broadcasts:
+            table = self.uow.tables.get(table_id) if table_id else None
+            self._broadcasts[table_id] = self.uow.broadcasts.get(table.broadcast_id) if table else None
+        return self._broadcasts[table_id]
+
+    def busy(self, match: Match) -> list[tuple[str, str]]:
+        """(side, table ID) for each of the match's players in an active match on another table."""
+        found: list[tuple[str, str]] = []
+        for person in self.players.of(match):
+            tables = {table_id for key in person.keys for table_id, match_id in self._on_court.get(key, [])
+                      if match_id != match.id and table_id != match.table_id}
+            found += [(person.side, table_id) for table_id in sorted(tables)]
+        return found
+
+    def resting_until(self, person: Person, broadcast: Broadcast | None) -> datetime | None:
+        """When the person may play again, if they finished a match less than the broadcast's rest ago."""
+        rest = broadcast.rest_minutes if broadcast else 0
+        ended = max((self._finished[k] for k in person.keys if k in self._finished), default=None)
+        if not rest or ended is None:
+            return None
+        until = ended + timedelta(minutes=rest)
+        return until if until > self.now else None
+
+    def checked_in(self, person: Person, broadcast: Broadcast | None) -> bool:
+        return broadcast is not None and name_key(person.name) in broadcast.check_ins
+
+    def block(self, match: Match) -> Block | None:
+        """The first reason the pending match may not start now (busy, resting, not checked in, not before)."""
+        busy = self.busy(match)
+        people = self.players.of(match)
+        if busy:
+            names = {p.side: p.name for p in people}
+            return Block(BlockReason.PLAYER_BUSY, _unique(names.get(side, side) for side, _ in busy),
+                         table_ids=_unique(table_id for _, table_id in busy))
+        broadcast = self.broadcast_of(match)
+        resting = [(p.name, until) for p in people if (until := self.resting_until(p, broadcast)) is not None]
+        if resting:
+            return Block(BlockReason.PLAYER_RESTING, _unique(name for name, _ in resting),
+                         until=iso(max(until for _, until in resting)))
+        if broadcast is not None and broadcast.require_check_in:
+            absent = [p.name for p in people if not self.checked_in(p, broadcast)]
+            if absent:
+                return Block(BlockReason.NOT_CHECKED_IN, _unique(absent))
+        if match.not_before and parse_iso(match.not_before) > self.now:
+            return Block(BlockReason.NOT_BEFORE, _unique(p.name for p in people), until=match.not_before)
+        return None
+
+
+def _unique(values: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(values))
