@@ -103,6 +103,19 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     waiting = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "Called Up"},
                                                        "playerB": {"manualName": "Walk In"}})
     assert operator.post(f"/operator/matches/{waiting.json['data']['id']}/call").status_code == 200
+    house_id = house.json["data"]["id"]
+    assert operator.patch(f"/operator/broadcasts/{house_id}", json={
+        "eventDay": {"requireCheckIn": True, "restMinutes": 10}}).status_code == 200
+    walked = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "No Show"},
+                                                      "playerB": {"manualName": "Walk In"}})
+    assert operator.post(f"/operator/matches/{walked.json['data']['id']}/walkover",
+                         json={"winnerSide": "b", "reason": "no_show"}).status_code == 200
+    person = operator.get(f"/operator/broadcasts/{house_id}/people").json["data"][0]["personID"]
+    assert operator.post(f"/operator/broadcasts/{house_id}/people/{person}/check-in",
+                         json={"present": True}).status_code == 200
+    assert operator.post("/operator/matches/import", json={"broadcastID": house_id, "dryRun": False, "rows": [
+        {"court": "Court 1", "playerA": "Late Start", "playerB": "Walk In",
+         "scheduledOn": "2026-11-23T15:00:00Z"}]}).status_code == 200
 
     sign_up = "/" + operator.get(f"/operator/rosters/{roster.json['data']['id']}/registration"
                                  ).json["data"]["url"].split("/", 3)[3]
