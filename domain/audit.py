@@ -46,6 +46,7 @@ SECRET_FIELDS = frozenset({
     "code_challenge", "dynamic_url_id", "internal_id", "url_key",
 })
 DEFAULT_LIMIT = 50
+UNKEPT = frozenset({"updatedOn"})  # the entry's `at` says when
 
 
 class ActorKind(StrEnum):
@@ -123,31 +124,58 @@ def _camel(name: str) -> str:
 
 
 def redact(value: Any) -> Any:
-    """The value with every secret field (at any depth) written as "…"."""
-    if isinstance(value, Mapping):
-        return {key: (REDACTED if key in SECRET_FIELDS and item is not None else redact(item))
+    """JSON with every secret field (at any depth) written as "…"."""
+    if isinstance(value, dict):
+        return {key: (REDACTED if item is not None and key in SECRET_FIELDS
+                      else redact(item) if isinstance(item, dict | list) else item)
                 for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact(item) for item in value]
+    if isinstance(value, list):
+        return [redact(item) if isinstance(item, dict | list) else item for item in value]
     return value
+
+
+_NAMES: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _names(model: type) -> tuple[tuple[str, str], ...]:
+    """A model's field names and their API names (camelCase), without the storage `seq`; once per model."""
+    names = _NAMES.get(model)
+    if names is None:
+        names = _NAMES[model] = tuple((f.name, _camel(f.name)) for f in dataclasses.fields(model)
+                                      if f.name != "seq")
+    return names
+
+
+def _record(value: Any) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+def _fields(value: Any) -> dict[str, Any] | None:
+    """A record's fields by their API names, values as they are."""
+    if value is None:
+        return None
+    if _record(value):
+        return {camel: getattr(value, name) for name, camel in _names(type(value))}
+    return dict(value)
+
+
+def _json(value: Any) -> Any:
+    result: Any = orjson.loads(orjson.dumps(value))
+    return result
 
 
 def snapshot(value: Any) -> Any:
     """What an entry keeps of a record: a model (dataclass) as its fields in camelCase without its storage
     `seq`, a mapping as is; JSON only (secrets are redacted by `kept`)."""
-    if value is None:
-        return None
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        value = {_camel(f.name): getattr(value, f.name) for f in dataclasses.fields(value) if f.name != "seq"}
-    result: Any = orjson.loads(orjson.dumps(value))
-    return result
+    return _json(_fields(value))
 
 
 def changed(before: Any, after: Any) -> tuple[Any, Any]:
     """Both objects: only the top-level fields whose values differ (the `id` kept for reference)."""
     if not isinstance(before, dict) or not isinstance(after, dict):
         return before, after
-    keys = [key for key in dict.fromkeys([*before, *after]) if before.get(key) != after.get(key)]
+    keys = [key for key in dict.fromkeys([*before, *after])
+            if before.get(key) != after.get(key) and key not in UNKEPT]
     kept_before = {key: before.get(key) for key in keys}
     kept_after = {key: after.get(key) for key in keys}
     if "id" in after and after.get("id") == before.get("id"):
@@ -156,10 +184,30 @@ def changed(before: Any, after: Any) -> tuple[Any, Any]:
 
 
 def kept(before: Any, after: Any) -> tuple[Any, Any]:
-    """What an entry keeps of a change: the differing fields of the two snapshots, then secrets redacted (so a
-    rotated key shows as "…" before and after, its value in neither)."""
-    kept_before, kept_after = changed(snapshot(before), snapshot(after))
+    """What an entry keeps of a change: the differing fields of the two records, as JSON, then secrets redacted
+    (so a rotated key shows as "…" before and after, its value in neither). Fields are compared before they are
+    turned into JSON, so only what changed is converted (the write path of every change runs this)."""
+    if _record(before) and type(before) is type(after):  # the common case, field by field without copies
+        kept_before, kept_after = {}, {}
+        for name, camel in _names(type(after)):
+            old, new = getattr(before, name), getattr(after, name)
+            if (old != new and camel not in UNKEPT) or name == "id":
+                kept_before[camel], kept_after[camel] = old, new
+        if kept_before.get("id") != kept_after.get("id"):
+            kept_before.pop("id"), kept_after.pop("id")
+        kept_before, kept_after = _json((kept_before, kept_after))
+    else:
+        kept_before, kept_after = _json(changed(_fields(before), _fields(after)))
+        if kept_before is None or kept_after is None:  # a creation or a deletion: the fields it has
+            kept_before, kept_after = _present(kept_before), _present(kept_after)
     return redact(kept_before), redact(kept_after)
+
+
+def _present(record: Any) -> Any:
+    """A whole record as a creation or deletion keeps it: without the fields it does not have (null)."""
+    if not isinstance(record, dict):
+        return record
+    return {key: value for key, value in record.items() if value is not None and key not in UNKEPT}
 
 
 def check_reason(reason: str | None) -> str | None:
@@ -180,10 +228,11 @@ def build_entry(
     """The entry that follows `previous` in the account's chain (pure: seq, prevHash and hash computed here)."""
     seq = previous.seq + 1 if previous is not None else 1
     prev_hash = previous.hash if previous is not None else ZERO_HASH
-    draft = AuditEntry(account_id=account_id, seq=seq, at=at, actor_kind=str(actor.kind), actor_id=actor.id,
-                       request_id=actor.request_id, action=action, target_type=target[0], target_id=target[1],
-                       before=before, after=after, reason=reason, prev_hash=prev_hash, hash="")
-    return dataclasses.replace(draft, hash=entry_hash(draft.body()))
+    fields: dict[str, Any] = dict(
+        account_id=account_id, seq=seq, at=at, actor_kind=str(actor.kind), actor_id=actor.id,
+        request_id=actor.request_id, action=action, target_type=target[0], target_id=target[1], before=before,
+        after=after, reason=reason, prev_hash=prev_hash)
+    return AuditEntry(**fields, hash=entry_hash(AuditEntry(**fields, hash="").body()))
 
 
 def record(
@@ -200,10 +249,12 @@ def record(
     if not uow.audit_enabled:
         return None
     kept_before, kept_after = kept(before, after)
-    entry = build_entry(uow.audit.head(account_id), account_id=account_id, actor=actor or uow.actor, action=action,
-                        target=target, before=kept_before, after=kept_after, reason=reason, at=iso(now))
-    uow.audit.append(entry)
-    return entry
+    while True:  # twice at most: an adapter's remembered head may be out of date (see `AuditLog.append`)
+        entry = build_entry(uow.audit.head(account_id), account_id=account_id, actor=actor or uow.actor,
+                            action=action, target=target, before=kept_before, after=kept_after, reason=reason,
+                            at=iso(now))
+        if uow.audit.append(entry):
+            return entry
 
 
 # ----------------------------------------------------------------------------------------------- reading

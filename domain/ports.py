@@ -51,9 +51,10 @@ class AuditLog(Protocol):
         """The account's last entry (the highest `seq`), None before the first."""
         ...
 
-    def append(self, entry: AuditEntry) -> None:
+    def append(self, entry: AuditEntry) -> bool:
         """Add the entry after `head`; a concurrent writer that took the same `seq` makes one of them lose the
-        race (the whole unit of work runs again)."""
+        race (the whole unit of work runs again). False when nothing was added because the head given was an
+        adapter's hint that proved out of date: build the entry again on `head()`, which now reads the truth."""
         ...
 
     def newest(
@@ -64,6 +65,10 @@ class AuditLog(Protocol):
 
     def oldest(self, account_id: str, *, after_seq: int, limit: int) -> list[AuditEntry]:
         """Up to `limit` entries with `seq > after_seq`, in the order storage holds them (by `seq`)."""
+        ...
+
+    def forget(self) -> None:
+        """Drop what this unit of work remembers of the heads (a savepoint rolled its entries back)."""
         ...
 
 

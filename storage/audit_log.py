@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from storage.postgres import PgTransaction
 
 TABLE = "audit"
+HINT = "audit-head:"  # PgTransaction.remembered key: this process's last committed entry of an account
+# A remembered head is out of date when an entry follows it, or when it is not the table's entry of its seq.
+STALE = (f"EXISTS (SELECT 1 FROM {TABLE} WHERE account_id = %s AND number >= %s) OR NOT EXISTS "
+         f"(SELECT 1 FROM {TABLE} WHERE account_id = %s AND number = %s AND doc->>'hash' = %s)")
 CHAIN = "chain"
 CHAIN_ORDER = Ordering(group=("account_id",), sort=("number",), where={})
 SCAN_BATCH = 200
@@ -50,19 +54,52 @@ def key_of(account_id: str, seq: int) -> str:
     return f"{account_id}/{seq}"
 
 
-class TinyAuditLog:
-    """The audit log of one embedded-store transaction."""
+class _Heads:
+    """What a unit of work knows of the accounts' heads without reading them: the last entry it appended per
+    account (so a bulk of n changes reads the stored head once, not n times over its growing staged entries), and
+    the last entry this process committed per account (`remembered`, a hint each adapter checks before it relies
+    on it). A savepoint that rolls back makes it forget both."""
+
+    def __init__(self, tx: Transaction | PgTransaction) -> None:
+        self._heads: dict[str, AuditEntry] = {}
+        self._remember = tx.remember
+        self._remembered = tx.remembered
+
+    def _hint(self, account_id: str) -> AuditEntry | None:
+        hint = self._remembered.get(HINT + account_id)
+        return hint if isinstance(hint, AuditEntry) else None
+
+    def _appended(self, entry: AuditEntry) -> None:
+        self._heads[entry.account_id] = entry
+        self._remember[HINT + entry.account_id] = entry
+
+    def forget(self) -> None:
+        self._heads.clear()
+        self._remember.clear()  # rolled-back entries must not become the next transaction's hint
+
+
+class TinyAuditLog(_Heads):
+    """The audit log of one embedded-store transaction. One process owns the store and its lock serializes the
+    units of work, so the remembered head is the stored one unless an entry follows it (checked: one lookup)."""
 
     def __init__(self, tx: Transaction) -> None:
+        super().__init__(tx)
         self._tx = tx
 
     def head(self, account_id: str) -> AuditEntry | None:
+        if account_id in self._heads:
+            return self._heads[account_id]
+        hint = self._hint(account_id)
+        if hint is not None and self._tx.get(TABLE, key_of(account_id, hint.seq + 1)) is None:
+            return hint
         docs = self._tx.ordered(TABLE, CHAIN, CHAIN_ORDER, (account_id,), last=True)
         return from_doc(docs[0]) if docs else None
 
-    def append(self, entry: AuditEntry) -> None:
+    def append(self, entry: AuditEntry) -> bool:
         doc = to_doc(entry)
         self._tx.put(TABLE, doc["id"], doc)
+        self._appended(entry)
+        return True
 
     def newest(
         self, account_id: str, *, before_seq: int | None, limit: int | None, query: AuditQuery,
@@ -105,20 +142,49 @@ class TinyAuditLog:
         return [from_doc(doc) for doc in docs]
 
 
-class PgAuditLog:
-    """The audit log of one PostgreSQL transaction (the `audit` table, schema version 2)."""
+class PgAuditLog(_Heads):
+    """The audit log of one PostgreSQL transaction (the `audit` table, schema version 2).
+
+    Reading an account's head is one round trip; so while this process's remembered head is right, an entry is
+    appended in ONE statement that adds it only if no entry follows that head and the head is the table's entry of
+    its seq. When another process has appended since, nothing is added and `append` says so: the caller builds the
+    entry again on the head read from the table (no abort, no retry).
+    """
 
     def __init__(self, tx: PgTransaction) -> None:
+        super().__init__(tx)
         self._tx = tx
+        self._hinted: set[str] = set()  # accounts whose head came from the hint, not from the table
+        self._stale: set[str] = set()  # accounts whose hint proved stale in this transaction
 
     def head(self, account_id: str) -> AuditEntry | None:
+        if account_id in self._heads:
+            return self._heads[account_id]
+        hint = self._hint(account_id) if account_id not in self._stale else None
+        if hint is not None:
+            self._hinted.add(account_id)
+            return hint
         rows = self._tx.rows(f"SELECT doc FROM {TABLE} WHERE account_id = %s ORDER BY number DESC LIMIT 1",
                              (account_id,))
         return from_doc(rows[0][0]) if rows else None
 
-    def append(self, entry: AuditEntry) -> None:
+    def append(self, entry: AuditEntry) -> bool:
         doc = to_doc(entry)
-        self._tx.insert(TABLE, doc["id"], doc)
+        account = entry.account_id
+        if account in self._hinted and account not in self._heads:
+            self._hinted.discard(account)
+            if not self._tx.insert(TABLE, doc["id"], doc, unless=STALE, params=(
+                    account, entry.seq, account, entry.seq - 1, entry.prev_hash)):
+                self._stale.add(account)
+                return False  # another process appended since: read the head from the table
+        else:
+            self._tx.insert(TABLE, doc["id"], doc)
+        self._appended(entry)
+        return True
+
+    def forget(self) -> None:
+        super().forget()
+        self._hinted.clear()
 
     def newest(
         self, account_id: str, *, before_seq: int | None, limit: int | None, query: AuditQuery,

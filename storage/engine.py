@@ -225,6 +225,7 @@ class Store:
         self._doc_seq = 0
         self._snapshot_size = 0
         self._compact_lock = threading.Lock()  # taken before `_lock`, never after
+        self.remembered: dict[str, Any] = {}  # adapters' hints from committed transactions (see Transaction)
         self._repair: Callable[[], None] | None = None  # what must succeed before the next append
         # Group commit. `_journal_lock` (taken after `_lock`, never before) guards the journal descriptor and the
         # durable mark; the leader of a group fsyncs without holding either lock.
@@ -603,6 +604,7 @@ class Store:
                 yield tx
                 if tx.staged:
                     self._commit(tx.staged)
+                self.remembered.update(tx.remember)
             finally:
                 tx.finished = True
             seen = self._journal_seq  # what this transaction wrote or could have read
@@ -644,6 +646,10 @@ class Transaction:
     def __init__(self, store: Store) -> None:
         self._store = store
         self.staged: dict[tuple[str, str], Doc | None] = {}
+        # What an adapter learned in an earlier committed transaction (`remembered`) and what this one teaches the
+        # next ones once it commits (`remember`): hints an adapter checks before relying on them.
+        self.remembered: Mapping[str, Any] = store.remembered
+        self.remember: dict[str, Any] = {}
         self.finished = False
 
     def _current(self, table: str, key: str) -> Doc | None:

@@ -86,6 +86,7 @@ class PgStore:
         self._version = 0
         self._table_versions: dict[str, int] = {}
         self._version_lock = threading.Lock()
+        self.remembered: dict[str, Any] = {}  # adapters' hints from committed transactions (see PgTransaction)
         self._thread = threading.local()  # per thread: `depth` of open transactions, whether the last one `lost`
         self.closed = False
         self._listener: threading.Thread | None = None
@@ -156,7 +157,7 @@ class PgStore:
         with self._pool.connection() as conn:
             if alone:
                 _session_lock(conn, "pg_advisory_lock")
-            tx = PgTransaction(conn, gate=depth == 0 and not alone)
+            tx = PgTransaction(conn, gate=depth == 0 and not alone, remembered=self.remembered)
             here.depth = depth + 1
             try:
                 try:
@@ -172,6 +173,7 @@ class PgStore:
                     tx.finished = True
             except RETRYABLE as exc:
                 here.lost = True
+                self.remembered.clear()  # a hint may be what lost the race: the retry reads the truth
                 raise Conflict(f"The transaction lost a race with another one: {type(exc).__name__}") from exc
             except Conflict:  # a transaction opened inside this one lost: so did this one
                 here.lost = True
@@ -187,6 +189,7 @@ class PgStore:
                     _session_lock(conn, "pg_advisory_unlock")
         if tx.written:
             self._bump(tx.written)  # this process's own caches at once; the NOTIFY moves them again, harmlessly
+        self.remembered.update(tx.remember)  # committed: what adapters learned may be assumed next time
 
     def close(self) -> None:
         if self.closed:
@@ -241,12 +244,18 @@ def _configure(conn: psycopg.Connection) -> None:
 class PgTransaction:
     """Reads see this transaction's own writes (they are in the database transaction)."""
 
-    def __init__(self, conn: psycopg.Connection, *, gate: bool = False) -> None:
+    def __init__(self, conn: psycopg.Connection, *, gate: bool = False,
+                 remembered: Mapping[str, Any] | None = None) -> None:
         self._conn = conn
         self._gate = gate  # take `GATE` shared with the first statement (before its snapshot matters)
         self.written: set[str] = set()
         self.finished = False
         self._savepoints = 0
+        # What an adapter learned in an earlier committed transaction of this process (`remembered`, read-only
+        # here) and what this one will teach the next ones once it commits (`remember`): a hint an adapter checks
+        # in the same statement that relies on it, never the truth (another process may have moved on).
+        self.remembered: Mapping[str, Any] = remembered or {}
+        self.remember: dict[str, Any] = {}
 
     def _execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
         if self.finished:
@@ -276,14 +285,24 @@ class PgTransaction:
         assert row is not None
         return dict(row[0])
 
-    def insert(self, table: str, key: str, doc: Mapping[str, Any]) -> None:
+    def insert(self, table: str, key: str, doc: Mapping[str, Any], *, unless: str | None = None,
+               params: tuple[Any, ...] = ()) -> bool:
         """Add a new document (never replacing one): a key or unique index another transaction took is a unique
-        violation, so the unit of work loses the race and runs again (`Conflict`)."""
+        violation, so the unit of work loses the race and runs again (`Conflict`). With `unless` (an SQL condition,
+        with `params`), nothing is added while it holds; returns whether the document was added."""
         stored = orjson.loads(orjson.dumps(doc))
         stored.pop("seq", None)
-        self._execute(f"INSERT INTO {_t(table)} (id, seq, doc) VALUES (%s, nextval('doc_seq'), %s)",
-                      (key, Jsonb(stored)))
+        if unless is None:
+            self._execute(f"INSERT INTO {_t(table)} (id, seq, doc) VALUES (%s, nextval('doc_seq'), %s)",
+                          (key, Jsonb(stored)))
+        else:
+            cursor = self._execute(
+                f"INSERT INTO {_t(table)} (id, seq, doc) SELECT %s, nextval('doc_seq'), %s "
+                f"WHERE NOT ({unless})", (key, Jsonb(stored), *params))
+            if cursor.rowcount != 1:
+                return False
         self.written.add(table)
+        return True
 
     def rows(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """The rows of a query of this transaction (for the adapters with their own SQL, `storage.audit_log`)."""

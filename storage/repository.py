@@ -139,6 +139,8 @@ class StoreUnitOfWork:
                 yield
             except BaseException:
                 del self.new_event_ids[events:]
+                if "audit" in self.__dict__:  # its entries are undone too: read the heads again
+                    self.audit.forget()
                 raise
 
 

@@ -117,3 +117,47 @@ def test_export_writes_every_entry_as_json_lines_that_verify_by_hand(filled: tup
     assert {line["action"] for line in lines} == {"key.created"}
     assert audit.walk("", (audit.from_view("", line) for line in lines)).intact
     assert OPERATOR_KEY not in out.read_text(encoding="utf-8")
+
+
+def _record(store: AnyStore, account: str, n: int, clock: FixedClock) -> None:
+    with unit_of_work(store) as uow:
+        audit.record(uow, account_id=account, action="test.changed", target=("test", f"t{n}"), after={"n": n},
+                     now=clock.now())
+
+
+def test_two_processes_appending_in_turn_keep_one_gapless_chain(settings: Settings, store: AnyStore,
+                                                                clock: FixedClock) -> None:
+    """Each store remembers its own last entry (PostgreSQL: a hint checked in the insert itself); when the other
+    process appended meanwhile, the entry is built again on the real head, without a lost race."""
+    with unit_of_work(store) as uow:
+        account = uow.accounts.find()[0].id
+    other = open_store(settings) if settings.database_url else store
+    try:
+        for n in range(12):
+            _record(store if n % 3 else other, account, n, clock)
+        with unit_of_work(store) as uow:
+            entries = list(audit.chain(uow, account))
+    finally:
+        if other is not store:
+            other.close()
+    assert [e.seq for e in entries] == list(range(1, 13))
+    assert audit.walk(account, iter(entries)).intact
+    assert [e.after for e in entries] == [{"n": n} for n in range(12)]
+
+
+def test_an_entry_rolled_back_with_its_savepoint_leaves_no_gap(store: AnyStore, clock: FixedClock) -> None:
+    with unit_of_work(store) as uow:
+        account = uow.accounts.find()[0].id
+    _record(store, account, 0, clock)
+    with unit_of_work(store) as uow:
+        with pytest.raises(RuntimeError), uow.savepoint():
+            audit.record(uow, account_id=account, action="test.changed", target=("test", "gone"), after={"n": -1},
+                         now=clock.now())
+            raise RuntimeError("this item fails")
+        audit.record(uow, account_id=account, action="test.changed", target=("test", "kept"), after={"n": 1},
+                     now=clock.now())
+    _record(store, account, 2, clock)
+    with unit_of_work(store) as uow:
+        entries = list(audit.chain(uow, account))
+    assert [(e.seq, e.after) for e in entries] == [(1, {"n": 0}), (2, {"n": 1}), (3, {"n": 2})]
+    assert audit.walk(account, iter(entries)).intact
