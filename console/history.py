@@ -16,7 +16,10 @@ ACTIONS = {
     "match.synced": "Synced by the partner", "match.created": "Created", "match.moved": "Moved",
     "match.started": "Started", "match.scored": "Score set", "match.point": "Point",
     "match.point_undone": "Point undone", "match.completed": "Completed", "match.corrected": "Result corrected",
-    "match.walkover": "Walkover", "match.called": "Called", "match.cancelled": "Cancelled",
+    "match.walkover": "Walkover", "match.retired": "Retired", "match.called": "Called",
+    "match.cancelled": "Cancelled", "person.checked_in": "Checked in", "person.checked_out": "Check-in undone",
+    "broadcast.event_settings_changed": "Event settings changed", "draw.created": "Draw created",
+    "draw.withdrawn": "Entry withdrawn", "draw.deleted": "Draw deleted",
     "table.queue_reordered": "Queue reordered", "link.rotated": "Link rotated", "link.revoked": "Link revoked",
     "link.enabled": "Link enabled", "link.disabled": "Link disabled", "key.created": "Developer key created",
     "key.rotated": "Operator key rotated", "app.created": "App registered",
@@ -25,7 +28,8 @@ ACTIONS = {
 }
 ACTORS = {"operator": "Operator", "partner": "Partner", "scorer": "Scorer link", "registration": "Sign-up page",
           "system": "Courtside"}
-SHOWN_FIELDS = ("status", "gameScores", "tableID", "queue", "enabled", "revokedOn", "scopes", "name")
+SHOWN_FIELDS = ("status", "gameScores", "tableID", "queue", "enabled", "revokedOn", "scopes", "name", "checkedIn",
+                "requireCheckIn", "restMinutes", "winnerSide", "resultType")
 
 
 def what(entry: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from domain import outputs
+from domain import audit, outputs
 from domain.auth import house_connection
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
@@ -199,13 +199,19 @@ def patch_broadcast(
         broadcast.scoreboard_ids = change.scoreboard_ids
     if given(change.tables):
         _configure_courts(uow, broadcast, change.tables, now=now)
+    settings_before = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
     if given(change.require_check_in):
         broadcast.require_check_in = change.require_check_in
     if given(change.rest_minutes):
         broadcast.rest_minutes = change.rest_minutes
     _refresh_output_links(uow, broadcast, now=now)
     broadcast.updated_on = iso(now)
-    return uow.broadcasts.put(broadcast)
+    stored = uow.broadcasts.put(broadcast)
+    settings_after = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
+    if settings_after != settings_before:  # the event day's settings (contract §14) are audited, not the rest
+        audit.record(uow, account_id=account_id, action="broadcast.event_settings_changed",
+                     target=("broadcast", broadcast.id), before=settings_before, after=settings_after, now=now)
+    return stored
 
 
 def delete_broadcast(

@@ -78,6 +78,9 @@ class Day:
         assert response.status_code == status, response.json
         return response.json.get("data") if response.json else None
 
+    def id_of(self, external_id: str) -> str:
+        return str(self.partner.get(f"/matches/{external_id}").json["data"]["id"])
+
     def queue(self, table: int = 0) -> list[str]:
         """The IDs of the court's queued matches, in order (the operator's board)."""
         [court] = [c for c in self.op("GET", "/operator/tables") if c["id"] == self.tables[table]]
@@ -155,6 +158,20 @@ def test_every_kind_of_change_writes_exactly_one_entry_naming_its_actor(day: Day
         ("link.disabled", lambda: day.op("POST", f"/operator/broadcasts/{day.broadcast_id}/event-page/disable"),
          "link", f"event:{day.broadcast_id}", "operator"),
         ("app.created", lambda: register(operator), "app", "", "operator"),
+        ("match.synced", lambda: day.sync("m9", players=("p1", "p8")), "match", "", "partner"),
+        ("match.walkover", lambda: day.op("POST", f"/operator/matches/{day.id_of('m9')}/walkover",
+                                          {"winnerSide": "a", "reason": "no_show"}), "match", "", "operator"),
+        ("match.synced", lambda: day.sync("m10", players=("p7", "p8")), "match", "", "partner"),
+        ("match.started", lambda: day.op("POST", f"/operator/matches/{day.id_of('m10')}/start", {}), "match", "",
+         "operator"),
+        ("match.retired", lambda: day.op("POST", f"/operator/matches/{day.id_of('m10')}/walkover",
+                                         {"winnerSide": "b", "reason": "injury"}), "match", "", "operator"),
+        ("broadcast.event_settings_changed", lambda: day.op("PATCH", f"/operator/broadcasts/{day.broadcast_id}",
+                                                            {"eventDay": {"restMinutes": 5}}),
+         "broadcast", day.broadcast_id, "operator"),
+        ("person.checked_in", lambda: day.op("POST", "/operator/broadcasts/{}/people/{}/check-in".format(
+            day.broadcast_id, day.op("GET", f"/operator/broadcasts/{day.broadcast_id}/people")[0]["personID"]),
+            {"present": True}), "person", "", "operator"),
     ]
     for action, change, target_type, target_id, actor_kind in steps:
         count = len(entries(operator))
@@ -174,6 +191,9 @@ def test_every_kind_of_change_writes_exactly_one_entry_naming_its_actor(day: Day
     assert by_action["match.synced"]["actor"]["id"] == day.partner_id
     assert re.fullmatch(r"opk_[0-9a-f]{16}", by_action["match.scored"]["actor"]["id"])
     assert by_action["match.completed"]["requestID"] == REQUEST_ID
+    assert by_action["match.walkover"]["reason"] == "no_show" and by_action["match.retired"]["reason"] == "injury"
+    settings = by_action["broadcast.event_settings_changed"]
+    assert (settings["before"], settings["after"]) == ({"restMinutes": 0}, {"restMinutes": 5})
     corrected = by_action["match.corrected"]
     assert corrected["reason"] == "Umpire swapped the sides"
     assert corrected["before"]["gameScores"] == WIN and corrected["after"]["gameScores"] == OTHER_WINS
