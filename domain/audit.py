@@ -21,8 +21,6 @@ written as "…" (key material, hashes of keys, webhook secrets, link keys).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -35,6 +33,7 @@ import orjson
 
 from domain.clock import iso
 from domain.errors import Invalid
+from domain.pagination import DEFAULT_LIMIT, decode_cursor, encode_cursor
 from domain.ports import UnitOfWork
 
 ZERO_HASH = "0" * 64
@@ -45,7 +44,6 @@ SECRET_FIELDS = frozenset({
     "clientSecretHash", "webhook_secret", "token", "access_token", "refresh_token", "operator_key", "operatorKey",
     "code_challenge", "dynamic_url_id", "internal_id", "url_key",
 })
-DEFAULT_LIMIT = 50
 UNKEPT = frozenset({"updatedOn"})  # the entry's `at` says when
 
 
@@ -274,26 +272,14 @@ class AuditQuery:
                 and (self.since is None or entry.at >= self.since))
 
 
-def encode_cursor(seq: int) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps({"before": seq})).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> int:
-    try:
-        value = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))["before"]
-    except (binascii.Error, ValueError, KeyError, TypeError) as exc:
-        raise Invalid("The cursor is not valid.", code="invalid_cursor") from exc
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise Invalid("The cursor is not valid.", code="invalid_cursor")
-    return value
-
-
 def list_entries(
     uow: UnitOfWork, *, account_id: str, query: AuditQuery, limit: int | None, cursor: str | None,
 ) -> tuple[list[AuditEntry], str | None]:
     """One page of the account's entries matching `query`, newest first, and the next page's cursor."""
     limit = limit or DEFAULT_LIMIT
-    before = decode_cursor(cursor) if cursor is not None else None
+    before = decode_cursor(cursor) if cursor is not None else None  # the list's one cursor: the last seq shown
+    if before is not None and before <= 1:
+        return [], None
     found = uow.audit.newest(account_id, before_seq=before, limit=limit + 1, query=query)
     page = found[:limit]
     return page, encode_cursor(page[-1].seq) if len(found) > limit else None

@@ -114,7 +114,7 @@ class TinyAuditLog(_Heads):
         if head is None:
             return []
         position = self._tx.ordered_count(TABLE, CHAIN, CHAIN_ORDER, (account_id,))
-        if before_seq is not None:
+        if before_seq is not None and before_seq <= head.seq:
             position = min(position, self._position(account_id, before_seq))
         result: list[AuditEntry] = []
         while position > 0 and (limit is None or len(result) < limit):  # newest first, a batch at a time
