@@ -46,6 +46,18 @@ def test_changes_through_two_processes_each_write_one_entry_in_one_gapless_chain
     keys = all_at_once([(lambda n=n: servers[n % 2].operator_call("POST", "/operator/keys", {"name": f"k{n}"}))
                         for n in range(6)])
     assert [r.status_code for r in keys] == [201] * 6
+    won = [{"a": 11, "b": 3}, {"a": 11, "b": 4}]  # best of 3
+    completed = all_at_once([(lambda n=n: servers[n % 2].operator_call(
+        "POST", f"/operator/matches/{ids[n]}/complete", {"gameScores": won})) for n in range(MATCHES)])
+    assert [r.status_code for r in completed] == [200] * MATCHES, [r.text for r in completed]
+    corrected = all_at_once([(lambda n=n: servers[(n + 1) % 2].operator_call(
+        "POST", f"/operator/matches/{ids[n]}/score", {"gameScores": [won[0], {"a": 9, "b": 11}, {"a": 11, "b": 9}],
+                                                      "reason": f"sheet {n}"})) for n in range(MATCHES)])
+    assert [r.status_code for r in corrected] == [200] * MATCHES, [r.text for r in corrected]
+    queued = [partner.match(n % 2, f"q{n}", tables[n]).json()["data"]["id"] for n in range(4)]
+    cancelled = all_at_once([(lambda n=n: servers[n % 2].operator_call("POST", f"/operator/matches/{queued[n]}/cancel"))
+                             for n in range(4)])
+    assert [r.status_code for r in cancelled] == [200] * 4
 
     found = entries(servers[1])
     new = found[: len(found) - before]
@@ -53,7 +65,10 @@ def test_changes_through_two_processes_each_write_one_entry_in_one_gapless_chain
     counts = collections.Counter((e["action"], e["target"]["id"]) for e in new)  # type: ignore[index]
     assert all(count == 1 for count in counts.values()), counts
     assert collections.Counter(action for action, _ in counts) == {
-        "match.synced": MATCHES, "match.started": MATCHES, "match.scored": MATCHES, "key.created": 6}
+        "match.synced": MATCHES + 4, "match.started": MATCHES, "match.scored": MATCHES, "key.created": 6,
+        "match.completed": MATCHES, "match.corrected": MATCHES, "match.cancelled": 4}
+    reasons = {e["target"]["id"]: e["reason"] for e in new if e["action"] == "match.corrected"}  # type: ignore[index]
+    assert reasons == {ids[n]: f"sheet {n}" for n in range(MATCHES)}
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURTSIDE_")}
     env["COURTSIDE_DATABASE_URL"] = fleet.env["COURTSIDE_DATABASE_URL"]
     result = subprocess.run([sys.executable, "-m", "cli.main", "audit", "verify"], cwd=ROOT, env=env,
