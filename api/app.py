@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
-import secrets
+import time
 from typing import Any
 
 import orjson
@@ -13,8 +12,9 @@ from flask import Flask, Response, current_app, g, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import errors, event_pages, openapi, output_pages, phone_pages
+from api import errors, event_pages, openapi, output_pages, page_security, phone_pages
 from api.blueprint import takes_json_body
 from api.bootstrap import Services
 from api.context import CourtsideFlask, services
@@ -23,6 +23,7 @@ from api.platform import (
     REQUEST_ID_CHARACTERS,
     REQUEST_ID_MAX,
     REQUEST_ID_MIN,
+    new_request_id,
     takes_form_body,
     valid_request_id,
 )
@@ -49,6 +50,7 @@ from api.routes import (
 )
 from api.schemas.common import ErrorEnvelope
 from api.security import quota_headers
+from domain import text
 
 access_log = logging.getLogger("courtside.access")
 
@@ -97,18 +99,9 @@ def _openapi_config(app: Flask) -> None:
     )
 
 
-_REQUEST_ID_PREFIX = secrets.token_hex(6)  # this process's, so IDs differ across processes and restarts
-_request_numbers = itertools.count(1)
-
-
-def new_request_id() -> str:
-    """A request ID for support correlation: unique, not secret (a counter after a random per-process prefix,
-    so minting one costs no system call)."""
-    return f"req_{_REQUEST_ID_PREFIX}{next(_request_numbers):012x}"
-
-
 def _check_request() -> Response | None:
     """Platform rules that run before routing: the request ID header and the body's size and type."""
+    g.started = time.perf_counter()
     environ = request.environ
     given = environ.get("HTTP_SERVICE_REQUEST_ID")
     if given is not None and not valid_request_id(given):
@@ -124,7 +117,7 @@ def _check_request() -> Response | None:
             431, "request_header_too_large", f"The request headers are larger than {settings.max_header_bytes} bytes."
         )
     if not environ.get("CONTENT_LENGTH") and environ.get("HTTP_TRANSFER_ENCODING") is None:
-        return None  # no body: nothing more to check (most requests)
+        return _check_text(False)  # no body: only the path and query to check (most requests)
     length = request.content_length
     if length is not None and length > settings.max_body_bytes:
         return errors.error_response(
@@ -141,7 +134,33 @@ def _check_request() -> Response | None:
             )
     if has_body and not takes_form_body(request.path) and not _takes_json_body():
         return _refuse_unexpected_body()
-    return None
+    return _check_text(has_body)
+
+
+SIGN_UP_PREFIX = "/register/"
+
+
+def _check_text(has_body: bool) -> Response | None:
+    """No NUL or bidi control character in any string a client sends (contract §8a): path, query, JSON body and
+    form, each checked once here, so no route, schema or storage ever sees one (400 naming the field).
+    The public sign-up form answers on its own page instead (`domain.registration` applies the same rule)."""
+    found: dict[str, Any] = {}
+    if not text.is_clean(request.path):
+        found["path"] = {name: [text.MESSAGE] for name, value in (request.view_args or {}).items()
+                         if isinstance(value, str) and not text.is_clean(value)} or {"path": [text.MESSAGE]}
+    if request.query_string and (query := text.problems(request.args.to_dict(flat=False))):
+        found["query"] = {name: [text.MESSAGE] for name in query}
+    if has_body and request.mimetype == "application/json":
+        raw = request.get_data(cache=True, as_text=True)
+        if text.FORBIDDEN_IN_JSON.search(raw) and (body := text.problems({"": request.get_json(silent=True)})):
+            found["json"] = body.get("", {"": [text.MESSAGE]}) if isinstance(body.get(""), dict) else body
+    elif has_body and request.form and not request.path.startswith(SIGN_UP_PREFIX):
+        if form := text.problems(request.form.to_dict(flat=False)):
+            found["form"] = {name: [text.MESSAGE] for name in form}
+    if not found:
+        return None
+    return errors.error_response(400, "validation_failed", "The request contains NUL or bidirectional control "
+                                 "characters.", details=found)
 
 
 def _header_bytes(environ: dict[str, Any]) -> int:
@@ -180,8 +199,10 @@ def _finish_response(response: Response) -> Response:
     response.headers["Service-Request-ID"] = getattr(g, "request_id", None) or new_request_id()
     for name, value in quota_headers().items():
         response.headers[name] = value
-    if services().settings.access_log:
-        access_log.info("%s %s %s request_id=%s", request.method, request.path, response.status_code,
+    if services().settings.access_log:  # a queued record: the log thread formats, redacts keys and writes it
+        started = g.get("started")
+        ms = (time.perf_counter() - started) * 1000 if started is not None else 0.0
+        access_log.info("%s %s %s %.1fms request_id=%s", request.method, request.path, response.status_code, ms,
                         response.headers["Service-Request-ID"])
     return response
 
@@ -269,5 +290,10 @@ def create_app(services: Services) -> CourtsideFlask:
     phone_pages.install(app)
     app.before_request(_check_request)
     app.after_request(_finish_response)
+    page_security.install(app)
+    if settings.trusted_proxies:  # outermost: links, rate limits and logs all see the client's forwarded view
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies,  # type: ignore[method-assign]
+                                x_proto=settings.trusted_proxies, x_host=settings.trusted_proxies,
+                                x_port=settings.trusted_proxies)
     errors.register(app)
     return app

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import cast
 
-from flask import Flask, current_app, g, has_request_context
+from flask import Flask, current_app, g, has_request_context, request
 from flask.typing import ResponseReturnValue
 
 from api.bootstrap import Services
@@ -70,3 +70,9 @@ def unit_of_work(acting: Actor | None = None) -> Iterator[StoreUnitOfWork]:
         yield uow
     if uow.new_event_ids:
         ctx.wake_dispatcher()
+
+
+def public_root() -> str:
+    """The root of every public link and QR code (outputs, scorer, sign-up, event page; contract §8a):
+    `COURTSIDE_PUBLIC_URL`, else this request's scheme and host (as the trusted proxies forwarded them)."""
+    return (services().settings.public_url or request.host_url).rstrip("/") + "/"

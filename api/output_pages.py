@@ -15,6 +15,7 @@ from flask import Blueprint, Response, render_template, request
 
 from api import errors
 from api.context import CourtsideFlask, now, services, unit_of_work
+from api.platform import new_request_id
 from api.read_cache import ReadCache
 from domain import outputs as svc
 from domain.errors import NotFound
@@ -88,7 +89,7 @@ def output_page(key: str) -> Response:
     )
     return Response(html, mimetype="text/html", headers={
         "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'; "
                                    "connect-src 'self'; img-src 'self' data:",
     })
 
@@ -109,8 +110,10 @@ def _fast_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
                 links = ctx.store.versions(*LINK_TABLES)
                 entry = cache.get(hash_secret(path[len("/outputs/"):-len("/state")]), stamp, guard=links)
                 if entry is not None and tag.strip() == f'"{entry[0]}"':
-                    start_response("304 NOT MODIFIED", [("ETag", tag.strip()), ("Cache-Control", "no-cache"),
-                                                        ("Access-Control-Allow-Origin", "*")])
+                    start_response("304 NOT MODIFIED", [
+                        ("ETag", tag.strip()), ("Cache-Control", "no-cache"), ("Access-Control-Allow-Origin", "*"),
+                        ("X-Content-Type-Options", "nosniff"), ("Service-Request-ID", new_request_id()),
+                        ("Content-Length", "0")])  # a known length: waitress keeps the connection (§8a)
                     return [b""]
         return wsgi_app(environ, start_response)
 

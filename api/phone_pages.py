@@ -19,14 +19,16 @@ from api.context import actor, now, services, unit_of_work
 from api.errors import status_of
 from domain import registration, scorer
 from domain.audit import ActorKind
-from domain.errors import DomainError, Forbidden, Invalid, NotFound, RateLimited
+from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited
 from domain.ids import hash_secret
+from domain.ratelimit import RateLimiter
+from domain.settings import Settings
 
 blp = Blueprint("phone_pages", __name__, template_folder="templates")
 CSRF_COOKIE = "courtside_csrf"
 PAGE_HEADERS = {
     "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'; "
                                "connect-src 'self'; img-src 'self' data:; form-action 'self'; "
                                "frame-ancestors 'none'",
 }
@@ -82,13 +84,41 @@ def _act(key: str, action: Action, **extra: Any) -> Response:
     if not isinstance(version, str) or not version:
         raise Invalid("Name the state version this action is based on.",
                       details={"json": {"version": ["Missing or not a string."]}})
-    with unit_of_work() as uow:
-        _link, table = scorer.scorer_by_key(uow, key=key)
-        uow.actor = actor(ActorKind.SCORER, table.id)  # what the link changes is recorded as its table's
-        action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
-        link, table = scorer.scorer_by_key(uow, key=key)
-        state = scorer.scorer_state(uow, link, table, rules=ctx.rules)
+    try:
+        with unit_of_work() as uow:
+            _link, table = scorer.scorer_by_key(uow, key=key)
+            uow.actor = actor(ActorKind.SCORER, table.id)  # what the link changes is recorded as its table's
+            action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
+            link, table = scorer.scorer_by_key(uow, key=key)
+            state = scorer.scorer_state(uow, link, table, rules=ctx.rules)
+    except Conflict as refused:
+        raise _for_the_phone(refused) from None
     return jsonify({"data": state})
+
+
+PHONE_MESSAGES = {
+    "table_busy": "A match is already being played on this court.",
+    "queue_empty": "No match is waiting for this court.",
+    "all_players_busy": "Every waiting match has a player still playing on another court.",
+    "nothing_startable": "No waiting match may start yet: see the desk.",
+    "match_not_active": "No match is being played on this court; start the next one.",
+    "match_decided": "The match is decided; complete it.",
+    "match_undecided": "The match is not decided yet.",
+    "match_locked": "This match is already finished.",
+}
+
+
+def _for_the_phone(refused: Conflict) -> Conflict:
+    """A refusal as the public scorer page may show it: display names and times, never an ID (contract §8a)."""
+    def shown(item: Any) -> Any:
+        return {k: v for k, v in item.items() if k in ("reason", "players", "until")} if isinstance(item, dict) \
+            else item
+
+    details = refused.details if isinstance(refused.details, dict) else {}
+    kept = {key: value for key, value in details.items() if key in ("players", "until")}
+    if isinstance(details.get("skipped"), list):
+        kept["skipped"] = [shown(item) for item in details["skipped"]]
+    return Conflict(PHONE_MESSAGES.get(refused.code, refused.message), code=refused.code, details=kept or None)
 
 
 def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
@@ -158,14 +188,38 @@ def sign_up_page(key: str) -> Response:
         return _not_found_page("sign-up page")
 
 
+class _SignUpLimits:
+    """Sign-ups per client address (contract §8a), counted by outcome: successful sign-ups and failed attempts
+    have limits of their own in 10-minute windows, so a typo never locks a player out. The address is the one
+    `COURTSIDE_TRUSTED_PROXIES` resolves (werkzeug's ProxyFix)."""
+
+    WINDOW = 600
+
+    def __init__(self, limiter: RateLimiter, settings: Settings, address: str) -> None:
+        self.limiter, self.address = limiter, address
+        self.limits = {True: settings.registration_rate_limit, False: settings.registration_failure_limit}
+
+    def _key(self, succeeded: bool) -> str:
+        return f"register:{'ok' if succeeded else 'failed'}:{self.address}"
+
+    def check(self) -> None:
+        for succeeded, limit in self.limits.items():
+            quota = self.limiter.peek(self._key(succeeded), limit, window_seconds=self.WINDOW)
+            if not quota.allowed:
+                raise RateLimited("Too many sign-ups from this device; please wait a few minutes.",
+                                  retry_after=quota.reset)
+
+    def count(self, *, succeeded: bool) -> None:
+        self.limiter.hit(self._key(succeeded), self.limits[succeeded], window_seconds=self.WINDOW)
+
+
 @blp.route("/register/<string:key>", methods=["POST"])
 def sign_up(key: str) -> Response:
     """Add the player to the roster (`source: "self"`); the page says what happened."""
     ctx = services()
+    limits = _SignUpLimits(ctx.limiter, ctx.settings, request.remote_addr or "")
     try:
-        quota = ctx.limiter.hit(f"register:{request.remote_addr}", ctx.settings.registration_rate_limit)
-        if not quota.allowed:
-            raise RateLimited("Too many sign-ups from this device; please wait a minute.", retry_after=quota.reset)
+        limits.check()
         sent, held = request.form.get("csrf", ""), request.cookies.get(CSRF_COOKIE, "")
         if not sent or not held or not hmac.compare_digest(sent.encode(), held.encode()):
             raise Forbidden("This form has expired; please try again.", code="csrf_failed")
@@ -176,10 +230,13 @@ def sign_up(key: str) -> Response:
             roster, _backing = registration.roster_by_key(uow, key=key)
             uow.actor = actor(ActorKind.REGISTRATION, roster.id)  # a sign-up is recorded as its roster's page
             _roster, player = registration.sign_up(uow, key=key, sign_up=form, now=now())
+        limits.count(succeeded=True)
         return _form_page(key, status=201, done=player)
     except NotFound:
         return _not_found_page("sign-up page")
     except DomainError as error:  # the form page shows the reason; the status says it too
+        if not isinstance(error, RateLimited):
+            limits.count(succeeded=False)
         fields = error.details.get("form") if isinstance(error.details, dict) else None
         response = _form_page(key, status=status_of(error), error=error.message, fields=fields)
         if isinstance(error, RateLimited):

@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
+import secrets
 
 PREFIX = "/api/v1"
 
@@ -49,3 +51,13 @@ def human_seconds(seconds: float) -> str:
         if seconds % factor == 0:
             return f"{seconds / factor:g} {unit}"
     return f"{seconds:g} s"
+
+
+_REQUEST_ID_PREFIX = secrets.token_hex(6)  # this process's, so IDs differ across processes and restarts
+_request_numbers = itertools.count(1)
+
+
+def new_request_id() -> str:
+    """A request ID for support correlation: unique, not secret (a counter after a random per-process prefix,
+    so minting one costs no system call)."""
+    return f"req_{_REQUEST_ID_PREFIX}{next(_request_numbers):012x}"

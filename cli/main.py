@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from domain import links
 from domain.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def init_data_dir(settings: Settings, store: AnyStore | None = None) -> dict[str
     key, account_id = _read_key_and_account(key_path, info_path)
     if key and account_id and store is None:
         return {"dataDir": str(data_dir), "accountID": account_id, "operatorKey": key}
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     minted = not key
     if not key:
         key = new_operator_key()
@@ -144,19 +145,16 @@ def serve(settings: Settings) -> None:
         raise CliError(str(exc)) from exc
     try:
         init_data_dir(settings, store)
-        from waitress import create_server
-
         from api.app import create_app
         from api.bootstrap import bootstrap
+        from cli.serving import venue_server
 
         settings = phone_settings(settings, settings.port)
         services = bootstrap(settings, store)
         dispatcher = services.dispatcher
         app = create_app(services)
         try:
-            server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
-                                   # far above ours, so that our own limit answers with the JSON envelope
-                                   max_request_header_size=16 * settings.max_header_bytes)
+            server = venue_server(app, settings)
         except OSError as exc:
             raise CliError(f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}") from exc
     except BaseException:
@@ -193,11 +191,23 @@ def serve(settings: Settings) -> None:
         listener.stop()
 
 
+def _redact_keys(record: logging.LogRecord) -> bool:
+    """No public link key in any log line (contract §8a): access lines, errors and tracebacks alike. Runs in the
+    log thread, on the record as the queue handler prepared it (message and traceback already text)."""
+    record.msg = links.redact(record.getMessage())
+    record.args = None
+    if record.exc_text:
+        record.exc_text = links.redact(record.exc_text)
+    return True
+
+
 def _log_off_the_request_path() -> logging.handlers.QueueListener:
     """Request threads only queue their log records (the access log's line per request); one thread formats and
     writes them, so requests never wait on the stream's lock or its write."""
     root = logging.getLogger()
     records: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+    for handler in root.handlers:
+        handler.addFilter(_redact_keys)
     listener = logging.handlers.QueueListener(records, *root.handlers, respect_handler_level=True)
     root.handlers = [logging.handlers.QueueHandler(records)]
     listener.start()

@@ -213,3 +213,22 @@ def one_time_secret(key: str, title: str) -> None:
         if st.button("I have copied it", key=f"{key}_dismiss"):
             del st.session_state[key]
             st.rerun()
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def loopback_only(url: str) -> bool:
+    """Whether a public link names this machine only (phones and screens elsewhere cannot open it)."""
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def warn_if_loopback(urls: list[str]) -> None:
+    """The console's one warning for links that only this machine can open (contract §8a)."""
+    if any(loopback_only(url) for url in urls if url):
+        st.warning("These links name this computer only (127.0.0.1): phones and screens on the venue network "
+                   "cannot open them. Run `courtside up --host 0.0.0.0`, or set `COURTSIDE_PUBLIC_URL` to the "
+                   "address people use.", icon=":material/wifi_off:")

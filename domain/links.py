@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, TypeVar
@@ -19,6 +20,12 @@ from domain.models import Link
 from domain.ports import UnitOfWork
 
 MAX_KEY_LENGTH = 200
+PUBLIC_KEY = re.compile(r"\b(?:out|scr|reg|evt)_[A-Za-z0-9_-]{16,}")
+
+
+def redact(text: str) -> str:
+    """Text for a log with every public link key replaced by `…` (contract §8a: `/score/…`)."""
+    return PUBLIC_KEY.sub("…", text)
 
 
 class Keyed(Protocol):

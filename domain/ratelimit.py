@@ -1,4 +1,5 @@
-"""Fixed-window rate limiting (60-second windows), keyed by connection or client address."""
+"""Fixed-window rate limiting (60-second windows unless a caller names another length), keyed by connection or
+client address."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ class Quota:
     allowed: bool
 
 
-# Counts one request of `key` in `window` where every process sees it; returns the count including it.
-SharedCount = Callable[[str, int, int], int]
+# Counts one request of `key` in the window starting at that epoch second, where every process sees it (count
+# False: only reads it); returns the count including it.
+SharedCount = Callable[[str, int, int, bool], int]
 
 
 class RateLimiter:
@@ -35,22 +37,32 @@ class RateLimiter:
         self._lock = threading.Lock()
         self._windows: dict[str, tuple[int, int]] = {}
 
-    def hit(self, key: str, limit: int) -> Quota:
+    def hit(self, key: str, limit: int, *, window_seconds: int = WINDOW_SECONDS) -> Quota:
+        """Count one request of `key`; refused (not counted) once `limit` were counted in this window."""
+        return self._count(key, limit, window_seconds, count=True)
+
+    def peek(self, key: str, limit: int, *, window_seconds: int = WINDOW_SECONDS) -> Quota:
+        """Whether one more request of `key` would be allowed now, counting nothing (for limits whose count
+        depends on the outcome, as sign-ups and failed sign-ups)."""
+        return self._count(key, limit, window_seconds, count=False)
+
+    def _count(self, key: str, limit: int, window_seconds: int, *, count: bool) -> Quota:
         moment = self._clock.now().timestamp()
-        window = int(moment // WINDOW_SECONDS)
-        reset = max(1, math.ceil((window + 1) * WINDOW_SECONDS - moment))
+        start = int(moment // window_seconds) * window_seconds
+        reset = max(1, math.ceil(start + window_seconds - moment))
         if self._shared is not None:
-            count = self._shared(key, window, limit)
-            allowed = count <= limit
-            return Quota(limit=limit, remaining=max(0, limit - count), reset=reset, allowed=allowed)
+            seen = self._shared(key, start, limit, count)
+            allowed = seen <= limit if count else seen < limit
+            return Quota(limit=limit, remaining=max(0, limit - seen), reset=reset, allowed=allowed)
         with self._lock:
-            current, count = self._windows.get(key, (window, 0))
-            if current != window:
-                count = 0
-            allowed = count < limit
-            if allowed:
-                count += 1
-            self._windows[key] = (window, count)
-            if len(self._windows) > 10_000:
-                self._windows = {k: v for k, v in self._windows.items() if v[0] == window}
-        return Quota(limit=limit, remaining=max(0, limit - count), reset=reset, allowed=allowed)
+            current, seen = self._windows.get(key, (start, 0))
+            if current != start:
+                seen = 0
+            allowed = seen < limit
+            if allowed and count:
+                seen += 1
+                self._windows[key] = (start, seen)
+            if len(self._windows) > 10_000:  # keys of finished windows go (no growth with random keys)
+                now = int(moment)
+                self._windows = {k: v for k, v in self._windows.items() if v[0] + 3600 > now}
+        return Quota(limit=limit, remaining=max(0, limit - seen), reset=reset, allowed=allowed)

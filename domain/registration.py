@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from domain import audit, links
+from domain import audit, links, text
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import Link, PlayerList, Roster
+from domain.names import name_key, stored_name
 from domain.ports import UnitOfWork
 from domain.rosters import get_roster
 
@@ -24,6 +25,7 @@ KIND = "registration"
 PREFIX = "reg"
 MAX_SIGN_UPS = 1000
 NAME_MAX, OTHER_MAX = 120, 500
+REQUIRED = ("firstName", "lastName")
 
 
 @dataclass(frozen=True)
@@ -72,18 +74,18 @@ def roster_by_key(uow: UnitOfWork, *, key: str) -> tuple[Roster, PlayerList]:
 
 
 def _clean(sign_up: SignUp) -> dict[str, str]:
-    values = {"firstName": sign_up.first_name.strip(), "lastName": sign_up.last_name.strip(),
-              "clubName": sign_up.club_name.strip(), "country": sign_up.country.strip(),
-              "gender": sign_up.gender.strip()}
+    values = {"firstName": stored_name(sign_up.first_name), "lastName": stored_name(sign_up.last_name),
+              "clubName": stored_name(sign_up.club_name), "country": stored_name(sign_up.country),
+              "gender": stored_name(sign_up.gender)}
     problems: dict[str, list[str]] = {}
-    for name in ("firstName", "lastName"):
-        if not values[name]:
+    for name, value in values.items():
+        limit = NAME_MAX if name in REQUIRED else OTHER_MAX
+        if not text.is_clean(value):
+            problems[name] = [text.MESSAGE]
+        elif name in REQUIRED and not value:
             problems[name] = ["Required."]
-        elif len(values[name]) > NAME_MAX:
-            problems[name] = [f"At most {NAME_MAX} characters."]
-    for name in ("clubName", "country", "gender"):
-        if len(values[name]) > OTHER_MAX:
-            problems[name] = [f"At most {OTHER_MAX} characters."]
+        elif len(value) > limit:
+            problems[name] = [f"At most {limit} characters."]
     if problems:
         raise Invalid("Please check the highlighted fields.", details={"form": problems})
     return {name: value for name, value in values.items() if value}
@@ -91,11 +93,11 @@ def _clean(sign_up: SignUp) -> dict[str, str]:
 
 def sign_up(uow: UnitOfWork, *, key: str, sign_up: SignUp, now: datetime) -> tuple[Roster, dict[str, Any]]:
     """Add the player to the roster (`source: "self"`): `409 already_registered` for the same first and last name
-    (case-insensitive), `409 registration_full` after 1,000 sign-ups."""
+    (the one name rule, §8a), `409 registration_full` after 1,000 sign-ups."""
     roster, backing = roster_by_key(uow, key=key)
     player = _clean(sign_up)
-    same = (player["firstName"].casefold(), player["lastName"].casefold())
-    if any((str(p.get("firstName", "")).strip().casefold(), str(p.get("lastName", "")).strip().casefold()) == same
+    same = (name_key(player["firstName"]), name_key(player["lastName"]))
+    if any((name_key(str(p.get("firstName", ""))), name_key(str(p.get("lastName", "")))) == same
            for p in backing.players):
         raise Conflict(f"{player['firstName']} {player['lastName']} is already on this roster.",
                        code="already_registered")

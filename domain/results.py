@@ -10,7 +10,7 @@ import csv
 import io
 from typing import Any
 
-from domain import scoring
+from domain import scoring, text
 from domain.broadcasts import get_broadcast
 from domain.clock import parse_iso
 from domain.models import Match, MatchStatus
@@ -66,10 +66,10 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, po
 
 
 def as_csv(rows: list[dict[str, Any]]) -> str:
-    """The rows as CSV with a header row (empty cells for missing values)."""
+    """The rows as CSV with a header row (empty cells for missing values), safe to open in a spreadsheet."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({key: "" if value is None else value for key, value in row.items()})
+        writer.writerow({key: "" if value is None else text.spreadsheet_safe(value) for key, value in row.items()})
     return out.getvalue()

@@ -23,6 +23,7 @@ from domain.errors import Conflict, DomainError, Invalid, NotFound
 from domain.ids import new_id
 from domain.matches import MatchSync, Rules, managed_table
 from domain.models import Match, MatchStatus, PlayerList, Table
+from domain.names import name_key, stored_name
 from domain.ports import UnitOfWork
 from domain.queues import SIDES
 from domain.views import match_view
@@ -74,23 +75,19 @@ def name_index(player_list: PlayerList | None) -> dict[str, str]:
     names: dict[str, str] = {}
     for player in player_list.players if player_list else []:
         if player.get("externalID") and _full_name(player):
-            names.setdefault(_normal(_full_name(player)), player["externalID"])
+            names.setdefault(name_key(_full_name(player)), player["externalID"])
     return names
 
 
 def participant_for(cell: str, names: dict[str, str]) -> dict[str, str]:
     """A name cell as a participant: the list's player called "First Last" (any case and spacing), else a manual
     name as typed (spacing collapsed)."""
-    found = names.get(_normal(cell))
-    return {"externalID": found} if found is not None else {"manualName": " ".join(cell.split())}
+    found = names.get(name_key(cell))
+    return {"externalID": found} if found is not None else {"manualName": stored_name(cell)}
 
 
 def _full_name(player: dict[str, Any]) -> str:
     return " ".join(part for part in (player.get("firstName"), player.get("lastName")) if part)
-
-
-def _normal(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 class Planner:
@@ -145,7 +142,7 @@ class Planner:
         seen: dict[tuple[str, str], str] = {}
         for side in SIDES:
             ref = sync.participants.get(side) or {}
-            key = ("id", ref["externalID"]) if ref.get("externalID") else ("name", _normal(ref.get("manualName", "")))
+            key = ("id", ref["externalID"]) if ref.get("externalID") else ("name", name_key(ref.get("manualName", "")))
             if key[1] and key in seen:
                 raise Invalid(f"{side} is the same player as {seen[key]}.", code="duplicate_player",
                               details={side: [f"Same player as {seen[key]}."]})
@@ -193,12 +190,23 @@ def create_match(uow: UnitOfWork, *, account_id: str, sync: MatchSync, now: date
     return planner.queue(planner.plan(sync))
 
 
-def _row_sync(planner: Planner, courts: dict[str, Table], row: ScheduleRow) -> MatchSync:
-    table = courts.get(_normal(row.court))
-    if table is None:
-        labels = ", ".join(t.label for t in courts.values())
-        raise Invalid(f"No court '{row.court}' in this broadcast.", code="unknown_court",
-                      details={"court": [f"Not a court of this broadcast (courts: {labels})."]})
+def _court(courts: list[Table], cell: str) -> Table:
+    """The court a `court` cell names (§8a): its exact label, else the one label equal under the name rule;
+    none is `unknown_court`, several are `ambiguous_court`."""
+    exact = [t for t in courts if t.label == cell]
+    found = exact or [t for t in courts if name_key(t.label) == name_key(cell)]
+    if len(found) == 1:
+        return found[0]
+    labels = ", ".join(t.label for t in (found or courts))
+    if found:
+        raise Invalid(f"'{cell}' matches more than one court ({labels}); write the label exactly.",
+                      code="ambiguous_court", details={"court": [f"Matches {labels}."]})
+    raise Invalid(f"No court '{cell}' in this broadcast.", code="unknown_court",
+                  details={"court": [f"Not a court of this broadcast (courts: {labels})."]})
+
+
+def _row_sync(planner: Planner, courts: list[Table], row: ScheduleRow) -> MatchSync:
+    table = _court(courts, row.court)
     player_list = planner.court_list(table)
     participants = {side: planner.player_by_name(player_list, row.players[side])
                     for side in SIDES if (row.players.get(side) or "").strip()}
@@ -221,7 +229,7 @@ def import_schedule(
         raise Invalid(f"At most {MAX_ROWS} rows per import; this one has {len(rows)}.",
                       details={"json": {"rows": [f"Longer than maximum length {MAX_ROWS}."]}})
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    courts = {_normal(t.label): t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None}
+    courts = [t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None]
     planner = Planner(uow, account_id=account_id, now=now, rules=rules)
     outcomes: list[Planned | DomainError] = []
     for row in rows:

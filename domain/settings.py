@@ -58,10 +58,14 @@ class Settings:
     database_url: str | None = None  # postgresql://...: the PostgreSQL backend (several processes); unset: TinyDB
     default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
     output_max_stale: float = 0.2  # seconds an output page's state may lag a write (bounds rebuilds under load)
-    access_log: bool = False  # one log line per request (method, path, status, request ID)
+    access_log: bool = True  # one log line per request (method, path, status, ms, request ID), off the request path
     check_responses: bool = False  # tests: every response is dumped through its schema and must not change
     scorer_rate_limit: int = 300  # actions per minute per scorer link (contract §11)
-    registration_rate_limit: int = 10  # sign-ups per minute per client address (contract §11)
+    registration_rate_limit: int = 20  # successful sign-ups per 10 minutes per client address (contract §8a)
+    registration_failure_limit: int = 100  # failed sign-up attempts per 10 minutes per client address (§8a)
+    connection_limit: int = 2000  # open connections the server holds (phones and screens of a venue, §8a)
+    idle_timeout: int = 120  # seconds an idle keep-alive connection stays open
+    trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For/Proto/Host/Port are believed (§8a)
     public_url: str | None = None  # the address phones reach for scorer and sign-up links (contract §11)
 
     @classmethod
@@ -94,6 +98,10 @@ class Settings:
             "output_max_stale": ("COURTSIDE_OUTPUT_MAX_STALE", float),
             "scorer_rate_limit": ("COURTSIDE_SCORER_RATE_LIMIT", int),
             "registration_rate_limit": ("COURTSIDE_REGISTRATION_RATE_LIMIT", int),
+            "registration_failure_limit": ("COURTSIDE_REGISTRATION_FAILURE_LIMIT", int),
+            "trusted_proxies": ("COURTSIDE_TRUSTED_PROXIES", int),
+            "connection_limit": ("COURTSIDE_CONNECTION_LIMIT", int),
+            "idle_timeout": ("COURTSIDE_IDLE_TIMEOUT", int),
             "public_url": ("COURTSIDE_PUBLIC_URL", str),
         }
         values: dict[str, Any] = {}

@@ -33,6 +33,7 @@ from domain.ids import hash_secret
 from domain.models import MATCH_EVENTS, Delivery, DeliveryStatus, WebhookConfig
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
+from domain.special_addresses import globally_reachable
 from domain.views import webhook_config_view
 
 EVENT_ID_PATTERN = "^[a-f0-9]{40}$"
@@ -109,7 +110,9 @@ def new_webhook_secret(token_bytes: Callable[[int], bytes] = secrets.token_bytes
 
 
 def _blocked(address: str) -> bool:
-    """Anything not globally routable (loopback, private, link-local, shared 100.64/10, reserved, ...) or multicast.
+    """Anything the IANA special-purpose registries do not mark globally reachable (loopback, private,
+    link-local, shared 100.64/10, documentation, benchmarking, reserved, ...) or multicast: the table in
+    `domain/special_addresses.py`, never the interpreter's `ipaddress` flags (contract §8a).
 
     IPv4 addresses carried inside IPv6 (mapped `::ffff:a.b.c.d`, 6to4 `2002::/16`, Teredo) are judged by the IPv4
     address they carry.
@@ -119,7 +122,7 @@ def _blocked(address: str) -> bool:
         carried = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
         if carried is not None:
             return _blocked(str(carried))
-    return not ip.is_global or ip.is_multicast
+    return not globally_reachable(ip)
 
 
 def valid_url(url: str) -> bool:

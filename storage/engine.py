@@ -68,6 +68,15 @@ class JournalCorrupt(StorageError):
     """The journal is damaged before its last line: refusing to guess which writes to keep."""
 
 
+def _keep_private(data_dir: Path) -> None:
+    """The data dir holds key hashes and webhook secrets: it is 0700 and its files 0600 (contract §8a), also a
+    data dir made by an older version, whose files are tightened on start."""
+    os.chmod(data_dir, 0o700)
+    for path in data_dir.iterdir():
+        if path.is_file() and path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+
+
 class StoreDamaged(StorageError):
     """A file of the data dir is missing or not what Courtside wrote: refusing to start on partial data."""
 
@@ -192,10 +201,12 @@ class Store:
     def __init__(self, data_dir: Path, *, compact_bytes: int = 16 * 1024 * 1024) -> None:
         self.data_dir = Path(data_dir)
         created = not self.data_dir.exists()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         if created:
             _fsync_dir(self.data_dir.resolve().parent)
-        self._os_lock = FileLock(str(self.data_dir / LOCK), thread_local=False, preserve_lock_file=True)
+        _keep_private(self.data_dir)
+        self._os_lock = FileLock(str(self.data_dir / LOCK), mode=0o600, thread_local=False,
+                                preserve_lock_file=True)
         try:
             self._os_lock.acquire(timeout=0)
         except Timeout as exc:
@@ -505,7 +516,7 @@ class Store:
         """Without the store lock (transactions go on): temp file, fsync, atomic rename, fsync the dir."""
         temp = self.data_dir / (SNAPSHOT + ".tmp")
         try:
-            with open(temp, "wb") as out:
+            with os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as out:
                 out.write(data)
                 out.flush()
                 os.fsync(out.fileno())

@@ -59,6 +59,9 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+RATE_ROW_LIFE = 3600  # seconds a rate-limit row outlives its window's start (windows are at most 10 minutes)
+
+
 class PgStore:
     """A PostgreSQL database shared by any number of Courtside processes."""
 
@@ -204,20 +207,27 @@ class PgStore:
             conn.execute(f"SELECT setval('doc_seq', greatest(coalesce(max(seq), 0), 1)) FROM ({tables}) s".encode())
 
     # ----------------------------------------------------------------- shared counters
-    def hit_window(self, key: str, window: int, limit: int) -> int:
-        """Count one request in a rate-limit window shared by every process; returns the count after it.
+    def hit_window(self, key: str, window: int, limit: int, count: bool = True) -> int:
+        """Count one request in a rate-limit window (starting at epoch second `window`) shared by every process;
+        returns the count after it (`count=False`: only read it).
 
-        A request over the limit is not counted (the count stops at `limit + 1`, telling the caller no)."""
+        A request over the limit is not counted (the count stops at `limit + 1`, telling the caller no). A new
+        window row prunes every row older than an hour, of any key (contract §8a: the table does not grow with
+        the distinct random keys of anonymous callers)."""
         with self._pool.connection() as conn:
             conn.autocommit = True
             try:
+                if not count:
+                    found = conn.execute("SELECT count FROM rate_windows WHERE key = %s AND window_start = %s",
+                                         (key, window)).fetchone()
+                    return int(found[0]) if found else 0
                 row = conn.execute(
                     "INSERT INTO rate_windows AS w (key, window_start, count) VALUES (%s, %s, 1) "
                     "ON CONFLICT (key, window_start) DO UPDATE SET count = least(w.count + 1, %s) "
                     "RETURNING count", (key, window, limit + 1),
                 ).fetchone()
-                if row and int(row[0]) == 1:  # a new window: drop the old ones of this key
-                    conn.execute("DELETE FROM rate_windows WHERE key = %s AND window_start < %s", (key, window))
+                if row and int(row[0]) == 1:  # a new window: drop every finished one
+                    conn.execute("DELETE FROM rate_windows WHERE window_start < %s", (window - RATE_ROW_LIFE,))
             finally:
                 conn.autocommit = False
         return int(row[0]) if row else limit + 1

@@ -8,8 +8,7 @@ from typing import Any
 from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
-from api.context import caller, now, unit_of_work
-from api.routes.operator_phone import _root
+from api.context import caller, now, public_root, unit_of_work
 from api.schemas.common import envelope
 from api.security import requires
 from domain import event_page, views
@@ -31,7 +30,7 @@ class EventPageRead(Schema):
 def _link(action: Callable[..., Link], broadcast_id: str) -> Json:
     with unit_of_work() as uow:
         link = action(uow, account_id=caller().account_id, broadcast_id=broadcast_id, now=now())
-        return {"data": views.event_page_view(link, root=_root())}
+        return {"data": views.event_page_view(link, root=public_root())}
 
 
 def _route(rule: str, method: str) -> Callable[[Callable[..., Json]], Callable[..., Json]]:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
 from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
-from api.context import caller, now, unit_of_work
+from api.context import caller, now, public_root, unit_of_work
 from api.schemas.common import envelope, list_envelope
 from api.security import requires
 from domain import outputs as svc
@@ -35,8 +34,6 @@ class ScoreboardRead(Schema):
     description = fields.String(required=True)
 
 
-def _root() -> str:
-    return request.host_url
 
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/outputs", methods=["GET"])
@@ -46,7 +43,7 @@ def list_outputs(broadcast_id: str) -> Json:
     """The broadcast's managed output links: one per court x scoreboard ID, then its venue display."""
     with unit_of_work() as uow:
         found = svc.list_outputs(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
-        return {"data": [views.output_view(uow, o, root=_root()) for o in found], "nextCursor": None}
+        return {"data": [views.output_view(uow, o, root=public_root()) for o in found], "nextCursor": None}
 
 
 @blp.route("/operator/outputs/<string:output_id>/rotate", methods=["POST"])
@@ -57,7 +54,7 @@ def rotate_output(output_id: str) -> Json:
     """Give the output a new link; the old one answers 404 at once."""
     with unit_of_work() as uow:
         output = svc.rotate_output(uow, account_id=caller().account_id, output_id=output_id, now=now())
-        return {"data": views.output_view(uow, output, root=_root())}
+        return {"data": views.output_view(uow, output, root=public_root())}
 
 
 @blp.route("/operator/scoreboards", methods=["GET"])

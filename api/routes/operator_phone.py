@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import request
 from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
-from api.context import caller, now, services, unit_of_work
+from api.context import caller, now, public_root, unit_of_work
 from api.schemas.common import envelope
 from api.security import requires
 from domain import registration, scorer, views
@@ -19,9 +18,6 @@ blp = Blueprint("operator_phone", __name__, description="Operator: court scorer 
 Json = dict[str, Any]
 
 
-def _root() -> str:
-    """Where phones reach this server: `COURTSIDE_PUBLIC_URL` (set by `up --host 0.0.0.0`), else this request's."""
-    return services().settings.public_url or request.host_url
 
 
 class ScorerLinkRead(Schema):
@@ -61,7 +57,7 @@ def _link(action: Callable[..., Any], show: Callable[..., Json], **target: str) 
     """Run one link action (read, rotate or revoke) of the caller's account in a unit of work; its view."""
     with unit_of_work() as uow:
         link = action(uow, account_id=caller().account_id, now=now(), **target)
-        return {"data": show(uow, link, root=_root())}
+        return {"data": show(uow, link, root=public_root())}
 
 
 SCORER = "/operator/tables/<string:table_id>/scorer"

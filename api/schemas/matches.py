@@ -12,6 +12,7 @@ from domain import scoring
 from domain.availability import BlockReason
 from domain.matches import MatchSync
 from domain.models import MatchStatus
+from domain.names import stored_name
 from domain.queues import SIDES
 from domain.schedule import MAX_ROWS, ScheduleRow
 
@@ -84,7 +85,14 @@ class PlayerReference(Strict):
     """A side of a match: a player of the match's list (`externalID`) and/or a free-text `manualName`."""
 
     externalID = str_field(500, min_length=1)
-    manualName = str_field(120, min_length=1)
+    manualName = str_field(120, min_length=1, metadata={
+        "description": "free text, kept in NFC with whitespace collapsed (contract §8a)"})
+
+    @post_load
+    def _stored(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        if "manualName" in data:
+            data["manualName"] = stored_name(data["manualName"])
+        return data
 
 
 class MatchSyncSchema(Strict):

@@ -120,7 +120,7 @@ def start_next_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> Non
     if startable is None:
         st.button("Start next: no waiting match may start now", key=f"start_next_{table['id']}",
                   width="stretch", disabled=True)
-    elif st.button(f"Start next: {match_label(startable)}", key=f"start_next_{table['id']}", type="primary",
+    elif st.button(f"Start next: {plain(match_label(startable))}", key=f"start_next_{table['id']}", type="primary",
                    width="stretch"):
         act(client().start_next, table["id"],
             done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
@@ -131,7 +131,7 @@ def call_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> None:
     to {court}" until it starts)."""
     startable = next_startable(queue)
     if startable is not None and not startable.get("calledOn") and st.button(
-            f"Call {match_label(startable)}", key=f"call_{table['id']}", width="stretch",
+            f"Call {plain(match_label(startable))}", key=f"call_{table['id']}", width="stretch",
             icon=":material/campaign:"):
         act(client().call_match, startable["id"],
             done=f"Called {plain(match_label(startable))} to {plain(table['label'])}.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from console.phone import event_poster, qr_png
-from console.ui import act, client, load, plain, show_flash
+from console.ui import act, client, load, plain, show_flash, warn_if_loopback
 
 st.title("Event page")
 show_flash()
@@ -25,6 +25,7 @@ elif broadcasts:
     name = by_id[chosen]["name"]
     link = load(api.event_page, chosen)
     if link is not None:
+        warn_if_loopback([link["url"]])
         left, right = st.columns([1, 2])
         with left:
             st.image(qr_png(link["url"]), width=240, caption="Scan for your next match")

@@ -39,7 +39,7 @@ def read_sheet(upload: Any) -> pd.DataFrame | None:
             return pd.read_excel(upload, dtype=str, engine="openpyxl")
         return pd.read_csv(upload, dtype=str, keep_default_na=False, skipinitialspace=True)
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the operator's to fix, shown as one line
-        st.error(f"Cannot read {upload.name}: {exc}", icon=":material/error:")
+        st.error(f"Cannot read {plain(upload.name)}: {plain(exc)}", icon=":material/error:")
         return None
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import segno
 import streamlit as st
 
-from console.ui import act, client, load, plain, show_flash
+from console.ui import act, client, load, plain, show_flash, warn_if_loopback
 
 PREVIEW_WIDTH = 384  # px; the 1920x1080 page scaled down to a fifth
 
@@ -59,6 +59,7 @@ elif broadcasts:
     by_id = {b["id"]: b for b in broadcasts}
     chosen = st.selectbox("Broadcast", list(by_id), key="out_pick", format_func=lambda i: by_id[i]["name"])
     outputs = load(api.outputs, chosen)
+    warn_if_loopback([o["url"] for o in outputs or []])
     if outputs is not None and not outputs:
         st.info("This broadcast has no courts yet.")
     for output in outputs or []:

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from console.phone import qr_png, scorer_sheet
-from console.ui import act, client, load, plain, show_flash
+from console.ui import act, client, load, plain, show_flash, warn_if_loopback
 
 st.title("Phones: scorers and sign-ups")
 show_flash()
@@ -25,6 +25,7 @@ for table in tables:
     link = load(api.scorer_link, table["id"])
     if link is not None:
         links.append(link)
+warn_if_loopback([link["url"] for link in links if link.get("url")])
 if not links:
     st.info("No courts yet: create a broadcast with courts first.")
 else:

@@ -45,6 +45,6 @@ for broadcast in broadcasts or []:
                       labels={t["id"]: t["label"] for t in tables})
     csv = load(api.results_csv, broadcast["id"])
     if csv is not None:
-        st.download_button(f"Download results of {broadcast['name']} (CSV)", csv, key=f"results_{broadcast['id']}",
-                           file_name=f"results-{broadcast['id']}.csv", mime="text/csv",
-                           icon=":material/download:")
+        st.download_button(f"Download results of {plain(broadcast['name'])} (CSV)", csv,
+                           key=f"results_{broadcast['id']}", file_name=f"results-{broadcast['id']}.csv",
+                           mime="text/csv", icon=":material/download:")

@@ -101,7 +101,7 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
     left, right = st.columns(2)
     for column, side in ((left, "a"), (right, "b")):
         side_key: Side = "a" if side == "a" else "b"
-        if column.button(f"+1 {side_name(match, side)}", key=f"point_{side}", type="primary", width="stretch"):
+        if column.button(f"+1 {plain(side_name(match, side))}", key=f"point_{side}", type="primary", width="stretch"):
             tap(table["id"], match["id"], side_key, rule_best_of)
     steps = history.get(match["id"], [])
     if st.button("Undo last point", key="undo", disabled=not steps, width="stretch"):

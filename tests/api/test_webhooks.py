@@ -154,6 +154,10 @@ def guarded(settings: Settings, store: Store, clock: FixedClock) -> tuple[Flask,
     # IETF protocol assignments, 6to4 carrying a shared address, a name resolving into 100.64/10
     "http://100.64.0.1/hook", "http://100.127.255.254/hook", "http://198.18.0.1/hook", "http://192.0.0.1/hook",
     "http://[2002:6440:1::1]/hook", "https://carrier.example.com/hook",
+    # the IANA registries, not the interpreter's flags (contract §8a): 3.11 calls 192.0.0.8 global
+    "http://192.0.0.8/hook", "http://192.0.0.170/hook", "http://198.19.255.1/hook", "http://[64:ff9b:1::1]/hook",
+    "http://[2001:db8::1]/hook", "http://[3fff::1]/hook", "http://[5f00::1]/hook", "http://[100::1]/hook",
+    "http://224.0.0.1/hook", "http://[ff02::1]/hook", "http://240.0.0.1/hook", "http://[2001:2::1]/hook",
 ])
 def test_private_urls_are_refused_when_not_allowed(
     guarded: tuple[Flask, dict[str, list[str]]], operator: Api, url: str,

@@ -26,6 +26,7 @@ from api.bootstrap import bootstrap as build_services
 from domain.auth import bootstrap
 from domain.clock import FixedClock
 from domain.settings import Settings
+from storage.backend import open_store
 from storage.engine import Store
 from storage.repository import unit_of_work
 from tests.conftest import OPERATOR_KEY
@@ -33,7 +34,10 @@ from tests.conftest import OPERATOR_KEY
 LONE_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
 HUGE_INTEGERS = st.one_of(st.integers(min_value=2**64, max_value=2**200),
                           st.integers(min_value=-(2**200), max_value=-(2**63) - 1))
-HOSTILE_TEXT = st.builds(lambda a, s, b: a + s + b, st.text(max_size=8), LONE_SURROGATES, st.text(max_size=8))
+# NUL and the bidi controls of contract §8a: PostgreSQL cannot store a NUL (it was a 500 there).
+FORBIDDEN = st.sampled_from(["\x00", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))])
+HOSTILE_TEXT = st.builds(lambda a, s, b: a + s + b, st.text(max_size=8), st.one_of(LONE_SURROGATES, FORBIDDEN),
+                         st.text(max_size=8))
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), HUGE_INTEGERS, st.text(max_size=10), HOSTILE_TEXT)
 FIELDS = st.sampled_from(["name", "externalID", "tables", "label", "players", "ranking", "rating", "bestOf",
                           "tableID", "playerA", "gameScores", "url", "events", "eventID", "grant_type", "code",
@@ -70,17 +74,21 @@ def _operations(app: Flask) -> list[tuple[str, str, bool]]:
     return sorted(found)
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+@pytest.fixture(scope="module", params=["tinydb", "postgres"])
+def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """The app on each backend (contract §8a: no 5xx on either)."""
     data_dir = Path(tmp_path_factory.mktemp("fuzz")) / "data"
-    store = Store(data_dir)
+    database_url = request.getfixturevalue("pg_cluster").new_database() if request.param == "postgres" else None
+    settings = Settings(data_dir=data_dir, dev_key_rate_limit=10**9, token_rate_limit=10**9,
+                        database_url=database_url)
+    store = open_store(settings)
     with unit_of_work(store) as uow:
         bootstrap(uow, operator_key=OPERATOR_KEY, now=FixedClock().now())
-    settings = Settings(data_dir=data_dir, dev_key_rate_limit=10**9, token_rate_limit=10**9)
     made = create_app(build_services(settings, store, clock=FixedClock()))
     yield made
     store.close()
-    Store(data_dir).close()  # the data dir still opens: nothing unserializable reached the journal
+    if database_url is None:
+        Store(data_dir).close()  # the data dir still opens: nothing unserializable reached the journal
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +123,8 @@ def test_hostile_json_never_gets_a_5xx_on_any_operation(app: Flask, partner_key:
 
 
 @pytest.mark.parametrize("body", ['"\\ud800"', '{"name": "\\udc00"}', "[" * 5000 + "]" * 5000,
-                                  '{"ranking": 100000000000000000000000}'])
+                                  '{"ranking": 100000000000000000000000}', '{"name": "a\\u0000b"}',
+                                  '{"players": [{"manualName": "\\u202eevil"}]}'])
 def test_every_operation_answers_each_classic_hostile_body_below_500(app: Flask, partner_key: str, body: str) -> None:
     client = app.test_client()
     for method, path, operator in _operations_cache(app):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import stat
 import subprocess
@@ -14,6 +15,7 @@ import requests
 
 from domain.ids import hash_secret
 from tests.conftest import ROOT
+from tests.eventually import eventually
 from tests.server_process import ServerProcess, free_port
 
 
@@ -103,3 +105,33 @@ def test_sigterm_and_sigint_stop_cleanly_and_keep_the_data(server_factory: Calla
         assert response.status_code == 200, response.text
     assert server.kill(signal.SIGTERM) == 0
     assert (server.data_dir / "journal.jsonl").read_bytes() == b""  # a clean stop leaves a full snapshot
+
+
+def test_access_log_is_on_by_default_with_ms_and_never_shows_a_public_key(
+        server_factory: Callable[..., ServerProcess]) -> None:
+    server = server_factory()
+    key = "scr_" + "k" * 43
+    paths = [f"/score/{key}", f"/outputs/out_{'o' * 43}/state", f"/register/reg_{'r' * 43}", f"/event/evt_{'e' * 43}"]
+    for path in paths:
+        assert requests.get(server.root + path, timeout=10).status_code == 404
+    health = requests.get(server.base + "/health", headers={"Service-Request-ID": "check-access-log"}, timeout=10)
+    assert health.status_code == 200
+
+    def logged() -> str | None:
+        text = server.log()
+        return text if "request_id=check-access-log" in text else None
+
+    text = eventually(logged, timeout=15)
+    assert re.search(r"GET /api/v1/health 200 \d+\.\dms request_id=check-access-log", text), text[-2000:]
+    for prefix in ("score", "outputs", "register", "event"):
+        assert f"GET /{prefix}/… " in text or f"GET /{prefix}/…/state " in text, prefix
+    for secret in ("k" * 43, "o" * 43, "r" * 43, "e" * 43):
+        assert secret not in text
+
+
+def test_access_log_can_be_turned_off(server_factory: Callable[..., ServerProcess]) -> None:
+    server = server_factory(env={"COURTSIDE_ACCESS_LOG": "false"})
+    assert requests.get(server.base + "/health", headers={"Service-Request-ID": "not-logged-1"},
+                        timeout=10).status_code == 200
+    server.stop()
+    assert "not-logged-1" not in server.log()
