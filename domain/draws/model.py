@@ -1,0 +1,205 @@
+"""The draw's state (contract §13) as plain data: entries, groups, rounds of draw matches, placings.
+
+The engine (`domain.draws.engine`) builds and advances it; storage keeps it as one document; the API reads it in
+the §13 shape. Nothing here knows real matches beyond the `matchID` a draw match points at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class DrawFormat(StrEnum):
+    ROUND_ROBIN = "round_robin"
+    SINGLE_ELIMINATION = "single_elimination"
+    DOUBLE_ELIMINATION = "double_elimination"
+    GROUPS_KNOCKOUT = "groups_knockout"
+    SWISS = "swiss"
+
+
+class DrawStatus(StrEnum):
+    RUNNING = "running"
+    COMPLETE = "complete"
+
+
+class DrawMatchStatus(StrEnum):
+    WAITING = "waiting"
+    READY = "ready"
+    ACTIVE = "active"
+    COMPLETE = "complete"
+    BYE = "bye"
+
+
+class ResultType(StrEnum):
+    PLAYED = "played"
+    WALKOVER = "walkover"
+    RETIRED = "retired"
+    BYE = "bye"
+
+
+class Stage(StrEnum):
+    GROUP = "group"
+    MAIN = "main"
+    LOSERS = "losers"
+    FINAL = "final"
+    THIRD_PLACE = "third_place"
+    SWISS = "swiss"
+
+
+class Outcome(StrEnum):
+    WINNER = "winner"
+    LOSER = "loser"
+
+
+@dataclass
+class DrawPlayer:
+    """A player of an entry: a manual name, or a player of one of the account's lists (name resolved)."""
+
+    name: str
+    player_list_external_id: str | None = None
+    external_id: str | None = None
+
+
+@dataclass
+class Entry:
+    id: str
+    name: str
+    players: list[DrawPlayer]
+    club: str | None = None
+    seed: int | None = None
+    withdrawn: bool = False
+
+
+@dataclass
+class Source:
+    """Where a slot's entry comes from: another draw match's winner/loser, or a group's final rank."""
+
+    draw_match_id: str | None = None
+    outcome: Outcome | None = None
+    group: str | None = None
+    rank: int | None = None
+
+
+@dataclass
+class Slot:
+    entry_id: str | None = None
+    source: Source | None = None
+    closed: bool = False  # can never be filled (a bye, or the loser of a bye)
+
+
+@dataclass
+class Link:
+    draw_match_id: str
+    slot: int
+
+
+@dataclass
+class Score:
+    """What a result adds to standings, from slot 0's side (a) and slot 1's side (b)."""
+
+    games_a: int = 0
+    games_b: int = 0
+    points_a: int = 0
+    points_b: int = 0
+
+
+@dataclass
+class DrawMatch:
+    id: str
+    stage: Stage
+    round_number: int
+    number: int
+    group: str | None
+    slots: list[Slot]
+    status: DrawMatchStatus = DrawMatchStatus.WAITING
+    match_id: str | None = None
+    winner_entry_id: str | None = None
+    loser_entry_id: str | None = None
+    result_type: ResultType | None = None
+    next_winner: Link | None = None
+    next_loser: Link | None = None
+    score: Score | None = None
+    ready_seq: int | None = None  # order in which draw matches became ready (pool order)
+
+    def entry_ids(self) -> list[str]:
+        return [s.entry_id for s in self.slots if s.entry_id is not None]
+
+
+@dataclass
+class Round:
+    stage: Stage
+    number: int
+    name: str
+    draw_match_ids: list[str]
+
+
+@dataclass
+class Standing:
+    entry_id: str
+    rank: int
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    games_won: int = 0
+    games_lost: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+
+
+@dataclass
+class Group:
+    name: str
+    entry_ids: list[str]
+    standings: list[Standing] = field(default_factory=list)
+    finished: bool = False
+
+
+@dataclass
+class Placing:
+    place: int
+    entry_id: str
+
+
+@dataclass
+class Options:
+    advance_per_group: int = 2
+    third_place: bool = False
+    grand_final_reset: bool = False
+    rounds: int = 0  # swiss
+    best_of: int | None = None
+    table_ids: list[str] | None = None
+    separate_clubs: bool = True
+    random_seed: int | None = None
+
+
+@dataclass
+class Draw:
+    id: str
+    broadcast_id: str
+    name: str
+    format: DrawFormat
+    created_on: str
+    entries: list[Entry]
+    options: Options
+    groups: list[Group] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+    matches: dict[str, DrawMatch] = field(default_factory=dict)
+    placings: list[Placing] = field(default_factory=list)
+    status: DrawStatus = DrawStatus.RUNNING
+    ready_counter: int = 0
+
+    def entry(self, entry_id: str) -> Entry:
+        for entry in self.entries:
+            if entry.id == entry_id:
+                return entry
+        raise KeyError(entry_id)
+
+    def round_of(self, dm: DrawMatch) -> Round:
+        for rnd in self.rounds:
+            if rnd.stage == dm.stage and rnd.number == dm.round_number:
+                return rnd
+        raise KeyError(dm.id)
+
+    def ordered_matches(self) -> list[DrawMatch]:
+        return [self.matches[i] for rnd in self.rounds for i in rnd.draw_match_ids]

@@ -1,0 +1,283 @@
+"""The draw engine (contract §13) under any entry count and any results: property tests, then exact placement."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain.draws import engine
+from domain.draws.engine import DrawSpec, EntrySpec
+from domain.draws.model import (
+    Draw,
+    DrawFormat,
+    DrawMatchStatus,
+    DrawPlayer,
+    DrawStatus,
+    Options,
+    ResultType,
+    Score,
+    Stage,
+)
+from domain.draws.placement import circle_rounds, seed_order
+from domain.errors import Conflict, Invalid
+
+PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+_COUNTER = itertools.count(1)
+
+
+def ids() -> engine.IdFactory:
+    """Unique IDs across every factory of the run (as real IDs are)."""
+    return lambda prefix: f"{prefix}_{next(_COUNTER)}"
+
+
+def make(fmt: DrawFormat, n: int, *, seeds: int = 0, clubs: list[str | None] | None = None, doubles: bool = False,
+         group_count: int | None = None, **options: object) -> Draw:
+    entries = [
+        EntrySpec(players=[DrawPlayer(name=f"P{i}")] + ([DrawPlayer(name=f"Q{i}")] if doubles else []),
+                  seed=i + 1 if i < seeds else None, club=clubs[i] if clubs else None)
+        for i in range(n)
+    ]
+    spec = DrawSpec(broadcast_id="brd_1", name="D", format=fmt, entries=entries, group_count=group_count,
+                    options=Options(**options))  # type: ignore[arg-type]
+    return engine.make_draw(spec, draw_id="drw_1", created_on="2026-01-01T00:00:00Z", new_id=ids())
+
+
+def play_out(draw: Draw, rng: random.Random, new_id: engine.IdFactory | None = None) -> list[tuple[str, str, str]]:
+    """Plays every ready match with a random winner until nothing is ready; returns (round key, winner, loser)."""
+    new_id = new_id or ids()
+    played: list[tuple[str, str, str]] = []
+    for _ in range(100_000):
+        ready = engine.ready_without_match(draw)
+        if not ready:
+            break
+        dm = ready[0]
+        dm.match_id = f"mat_{dm.id}"
+        if rng.random() < 0.5:
+            engine.mark_active(draw, dm.id)
+        winner = rng.randrange(2)
+        games = (3, rng.randrange(3))
+        score = Score(games_a=games[winner == 1], games_b=games[winner == 0], points_a=rng.randrange(60),
+                      points_b=rng.randrange(60))
+        engine.record_result(draw, dm.id, winner_slot=winner, result_type=ResultType.PLAYED, score=score,
+                             new_id=new_id)
+        played.append((f"{dm.stage}:{dm.round_number}", dm.winner_entry_id or "", dm.loser_entry_id or ""))
+    return played
+
+
+def assert_nobody_twice_in_a_round(draw: Draw) -> None:
+    for rnd in draw.rounds:
+        seen = Counter(e for i in rnd.draw_match_ids for e in draw.matches[i].entry_ids())
+        assert max(seen.values(), default=1) == 1, rnd.name
+
+
+counts = st.integers(min_value=2, max_value=128)
+
+
+@PROPERTY
+@given(n=counts, seeds=st.integers(0, 16), third=st.booleans(), seed=st.integers(0, 2**32))
+def test_single_elimination_has_one_winner_after_n_minus_1_matches(n: int, seeds: int, third: bool, seed: int):
+    draw = make(DrawFormat.SINGLE_ELIMINATION, n, seeds=min(seeds, n), third_place=third, random_seed=seed)
+    played = play_out(draw, random.Random(seed))
+    main = [p for p in played if p[0].startswith("main")]
+    assert len(main) == n - 1
+    losses = Counter(loser for _, _, loser in main)
+    assert all(count == 1 for count in losses.values())
+    assert len(losses) == n - 1
+    assert draw.status == DrawStatus.COMPLETE
+    assert [p.place for p in draw.placings][:2] == [1, 2]
+    champion = draw.placings[0].entry_id
+    assert champion not in losses
+    if third and n >= 3:
+        assert {p.place for p in draw.placings} >= {1, 2, 3}
+    assert_nobody_twice_in_a_round(draw)
+
+
+@PROPERTY
+@given(n=counts, reset=st.booleans(), seed=st.integers(0, 2**32))
+def test_double_elimination_puts_everyone_but_one_out_after_exactly_two_losses(n: int, reset: bool, seed: int):
+    draw = make(DrawFormat.DOUBLE_ELIMINATION, n, grand_final_reset=reset, random_seed=seed)
+    played = play_out(draw, random.Random(seed))
+    losses = Counter(loser for _, _, loser in played)
+    assert draw.status == DrawStatus.COMPLETE
+    champion = draw.placings[0].entry_id
+    runner_up = draw.placings[1].entry_id
+    assert losses[champion] <= 1
+    for entry in draw.entries:
+        if entry.id == champion:
+            continue
+        if not reset and entry.id == runner_up and losses[entry.id] == 1:
+            continue  # without a reset the main bracket's winner is out after losing the one final
+        assert losses[entry.id] == 2, entry.name
+    assert_nobody_twice_in_a_round(draw)
+
+
+@PROPERTY
+@given(n=counts, groups=st.integers(1, 16), seed=st.integers(0, 2**32))
+def test_round_robin_plays_every_pair_of_a_group_exactly_once(n: int, groups: int, seed: int):
+    groups = max(1, min(groups, n // 2))
+    if n // groups > 16:
+        groups = math.ceil(n / 16)  # groups of up to 16 keep the run short; the pairing rule does not depend on size
+    draw = make(DrawFormat.ROUND_ROBIN, n, group_count=groups, random_seed=seed)
+    sizes = [len(g.entry_ids) for g in draw.groups]
+    assert max(sizes) - min(sizes) <= 1 and sum(sizes) == n
+    played = play_out(draw, random.Random(seed))
+    pairs = Counter(frozenset((w, lo)) for _, w, lo in played)
+    assert all(c == 1 for c in pairs.values())
+    for group in draw.groups:
+        members = group.entry_ids
+        for entry in members:
+            assert sum(1 for _, w, lo in played if entry in (w, lo)) == len(members) - 1
+        assert [r.rank for r in group.standings] == list(range(1, len(members) + 1))
+    assert draw.status == DrawStatus.COMPLETE and len(draw.placings) == n
+    assert_nobody_twice_in_a_round(draw)
+
+
+@PROPERTY
+@given(n=counts, seed=st.integers(0, 2**32))
+def test_swiss_never_pairs_a_rematch_and_everyone_plays_every_round(n: int, seed: int):
+    draw = make(DrawFormat.SWISS, n, random_seed=seed)
+    played = play_out(draw, random.Random(seed))
+    rounds = max(1, math.ceil(math.log2(n)))
+    assert len([r for r in draw.rounds if r.stage == Stage.SWISS]) == rounds
+    pairs = Counter(frozenset((w, lo)) for _, w, lo in played)
+    assert all(c == 1 for c in pairs.values())
+    byes = Counter(m.winner_entry_id for m in draw.matches.values() if m.result_type == ResultType.BYE)
+    for entry in draw.entries:
+        assert sum(1 for _, w, lo in played if entry.id in (w, lo)) + byes[entry.id] == rounds
+    assert all(c == 1 for c in byes.values())
+    assert draw.status == DrawStatus.COMPLETE and len(draw.placings) == n
+    assert_nobody_twice_in_a_round(draw)
+
+
+@PROPERTY
+@given(n=st.integers(4, 128), advance=st.integers(1, 4), seed=st.integers(0, 2**32))
+def test_groups_to_knockout_plays_groups_then_one_knockout(n: int, advance: int, seed: int):
+    groups = math.ceil(n / 4)
+    advance = min(advance, n // groups)
+    if groups * advance < 2:
+        return
+    draw = make(DrawFormat.GROUPS_KNOCKOUT, n, advance_per_group=advance, random_seed=seed)
+    played = play_out(draw, random.Random(seed))
+    knockout = [p for p in played if p[0].startswith("main")]
+    assert len(knockout) == groups * advance - 1
+    assert draw.status == DrawStatus.COMPLETE and draw.placings[0].place == 1
+    assert_nobody_twice_in_a_round(draw)
+
+
+def test_doubles_entries_are_named_after_both_players():
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 4, doubles=True)
+    assert draw.entries[0].name == "P0 / Q0"
+
+
+def test_seed_positions_of_sixteen_are_the_standard_ones():
+    assert seed_order(16) == [1, 16, 8, 9, 5, 12, 4, 13, 3, 14, 6, 11, 7, 10, 2, 15]
+
+
+def test_sixteen_seeded_entries_meet_in_the_standard_first_round():
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 16, seeds=16)
+    seed_of = {e.id: e.seed for e in draw.entries}
+    first = draw.rounds[0]
+    pairs = [tuple(seed_of[s.entry_id or ""] for s in draw.matches[i].slots) for i in first.draw_match_ids]
+    assert pairs == [(1, 16), (8, 9), (5, 12), (4, 13), (3, 14), (6, 11), (7, 10), (2, 15)]
+    assert [r.name for r in draw.rounds] == ["Round of 16", "Quarterfinal", "Semifinal", "Final"]
+
+
+def test_byes_go_to_the_highest_seeds():
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 13, seeds=4)
+    seed_of = {e.id: e.seed for e in draw.entries}
+    byes = [draw.matches[i] for i in draw.rounds[0].draw_match_ids if draw.matches[i].status == DrawMatchStatus.BYE]
+    assert sorted(seed_of[m.winner_entry_id or ""] or 99 for m in byes) == [1, 2, 3]
+    assert all(m.result_type == ResultType.BYE for m in byes)
+
+
+def test_same_random_seed_gives_the_same_draw_and_another_seed_another():
+    def layout(seed: int) -> list[list[str | None]]:
+        draw = make(DrawFormat.SINGLE_ELIMINATION, 32, seeds=4, random_seed=seed)
+        names = {e.id: e.name for e in draw.entries}
+        return [[names.get(s.entry_id or "") for s in m.slots] for m in draw.ordered_matches()]
+
+    assert layout(7) == layout(7)
+    assert layout(7) != layout(8)
+
+
+def test_clubs_are_separated_in_the_first_round_when_possible():
+    for seed in range(20):
+        clubs: list[str | None] = ["North"] * 8 + ["South"] * 8
+        draw = make(DrawFormat.SINGLE_ELIMINATION, 16, clubs=clubs, random_seed=seed)
+        club = {e.id: e.club for e in draw.entries}
+        for i in draw.rounds[0].draw_match_ids:
+            a, b = (club[s.entry_id or ""] for s in draw.matches[i].slots)
+            assert a != b
+
+
+def test_two_groups_to_knockout_cross_winners_and_runners_up():
+    draw = make(DrawFormat.GROUPS_KNOCKOUT, 8, group_count=2)
+    semis = [draw.matches[i] for r in draw.rounds if r.stage == Stage.MAIN and r.number == 1 for i in r.draw_match_ids]
+    sources = [tuple((s.source.group, s.source.rank) for s in m.slots if s.source) for m in semis]
+    assert sources == [(("A", 1), ("B", 2)), (("B", 1), ("A", 2))]
+
+
+def test_circle_method_rests_one_entry_per_round_when_odd():
+    rounds = circle_rounds(5)
+    assert len(rounds) == 5
+    assert all(len(r) == 2 for r in rounds)
+    assert len({frozenset(p) for r in rounds for p in r}) == 10
+
+
+def test_standings_rank_by_wins_then_head_to_head():
+    draw = make(DrawFormat.ROUND_ROBIN, 3, seeds=3)
+    by_seed = {e.seed: e.id for e in draw.entries}
+    new_id = ids()
+    for dm in list(engine.ready_without_match(draw)):
+        seeds = [next(e.seed for e in draw.entries if e.id == s.entry_id) for s in dm.slots]
+        # 3 beats 1, 1 beats 2, 2 beats 3: all on one win; head-to-head ties too; game difference decides.
+        wins = {frozenset((3, 1)): 3, frozenset((1, 2)): 1, frozenset((2, 3)): 2}[frozenset(seeds)]
+        winner = seeds.index(wins)
+        big = wins == 3
+        score = Score(games_a=3, games_b=0 if big else 2) if winner == 0 else Score(games_a=0 if big else 2, games_b=3)
+        engine.record_result(draw, dm.id, winner_slot=winner, result_type=ResultType.PLAYED, score=score, new_id=new_id)
+    ranked = [r.entry_id for r in draw.groups[0].standings]
+    assert ranked[0] == by_seed[3]
+    assert draw.placings[0].entry_id == by_seed[3]
+
+
+def test_withdrawal_walks_over_every_open_match_of_the_entry():
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 4, seeds=4)
+    top = next(e.id for e in draw.entries if e.seed == 1)
+    engine.withdraw(draw, top, new_id=ids())
+    first = draw.matches[draw.rounds[0].draw_match_ids[0]]
+    assert first.result_type == ResultType.WALKOVER and first.loser_entry_id == top
+
+
+def test_correction_is_refused_once_the_next_match_started():
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 4, seeds=4)
+    new_id = ids()
+    a, b = (draw.matches[i] for i in draw.rounds[0].draw_match_ids)
+    engine.record_result(draw, a.id, winner_slot=0, result_type=ResultType.PLAYED, score=None, new_id=new_id)
+    changes = engine.correction_changes(draw, a.id, winner_slot=1)
+    assert [(c.slot, c.old_entry_id, c.new_entry_id) for c in changes] == [
+        (0, a.slots[0].entry_id, a.slots[1].entry_id)]
+    engine.record_result(draw, b.id, winner_slot=0, result_type=ResultType.PLAYED, score=None, new_id=new_id)
+    final = draw.matches[draw.rounds[1].draw_match_ids[0]]
+    engine.mark_active(draw, final.id)
+    with pytest.raises(Conflict) as caught:
+        engine.correction_changes(draw, a.id, winner_slot=1)
+    assert caught.value.code == "downstream_started"
+    assert caught.value.details == {"drawMatchIDs": [final.id]}
+
+
+@pytest.mark.parametrize(("fmt", "n", "extra"), [
+    (DrawFormat.SINGLE_ELIMINATION, 1, {}),
+    (DrawFormat.ROUND_ROBIN, 6, {"group_count": 4}),
+])
+def test_impossible_bodies_are_invalid(fmt: DrawFormat, n: int, extra: dict[str, int]):
+    with pytest.raises(Invalid):
+        make(fmt, n, **extra)  # type: ignore[arg-type]
