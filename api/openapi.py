@@ -364,6 +364,9 @@ Authenticated responses carry `RateLimit-Limit`, `RateLimit-Remaining` and `Rate
 an unknown property is `400 validation_failed`, except at the OAuth endpoints, which ignore unrecognized
 parameters (RFC 6749 §3.1, §3.2).
 
+**Text.** No string a client sends (path, query, JSON body and its keys, form) may contain U+0000 or the
+bidirectional controls U+202A-U+202E and U+2066-U+2069: `400 validation_failed` naming the field.
+
 **Webhooks.** The signed deliveries your URL receives are described under `x-webhooks`."""
 
 

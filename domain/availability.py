@@ -3,8 +3,9 @@ resting after a match, or unchecked while the event requires check-in, and its `
 
 `Availability` reads what it needs once (the account's active matches, recent results, each broadcast's event-day
 settings) and then answers for many matches: start, start-next, the court board's `blockedBy` and the pool.
-A player is the same person by their list entry (list + externalID) or by their name under the one name rule
-(§8a), whichever the two matches share.
+A player is the same person by their list entry (list + externalID) or, within one broadcast, by their name under
+the one name rule (§8a), whichever the two matches share. Names are compared within a broadcast only: two events
+of one account (or two partners' events) may each have a "Player 1" who are different people.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ class Players:
     def __init__(self, uow: UnitOfWork) -> None:
         self._uow = uow
         self._lists: dict[tuple[str, str], tuple[str, Any]] = {}
+        self._broadcast_ids: dict[str, str] = {}
 
     def _list(self, match: Match) -> tuple[str, Any]:
         key = (match.connection_id, match.player_list_id or match.player_list_external_id or "")
@@ -87,6 +89,13 @@ class Players:
             found = queues.player_list_of(self._uow, match)
             self._lists[key] = (found.id if found else "/".join(key), found)
         return self._lists[key]
+
+    def _broadcast_id(self, match: Match) -> str:
+        table_id = match.table_id or ""
+        if table_id not in self._broadcast_ids:
+            table = self._uow.tables.get(table_id) if table_id else None
+            self._broadcast_ids[table_id] = table.broadcast_id if table else ""
+        return self._broadcast_ids[table_id]
 
     def of(self, match: Match) -> list[Person]:
         list_id, player_list = self._list(match)
@@ -101,7 +110,7 @@ class Players:
                 keys.add(("player", list_id, ref["externalID"]))
             name = names.get(side) or ref.get("manualName") or ""
             if name.strip() and name != ref.get("externalID"):  # a name, not an unnamed entry's externalID
-                keys.add(("name", name_key(name)))
+                keys.add(("name", self._broadcast_id(match), name_key(name)))
             entry = entries.get(ref.get("externalID")) or {}
             if keys:
                 people.append(Person(side=side, name=name or side, keys=frozenset(keys),

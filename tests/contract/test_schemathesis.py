@@ -8,7 +8,8 @@ Checks (schemathesis defaults, none excluded): no server errors, statuses, conte
 conform to /api/v1/openapi.json, schema-violating requests are rejected with 4xx, valid ones are accepted,
 authentication is not ignored, unsupported methods get 405 with `Allow`; plus one of ours: every 4xx an
 operation gives is documented by its own response, not only by `default`. Valid cases are made to obey the few
-contract rules JSON Schema cannot state (well-formed cursors, no duplicate keys in a batch, ...). Examples are
+contract rules JSON Schema cannot state (well-formed cursors, no duplicate keys in a batch, no NUL or bidi
+controls in any string, ...). Examples are
 bounded and derandomized so that the run is fast and repeatable.
 """
 
@@ -27,6 +28,7 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.core.result import Ok
 
+from domain import text
 from domain.pagination import encode_cursor
 from tests.server_process import ServerProcess, free_port
 
@@ -98,6 +100,9 @@ def documented_operations(
 
     @schema.hook("map_case")
     def valid_means_valid(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
+        if case.meta is not None and case.meta.generation.mode.is_positive:
+            for part in ("body", "query", "path_parameters"):
+                setattr(case, part, without_forbidden_text(getattr(case, part)))
         if case.meta is not None and case.meta.generation.mode.is_positive and isinstance(case.body, dict):
             label = f"{case.method.upper()} {case.operation.path}"
             path_parameters = {name: unquote(str(value)) for name, value in (case.path_parameters or {}).items()}
@@ -143,6 +148,19 @@ def obey_cross_field_rules(label: str, body: dict[str, Any], path_parameters: di
         for name, items in body.items():
             if isinstance(items, list) and all(isinstance(item, dict) for item in items):
                 body[name] = unique_items(items)
+
+
+def without_forbidden_text(value: Any) -> Any:
+    """The value with NUL and the bidi controls taken out of every string and key: contract §8a refuses them
+    in any string a client sends (400 `validation_failed`), a rule over all fields that the document states in
+    prose, not per field (`tests/api/test_hostile_names.py` checks the refusal)."""
+    if isinstance(value, str):
+        return text.FORBIDDEN.sub("", value)
+    if isinstance(value, dict):
+        return {without_forbidden_text(key): without_forbidden_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [without_forbidden_text(item) for item in value]
+    return value
 
 
 def unique_items(items: list[Any]) -> list[Any]:
