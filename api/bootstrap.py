@@ -39,7 +39,7 @@ class Services:
     url_guard: webhooks.UrlGuard  # the runner's: which webhook URLs may be configured and called
     dispatcher: Dispatcher
     output_states: ReadCache  # the output pages' states, at most `output_max_stale` behind under writes
-    event_snapshots: ReadCache  # the event pages' snapshots (contract §15), one per page, as the output states
+    event_snapshots: ReadCache  # the event pages' snapshots (contract §15), at most `event_max_stale` behind
     reads: ReadCache  # principals and match reads, while their tables take no write
     audit_enabled: bool = True  # every change writes an audit entry; only benchmarks measuring its cost say no
 
@@ -63,6 +63,6 @@ def bootstrap(
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
         runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner),
         output_states=ReadCache(max_stale=settings.output_max_stale),
-        event_snapshots=ReadCache(max_stale=settings.output_max_stale),
+        event_snapshots=ReadCache(max_stale=settings.event_max_stale),
         reads=ReadCache(), audit_enabled=audit_enabled,
     )

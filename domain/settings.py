@@ -58,6 +58,7 @@ class Settings:
     database_url: str | None = None  # postgresql://...: the PostgreSQL backend (several processes); unset: TinyDB
     default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
     output_max_stale: float = 0.2  # seconds an output page's state may lag a write (bounds rebuilds under load)
+    event_max_stale: float = 1.0  # seconds the event page's snapshot may lag a write (it polls every 5 s, §15)
     access_log: bool = True  # one log line per request (method, path, status, ms, request ID), off the request path
     check_responses: bool = False  # tests: every response is dumped through its schema and must not change
     scorer_rate_limit: int = 300  # actions per minute per scorer link (contract §11)
@@ -96,6 +97,7 @@ class Settings:
             "default_match_minutes": ("COURTSIDE_DEFAULT_MATCH_MINUTES", float),
             "access_log": ("COURTSIDE_ACCESS_LOG", _bool),
             "output_max_stale": ("COURTSIDE_OUTPUT_MAX_STALE", float),
+            "event_max_stale": ("COURTSIDE_EVENT_MAX_STALE", float),
             "scorer_rate_limit": ("COURTSIDE_SCORER_RATE_LIMIT", int),
             "registration_rate_limit": ("COURTSIDE_REGISTRATION_RATE_LIMIT", int),
             "registration_failure_limit": ("COURTSIDE_REGISTRATION_FAILURE_LIMIT", int),

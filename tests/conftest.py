@@ -74,7 +74,8 @@ def settings(tmp_path: Path, request: pytest.FixtureRequest, database_url: str |
     """The server's settings; a test may change some with `@pytest.mark.parametrize("settings", [{...}],
     indirect=True)` (the app is built once from them, as `serve` does)."""
     # Every response checked against its schema; output states never lag (tests read right after a write).
-    base = Settings(data_dir=tmp_path / "data", check_responses=True, output_max_stale=0, database_url=database_url)
+    base = Settings(data_dir=tmp_path / "data", check_responses=True, output_max_stale=0, event_max_stale=0,
+                    database_url=database_url)
     return base.with_(**getattr(request, "param", {}))
 
 

@@ -254,3 +254,30 @@ def test_page_carries_its_state_and_only_display_data(event: Event) -> None:
     script = event.client.get("/event/assets/event.js")
     assert script.status_code == 200 and script.mimetype == "text/javascript"
     assert "innerHTML" not in script.get_data(as_text=True)
+
+
+def test_a_held_etag_is_answered_304_with_the_feed_headers_and_a_closed_link_refuses_it_at_once(
+        event: Event) -> None:
+    """300 phones polling with the ETag they hold get their 304 from the kept snapshot (before the app routes
+    the request), with the same headers as any feed answer; rotate and disable still end the link at once."""
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen")
+    first = event.state(url)
+    ann = next(p for p in first.json["data"]["people"] if p["name"] == "Ann Lee")
+    person = event.client.get(event.path(url) + f"/people/{ann['personID']}")
+    assert person.status_code == 200
+    for path, tag in ((event.path(url) + "/state", first.headers["ETag"]),
+                      (event.path(url) + f"/people/{ann['personID']}", person.headers["ETag"])):
+        unchanged = event.client.get(path, headers={"If-None-Match": tag})
+        assert unchanged.status_code == 304 and unchanged.data == b""
+        assert unchanged.headers["ETag"] == tag
+        assert unchanged.headers["Cache-Control"] == "no-cache"
+        assert unchanged.headers["X-Content-Type-Options"] == "nosniff"
+        assert unchanged.headers["Service-Request-ID"]
+    assert event.state(url, **{"If-None-Match": '"not-the-tag"'}).status_code == 200
+    event.act("disable")
+    assert event.state(url, **{"If-None-Match": first.headers["ETag"]}).status_code == 404
+    event.act("enable")
+    rotated = event.act("rotate")
+    assert event.state(url, **{"If-None-Match": first.headers["ETag"]}).status_code == 404
+    assert event.state(rotated["url"]).status_code == 200
