@@ -125,6 +125,7 @@ class PgStore:
                     conn = psycopg.connect(self.url, autocommit=True, application_name=self._app_name)
                     self._listen_conn = conn
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self._bump()  # and every change committed while nobody listened: re-check once more
         with contextlib.suppress(psycopg.Error):
             conn.close()
 

@@ -490,3 +490,37 @@ def test_a_read_cached_by_one_process_follows_a_write_through_another_within_a_s
     revoked = servers[0].operator_call("DELETE", f"/operator/connections/{connection}")
     assert revoked.status_code == 200, revoked.text
     eventually(lambda: partner.call(1, "GET", "/connection").status_code == 401, timeout=1.0, interval=0.1)
+
+
+def test_a_link_rotated_while_a_process_was_not_listening_is_refused_within_a_second_of_its_return(
+    servers: list[ServerProcess],
+) -> None:
+    """Contract §8a/§12: a process that lost its listening connection may have missed a NOTIFY; when it listens
+    again it treats everything as changed, so a link rotated meanwhile is refused at once, not served from the
+    cache until some later change."""
+    partner = Partner(servers)
+    partner.event()
+    broadcast = partner.ok(0, "GET", "/broadcasts")[0]["id"]
+    outputs = servers[0].operator_call("GET", f"/operator/broadcasts/{broadcast}/outputs").json()["data"]
+    venue = next(output for output in outputs if output["kind"] == "venue")
+    state_url = f"http://127.0.0.1:{servers[2].port}/{venue['url'].split('/', 3)[3]}/state"
+    assert requests.get(state_url, timeout=30).status_code == 200
+    assert requests.get(state_url, timeout=30).status_code == 200  # kept by process 2 now
+
+    url = servers[0].env["COURTSIDE_DATABASE_URL"]
+    with psycopg.connect(url, autocommit=True) as conn:
+        ended = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE "
+                             "'LISTEN%' AND datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+    assert ended is not None and ended[0] == 3
+    time.sleep(0.2)  # each process has seen its connection drop (and re-checked), and waits before listening again
+    rotated = servers[0].operator_call("POST", f"/operator/outputs/{venue['id']}/rotate")  # nobody listens now
+    assert rotated.status_code == 200, rotated.text
+
+    def listening() -> bool:
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' "
+                               "AND datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+        return row is not None and row[0] == 3
+
+    eventually(listening, timeout=10, interval=0.05)
+    eventually(lambda: requests.get(state_url, timeout=30).status_code == 404, timeout=1.0, interval=0.05)
