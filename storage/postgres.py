@@ -39,6 +39,9 @@ from storage.engine import Ordering, StorageError
 
 Doc = dict[str, Any]
 CHANNEL = "courtside_changes"
+#: TCP keepalives on the listening connection: a silently dead network path (a venue's router, a failover that
+#: sends no reset) is noticed within about 10 s instead of the kernel's two hours; then caches re-check.
+LISTEN_KEEPALIVE = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
 # A process's identity while it runs: the `application_name` of every session it opens (`courtside/<random>`), so
 # it stays alive while any of them is connected and keeps its name when a broken session is opened again.
 APP_PREFIX = "courtside/"
@@ -95,7 +98,8 @@ class PgStore:
         self._listener: threading.Thread | None = None
         self._listen_conn: psycopg.Connection | None = None
         if listen:
-            self._listen_conn = psycopg.connect(url, autocommit=True, application_name=self._app_name)
+            self._listen_conn = psycopg.connect(url, autocommit=True, application_name=self._app_name,
+                                                **LISTEN_KEEPALIVE)
             self._listen_conn.execute(f"LISTEN {CHANNEL}")
             self._listener = threading.Thread(target=self._listen, name="courtside-listen", daemon=True)
             self._listener.start()
@@ -122,7 +126,8 @@ class PgStore:
                 self._bump()  # a change may have been missed: let every cache re-check
                 time.sleep(0.5)
                 with contextlib.suppress(psycopg.Error):
-                    conn = psycopg.connect(self.url, autocommit=True, application_name=self._app_name)
+                    conn = psycopg.connect(self.url, autocommit=True, application_name=self._app_name,
+                                           **LISTEN_KEEPALIVE)
                     self._listen_conn = conn
                     conn.execute(f"LISTEN {CHANNEL}")
                     self._bump()  # and every change committed while nobody listened: re-check once more
