@@ -41,7 +41,8 @@ Doc = dict[str, Any]
 CHANNEL = "courtside_changes"
 #: TCP keepalives on the listening connection: a silently dead network path (a venue's router, a failover that
 #: sends no reset) is noticed within about 10 s instead of the kernel's two hours; then caches re-check.
-LISTEN_KEEPALIVE = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
+LISTEN_KEEPALIVE: dict[str, Any] = {
+    "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
 # A process's identity while it runs: the `application_name` of every session it opens (`courtside/<random>`), so
 # it stays alive while any of them is connected and keeps its name when a broken session is opened again.
 APP_PREFIX = "courtside/"
