@@ -171,3 +171,43 @@ def person_state(snapshot: Snapshot, person: str) -> dict[str, Any]:
     if found is None:
         raise NotFound("No such person on this event page.")
     return found
+
+
+# ------------------------------------------------------------------------------------------------ draws
+BRACKETS = (("Main draw", ("main", "final")), ("Third place", ("third_place",)), ("Losers bracket", ("losers",)),
+            ("Swiss rounds", ("swiss",)))
+
+
+def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """A draw (the §13 draw read) as the event page shows it: names, scores and placings, no IDs (§15).
+
+    `groups` are the group tables; `brackets` are the knockout stages drawn as brackets (rounds as columns, each
+    match pointing at the column and row of the match its winner goes to) and Swiss rounds side by side;
+    `games` is each real match's games won (side a, side b), for the score beside each name."""
+    names = {entry["id"]: entry["name"] for entry in read["entries"]}
+    groups = [{"name": group["name"], "standings": [
+        {key: row[key] for key in ("rank", "played", "won", "lost", "gamesWon", "gamesLost")}
+        | {"name": names.get(row["entryID"], "")} for row in group["standings"]]} for group in read["groups"]]
+    brackets: list[dict[str, Any]] = []
+    for title, stages in BRACKETS:
+        rounds = [r for r in read["rounds"] if r["stage"] in stages]
+        where = {dm["id"]: (ri, mi) for ri, r in enumerate(rounds) for mi, dm in enumerate(r["drawMatches"])}
+        if rounds:
+            brackets.append({"name": title, "rounds": [
+                {"name": r["name"], "matches": [_public_draw_match(dm, names, games, where)
+                                                for dm in r["drawMatches"]]} for r in rounds]})
+    return {"name": read["name"], "format": read["format"], "status": read["status"], "groups": groups,
+            "brackets": brackets,
+            "placings": [{"place": p["place"], "name": names.get(p["entryID"], "")} for p in read["placings"]]}
+
+
+def _public_draw_match(dm: dict[str, Any], names: dict[str, str], games: dict[str, tuple[int, int]],
+                       where: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    won = games.get(dm.get("matchID") or "")
+    target = (dm.get("next") or {}).get("winner")
+    return {"status": dm["status"], "group": dm.get("group"), "resultType": dm.get("resultType"),
+            "next": list(where[target["drawMatchID"]]) if target and target["drawMatchID"] in where else None,
+            "sides": [{"name": names.get(slot["entryID"] or "") or None,
+                       "winner": bool(slot["entryID"]) and slot["entryID"] == dm.get("winnerEntryID"),
+                       "games": won[index] if won and dm["status"] in ("active", "complete") else None}
+                      for index, slot in enumerate(dm["slots"])]}

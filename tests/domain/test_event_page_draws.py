@@ -1,0 +1,73 @@
+"""The event page's draws (contract §15): a §13 draw read becomes names, scores and links between matches by
+position, with no ID of any kind."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from domain.event_page import public_draw
+
+
+def slot(entry: str | None) -> dict[str, Any]:
+    return {"entryID": entry, "from": None}
+
+
+def draw_match(dm_id: str, number: int, entries: tuple[str | None, str | None], status: str, *,
+               winner: str | None = None, match_id: str | None = None, to: str | None = None) -> dict[str, Any]:
+    return {"id": dm_id, "number": number, "group": None, "slots": [slot(entries[0]), slot(entries[1])],
+            "status": status, "matchID": match_id, "winnerEntryID": winner, "loserEntryID": None,
+            "resultType": "played" if winner else None,
+            "next": {"winner": {"drawMatchID": to, "slot": 0} if to else None, "loser": None}}
+
+
+KNOCKOUT: dict[str, Any] = {
+    "id": "drw_1", "broadcastID": "brd_1", "name": "Open singles", "format": "single_elimination",
+    "status": "running", "createdOn": "2026-11-25T09:00:00Z",
+    "entries": [{"id": f"ent_{n}", "name": name, "club": None, "seed": n, "players": [], "withdrawn": False}
+                for n, name in enumerate(["Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"], start=1)],
+    "groups": [],
+    "rounds": [
+        {"stage": "main", "number": 1, "name": "Semifinal", "drawMatches": [
+            draw_match("dm_1", 1, ("ent_1", "ent_4"), "complete", winner="ent_1", match_id="mat_1", to="dm_3"),
+            draw_match("dm_2", 2, ("ent_3", "ent_2"), "active", match_id="mat_2", to="dm_3")]},
+        {"stage": "final", "number": 2, "name": "Final", "drawMatches": [
+            draw_match("dm_3", 1, ("ent_1", None), "waiting")]},
+    ],
+    "placings": [],
+}
+
+
+def test_a_knockout_is_one_bracket_of_rounds_with_names_scores_and_the_next_match_by_position() -> None:
+    public = public_draw(KNOCKOUT, {"mat_1": (3, 1), "mat_2": (1, 2)})
+    assert public["name"] == "Open singles" and public["groups"] == [] and public["placings"] == []
+    [bracket] = public["brackets"]
+    assert [r["name"] for r in bracket["rounds"]] == ["Semifinal", "Final"]
+    first, second = bracket["rounds"][0]["matches"]
+    assert first["sides"] == [{"name": "Ann Lee", "winner": True, "games": 3},
+                              {"name": "Di Evans", "winner": False, "games": 1}]
+    assert first["next"] == [1, 0] and second["next"] == [1, 0]
+    assert second["sides"][1] == {"name": "Bo Chen", "winner": False, "games": 2}
+    final = bracket["rounds"][1]["matches"][0]
+    assert final["sides"] == [{"name": "Ann Lee", "winner": False, "games": None},
+                              {"name": None, "winner": False, "games": None}]
+    assert final["next"] is None
+
+
+def test_group_tables_and_placings_carry_names_and_no_id_appears_anywhere() -> None:
+    read = KNOCKOUT | {"format": "round_robin", "status": "complete", "rounds": [], "groups": [
+        {"name": "A", "entryIDs": ["ent_1", "ent_2"], "standings": [
+            {"entryID": "ent_2", "rank": 1, "played": 1, "won": 1, "lost": 0, "gamesWon": 3, "gamesLost": 0,
+             "pointsWon": 33, "pointsLost": 12},
+            {"entryID": "ent_1", "rank": 2, "played": 1, "won": 0, "lost": 1, "gamesWon": 0, "gamesLost": 3,
+             "pointsWon": 12, "pointsLost": 33}]}],
+        "placings": [{"place": 1, "entryID": "ent_2"}, {"place": 2, "entryID": "ent_1"}]}
+    public = public_draw(read, {})
+    assert public["groups"] == [{"name": "A", "standings": [
+        {"rank": 1, "played": 1, "won": 1, "lost": 0, "gamesWon": 3, "gamesLost": 0, "name": "Bo Chen"},
+        {"rank": 2, "played": 1, "won": 0, "lost": 1, "gamesWon": 0, "gamesLost": 3, "name": "Ann Lee"}]}]
+    assert public["placings"] == [{"place": 1, "name": "Bo Chen"}, {"place": 2, "name": "Ann Lee"}]
+    assert public["brackets"] == []
+    for shown in (public, public_draw(KNOCKOUT, {"mat_1": (3, 1)})):
+        assert not re.search(r"(drw|ent|dm|mat|brd)_", json.dumps(shown))
