@@ -10,7 +10,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain import errors
-from storage.backend import Conflict
+from storage.port import WriteConflict
 
 log = logging.getLogger("courtside.api")
 
@@ -91,7 +91,7 @@ def handle_http_exception(error: HTTPException) -> Response:
     return error_response(status, HTTP_CODES.get(status, "bad_request"), message, headers=headers)
 
 
-def handle_busy(error: Conflict) -> Response:
+def handle_busy(error: WriteConflict) -> Response:
     """A unit of work lost its race with other processes every time it was retried (PostgreSQL): try again."""
     log.warning("request %s %s gave up after repeated write conflicts", request.method, request.path)
     return error_response(503, "busy", "Too many concurrent changes to the same data; retry in a moment.",
@@ -108,5 +108,5 @@ def handle_unexpected(error: Exception) -> Response:
 def register(app: Flask) -> None:
     app.register_error_handler(errors.DomainError, handle_domain_error)
     app.register_error_handler(HTTPException, handle_http_exception)
-    app.register_error_handler(Conflict, handle_busy)
+    app.register_error_handler(WriteConflict, handle_busy)
     app.register_error_handler(Exception, handle_unexpected)

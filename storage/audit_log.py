@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.audit import AuditEntry, AuditQuery
-from storage.engine import Ordering
+from storage.port import Ordering
 
 if TYPE_CHECKING:
     from storage.engine import Transaction

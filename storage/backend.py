@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar, Union
 from urllib.parse import urlsplit, urlunsplit
 
 from domain.settings import Settings
+from storage.port import WriteConflict
 
 if TYPE_CHECKING:
     from storage.engine import Store, Transaction
@@ -46,21 +47,16 @@ def describe(settings: Settings) -> str:
     return f"database {urlunsplit(parts._replace(netloc=netloc, query=''))}"
 
 
-class Conflict(RuntimeError):
-    """A transaction lost a race with another one (PostgreSQL: serialization failure, deadlock, unique
-    violation): nothing of it was applied, and running the whole unit of work again is safe."""
-
-
 T = TypeVar("T")
 ATTEMPTS = 10
 
 
 def retrying(work: Callable[[], T], *, attempts: int = ATTEMPTS) -> T:
-    """Run `work`, again (after a short random pause) while it loses races; the last `Conflict` goes on."""
+    """Run `work`, again (after a short random pause) while it loses races; the last `WriteConflict` goes on."""
     for attempt in range(1, attempts + 1):
         try:
             return work()
-        except Conflict:
+        except WriteConflict:
             if attempt == attempts:
                 raise
             time.sleep(random.uniform(0, 0.005 * 2 ** min(attempt, 6)))

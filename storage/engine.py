@@ -46,6 +46,10 @@ from tinydb import TinyDB
 from tinydb.storages import MemoryStorage
 from tinydb.table import Document, Table
 
+from storage.port import Ordering as Ordering
+from storage.port import StorageError as StorageError
+from storage.port import index_key
+
 Doc = dict[str, Any]
 Ops = list[list[Any]]
 SNAPSHOT = "db.json"
@@ -54,10 +58,6 @@ LOCK = "courtside.lock"
 META_TABLE = "_meta"
 
 log = logging.getLogger("courtside.storage")
-
-
-class StorageError(RuntimeError):
-    """Storage cannot do what was asked; the message says why and what to do."""
 
 
 class DataDirBusy(StorageError):
@@ -86,54 +86,6 @@ RESTORE_HINT = "restore the data dir from a backup (stop the server, copy the ba
 
 class StoreFailed(StorageError):
     """A journal append failed and could not be undone: the store refuses further writes."""
-
-
-class _Unhashable:
-    """Index bucket of documents whose indexed field holds a list or object (never equal to a scalar)."""
-
-
-_UNHASHABLE = _Unhashable()
-
-
-def _index_key(value: Any) -> Any:
-    try:
-        hash(value)
-    except TypeError:
-        return _UNHASHABLE
-    return value
-
-
-class Ordering:
-    """An ordered index over one table: documents whose `where` fields match, grouped by the values of `group`
-    and sorted by `sort` (then key). Rank, length and slices of a group cost O(log n) (plus what is returned),
-    which is what a court queue needs: where a match stands and what comes first, without reading the queue."""
-
-    def __init__(self, *, group: tuple[str, ...], sort: tuple[str, ...], where: Mapping[str, Any]) -> None:
-        self.group_fields, self.sort_fields, self.where = group, sort, dict(where)
-        self.groups: dict[tuple[Any, ...], SortedList] = {}
-
-    def group_of(self, doc: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
-        """The group a document is in, or None when it is not indexed (absent, or `where` does not match)."""
-        if doc is None or any(doc.get(field) != value for field, value in self.where.items()):
-            return None
-        return tuple(_index_key(doc.get(field)) for field in self.group_fields)
-
-    def entry(self, key: str, doc: Mapping[str, Any]) -> tuple[Any, ...]:
-        values = tuple(doc.get(field) for field in self.sort_fields)
-        return (*((value is not None, value) for value in values), key)
-
-    def add(self, key: str, doc: Mapping[str, Any]) -> None:
-        group = self.group_of(doc)
-        if group is not None:
-            self.groups.setdefault(group, SortedList()).add(self.entry(key, doc))
-
-    def discard(self, key: str, doc: Mapping[str, Any]) -> None:
-        group = self.group_of(doc)
-        entries = self.groups.get(group) if group is not None else None
-        if entries is not None:
-            entries.discard(self.entry(key, doc))
-            if not entries:
-                del self.groups[group]  # type: ignore[arg-type]
 
 
 class _InPlaceTable(Table):
@@ -196,6 +148,16 @@ class Store:
     """One data dir, owned by this process. All access is serialized by one re-entrant lock.
 
     Transactions do not nest: a transaction opened inside another (same thread) commits on its own.
+
+    Four locks, one job each, always taken in this order (`_compact_lock` → `_lock` → `_journal_lock`):
+    - `_os_lock` (a file lock on `courtside.lock`): one process per data dir; held from open to close.
+    - `_compact_lock`: one compaction at a time (a snapshot being written); never taken while holding `_lock`.
+    - `_lock` (re-entrant): the in-memory tables, indexes and sequence numbers; a transaction's reads and its
+      commit (journal append + apply) run under it, so transactions are serializable.
+    - `_journal_lock` (with the condition `_durable_changed`): the journal descriptor and the durable mark of
+      group commit; the leader fsyncs without holding it or `_lock`.
+    The store is not split in two classes: the journal, the tables and compaction share the sequence numbers
+    these locks guard, and a split would move the ordering rule across objects without removing a lock.
     """
 
     def __init__(self, data_dir: Path, *, compact_bytes: int = 16 * 1024 * 1024) -> None:
@@ -205,6 +167,7 @@ class Store:
         if created:
             _fsync_dir(self.data_dir.resolve().parent)
         _keep_private(self.data_dir)
+        # One job: keep a second process out of this data dir (released by `close`).
         self._os_lock = FileLock(str(self.data_dir / LOCK), mode=0o600, thread_local=False,
                                 preserve_lock_file=True)
         try:
@@ -223,6 +186,7 @@ class Store:
         self.closed = False
 
     def _open(self, compact_bytes: int) -> None:
+        # One job: the in-memory state (tables, indexes, orderings, sequence numbers) and the commit order.
         self._lock = threading.RLock()
         self._compact_bytes = compact_bytes
         self._db = TinyDB(storage=MemoryStorage)
@@ -235,7 +199,8 @@ class Store:
         self._journal_seq = 0
         self._doc_seq = 0
         self._snapshot_size = 0
-        self._compact_lock = threading.Lock()  # taken before `_lock`, never after
+        # One job: one compaction at a time; taken before `_lock`, never after.
+        self._compact_lock = threading.Lock()
         self.remembered: dict[str, Any] = {}  # adapters' hints from committed transactions (see Transaction)
         self._repair: Callable[[], None] | None = None  # what must succeed before the next append
         # Group commit. `_journal_lock` (taken after `_lock`, never before) guards the journal descriptor and the
@@ -568,7 +533,7 @@ class Store:
     # ----------------------------------------------------------------- indexes
     def _index(self, name: str, key: str, doc: Doc) -> None:
         for field, index in self._indexes.get(name, {}).items():
-            index.setdefault(_index_key(doc.get(field)), {})[key] = None
+            index.setdefault(index_key(doc.get(field)), {})[key] = None
         for ordering in self._orderings.get(name, {}).values():
             ordering.add(key, doc)
 
@@ -576,7 +541,7 @@ class Store:
         for ordering in self._orderings.get(name, {}).values():
             ordering.discard(key, doc)
         for field, index in self._indexes.get(name, {}).items():
-            value = _index_key(doc.get(field))
+            value = index_key(doc.get(field))
             bucket = index.get(value)
             if bucket is not None:
                 bucket.pop(key, None)
@@ -590,8 +555,8 @@ class Store:
         if index is None:
             index = fields[field] = {}
             for key, doc in self._raw(name).items():
-                index.setdefault(_index_key(doc.get(field)), {})[key] = None
-        return index.get(_index_key(value)) or {}
+                index.setdefault(index_key(doc.get(field)), {})[key] = None
+        return index.get(index_key(value)) or {}
 
     def _ordering(self, name: str, index: str, spec: Ordering) -> Ordering:
         """The named ordered index of a table, built from `spec` (one scan) on first use."""
@@ -732,7 +697,7 @@ class Transaction:
         if self.finished:
             raise StorageError("This transaction is over; open a new one.")
         ordering = self._store._ordering(table, index, spec)
-        group = tuple(_index_key(value) for value in group)
+        group = tuple(index_key(value) for value in group)
         staged = {key: doc for (name, key), doc in self.staged.items() if name == table}
         return ordering, ordering.groups.get(group) or SortedList(), staged, self._store._raw(table)
 
@@ -770,7 +735,7 @@ class Transaction:
             window = entries[:None if stop is None else stop + len(staged)]
         docs = {entry[-1]: raw[entry[-1]] for entry in window if entry[-1] not in staged}
         docs.update({key: doc for key, doc in staged.items()
-                     if doc is not None and ordering.group_of(doc) == tuple(_index_key(v) for v in group)})
+                     if doc is not None and ordering.group_of(doc) == tuple(index_key(v) for v in group)})
         merged = sorted(docs.items(), key=lambda item: ordering.entry(*item))
         picked_docs = merged[-1:] if last else merged[start:stop]
         return [_copy(doc) for _, doc in picked_docs]
@@ -778,7 +743,7 @@ class Transaction:
     def ordered_count(self, table: str, index: str, spec: Ordering, group: tuple[Any, ...]) -> int:
         """How many documents one group of an ordered index holds in this transaction's view."""
         ordering, entries, staged, raw = self._ordered_view(table, index, spec, group)
-        group = tuple(_index_key(value) for value in group)
+        group = tuple(index_key(value) for value in group)
         total = len(entries)
         for key, new in staged.items():
             total -= ordering.group_of(raw.get(key)) == group

@@ -5,7 +5,8 @@ One unit of work is one SERIALIZABLE transaction on a pooled connection. Seriali
 every read-check-write of the domain (one active match per table, single-use refresh tokens and codes, one
 record per externalID) as safe across processes as the single lock of the embedded store; a transaction that
 loses a race fails with a serialization failure (or a unique violation on the constraints that back the
-invariants) and is reported as `Conflict`, which the callers retry whole (`storage.retry`). Every committing
+invariants) and is reported as `storage.port.WriteConflict`, which the callers retry whole
+(`storage.backend.retrying`). Every committing
 transaction that wrote sends `NOTIFY courtside_changes`; each process listens, so `version` (the change
 counter the live pages and the console poll) moves within milliseconds of a write made by any process.
 
@@ -34,8 +35,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from storage import pg_schema
-from storage.backend import Conflict
-from storage.engine import Ordering, StorageError
+from storage.port import Ordering, StorageError, WriteConflict
 
 Doc = dict[str, Any]
 CHANNEL = "courtside_changes"
@@ -155,7 +155,7 @@ class PgStore:
     # ----------------------------------------------------------------- access
     @contextlib.contextmanager
     def transaction(self) -> Iterator[PgTransaction]:
-        """One SERIALIZABLE transaction: committed on success, rolled back on error; a lost race is `Conflict`.
+        """One SERIALIZABLE transaction: committed on success, rolled back on error; a lost race is `WriteConflict`.
 
         The first transaction of a thread after it lost a race runs alone (see the module's docstring); one opened
         inside another on the same thread takes no lock (the outer one holds it)."""
@@ -184,8 +184,8 @@ class PgStore:
             except RETRYABLE as exc:
                 here.lost = True
                 self.remembered.clear()  # a hint may be what lost the race: the retry reads the truth
-                raise Conflict(f"The transaction lost a race with another one: {type(exc).__name__}") from exc
-            except Conflict:  # a transaction opened inside this one lost: so did this one
+                raise WriteConflict(f"The transaction lost a race with another one: {type(exc).__name__}") from exc
+            except WriteConflict:  # a transaction opened inside this one lost: so did this one
                 here.lost = True
                 raise
             except BaseException:
@@ -305,7 +305,7 @@ class PgTransaction:
     def insert(self, table: str, key: str, doc: Mapping[str, Any], *, unless: str | None = None,
                params: tuple[Any, ...] = ()) -> bool:
         """Add a new document (never replacing one): a key or unique index another transaction took is a unique
-        violation, so the unit of work loses the race and runs again (`Conflict`). With `unless` (an SQL condition,
+        violation, so the unit of work loses the race and runs again (`WriteConflict`). With `unless` (an SQL condition,
         with `params`), nothing is added while it holds; returns whether the document was added."""
         stored = orjson.loads(orjson.dumps(doc))
         stored.pop("seq", None)

@@ -13,7 +13,8 @@ from domain.audit import SYSTEM, Actor
 from domain.ports import AuditLog
 from storage.audit_log import PgAuditLog, TinyAuditLog
 from storage.backend import AnyStore, AnyTransaction
-from storage.engine import Ordering, Transaction
+from storage.engine import Transaction
+from storage.port import Ordering
 
 M = TypeVar("M")
 R = TypeVar("R", bound="Repository[Any]")

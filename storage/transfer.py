@@ -15,8 +15,8 @@ from typing import IO, Any
 import orjson
 
 from storage.backend import AnyStore
-from storage.engine import StorageError
 from storage.pg_schema import TABLES
+from storage.port import StorageError
 
 FORMAT = 1
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Flask
 
-from storage.backend import ATTEMPTS, Conflict
+from storage.backend import ATTEMPTS
+from storage.port import WriteConflict
 
 
 def test_a_view_that_keeps_losing_races_is_retried_then_503_busy_with_retry_after(app: Flask) -> None:
@@ -12,7 +13,7 @@ def test_a_view_that_keeps_losing_races_is_retried_then_503_busy_with_retry_afte
 
     def always_conflicts() -> str:
         calls.append(1)
-        raise Conflict("lost a race")
+        raise WriteConflict("lost a race")
 
     app.add_url_rule("/api/v1/_conflict", "conflict", always_conflicts)
     response = app.test_client().get("/api/v1/_conflict")
@@ -28,7 +29,7 @@ def test_a_view_that_loses_one_race_succeeds_on_its_retry(app: Flask) -> None:
     def conflicts_once() -> dict[str, str]:
         calls.append(1)
         if len(calls) == 1:
-            raise Conflict("lost a race")
+            raise WriteConflict("lost a race")
         return {"data": "ok"}
 
     app.add_url_rule("/api/v1/_once", "once", conflicts_once)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from storage.backend import Conflict
+from storage.port import WriteConflict
 from storage.postgres import PgStore
 from tests.pg_cluster import Cluster
 
@@ -31,7 +31,7 @@ def lose_a_race(store: PgStore) -> None:
     """A transaction of this thread fails as a lost race (a second match with the same externalID)."""
     with store.transaction() as tx:
         tx.put("matches", "mat_1", MATCH)
-    with pytest.raises(Conflict), store.transaction() as tx:
+    with pytest.raises(WriteConflict), store.transaction() as tx:
         tx.put("matches", "mat_2", MATCH)
 
 
@@ -103,7 +103,7 @@ def test_a_transaction_inside_a_retry_on_the_same_thread_does_not_wait_for_it(st
 def test_a_lost_race_inside_another_transaction_makes_the_next_one_run_alone(store: PgStore) -> None:
     with store.transaction() as tx:
         tx.put("matches", "mat_1", MATCH)
-    with pytest.raises(Conflict), store.transaction() as outer:
+    with pytest.raises(WriteConflict), store.transaction() as outer:
         outer.get("matches", "mat_1")
         with store.transaction() as inner:
             inner.put("matches", "mat_2", MATCH)  # the same externalID: lost
