@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from domain import models
 
 if TYPE_CHECKING:
-    from domain.audit import Actor, AuditEntry, AuditQuery
+    from domain.audit_records import Actor, AuditEntry, AuditQuery
 
 M = TypeVar("M")
 

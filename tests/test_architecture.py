@@ -1,0 +1,102 @@
+"""The layers of `docs/architecture.md` hold in the code: its "Import rules" table is read from the document and
+every import of every project module (parsed with `ast`, also imports inside functions and under
+`TYPE_CHECKING`) is checked against it, and no project module imports, directly or through others, a module that
+imports it (no import cycle)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("api", "domain", "storage", "scheduler", "cli", "console", "bench", "tests")
+DOC = ROOT / "docs" / "architecture.md"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {
+    _module_name(path): path
+    for package in PACKAGES
+    for path in sorted((ROOT / package).rglob("*.py"))
+    if ".venv" not in path.parts
+}
+
+
+def imports_of(module: str) -> set[str]:
+    """Every module `module` imports: `from a import b` is `a.b` when that is one of ours, else `a`."""
+    path = MODULES[module]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                if path.name != "__init__.py":
+                    base.pop()
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                member = f"{source}.{alias.name}"
+                found.add(member if member in MODULES else source)
+    return found - {module}
+
+
+def _matches(imported: str, name: str) -> bool:
+    return imported == name or imported.startswith(name + ".")
+
+
+def import_rules() -> list[tuple[str, list[str], list[str]]]:
+    """The rows of the document's "Import rules" table: package, what it must not import, the exceptions."""
+    section = DOC.read_text(encoding="utf-8").split("## Import rules", 1)[1].split("\n## ", 1)[0]
+    rules = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        package, forbidden, allowed = (re.findall(r"`([\w.]+)`", cell) for cell in cells)
+        rules.append((package[0], forbidden, allowed))
+    return rules
+
+
+def test_the_document_states_rules_for_every_server_layer() -> None:
+    assert {package for package, _, _ in import_rules()} >= {"domain", "storage", "scheduler", "console", "api"}
+
+
+@pytest.mark.parametrize("package,forbidden,allowed", import_rules(), ids=[rule[0] for rule in import_rules()])
+def test_no_module_imports_what_the_architecture_document_forbids(
+    package: str, forbidden: list[str], allowed: list[str],
+) -> None:
+    broken = sorted(
+        f"{module} imports {imported}"
+        for module in MODULES if _matches(module, package)
+        for imported in imports_of(module)
+        if any(_matches(imported, name) for name in forbidden) and not any(_matches(imported, a) for a in allowed)
+    )
+    assert broken == []
+
+
+def test_no_project_module_imports_a_module_that_imports_it() -> None:
+    graph = nx.DiGraph()
+    graph.add_nodes_from(MODULES)
+    graph.add_edges_from((module, imported) for module in MODULES for imported in imports_of(module)
+                         if imported in MODULES)
+    assert [sorted(cycle) for cycle in nx.strongly_connected_components(graph) if len(cycle) > 1] == []
+
+
+def test_the_checker_sees_function_level_and_relative_imports() -> None:
+    """The parser is not blind: a lazy import inside a function is an import (cli imports storage that way)."""
+    assert "storage.backend" in imports_of("cli.main")
+    assert "domain.audit_records" in imports_of("domain.ports")
