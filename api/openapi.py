@@ -94,7 +94,9 @@ ERRORS: dict[str, tuple[str, str]] = {
     "405": ("MethodNotAllowed", "`method_not_allowed`; the `Allow` header lists the methods of the path."),
     "409": ("Conflict", "The resource's state forbids the change: `match_locked`, `match_undecided`, "
             "`match_not_pending`, `match_not_active`, `table_busy`, `webhook_not_configured`, "
-            "`idempotency_key_reused`, `delivery_in_progress`; operator: `player_exists`."),
+            "`idempotency_key_reused`, `delivery_in_progress`; operator: `player_exists`, `stale_state` (the "
+            "`scoreVersion` named is not current; `details.match` is the current match read), `match_decided`, "
+            "`nothing_to_undo`."),
     "413": ("PayloadTooLarge", "`payload_too_large`: the body is larger than {max_body}."),
     "415": ("UnsupportedMediaType", "`unsupported_media_type`: send the body as application/json."),
     "429": ("TooManyRequests", "`rate_limited`: the window's quota is used up; see `Retry-After`."),

@@ -173,6 +173,14 @@ class ConsoleClient:
         body: dict[str, Any] = {"gameScores": game_scores} | ({"reason": reason} if reason else {})
         return dict(self.data("POST", f"/operator/matches/{match_id}/score", json=body))
 
+    def add_point(self, match_id: str, side: str, *, version: int) -> dict[str, Any]:
+        """+1 for `side` on the match as of `version` (its `scoreVersion`; 409 stale_state otherwise, §17)."""
+        return dict(self.data("POST", f"/operator/matches/{match_id}/point", json={"side": side, "version": version}))
+
+    def undo_point(self, match_id: str, *, version: int) -> dict[str, Any]:
+        """Take back the match's last point, whoever scored it, as of `version` (409 stale_state otherwise)."""
+        return dict(self.data("POST", f"/operator/matches/{match_id}/undo", json={"version": version}))
+
     def complete_match(self, match_id: str, game_scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
         body = {} if game_scores is None else {"gameScores": game_scores}
         return dict(self.data("POST", f"/operator/matches/{match_id}/complete", json=body))

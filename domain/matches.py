@@ -287,6 +287,7 @@ def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Mat
     before = dataclasses.replace(match)
     match.status = MatchStatus.ACTIVE
     match.started_on = match.updated_on = iso(now)
+    match.score_version += 1
     match = uow.matches.put(match)
     _emit(uow, match, "match.started", now, rules)
     audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
@@ -298,17 +299,29 @@ def _best_of(match: Match, rules: Rules) -> int:
     return match.best_of or rules.default_best_of
 
 
+def check_version(match: Match, version: int | None) -> None:
+    """`409 stale_state` when a write names a `scoreVersion` that is not the match's current one (§17)."""
+    if version is not None and version != match.score_version:
+        raise Conflict(f"The score changed on another device (version {version} is now {match.score_version}); "
+                       "nothing was changed.",
+                       code="stale_state", details={"matchID": match.id})
+
+
 def score_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
-    rules: Rules, reason: str | None = None, action: str | None = None,
+    rules: Rules, reason: str | None = None, action: str | None = None, version: int | None = None,
+    point_log: list[str] | None = None,
 ) -> Match:
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
     (`match.result_updated` with the previous result; it must stay decided).
 
-    The audit entry is `match.scored`, or `match.corrected` with the `reason` given; `action` names a finer
-    one (a scorer's `match.point`)."""
+    `version`, when given, must be the match's `score_version` (else `409 stale_state`, contract §17). A whole
+    score written clears the point history undo walks back; the point engine (`domain.points`) passes the new
+    history as `point_log`. The audit entry is `match.scored`, or `match.corrected` with the `reason` given;
+    `action` names a finer one (a scorer's `match.point`)."""
     reason = audit.check_reason(reason)
     match = get_match(uow, account_id=account_id, match_id=match_id)
+    check_version(match, version)
     if match.status == MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' has not started.", code="match_not_active")
     completed = match.status == MatchStatus.COMPLETED
@@ -318,6 +331,8 @@ def score_match(
                 "score": scoring.score(match.game_scores, points=rules.points_per_game)}
     before = dataclasses.replace(match)
     match.game_scores = [{"a": g["a"], "b": g["b"]} for g in game_scores]
+    match.point_log = list(point_log) if point_log is not None else []
+    match.score_version += 1
     match.updated_on = iso(now)
     match = uow.matches.put(match)
     if completed:
@@ -377,6 +392,8 @@ def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rule
     match.status = MatchStatus.COMPLETED
     match.recorded_names = queues.side_names(match, queues.player_list_of(uow, match))  # history stays as played
     match.completed_on = match.updated_on = iso(now)
+    match.score_version += 1
+    match.point_log = []
     match = uow.matches.put(match)
     _emit(uow, match, "match.completed", now, rules)
     audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,

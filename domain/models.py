@@ -234,6 +234,8 @@ class Match:
     result_type: str | None = None  # how a completed match ended: None (played), "walkover" or "retired" (§14)
     result_reason: str | None = None  # a walkover's or retirement's reason code (§14)
     winner_side: str | None = None  # "a" or "b", set when the result is not decided by the games (walkover)
+    score_version: int = 0  # +1 on every change of the scores or the state (contract §17 `scoreVersion`)
+    point_log: list[str] = field(default_factory=list)  # the sides of the points added one by one, for undo (§17)
     seq: int = 0
 
 

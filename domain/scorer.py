@@ -14,7 +14,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from domain import audit, links, matches, scoring
+from domain import audit, links, matches, points, scoring
 from domain.errors import Conflict, Invalid, NotFound
 from domain.models import Link, Match, Table
 from domain.outputs import match_state, next_state
@@ -67,10 +67,6 @@ def scorer_by_key(uow: UnitOfWork, *, key: str) -> tuple[Link, Table]:
 
 
 # ------------------------------------------------------------------------------------------------ state
-def _undoable(link: Link, match: Match | None) -> list[dict[str, str]]:
-    return [p for p in link.points if match is not None and p["matchID"] == match.id]
-
-
 def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Rules) -> dict[str, Any]:
     """What the phone shows: the court, its active match (with `decided` and `canUndo`), the next queued match,
     and `version`, which every action must name. Display names and scores only: no IDs, no keys."""
@@ -82,7 +78,7 @@ def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Ru
         shown = match_state(uow, match, points=rules.points_per_game) | {
             "decided": scoring.match_winner(match.game_scores, points=rules.points_per_game,
                                             best_of=best_of) is not None,
-            "canUndo": bool(_undoable(link, match)),
+            "canUndo": points.can_undo(match),
         }
     state: dict[str, Any] = {
         "court": {"label": table.label},
@@ -90,7 +86,7 @@ def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Ru
         "upNext": [next_state(uow, m, None, points=rules.points_per_game) for m in queue],
     }
     basis = {"state": state, "match": match.id if match else None, "updated": match.updated_on if match else None,
-             "points": len(link.points), "queue": [m.id for m in queue]}
+             "scoreVersion": match.score_version if match else None, "queue": [m.id for m in queue]}
     state["version"] = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:20]
     return state
 
@@ -111,41 +107,21 @@ def _playing(match: Match | None) -> Match:
 
 # ------------------------------------------------------------------------------------------------ actions
 def add_point(uow: UnitOfWork, *, key: str, side: str, version: str, now: datetime, rules: matches.Rules) -> Match:
-    """+1 for a side in the current game (a new game once the last one is won); `match.score_updated`."""
+    """+1 for a side in the current game through the one scoring engine (`domain.points`); `match.score_updated`."""
     if side not in SIDES:
         raise Invalid("side must be 'a' or 'b'.", details={"json": {"side": ["Must be one of: a, b."]}})
     link, table = scorer_by_key(uow, key=key)
     match = _playing(_current(uow, link, table, version=version, rules=rules))
-    best_of = match.best_of or rules.default_best_of
-    if scoring.match_winner(match.game_scores, points=rules.points_per_game, best_of=best_of):
-        raise Conflict("The match is decided; complete it.", code="match_decided")
-    games = [dict(g) for g in match.game_scores]
-    if not games or scoring.game_winner(games[-1], points=rules.points_per_game):
-        games.append({"a": 0, "b": 0})
-    games[-1][side] += 1
-    scored = matches.score_match(uow, account_id=link.account_id, match_id=match.id, game_scores=games, now=now,
-                                 rules=rules, action="match.point")
-    link.points = _undoable(link, match) + [{"matchID": match.id, "side": side}]
-    uow.links.put(link)
-    return scored
+    return points.add_point(uow, account_id=link.account_id, match_id=match.id, side=side,
+                            version=match.score_version, now=now, rules=rules)
 
 
 def undo_point(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
-    """Take back the last point this link added to the current match (`409 nothing_to_undo` otherwise)."""
+    """Take back the last point of the current match, whoever scored it (`409 nothing_to_undo` otherwise)."""
     link, table = scorer_by_key(uow, key=key)
     match = _playing(_current(uow, link, table, version=version, rules=rules))
-    history = _undoable(link, match)
-    games = [dict(g) for g in match.game_scores]
-    if not history or not games or games[-1][history[-1]["side"]] == 0:
-        raise Conflict("There is no point of this court's scorer to undo.", code="nothing_to_undo")
-    games[-1][history[-1]["side"]] -= 1
-    if games[-1] == {"a": 0, "b": 0}:
-        games.pop()
-    scored = matches.score_match(uow, account_id=link.account_id, match_id=match.id, game_scores=games, now=now,
-                                 rules=rules, action="match.point_undone")
-    link.points = history[:-1]
-    uow.links.put(link)
-    return scored
+    return points.undo_point(uow, account_id=link.account_id, match_id=match.id, version=match.score_version,
+                             now=now, rules=rules)
 
 
 def complete(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
@@ -154,8 +130,6 @@ def complete(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: m
     match = _playing(_current(uow, link, table, version=version, rules=rules))
     done = matches.complete_match(uow, account_id=link.account_id, match_id=match.id, game_scores=None, now=now,
                                   rules=rules)
-    link.points = []
-    uow.links.put(link)
     return done
 
 
@@ -168,8 +142,6 @@ def retire(uow: UnitOfWork, *, key: str, winner_side: str, version: str, now: da
     match = _playing(_current(uow, link, table, version=version, rules=rules))
     done = matches.record_walkover(uow, account_id=link.account_id, match_id=match.id, winner_side=winner_side,
                                    reason=matches.WalkoverReason.RETIRED, now=now, rules=rules)
-    link.points = []
-    uow.links.put(link)
     return done
 
 

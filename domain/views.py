@@ -54,6 +54,7 @@ def match_view(
         "scheduledOn": match.scheduled_on,
         "gameScores": [dict(game) for game in match.game_scores],
         "score": score_of(match.game_scores, points=points),
+        "scoreVersion": match.score_version,
     }
     optional = {
         "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,

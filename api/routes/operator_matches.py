@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response
@@ -19,19 +20,23 @@ from api.schemas.matches import (
     MatchRead,
     OperatorMatchCreate,
     OperatorTableRead,
+    PointBody,
     QueueOrderBody,
     ScheduleImportBody,
     ScoreBody,
     StrictBoolean,
     TableRead,
+    UndoBody,
 )
 from api.security import requires
 from domain import matches as svc
+from domain import points, schedule
 from domain import results as match_results
-from domain import schedule
 from domain.board import Board
-from domain.models import MatchStatus
+from domain.errors import Conflict
+from domain.models import Match, MatchStatus
 from domain.pagination import paginate
+from domain.ports import UnitOfWork
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
 
@@ -239,11 +244,27 @@ def start_next(table_id: str) -> Json:
         return {"data": reader(uow).read(match)}
 
 
+def _scoring(match_id: str, write: Callable[[UnitOfWork], Match]) -> Json:
+    """Run one scoring write and answer the match read; `409 stale_state` carries the current read in
+    `details.match` (contract §17), so a client can show the score it lost the race to."""
+    try:
+        with unit_of_work() as uow:
+            return {"data": reader(uow).read(write(uow))}
+    except Conflict as refused:
+        if refused.code != "stale_state":
+            raise
+        with unit_of_work() as uow:
+            current = svc.get_match(uow, account_id=_account(), match_id=match_id)
+            raise Conflict(refused.message, code="stale_state",
+                           details={"match": reader(uow).read(current)}) from None
+
+
 @blp.route("/operator/matches/<string:match_id>/score", methods=["POST"])
 @requires(operator=True)
 @blp.arguments(ScoreBody)
 @blp.response(200, envelope(MatchRead))
-@blp.alt_response(409, description="match_not_active (pending), or match_undecided (correction of a result).")
+@blp.alt_response(409, description="match_not_active (pending), match_undecided (correction of a result), or "
+                                   "stale_state (`version` is not the current `scoreVersion`).")
 def score_match(body: Json, match_id: str) -> Json:
     """Replace the game scores of an active match (live) or a completed one (correction).
 
@@ -251,12 +272,41 @@ def score_match(body: Json, match_id: str) -> Json:
     progress (e.g. 5-3) and counts for nobody in `score`; earlier games must be finished, and no game may follow
     once a side has won more than half of `bestOf`. Impossible scores are 400 `validation_failed`. Emits
     `match.score_updated`; on a completed match the result must stay decided (409 `match_undecided`) and
-    `match.result_updated` carries `previous: {gameScores, score}`.
+    `match.result_updated` carries `previous: {gameScores, score}`. With `version`, a write based on an older
+    `scoreVersion` is 409 `stale_state` (the current read in `details.match`) and changes nothing.
     """
-    with unit_of_work() as uow:
-        match = svc.score_match(uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"],
-                                now=now(), rules=rules(), reason=body.get("reason"))
-        return {"data": reader(uow).read(match)}
+    return _scoring(match_id, lambda uow: svc.score_match(
+        uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"], now=now(), rules=rules(),
+        reason=body.get("reason"), version=body.get("version")))
+
+
+@blp.route("/operator/matches/<string:match_id>/point", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(PointBody)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="stale_state (`details.match` is the current read), match_not_active, or "
+                                   "match_decided (complete it).")
+def add_point(body: Json, match_id: str) -> Json:
+    """+1 for `side` in the current game of an active match (a new game once the last is won), based on
+    `version` (the match's `scoreVersion`); emits match.score_updated (contract §17)."""
+    return _scoring(match_id, lambda uow: points.add_point(
+        uow, account_id=_account(), match_id=match_id, side=body["side"], version=body["version"], now=now(),
+        rules=rules()))
+
+
+@blp.route("/operator/matches/<string:match_id>/undo", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(UndoBody)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="stale_state (`details.match` is the current read), match_not_active, or "
+                                   "nothing_to_undo.")
+def undo_point(body: Json, match_id: str) -> Json:
+    """Take back the last point added to the match, whoever added it (console, scorer page or this API), based on
+    `version`; emits match.score_updated (contract §17)."""
+    return _scoring(match_id, lambda uow: points.undo_point(
+        uow, account_id=_account(), match_id=match_id, version=body["version"], now=now(), rules=rules()))
 
 
 @blp.route("/operator/matches/<string:match_id>/complete", methods=["POST"])

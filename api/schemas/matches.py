@@ -220,10 +220,26 @@ class GameScoreBody(Strict):
     b = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_POINTS))
 
 
+MAX_VERSION = 2**53 - 1  # a JSON number every client reads exactly
+VERSION_HELP = "the match's `scoreVersion` this write is based on; another one is 409 `stale_state` (contract §17)"
+
+
 class ScoreBody(Strict):
     gameScores = fields.List(fields.Nested(GameScoreBody), required=True, validate=validate.Length(max=MAX_POINTS))
     reason = str_field(500, metadata={"description": "why a completed match's result is corrected (kept in the "
                                                     "audit log, contract §16)"})
+    version = StrictInteger(validate=validate.Range(min=0, max=MAX_VERSION), metadata={"description": VERSION_HELP})
+
+
+class PointBody(Strict):
+    side = fields.String(required=True, validate=validate.OneOf(["a", "b"]))
+    version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
+                            metadata={"description": VERSION_HELP})
+
+
+class UndoBody(Strict):
+    version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
+                            metadata={"description": VERSION_HELP})
 
 
 class CompleteBody(Strict):
@@ -269,6 +285,8 @@ class MatchRead(Schema):
     scheduledOn = fields.String()
     gameScores = fields.List(fields.Nested(GameScoreRead))
     score = fields.Nested(GameScoreRead, metadata={"description": "games won by each side"})
+    scoreVersion = fields.Integer(required=True, metadata={
+        "description": "+1 on every change of the match's scores or state; name it in score writes (§17)"})
     eventName = fields.String()
     matchRound = fields.String()
     matchDetails = fields.String()

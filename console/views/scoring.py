@@ -3,10 +3,10 @@
 
 The court picker lists every court and keeps the operator's choice, so completing a match never moves the page to
 another court. The score part refreshes itself every couple of seconds (changes made on another device or through
-the API show up), and a point is always added to the score the server has at the moment of the tap, so a refresh
-never loses a tap and a stale page never overwrites a point. Each point sends the whole `gameScores` (the server
-validates them and emits the webhook event); the game and match state shown is the scoring rule's
-(console/scoring.py). Undo steps back through the scores this session sent for the match.
+the API show up). Scoring is by operations only (contract §17): a tap is the `point` operation on the server's
+score of the moment, Undo is the `undo` operation naming the `scoreVersion` this page shows, so a point scored on
+another device in between is never erased (the undo is refused as stale instead). The game and match state shown
+is the scoring rule's (console/scoring.py).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import streamlit as st
 
 from console.board import busy_text, next_startable
 from console.history import match_history
-from console.scoring import Side, add_point, finished_games, match_state, parse_games, score_line
+from console.scoring import Side, finished_games, match_state, parse_games, score_line
 from console.ui import act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
-HISTORY = "_score_history"  # match id -> list of previous gameScores, newest last
+SHOWN = "_shown_score_version"  # match id -> the scoreVersion the page last showed (undo names it)
 PENDING_CORRECTION = "_pending_correction"  # (match id, games) waiting for "Yes, change the winner"
 REFRESH_SECONDS = 2
 
@@ -35,7 +35,6 @@ rules = load(api.rules)  # the server's scoring rule, so buttons count games as 
 if rules is None:
     st.stop()
 points, default_best_of = (rules or {})["pointsPerGame"], (rules or {})["defaultBestOf"]
-history: dict[str, list[list[dict[str, int]]]] = st.session_state.setdefault(HISTORY, {})
 
 
 def current_match(table_id: str) -> dict[str, Any] | None:
@@ -45,22 +44,25 @@ def current_match(table_id: str) -> dict[str, Any] | None:
     return dict(active) if active else None
 
 
-def send_scores(match: dict[str, Any], scores: list[dict[str, int]], *, done: str = "Score saved.") -> None:
-    """Replace the match's scores; remember the previous ones for undo."""
-    previous = [dict(game) for game in match.get("gameScores") or []]
-    if act(api.score_match, match["id"], scores, done=done, rerun=False) is not None:
-        history.setdefault(match["id"], []).append(previous)
-        st.session_state.pop("_flash", None)
-        st.rerun()
-
-
-def tap(table_id: str, match_id: str, side: Side, rule_best_of: int) -> None:
-    """One point for `side`, added to the server's score of this moment (never to a stale page's)."""
+def tap(table_id: str, match_id: str, side: Side) -> None:
+    """One point for `side` through the point operation, on the server's score of this moment (contract §17):
+    the server adds the point, so no whole score read earlier is ever written back."""
     fresh = load(current_match, table_id)
     if fresh is None or fresh["id"] != match_id:
         st.warning("This match is no longer in play on this court; the page now shows the court as it is.")
         return
-    send_scores(fresh, add_point(fresh.get("gameScores") or [], side, best_of=rule_best_of, points=points))
+    if act(api.add_point, match_id, side, version=fresh["scoreVersion"], done="Point added.",
+           rerun=False) is not None:
+        st.session_state.pop("_flash", None)
+        st.rerun()
+
+
+def undo(match_id: str, seen: int) -> None:
+    """Take back the last point of the match as the operator saw it (`seen`: the `scoreVersion` the page showed
+    when Undo was pressed): a point scored elsewhere since makes the undo stale (409 stale_state, nothing
+    changed) instead of erasing that point."""
+    if act(api.undo_point, match_id, version=seen, done="Last point undone.", rerun=False) is not None:
+        st.rerun()
 
 
 def games_so_far(scores: list[dict[str, int]], match: dict[str, Any]) -> None:
@@ -74,6 +76,9 @@ def games_so_far(scores: list[dict[str, int]], match: dict[str, Any]) -> None:
 def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
     """The live score of a match in play: point buttons and undo while it is open, only "Complete" once decided."""
     scores = [dict(game) for game in match.get("gameScores") or []]
+    shown: dict[str, int] = st.session_state.setdefault(SHOWN, {})
+    seen = shown.get(match["id"], match["scoreVersion"])  # what the operator looked at when pressing a button
+    shown[match["id"]] = match["scoreVersion"]
     rule_best_of = best_of(match, default=default_best_of)
     state = match_state(scores, best_of=rule_best_of, points=points)
     st.caption(f"{plain(match_label(match))} · best of {rule_best_of}, games to {points} (win by 2)")
@@ -95,19 +100,15 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
                          done=f"Completed {plain(match_label(match))}: {score_line(finished_games(scores))}.",
                          rerun=False)
             if result is not None:
-                history.pop(match["id"], None)
                 st.rerun()
         return
     left, right = st.columns(2)
     for column, side in ((left, "a"), (right, "b")):
         side_key: Side = "a" if side == "a" else "b"
         if column.button(f"+1 {plain(side_name(match, side))}", key=f"point_{side}", type="primary", width="stretch"):
-            tap(table["id"], match["id"], side_key, rule_best_of)
-    steps = history.get(match["id"], [])
-    if st.button("Undo last point", key="undo", disabled=not steps, width="stretch"):
-        if act(api.score_match, match["id"], steps[-1], done="Last point undone.", rerun=False) is not None:
-            steps.pop()
-            st.rerun()
+            tap(table["id"], match["id"], side_key)
+    if st.button("Undo last point", key="undo", disabled=not scores, width="stretch"):
+        undo(match["id"], seen)
 
 
 def free_court(table: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from streamlit.testing.v1 import AppTest
 
 from tests.console.conftest import APP, Operator, Partner, texts
@@ -515,3 +516,17 @@ def test_scoring_counts_games_with_the_servers_rule_not_the_consoles_environment
     assert "Ann Lee wins" not in " ".join(texts(app, "success"))
     live = operator_api.tables()["Court 1"]["activeMatch"]
     assert live["gameScores"] == [{"a": 5, "b": 0}] and live["score"] == {"a": 1, "b": 0}
+
+
+def test_console_undo_never_erases_a_phone_point_made_after_the_console_tap(console: Console, partner: Partner,
+                                                                          operator_api: Operator) -> None:
+    tables, _match = started_match(partner, operator_api)
+    app = console("views/scoring.py")
+    click(app, "point_a")
+    link = operator_api.data("GET", f"/operator/tables/{tables['Court 1']}/scorer")["url"]
+    seen = requests.get(link + "/state", timeout=30).json()["data"]["version"]
+    phone = requests.post(link + "/point", json={"version": seen, "side": "b"}, timeout=30)
+    assert phone.status_code == 200, phone.text
+    click(app, "undo")  # pressed on the page that still showed 1-0
+    assert operator_api.tables()["Court 1"]["activeMatch"]["gameScores"] == [{"a": 1, "b": 1}]
+    assert any("changed" in text for text in texts(app, "error")), texts(app, "error")
