@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from domain.auth import house_connection
 from domain.bulk import check_unique
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
@@ -242,6 +243,19 @@ def account_lists(
 ) -> tuple[list[PlayerList], str | None]:
     return paginate(uow.player_lists.find(account_id=account_id), seq=lambda item: item.seq, limit=limit,
                     cursor=cursor)
+
+
+def create_house_list(uow: UnitOfWork, *, account_id: str, name: str, now: datetime) -> PlayerList:
+    """A club's own list (contract §9a), owned by the house connection; its `externalID` is its id, so courts
+    of house-managed broadcasts name it in `playerListExternalID`."""
+    if not name.strip():
+        raise Invalid("A player list needs a name.", details={"json": {"name": ["A name is required."]}})
+    house = house_connection(uow, account_id=account_id, now=now)
+    list_id = new_id("pl")
+    return uow.player_lists.put(PlayerList(
+        id=list_id, account_id=account_id, name=name.strip(), players=[], created_on=iso(now),
+        updated_on=iso(now), connection_id=house.id, external_id=list_id,
+    ))
 
 
 def _account_list(uow: UnitOfWork, *, account_id: str, list_id: str) -> PlayerList:

@@ -17,11 +17,14 @@ from api.schemas.resources import (
     OperatorBroadcastCreate,
     OperatorBroadcastPatch,
     OperatorBroadcastRead,
+    OperatorPlayerListCreate,
     OperatorPlayerListRead,
+    OperatorRosterCreate,
+    OperatorRosterPatch,
     RosterRead,
 )
 from api.security import requires
-from domain import broadcasts, player_lists, views
+from domain import broadcasts, player_lists, rosters, views
 from domain.models import Broadcast
 from domain.ports import UnitOfWork
 
@@ -104,6 +107,18 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
     return {"data": [views.player_list_view(item, internal=True) for item in page], "nextCursor": cursor}
 
 
+@blp.route("/operator/player-lists", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(OperatorPlayerListCreate)
+@blp.response(201, envelope(OperatorPlayerListRead))
+def create_player_list(body: dict[str, Any]) -> dict[str, Any]:
+    """Create a club's own player list, owned by the house connection (`externalID` = its `id`)."""
+    with unit_of_work() as uow:
+        player_list = player_lists.create_house_list(uow, account_id=caller().account_id, name=body["name"],
+                                                     now=now())
+    return {"data": views.player_list_view(player_list, internal=True)}
+
+
 @blp.route("/operator/player-lists/<list_id>/players", methods=["POST"])
 @requires(operator=True)
 @blp.arguments(ManualPlayer)
@@ -135,3 +150,31 @@ def remove_manual_player(list_id: str, player_id: str) -> dict[str, Any]:
 def list_rosters(query: dict[str, Any]) -> dict[str, Any]:
     """Every roster of the account."""
     return roster_page(query)
+
+
+@blp.route("/operator/rosters", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(OperatorRosterCreate)
+@blp.response(201, envelope(RosterRead))
+@blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: `broadcastID` is not a broadcast of "
+                  "this account.")
+def create_roster(body: dict[str, Any]) -> dict[str, Any]:
+    """Create a roster and its backing player list; with `broadcastID`, that list becomes the broadcast's default
+    player list when it has none."""
+    with unit_of_work() as uow:
+        roster = rosters.operator_create_roster(uow, account_id=caller().account_id, new=body["new"],
+                                                broadcast_id=body["broadcast_id"], now=now())
+        return {"data": views.roster_view(uow, roster)}
+
+
+@blp.route("/operator/rosters/<roster_id>", methods=["PATCH"])
+@requires(operator=True)
+@blp.arguments(OperatorRosterPatch)
+@blp.response(200, envelope(RosterRead))
+@blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no roster of this account.")
+def patch_roster(change: rosters.RosterChange, roster_id: str) -> dict[str, Any]:
+    """Rename a roster or switch its self-registration (individual rosters only)."""
+    with unit_of_work() as uow:
+        roster = rosters.patch_roster(uow, account_id=caller().account_id, roster_id=roster_id, change=change,
+                                      now=now())
+        return {"data": views.roster_view(uow, roster)}

@@ -190,6 +190,37 @@ class RosterPatch(RosterCreate):
         return RosterChange(**{ROSTER_FIELDS[name]: value for name, value in data.items()})
 
 
+class OperatorRosterCreate(Strict):
+    """The console's roster (contract §9a); `broadcastID` makes its list that broadcast's default if it has none."""
+
+    OPENAPI: dict[str, Any] = {"not": {"required": ["type", "selfRegistrationEnabled"],
+                                       "properties": {"type": {"enum": ["team"]}}}}
+    broadcastID = fields.String(validate=validate.Length(min=1, max=200))
+    name = str_field(NAME, required=True, min_length=1)
+    type = fields.String(required=True, validate=validate.OneOf(["individual", "team"]))
+    selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return {"broadcast_id": data.get("broadcastID"), "new": NewRoster(
+            name=data["name"], roster_type=data["type"],
+            self_registration_enabled=data.get("selfRegistrationEnabled"))}
+
+
+class OperatorRosterPatch(Strict):
+    OPENAPI: dict[str, Any] = {"minProperties": 1}
+    name = str_field(NAME, min_length=1)
+    selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> RosterChange:
+        return RosterChange(**{ROSTER_FIELDS[name]: value for name, value in data.items()})
+
+
+class OperatorPlayerListCreate(Strict):
+    name = str_field(NAME, required=True, min_length=1)
+
+
 class RosterSource(Schema):
     playerListID = fields.String(required=True)
     playerCount = fields.Integer(required=True)
