@@ -23,11 +23,12 @@ db-upgrade: $(VENV)/.installed
 	$(BIN)/courtside db upgrade
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
+	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q
 
-# Unit and API tests only (no server processes, browser or fuzzing): a quick check while working.
+# Unit and API tests only (no server processes, browser or fuzzing), on TinyDB only: a quick check while working.
+# The PostgreSQL copy of the API and domain tests runs in `make test` (the README's command) and CI (`.ci/run`).
 test-fast: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q tests/domain tests/storage tests/api
+	COURTSIDE_TEST_BACKENDS=tinydb $(BIN)/python -m pytest -q tests/domain tests/storage tests/api tests/test_architecture.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -37,12 +37,25 @@ def clock() -> FixedClock:
 BOTH_BACKENDS = {"api", "domain"}
 
 
+BACKENDS = ("tinydb", "postgres")
+
+
+def selected_backends() -> list[str]:
+    """The backends those tests run on: both (the README's `make test` and CI), or those named in
+    `COURTSIDE_TEST_BACKENDS` (comma-separated; `make test-fast` runs `tinydb` only, CI runs the PostgreSQL copy)."""
+    chosen = [name.strip() for name in os.environ.get("COURTSIDE_TEST_BACKENDS", ",".join(BACKENDS)).split(",")]
+    unknown = [name for name in chosen if name not in BACKENDS]
+    if unknown or not chosen:
+        raise pytest.UsageError(f"COURTSIDE_TEST_BACKENDS names {unknown or 'nothing'}; use tinydb, postgres or both.")
+    return chosen
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run every test of the areas above that uses storage on TinyDB and on PostgreSQL (a parameter, not a copy)."""
     if "backend" in metafunc.fixturenames:
         area = Path(metafunc.definition.path).relative_to(ROOT / "tests").parts[0]
         if area in BOTH_BACKENDS or getattr(metafunc.module, "BOTH_BACKENDS", False):
-            metafunc.parametrize("backend", ["tinydb", "postgres"], indirect=True)
+            metafunc.parametrize("backend", selected_backends(), indirect=True)
 
 
 @pytest.fixture
