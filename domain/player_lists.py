@@ -20,6 +20,7 @@ from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import PlayerList, Team
+from domain.names import same_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.rosters import NewRoster, create_roster
@@ -298,6 +299,42 @@ def add_manual_player(
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
+
+
+#: Players the operator owns in a list: added by hand, or signed up on the roster's page (contract §9a).
+OPERATOR_EDITABLE = ("manual", "self")
+
+
+def edit_player(
+    uow: UnitOfWork, *, account_id: str, list_id: str, player_id: str, changes: Player, now: datetime
+) -> PlayerList:
+    """Change a manual or self-registered player's fields; mapped players belong to their connection (404).
+
+    A first name stays visible (400), and the new name never makes two people of the list one (`409
+    player_exists`, §8a's name rule).
+    """
+    player_list = _account_list(uow, account_id=account_id, list_id=list_id)
+    target = next((p for p in player_list.players
+                   if p.get("id") == player_id and p.get("source") in OPERATOR_EDITABLE), None)
+    if target is None:
+        raise NotFound(f"No manual or self-registered player '{player_id}' in this list.")
+    edited = {**target, **changes}
+    if not str(edited.get("firstName") or "").strip():
+        raise Invalid("A player needs a first name.", details={"json": {"firstName": ["A name is required."]}})
+    name = full_name(edited)
+    holder = next((p for p in player_list.players if p is not target and same_name(full_name(p), name)), None)
+    if holder is not None:
+        raise Conflict(f"{name} is already in this list.", code="player_exists",
+                       details={"name": full_name(holder), "playerID": holder.get("id")})
+    target.update(changes)
+    player_list.updated_on = iso(now)
+    _mirror_to_teams(uow, player_list, now=now)
+    return uow.player_lists.put(player_list)
+
+
+def full_name(player: Player) -> str:
+    """First and last name as one string (the §8a name rule compares these)."""
+    return " ".join(str(player.get(f)) for f in ("firstName", "lastName") if player.get(f))
 
 
 def remove_manual_player(

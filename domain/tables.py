@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from domain.auth import house_connection
 from domain.bulk import check_unique, each
 from domain.clock import iso
 from domain.errors import DomainError
@@ -38,6 +39,16 @@ def assign_player_list(
         own_list(uow, connection_id=connection_id, external_id=player_list_external_id)
     table.player_list_external_id, table.updated_on = player_list_external_id, iso(now)
     return uow.tables.put(table)
+
+
+def operator_assign_player_list(
+    uow: UnitOfWork, *, account_id: str, table_id: str, player_list_external_id: str | None, now: datetime,
+) -> Table:
+    """The console's court player list (contract §9a): a court of a house-managed broadcast takes one of the
+    house connection's lists; a partner's court is read-only here (`403 table_not_managed`), other IDs 404."""
+    house = house_connection(uow, account_id=account_id, now=now)
+    return assign_player_list(uow, account_id=account_id, connection_id=house.id, table_id=table_id,
+                              player_list_external_id=player_list_external_id, now=now)
 
 
 def assign_many(

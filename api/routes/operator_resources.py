@@ -9,8 +9,10 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
+from api.routes.matches import reader
 from api.routes.rosters import roster_page
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
+from api.schemas.matches import TableRead
 from api.schemas.resources import (
     Handover,
     ManualPlayer,
@@ -21,10 +23,12 @@ from api.schemas.resources import (
     OperatorPlayerListRead,
     OperatorRosterCreate,
     OperatorRosterPatch,
+    PlayerEdit,
     RosterRead,
+    TableAssign,
 )
 from api.security import requires
-from domain import broadcasts, player_lists, rosters, views
+from domain import broadcasts, player_lists, rosters, tables, views
 from domain.models import Broadcast
 from domain.ports import UnitOfWork
 
@@ -132,6 +136,22 @@ def add_manual_player(body: dict[str, Any], list_id: str) -> dict[str, Any]:
     return {"data": views.player_list_view(player_list, internal=True)}
 
 
+@blp.route("/operator/player-lists/<list_id>/players/<player_id>", methods=["PATCH"])
+@requires(operator=True)
+@blp.arguments(PlayerEdit)
+@blp.response(200, envelope(OperatorPlayerListRead))
+@blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no such list of this account, or no "
+                  "manual or self-registered player of that `id` in it (mapped players are their connection's).")
+@blp.alt_response(409, response="DEFAULT_ERROR", description="`player_exists`: the new name is another player's "
+                  "of this list (§8a's name rule).")
+def edit_player(body: dict[str, Any], list_id: str, player_id: str) -> dict[str, Any]:
+    """Change a manual or self-registered player; the whole list comes back."""
+    with unit_of_work() as uow:
+        player_list = player_lists.edit_player(uow, account_id=caller().account_id, list_id=list_id,
+                                               player_id=player_id, changes=body, now=now())
+    return {"data": views.player_list_view(player_list, internal=True)}
+
+
 @blp.route("/operator/player-lists/<list_id>/players/<player_id>", methods=["DELETE"])
 @requires(operator=True)
 @blp.response(200, envelope(OperatorPlayerListRead))
@@ -178,3 +198,20 @@ def patch_roster(change: rosters.RosterChange, roster_id: str) -> dict[str, Any]
         roster = rosters.patch_roster(uow, account_id=caller().account_id, roster_id=roster_id, change=change,
                                       now=now())
         return {"data": views.roster_view(uow, roster)}
+
+
+@blp.route("/operator/tables/<table_id>", methods=["PATCH"])
+@requires(operator=True)
+@blp.arguments(TableAssign)
+@blp.response(200, envelope(TableRead))
+@blp.alt_response(403, response="DEFAULT_ERROR", description="`table_not_managed`: a partner's court is read-only "
+                  "here; its connection assigns its lists.")
+@blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no table of this account, or no house "
+                  "player list with that externalID.")
+def assign_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
+    """Choose which of the club's player lists a court of a house-managed broadcast uses (`null` clears it)."""
+    with unit_of_work() as uow:
+        table = tables.operator_assign_player_list(uow, account_id=caller().account_id, table_id=table_id,
+                                                   player_list_external_id=body["playerListExternalID"],
+                                                   now=now())
+        return {"data": reader(uow).table(table, connection_id=None)}

@@ -76,6 +76,20 @@ class ManualPlayer(PlayerFields):
                                                        validate.Regexp(r"\S", error="A name is required.")])
 
 
+class PlayerEdit(PlayerFields):
+    """The fields to change of a manual or self-registered player (at least one)."""
+
+    OPENAPI: dict[str, Any] = {"minProperties": 1}
+    externalID = str_field(OTHER, min_length=1)
+    firstName = fields.String(validate=[validate.Length(min=1, max=NAME),
+                                        validate.Regexp(r"\S", error="A name is required.")])
+
+    @validates_schema
+    def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data:
+            raise ValidationError("Give at least one property to change.")
+
+
 class PlayerRead(Schema):
     externalID = fields.String(metadata={"description": "absent only for manual entries added without one"})
     firstName = fields.String()

@@ -1,8 +1,14 @@
 """Contract §9a: a club sets up rosters and player lists from the console through operator routes."""
+# ruff: noqa: F811 - the fixture `visitor` comes from tests.api.test_self_registration
 
 from __future__ import annotations
 
-from tests.api.resources_support import error_code, make_broadcast
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.api.resources_support import error_code, make_broadcast, player, sync_list
+from tests.api.test_self_registration import sign_up_path, submit, visitor  # noqa: F401 - fixture
 from tests.conftest import Api
 
 BODY = {"name": "Club day", "tables": [{"label": "Court 1"}, {"label": "Court 2"}]}
@@ -105,3 +111,110 @@ def test_partner_broadcasts_are_untouched_by_an_operator_roster_without_broadcas
     made = make_broadcast(partner)
     operator.post("/operator/rosters", json={"name": "Members", "type": "individual"})
     assert partner.get(f"/broadcasts/{made['id']}").json["data"].get("defaultPlayerListID") is None
+
+
+def _house_list(operator: Api, name: str = "Members") -> dict[str, Any]:
+    return dict(operator.post("/operator/player-lists", json={"name": name}).json["data"])
+
+
+def _manual(operator: Api, list_id: str, **player: Any) -> dict[str, Any]:
+    players = operator.post(f"/operator/player-lists/{list_id}/players", json=player).json["data"]["players"]
+    return dict(players[-1])
+
+
+def test_operator_edits_a_manual_player(operator: Api) -> None:
+    listed = _house_list(operator)
+    ada = _manual(operator, listed["id"], firstName="Ada", lastName="Lovelace")
+    response = operator.patch(f"/operator/player-lists/{listed['id']}/players/{ada['id']}",
+                              json={"lastName": "King", "clubName": "Analytical TC"})
+    assert response.status_code == 200, response.json
+    [edited] = response.json["data"]["players"]
+    assert edited == {**ada, "lastName": "King", "clubName": "Analytical TC"}
+
+
+def test_operator_edits_a_self_registered_player(operator: Api, visitor: FlaskClient) -> None:
+    roster = operator.post("/operator/rosters", json={"name": "Open", "type": "individual",
+                                                      "selfRegistrationEnabled": True}).json["data"]
+    signed = submit(visitor, sign_up_path(operator, roster["id"]), firstName="Grace", lastName="Hopper")
+    assert signed.status_code < 400
+    list_id = roster["source"]["playerListID"]
+    players = next(p for p in operator.get("/operator/player-lists").json["data"] if p["id"] == list_id)["players"]
+    [grace] = players
+    assert grace["source"] == "self"
+    response = operator.patch(f"/operator/player-lists/{list_id}/players/{grace['id']}", json={"clubName": "Navy"})
+    assert response.status_code == 200
+    assert response.json["data"]["players"][0]["clubName"] == "Navy"
+
+
+def test_editing_a_player_into_another_players_name_is_409_player_exists(operator: Api) -> None:
+    listed = _house_list(operator)
+    _manual(operator, listed["id"], firstName="Ada", lastName="Lovelace")
+    bob = _manual(operator, listed["id"], firstName="Bob", lastName="Smith")
+    response = operator.patch(f"/operator/player-lists/{listed['id']}/players/{bob['id']}",
+                              json={"firstName": "ADA", "lastName": "lovelace"})
+    assert response.status_code == 409
+    assert error_code(response) == "player_exists"
+    after = next(p for p in operator.get("/operator/player-lists").json["data"] if p["id"] == listed["id"])
+    assert after["players"][1] == bob
+
+
+def test_editing_needs_a_visible_first_name_and_one_field(operator: Api) -> None:
+    listed = _house_list(operator)
+    ada = _manual(operator, listed["id"], firstName="Ada")
+    path = f"/operator/player-lists/{listed['id']}/players/{ada['id']}"
+    assert operator.patch(path, json={"firstName": "  "}).status_code == 400
+    assert operator.patch(path, json={}).status_code == 400
+    assert operator.patch(path, json={"nickname": "x"}).status_code == 400
+
+
+def test_editing_an_unknown_or_mapped_player_is_404(operator: Api, partner: Api) -> None:
+    listed = _house_list(operator)
+    assert operator.patch(f"/operator/player-lists/{listed['id']}/players/ply_nope",
+                          json={"firstName": "X"}).status_code == 404
+    assert operator.patch("/operator/player-lists/pl_nope/players/ply_nope",
+                          json={"firstName": "X"}).status_code == 404
+    sync_list(partner, "pl-1", [player("p1")])
+    partner_list = next(p for p in operator.get("/operator/player-lists").json["data"]
+                        if p.get("externalID") == "pl-1")
+    mapped = partner_list["players"][0]
+    response = operator.patch(f"/operator/player-lists/{partner_list['id']}/players/{mapped.get('id', 'p1')}",
+                              json={"firstName": "X"})
+    assert response.status_code == 404
+
+
+def test_operator_assigns_a_house_list_to_a_court_and_clears_it(operator: Api) -> None:
+    broadcast = operator.post("/operator/broadcasts", json=BODY).json["data"]
+    table_id = broadcast["tables"][0]["id"]
+    listed = _house_list(operator)
+    response = operator.patch(f"/operator/tables/{table_id}", json={"playerListExternalID": listed["externalID"]})
+    assert response.status_code == 200, response.json
+    read = response.json["data"]
+    assert read["id"] == table_id and read["broadcastID"] == broadcast["id"]
+    assert read["playerListExternalID"] == listed["externalID"]
+    assert read["activeMatch"] is None and read["queue"] == []
+    court = next(t for t in operator.get("/operator/tables").json["data"] if t["id"] == table_id)
+    assert court["playerListExternalID"] == listed["externalID"]
+    cleared = operator.patch(f"/operator/tables/{table_id}", json={"playerListExternalID": None})
+    assert cleared.status_code == 200 and cleared.json["data"]["playerListExternalID"] is None
+
+
+def test_operator_court_list_must_be_a_house_list_and_the_table_the_accounts(operator: Api, partner: Api) -> None:
+    broadcast = operator.post("/operator/broadcasts", json=BODY).json["data"]
+    table_id = broadcast["tables"][0]["id"]
+    sync_list(partner, "pl-1", [player("p1")])
+    response = operator.patch(f"/operator/tables/{table_id}", json={"playerListExternalID": "pl-1"})
+    assert response.status_code == 404
+    missing = operator.patch("/operator/tables/tbl_nope", json={"playerListExternalID": None})
+    assert missing.status_code == 404 and error_code(missing) == "not_found"
+    assert operator.patch(f"/operator/tables/{table_id}", json={}).status_code == 400
+
+
+def test_a_partners_court_is_read_only_for_the_operator(operator: Api, partner: Api) -> None:
+    made = make_broadcast(partner)
+    table_id = partner.get("/tables").json["data"][0]["id"]
+    listed = _house_list(operator)
+    response = operator.patch(f"/operator/tables/{table_id}", json={"playerListExternalID": listed["externalID"]})
+    assert response.status_code == 403
+    assert error_code(response) == "table_not_managed"
+    assert partner.get(f"/tables/{table_id}").json["data"]["playerListExternalID"] is None
+    assert made["id"]
