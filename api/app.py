@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from typing import Any
 
@@ -56,7 +57,40 @@ access_log = logging.getLogger("courtside.access")
 
 
 class CourtsideApi(Api):
+    """flask-smorest's Api, documenting its blueprints when the document is first read rather than when they are
+    registered: the routes are live at once, and building the document (most of `create_app`'s time, paid by every
+    test that makes an app) waits for the first use of `spec`. The document is the same, in the same order."""
+
     ERROR_SCHEMA = ErrorEnvelope
+
+    def __init__(self, app: Flask) -> None:
+        self._undocumented: list[tuple[Any, str, Any]] = []
+        self._documenting = threading.Lock()
+        self._spec: Any = None
+        super().__init__(app)
+
+    @property  # type: ignore[override]
+    def spec(self) -> Any:
+        """The OpenAPI document, with every registered blueprint's views in it."""
+        if self._undocumented:
+            with self._documenting:
+                while self._undocumented:
+                    blp, name, parameters = self._undocumented.pop(0)
+                    blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
+                    self._spec.tag({"name": name, "description": blp.description})
+        return self._spec
+
+    @spec.setter
+    def spec(self, value: Any) -> None:
+        self._spec = value
+
+    def register_blueprint(self, blp: Any, *, parameters: Any = None, **options: Any) -> None:
+        """Register the blueprint's routes now, its documentation on the document's first read (`spec`)."""
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
+        with self._documenting:
+            self._undocumented.append((blp, name, parameters))
 
 
 def _openapi_config(app: Flask) -> None:
