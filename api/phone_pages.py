@@ -17,7 +17,7 @@ from flask import Blueprint, Flask, Response, jsonify, render_template, request
 
 from api.context import actor, now, services, unit_of_work
 from api.errors import status_of
-from domain import registration, scorer
+from domain import operations, registration, scorer
 from domain.audit import ActorKind
 from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited
 from domain.ids import hash_secret
@@ -84,13 +84,20 @@ def _act(key: str, action: Action, **extra: Any) -> Response:
     if not isinstance(version, str) or not version:
         raise Invalid("Name the state version this action is based on.",
                       details={"json": {"version": ["Missing or not a string."]}})
+    op_id = operations.check_op_id(body.get("opID") if isinstance(body, dict) else None)
     try:
         with unit_of_work() as uow:
-            _link, table = scorer.scorer_by_key(uow, key=key)
-            uow.actor = actor(ActorKind.SCORER, table.id)  # what the link changes is recorded as its table's
-            action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
             link, table = scorer.scorer_by_key(uow, key=key)
-            state = scorer.scorer_state(uow, link, table, rules=ctx.rules)
+            uow.actor = actor(ActorKind.SCORER, table.id)  # what the link changes is recorded as its table's
+
+            def act() -> dict[str, Any]:
+                action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
+                current, court = scorer.scorer_by_key(uow, key=key)
+                return scorer.scorer_state(uow, current, court, rules=ctx.rules)
+
+            # a repeated opID answers the first answer again (contract §17); scoped to the link's table
+            state = operations.once(uow, account_id=link.account_id, scope=f"table:{table.id}", op_id=op_id,
+                                    now=now(), act=act)
     except Conflict as refused:
         raise _for_the_phone(refused) from None
     return jsonify({"data": state})

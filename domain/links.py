@@ -71,7 +71,7 @@ def rotate_link(uow: UnitOfWork, link: Link, *, prefix: str, now: datetime) -> L
     """A new key for the link (also after a revoke); the old URL answers 404 at once."""
     before = dataclasses.replace(link)
     link.key, link.key_hash = new_key(prefix)
-    link.created_on, link.points = iso(now), []
+    link.created_on = iso(now)
     rotated = uow.links.put(link)
     audit.record(uow, account_id=link.account_id, action="link.rotated", target=("link", link.id), before=before,
                  after=rotated, now=now)

@@ -259,12 +259,27 @@ class Output:
 
 
 @dataclass
+class Operation:
+    """A scoring operation's answer, remembered for 24 hours (contract §17 `opID`): a retry answers it again.
+
+    `id` is derived from the scope (a match, or a scorer link's table) and the client's `opID`, so two
+    processes storing the same operation collide on one record and one of them runs again."""
+
+    id: str
+    account_id: str
+    scope: str
+    op_id: str
+    answer: dict[str, Any]
+    created_on: str
+    seq: int = 0
+
+
+@dataclass
 class Link:
     """A public phone-page link (contract §11): a table's scorer link or a roster's sign-up link, one per target.
 
     `id` is `{kind}:{target_id}`. `key` is the secret of the public URL (None once revoked); it is found by
-    `key_hash` (SHA-256) and then compared in constant time. `points` is the scorer's undo history of the table's
-    current match: `{"matchID", "side"}` per point added through the link.
+    `key_hash` (SHA-256) and then compared in constant time. (Undo history lives on the match: `point_log`.)
     """
 
     id: str
@@ -274,7 +289,6 @@ class Link:
     key: str | None
     key_hash: str | None
     created_on: str
-    points: list[dict[str, str]] = field(default_factory=list)
     enabled: bool = True  # an event page can be closed and opened again with the same key (contract §15)
     seq: int = 0
 

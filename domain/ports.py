@@ -115,6 +115,9 @@ class UnitOfWork(Protocol):
     def links(self) -> Repo[models.Link]: ...
 
     @property
+    def operations(self) -> Repo[models.Operation]: ...
+
+    @property
     def webhook_configs(self) -> Repo[models.WebhookConfig]: ...
 
     @property

@@ -50,7 +50,6 @@ def revoke_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: 
     link = scorer_link(uow, account_id=account_id, table_id=table_id, now=now)
     before = dataclasses.replace(link)
     link.key = link.key_hash = None
-    link.points = []
     revoked = uow.links.put(link)
     audit.record(uow, account_id=account_id, action="link.revoked", target=("link", link.id), before=before,
                  after=revoked, now=now)

@@ -13,6 +13,7 @@ import psycopg
 TABLES = (
     "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
     "teams", "matches", "outputs", "webhook_configs", "deliveries", "links", "audit",
+    "operations",
 )
 
 # Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
@@ -33,6 +34,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "deliveries": ("account_id", "connection_id", "status", "next_attempt_on"),
     "links": ("account_id", "kind", "target_id", "key_hash"),
     "audit": ("account_id", "target_type", "target_id", "actor_kind"),
+    "operations": ("account_id",),
 }
 
 
@@ -75,7 +77,11 @@ CREATE UNIQUE INDEX audit_chain ON audit (account_id, number);
 CREATE INDEX audit_target ON audit (account_id, target_id, number);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2)
+# Scoring operations' answers (contract §17 `opID`), one row per scope and opID, written in the operation's own
+# transaction.
+V3 = _table_sql("operations")
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

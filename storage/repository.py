@@ -119,6 +119,7 @@ class StoreUnitOfWork:
     webhook_configs = _Repo("webhook_configs", models.WebhookConfig, Repository[models.WebhookConfig])
     deliveries = _Repo("deliveries", models.Delivery, Repository[models.Delivery])
     links = _Repo("links", models.Link, Repository[models.Link])
+    operations = _Repo("operations", models.Operation, Repository[models.Operation])
 
     def __init__(self, tx: AnyTransaction, *, actor: Actor = SYSTEM, audit_enabled: bool = True) -> None:
         self._tx = tx

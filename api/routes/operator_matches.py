@@ -30,7 +30,7 @@ from api.schemas.matches import (
 )
 from api.security import requires
 from domain import matches as svc
-from domain import points, schedule
+from domain import operations, points, schedule
 from domain import results as match_results
 from domain.board import Board
 from domain.errors import Conflict
@@ -244,12 +244,15 @@ def start_next(table_id: str) -> Json:
         return {"data": reader(uow).read(match)}
 
 
-def _scoring(match_id: str, write: Callable[[UnitOfWork], Match]) -> Json:
-    """Run one scoring write and answer the match read; `409 stale_state` carries the current read in
+def _scoring(match_id: str, body: Json, write: Callable[[UnitOfWork], Match]) -> Json:
+    """Run one scoring write and answer the match read; a repeated `opID` answers the first answer again and
+    changes nothing (stored in the write's unit of work). `409 stale_state` carries the current read in
     `details.match` (contract §17), so a client can show the score it lost the race to."""
+    op_id = operations.check_op_id(body.get("opID"))
     try:
         with unit_of_work() as uow:
-            return {"data": reader(uow).read(write(uow))}
+            return {"data": operations.once(uow, account_id=_account(), scope=match_id, op_id=op_id, now=now(),
+                                            act=lambda: dict(reader(uow).read(write(uow))))}
     except Conflict as refused:
         if refused.code != "stale_state":
             raise
@@ -275,7 +278,7 @@ def score_match(body: Json, match_id: str) -> Json:
     `match.result_updated` carries `previous: {gameScores, score}`. With `version`, a write based on an older
     `scoreVersion` is 409 `stale_state` (the current read in `details.match`) and changes nothing.
     """
-    return _scoring(match_id, lambda uow: svc.score_match(
+    return _scoring(match_id, body, lambda uow: svc.score_match(
         uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"], now=now(), rules=rules(),
         reason=body.get("reason"), version=body.get("version")))
 
@@ -290,7 +293,7 @@ def score_match(body: Json, match_id: str) -> Json:
 def add_point(body: Json, match_id: str) -> Json:
     """+1 for `side` in the current game of an active match (a new game once the last is won), based on
     `version` (the match's `scoreVersion`); emits match.score_updated (contract §17)."""
-    return _scoring(match_id, lambda uow: points.add_point(
+    return _scoring(match_id, body, lambda uow: points.add_point(
         uow, account_id=_account(), match_id=match_id, side=body["side"], version=body["version"], now=now(),
         rules=rules()))
 
@@ -305,7 +308,7 @@ def add_point(body: Json, match_id: str) -> Json:
 def undo_point(body: Json, match_id: str) -> Json:
     """Take back the last point added to the match, whoever added it (console, scorer page or this API), based on
     `version`; emits match.score_updated (contract §17)."""
-    return _scoring(match_id, lambda uow: points.undo_point(
+    return _scoring(match_id, body, lambda uow: points.undo_point(
         uow, account_id=_account(), match_id=match_id, version=body["version"], now=now(), rules=rules()))
 
 

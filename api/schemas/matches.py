@@ -224,7 +224,13 @@ MAX_VERSION = 2**53 - 1  # a JSON number every client reads exactly
 VERSION_HELP = "the match's `scoreVersion` this write is based on; another one is 409 `stale_state` (contract §17)"
 
 
+OP_ID = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"), metadata={
+    "description": "chosen by the client; a repeated opID on the same match answers the first answer again and "
+                   "changes nothing, for 24 hours (contract §17)"})
+
+
 class ScoreBody(Strict):
+    opID = OP_ID
     gameScores = fields.List(fields.Nested(GameScoreBody), required=True, validate=validate.Length(max=MAX_POINTS))
     reason = str_field(500, metadata={"description": "why a completed match's result is corrected (kept in the "
                                                     "audit log, contract §16)"})
@@ -232,12 +238,14 @@ class ScoreBody(Strict):
 
 
 class PointBody(Strict):
+    opID = OP_ID
     side = fields.String(required=True, validate=validate.OneOf(["a", "b"]))
     version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                             metadata={"description": VERSION_HELP})
 
 
 class UndoBody(Strict):
+    opID = OP_ID
     version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                             metadata={"description": VERSION_HELP})
 

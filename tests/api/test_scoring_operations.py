@@ -126,3 +126,72 @@ def test_point_refusals(operator: Api, courts: list[str], live: dict[str, Any]) 
 @pytest.fixture
 def phone_client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+# ------------------------------------------------------------------------------------------------ opID (§17)
+def test_a_retried_point_opid_answers_the_first_answer_and_counts_once(operator: Api,
+                                                                       live: dict[str, Any]) -> None:
+    body = {"side": "a", "version": 1, "opID": "tap-1"}
+    first = operator.post(f"/operator/matches/{live['id']}/point", json=body)
+    again = operator.post(f"/operator/matches/{live['id']}/point", json=body)  # its version is stale by now
+    assert first.status_code == again.status_code == 200
+    assert again.json == first.json
+    assert read(operator, live)["gameScores"] == [{"a": 1, "b": 0}] and read(operator, live)["scoreVersion"] == 2
+
+
+def test_a_retried_undo_opid_undoes_once(operator: Api, live: dict[str, Any]) -> None:
+    tap(operator, live["id"], "a", 1)
+    tap(operator, live["id"], "a", 2)
+    body = {"version": 3, "opID": "undo-1"}
+    first = operator.post(f"/operator/matches/{live['id']}/undo", json=body)
+    again = operator.post(f"/operator/matches/{live['id']}/undo", json=body)
+    assert first.status_code == again.status_code == 200 and again.json == first.json
+    assert read(operator, live)["gameScores"] == [{"a": 1, "b": 0}]
+
+
+def test_a_retried_score_opid_changes_nothing(operator: Api, live: dict[str, Any]) -> None:
+    body = {"gameScores": [{"a": 4, "b": 2}], "version": 1, "opID": "whole-1"}
+    first = operator.post(f"/operator/matches/{live['id']}/score", json=body)
+    tap(operator, live["id"], "b", 2)
+    again = operator.post(f"/operator/matches/{live['id']}/score", json=body)
+    assert first.status_code == again.status_code == 200 and again.json == first.json
+    assert read(operator, live)["gameScores"] == [{"a": 4, "b": 3}]
+
+
+def test_a_new_opid_is_a_new_operation(operator: Api, live: dict[str, Any]) -> None:
+    operator.post(f"/operator/matches/{live['id']}/point", json={"side": "a", "version": 1, "opID": "x1"})
+    second = operator.post(f"/operator/matches/{live['id']}/point", json={"side": "a", "version": 2, "opID": "x2"})
+    assert second.status_code == 200 and second.json["data"]["gameScores"] == [{"a": 2, "b": 0}]
+
+
+def test_opids_are_remembered_for_24_hours(operator: Api, clock: Any, live: dict[str, Any]) -> None:
+    body = {"side": "a", "version": 1, "opID": "day-old"}
+    operator.post(f"/operator/matches/{live['id']}/point", json=body)
+    clock.advance(23 * 3600)
+    assert operator.post(f"/operator/matches/{live['id']}/point", json=body).status_code == 200
+    assert read(operator, live)["scoreVersion"] == 2
+    clock.advance(2 * 3600)  # forgotten: the same request is a new operation, on a stale version now
+    late = operator.post(f"/operator/matches/{live['id']}/point", json=body)
+    assert late.status_code == 409 and late.json["error"]["code"] == "stale_state"
+    fresh = operator.post(f"/operator/matches/{live['id']}/point", json=body | {"version": 2})
+    assert fresh.status_code == 200 and fresh.json["data"]["gameScores"] == [{"a": 2, "b": 0}]
+
+
+@pytest.mark.parametrize("op_id", ["", "a" * 65, "has space", "semi;colon", 7])
+def test_an_opid_that_is_not_1_to_64_url_safe_characters_is_400(operator: Api, live: dict[str, Any],
+                                                                 op_id: Any) -> None:
+    bad = operator.post(f"/operator/matches/{live['id']}/point", json={"side": "a", "version": 1, "opID": op_id})
+    assert bad.status_code == 400 and bad.json["error"]["code"] == "validation_failed"
+    assert read(operator, live)["scoreVersion"] == 1
+
+
+def test_a_retried_scorer_page_opid_answers_the_first_answer_and_counts_once(
+        operator: Api, phone_client: FlaskClient, courts: list[str], live: dict[str, Any]) -> None:  # noqa: F811
+    path = scorer_path(operator, courts[0])
+    seen = state(phone_client, path)["version"]
+    first = act(phone_client, path, "point", seen, side="b", opID="phone-1")
+    again = act(phone_client, path, "point", seen, side="b", opID="phone-1")
+    assert first.status_code == again.status_code == 200 and again.json == first.json
+    assert read(operator, live)["gameScores"] == [{"a": 0, "b": 1}]
+    bad = act(phone_client, path, "point", state(phone_client, path)["version"], side="b", opID="no way")
+    assert bad.status_code == 400 and bad.json["error"]["code"] == "validation_failed"

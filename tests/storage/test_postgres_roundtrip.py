@@ -98,7 +98,8 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     path = "/" + scorer.split("/", 3)[3]
     started = visitor.post(f"{path}/start-next", json={"version": visitor.get(path + "/state").json["data"]["version"]})
     assert started.status_code == 200, started.json
-    tapped = visitor.post(f"{path}/point", json={"version": started.json["data"]["version"], "side": "a"})
+    tapped = visitor.post(f"{path}/point", json={"version": started.json["data"]["version"], "side": "a",
+                                                 "opID": "round-trip-1"})
     assert tapped.status_code == 200, tapped.json
     waiting = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "Called Up"},
                                                        "playerB": {"manualName": "Walk In"}})
