@@ -39,7 +39,8 @@ def scorer_rate(url: str, points: int) -> float:
     version = session.get(url + "/state", timeout=10).json()["data"]["version"]
     started = time.perf_counter()
     for n in range(points):
-        response = session.post(url + "/point", json={"side": "ab"[n % 2], "version": version}, timeout=10)
+        response = session.post(url + "/point", json={"side": "ab"[n % 2], "version": version,
+                                                         "opID": f"bench-{n}"}, timeout=10)
         assert response.status_code == 200, response.text
         version = response.json()["data"]["version"]
     return points / (time.perf_counter() - started)
