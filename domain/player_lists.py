@@ -17,10 +17,10 @@ from domain.auth import house_connection
 from domain.bulk import check_unique
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
-from domain.errors import Conflict, Invalid, NotFound
+from domain.errors import Conflict, DomainError, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import PlayerList, Team
-from domain.names import same_name
+from domain.names import name_key, same_name, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.rosters import NewRoster, create_roster
@@ -330,6 +330,41 @@ def edit_player(
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
+
+
+#: Most rows one player import takes (contract §9a).
+MAX_IMPORT_ROWS = 1000
+
+
+def import_players(
+    uow: UnitOfWork, *, account_id: str, list_id: str, rows: Sequence[Player], dry_run: bool, now: datetime,
+) -> tuple[list[Player | DomainError], bool]:
+    """A CSV/Excel sheet of players into a list, all or nothing (contract §9a).
+
+    Each row becomes a manual player; a row whose name (§8a's rule) is already in the list, or in an earlier row,
+    is that row's `409 player_exists`. With any row in error, or on a dry run, nothing is stored. Returns each
+    row's outcome in order and whether the rows were stored.
+    """
+    player_list = _account_list(uow, account_id=account_id, list_id=list_id)
+    taken = {name_key(full_name(p)): full_name(p) for p in player_list.players}
+    outcomes: list[Player | DomainError] = []
+    for row in rows:
+        record = {"id": new_id("ply"), **{k: stored_name(v) if isinstance(v, str) else v for k, v in row.items()},
+                  "source": "manual"}
+        name, key = full_name(record), name_key(full_name(record))
+        if key in taken:
+            outcomes.append(Conflict(f"{name} is already in this list (as {taken[key]}).", code="player_exists",
+                                     details={"name": taken[key]}))
+            continue
+        taken[key] = name
+        outcomes.append(record)
+    stored = not dry_run and not any(isinstance(o, DomainError) for o in outcomes)
+    if stored:
+        player_list.players.extend(o for o in outcomes if not isinstance(o, DomainError))
+        player_list.updated_on = iso(now)
+        _mirror_to_teams(uow, player_list, now=now)
+        uow.player_lists.put(player_list)
+    return outcomes, stored
 
 
 def full_name(player: Player) -> str:

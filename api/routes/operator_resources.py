@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.blueprint import Blueprint
+from api.bulk import bulk_response
 from api.context import caller, now, unit_of_work
 from api.routes.matches import reader
 from api.routes.rosters import roster_page
@@ -24,6 +25,8 @@ from api.schemas.resources import (
     OperatorRosterCreate,
     OperatorRosterPatch,
     PlayerEdit,
+    PlayerImport,
+    PlayerImportEnvelope,
     RosterRead,
     TableAssign,
 )
@@ -134,6 +137,24 @@ def add_manual_player(body: dict[str, Any], list_id: str) -> dict[str, Any]:
         player_list = player_lists.add_manual_player(uow, account_id=caller().account_id, list_id=list_id,
                                                      player=body, now=now())
     return {"data": views.player_list_view(player_list, internal=True)}
+
+
+@blp.route("/operator/player-lists/<list_id>/players/import", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(PlayerImport)
+@blp.response(200, PlayerImportEnvelope, description="Every row is valid (and added unless `dryRun`).")
+@blp.alt_response(207, schema=PlayerImportEnvelope, description="Some row failed (`player_exists`): nothing is added.")
+@blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no player list of this account.")
+def import_players(body: dict[str, Any], list_id: str) -> tuple[dict[str, Any], int]:
+    """Import a sheet of players into a list, all or nothing: each row a manual player; a name already in the list
+    or in an earlier row (§8a's name rule) is that row's `409 player_exists`. `dryRun` only checks. At most 1,000
+    rows (more is 400)."""
+    with unit_of_work() as uow:
+        outcomes, stored = player_lists.import_players(uow, account_id=caller().account_id, list_id=list_id,
+                                                       rows=body["rows"], dry_run=body["dryRun"], now=now())
+    answer, status = bulk_response(outcomes, key_field=None, keys=None, details=True, present=lambda p: p)
+    answer["data"]["imported"] = len(outcomes) if stored else 0
+    return answer, status
 
 
 @blp.route("/operator/player-lists/<list_id>/players/<player_id>", methods=["PATCH"])

@@ -13,9 +13,9 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import ErrorBody, Strict, str_field
-from api.schemas.matches import StrictBoolean, StrictInteger, TableRead
+from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from domain.broadcasts import BroadcastChange, Court, NewBroadcast
-from domain.player_lists import PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
+from domain.player_lists import MAX_IMPORT_ROWS, PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
 from domain.rosters import NewRoster, RosterChange
 
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
@@ -46,6 +46,11 @@ def id_list(max_items: int) -> fields.List:
 
 
 # ------------------------------------------------------------------ players
+#: A name has a character that is not white space under both Python's and JSON Schema's (ECMAScript) idea of
+#: it: Python counts U+001C-U+001F and U+0085 as space, ECMAScript counts U+FEFF, so both are left out here.
+VISIBLE = r"[^\s\x1c-\x1f\x85\ufeff]"
+
+
 class PlayerFields(Strict):
     """The external player shape without `externalID`."""
 
@@ -73,7 +78,7 @@ class ManualPlayer(PlayerFields):
 
     externalID = str_field(OTHER, min_length=1)
     firstName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
-                                                       validate.Regexp(r"\S", error="A name is required.")])
+                                                       validate.Regexp(VISIBLE, error="A name is required.")])
 
 
 class PlayerEdit(PlayerFields):
@@ -82,12 +87,31 @@ class PlayerEdit(PlayerFields):
     OPENAPI: dict[str, Any] = {"minProperties": 1}
     externalID = str_field(OTHER, min_length=1)
     firstName = fields.String(validate=[validate.Length(min=1, max=NAME),
-                                        validate.Regexp(r"\S", error="A name is required.")])
+                                        validate.Regexp(VISIBLE, error="A name is required.")])
 
     @validates_schema
     def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
         if not data:
             raise ValidationError("Give at least one property to change.")
+
+
+class PlayerImportRow(Strict):
+    """One row of a player sheet: a person's name, and optionally club, country and gender."""
+
+    firstName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
+                                                       validate.Regexp(VISIBLE, error="A name is required.")])
+    lastName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
+                                                      validate.Regexp(VISIBLE, error="A name is required.")])
+    clubName = str_field(NAME)
+    country = str_field(OTHER)
+    gender = str_field(OTHER)
+
+
+class PlayerImport(Strict):
+    rows = fields.List(fields.Nested(PlayerImportRow), required=True,
+                       validate=validate.Length(min=1, max=MAX_IMPORT_ROWS),
+                       metadata={"description": "1 to 1,000 rows"})
+    dryRun = StrictBoolean(load_default=False, metadata={"description": "only check; store nothing"})
 
 
 class PlayerRead(Schema):
@@ -109,6 +133,27 @@ class PlayerRead(Schema):
 class OperatorPlayerRead(PlayerRead):
     id = fields.String(metadata={"description": "manual entries: the ID to remove them by"})
     connectionID = fields.String(metadata={"description": "mapped entries: the connection that synced it"})
+
+
+class PlayerImportResult(Schema):
+    """One sheet row's outcome, in row order."""
+
+    index = fields.Integer(required=True)
+    status = fields.Integer(required=True, metadata={"description": "HTTP status of this row"})
+    data = fields.Nested(OperatorPlayerRead)
+    error = fields.Nested(RowError)
+
+
+class PlayerImportBody(Schema):
+    results = fields.List(fields.Nested(PlayerImportResult), required=True)
+    succeeded = fields.Integer(required=True)
+    failed = fields.Integer(required=True)
+    imported = fields.Integer(required=True, metadata={"description": "players added: 0 on a dry run or any "
+                                                                       "failure"})
+
+
+class PlayerImportEnvelope(Schema):
+    data = fields.Nested(PlayerImportBody, required=True)
 
 
 def _players(max_items: int, *, required: bool = False) -> fields.List:

@@ -218,3 +218,79 @@ def test_a_partners_court_is_read_only_for_the_operator(operator: Api, partner: 
     assert error_code(response) == "table_not_managed"
     assert partner.get(f"/tables/{table_id}").json["data"]["playerListExternalID"] is None
     assert made["id"]
+
+
+def _import(operator: Api, list_id: str, rows: list[dict[str, Any]], *, dry_run: bool = False) -> Any:
+    return operator.post(f"/operator/player-lists/{list_id}/players/import", json={"rows": rows, "dryRun": dry_run})
+
+
+SHEET = [{"firstName": "Ada", "lastName": "Lovelace", "clubName": "Analytical TC", "country": "GB"},
+         {"firstName": "Grace", "lastName": "Hopper", "gender": "F"}]
+
+
+def test_a_player_import_adds_every_row_as_a_manual_player(operator: Api) -> None:
+    listed = _house_list(operator)
+    response = _import(operator, listed["id"], SHEET)
+    assert response.status_code == 200, response.json
+    body = response.json["data"]
+    assert (body["succeeded"], body["failed"], body["imported"]) == (2, 0, 2)
+    assert [r["index"] for r in body["results"]] == [0, 1]
+    assert body["results"][0]["data"]["clubName"] == "Analytical TC"
+    assert body["results"][0]["data"]["source"] == "manual"
+    stored = next(p for p in operator.get("/operator/player-lists").json["data"] if p["id"] == listed["id"])
+    assert stored["playerCount"] == 2
+    assert [r["data"] for r in body["results"]] == stored["players"]
+
+
+def test_a_dry_run_checks_and_stores_nothing(operator: Api) -> None:
+    listed = _house_list(operator)
+    response = _import(operator, listed["id"], SHEET, dry_run=True)
+    assert response.status_code == 200
+    assert response.json["data"]["imported"] == 0 and response.json["data"]["succeeded"] == 2
+    stored = next(p for p in operator.get("/operator/player-lists").json["data"] if p["id"] == listed["id"])
+    assert stored["players"] == []
+
+
+def test_a_name_already_in_the_list_or_sheet_is_a_row_error_and_nothing_is_added(operator: Api) -> None:
+    listed = _house_list(operator)
+    _manual(operator, listed["id"], firstName="Ada", lastName="Lovelace")
+    rows = [{"firstName": "ADA", "lastName": "lovelace"}, {"firstName": "Bob", "lastName": "Smith"},
+            {"firstName": "bob", "lastName": "SMITH"}]
+    response = _import(operator, listed["id"], rows)
+    assert response.status_code == 207
+    results = response.json["data"]["results"]
+    assert [r["status"] for r in results] == [409, 200, 409]
+    assert results[0]["error"]["code"] == "player_exists"
+    assert results[0]["error"]["details"]["name"] == "Ada Lovelace"
+    assert results[2]["error"]["code"] == "player_exists"
+    assert response.json["data"]["imported"] == 0 and response.json["data"]["failed"] == 2
+    stored = next(p for p in operator.get("/operator/player-lists").json["data"] if p["id"] == listed["id"])
+    assert [p["firstName"] for p in stored["players"]] == ["Ada"]
+
+
+def test_a_malformed_row_or_more_than_1000_rows_is_400_for_the_whole_sheet(operator: Api) -> None:
+    listed = _house_list(operator)
+    missing = _import(operator, listed["id"], [SHEET[0], {"firstName": "NoLast"}])
+    assert missing.status_code == 400
+    assert error_code(missing) == "validation_failed"
+    unknown = _import(operator, listed["id"], [{"firstName": "A", "lastName": "B", "rating": 3}])
+    assert unknown.status_code == 400
+    too_many = [{"firstName": f"P{i}", "lastName": "X"} for i in range(1001)]
+    assert _import(operator, listed["id"], too_many).status_code == 400
+    assert _import(operator, listed["id"], []).status_code == 400
+    stored = next(p for p in operator.get("/operator/player-lists").json["data"] if p["id"] == listed["id"])
+    assert stored["players"] == []
+
+
+def test_1000_rows_import_at_once(operator: Api) -> None:
+    listed = _house_list(operator)
+    rows = [{"firstName": f"Player{i}", "lastName": "Club"} for i in range(1000)]
+    response = _import(operator, listed["id"], rows)
+    assert response.status_code == 200
+    assert response.json["data"]["imported"] == 1000
+
+
+def test_importing_into_an_unknown_list_is_404(operator: Api) -> None:
+    response = _import(operator, "pl_nope", SHEET)
+    assert response.status_code == 404
+    assert error_code(response) == "not_found"
