@@ -169,7 +169,7 @@ def serve(settings: Settings) -> None:
         log.info("%s received, stopping", signal.Signals(signum).name)
         raise KeyboardInterrupt
 
-    base = f"http://{settings.host}:{server.effective_port}/api/v1"  # type: ignore[union-attr]
+    base = f"http://{settings.host}:{server.effective_port}/api/v1"
     try:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
@@ -184,7 +184,7 @@ def serve(settings: Settings) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, signal.SIG_IGN)
         server.close()
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)  # type: ignore[union-attr]
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         dispatcher.shutdown()
         store.close()
         log.info("stopped cleanly")
