@@ -1,9 +1,10 @@
 """Estimates (contract §9): when each queued match should start and when the active one should end.
 
 The typical duration of a broadcast's match is the median of `completedOn - startedOn` over its last 20 completed
-matches, else the default (`COURTSIDE_DEFAULT_MATCH_MINUTES`). On a court the active match ends at its start plus
-the typical duration, or now if that moment has passed; each queued match starts when the one before it is
-expected to end (a free court starts its first queued match now).
+matches that took at least 3 minutes (a result typed in after the fact is not a 0-minute match, contract §9a), and
+the default (`COURTSIDE_DEFAULT_MATCH_MINUTES`) while fewer than 3 such durations exist. On a court the active
+match ends at its start plus the typical duration, or now if that moment has passed; each queued match starts when
+the one before it is expected to end (a free court starts its first queued match now).
 
 `typical_duration` and `court_times` are pure (records and times in, times out); `Estimator` reads a unit of work
 and remembers each broadcast's typical duration, so a board of many courts reads the history once per broadcast.
@@ -23,6 +24,8 @@ from domain.ports import UnitOfWork
 from domain.queues import active_match
 
 HISTORY = 20  # completed matches the typical duration looks back on
+SHORTEST = timedelta(minutes=3)  # a shorter duration was typed in after the fact: not a real match length
+FEWEST = 3  # real durations needed before the median replaces the default
 OVERDUE_FACTOR = 1.5  # a match in play for longer than this many typical durations is overdue
 
 
@@ -44,14 +47,14 @@ class CourtTimes:
 
 
 def typical_duration(completed: Iterable[Match], *, default: timedelta, history: int = HISTORY) -> timedelta:
-    """Median duration of the last `history` completed matches (by `completedOn`); `default` without any."""
+    """Median of the last `history` real durations (by `completedOn`; under 3 minutes left out), `default` while
+    fewer than 3 exist."""
     timed = sorted((m for m in completed if m.started_on and m.completed_on), key=lambda m: m.completed_on or "")
-    recent = timed[-history:]
-    if not recent:
+    durations = [parse_iso(m.completed_on or "") - parse_iso(m.started_on or "") for m in timed]
+    recent = [d for d in durations if d >= SHORTEST][-history:]
+    if len(recent) < FEWEST:
         return default
-    seconds = median((parse_iso(m.completed_on or "") - parse_iso(m.started_on or "")).total_seconds()
-                     for m in recent)
-    return timedelta(seconds=max(seconds, 0.0))
+    return timedelta(seconds=median(d.total_seconds() for d in recent))
 
 
 def court_times(*, active: Match | None, queue: Sequence[Match], typical: timedelta, now: datetime) -> CourtTimes:

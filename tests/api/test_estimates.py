@@ -81,6 +81,17 @@ def test_typical_duration_is_the_median_of_the_broadcasts_completed_matches(cour
     assert [m["estimatedStartOn"] for m in court["queue"]] == [at(courts.clock, 0), at(courts.clock, 14)]
 
 
+def test_results_typed_in_after_the_fact_do_not_make_a_0_minute_typical_duration(
+    courts: Courts, operator: Api,
+) -> None:
+    for index in range(5):
+        play(courts, operator, f"typed{index}", 0)
+    assert board(operator)[courts.tables[0]]["typicalMinutes"] == 20.0  # the default, not 0
+    for index in range(3):
+        play(courts, operator, f"real{index}", 16)
+    assert board(operator)[courts.tables[0]]["typicalMinutes"] == 16.0
+
+
 def test_only_the_last_20_completed_matches_count(courts: Courts, operator: Api) -> None:
     for index in range(3):
         play(courts, operator, f"long{index}", 60)
@@ -93,7 +104,8 @@ def test_another_broadcasts_history_does_not_count(
     courts_factory: Callable[..., Courts], operator: Api,
 ) -> None:
     one, two = courts_factory(), courts_factory()
-    play(one, operator, "slow", 50)
+    for index in range(3):
+        play(one, operator, f"slow{index}", 50)
     assert board(operator)[two.tables[0]]["typicalMinutes"] == 20.0
     assert board(operator)[one.tables[0]]["typicalMinutes"] == 50.0
 

@@ -39,6 +39,23 @@ def test_some_history_is_the_median_duration() -> None:
     assert typical_duration(history(10, 12, 14, 40), default=DEFAULT) == timedelta(minutes=13)
 
 
+def test_durations_under_3_minutes_are_left_out_of_the_typical_duration() -> None:
+    typed_in_after = history(0, 10, 0.5, 2.9, 30, 14)
+    assert typical_duration(typed_in_after, default=DEFAULT) == timedelta(minutes=14)
+    assert typical_duration(history(3, 3, 3), default=DEFAULT) == timedelta(minutes=3)  # 3 minutes is real
+
+
+def test_fewer_than_3_real_durations_is_the_default() -> None:
+    assert typical_duration(history(50), default=DEFAULT) == DEFAULT
+    assert typical_duration(history(50, 40), default=DEFAULT) == DEFAULT
+    assert typical_duration(history(50, 40, 0, 1, 2), default=DEFAULT) == DEFAULT
+    assert typical_duration(history(50, 40, 45), default=DEFAULT) == timedelta(minutes=45)
+
+
+def test_the_last_20_are_counted_among_real_durations_only() -> None:
+    assert typical_duration(history(*([12] * 20), *([0] * 30)), default=DEFAULT) == timedelta(minutes=12)
+
+
 def test_only_the_last_20_completed_matches_count() -> None:
     old_and_long = [60.0] * 25
     recent = [12.0] * 20
