@@ -41,6 +41,7 @@ class ScheduleRow:
     event_name: str | None = None
     best_of: int | None = None
     start_time: str | None = None
+    allow_duplicate: bool = False
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,28 @@ def _row_sync(planner: Planner, courts: list[Table], row: ScheduleRow) -> MatchS
     )
 
 
+def _sides(match: Match) -> frozenset[frozenset[str]]:
+    """A match's two sides as who plays them (externalID, else the manual name under §8a's rule), in either order."""
+    def who(side: str) -> str | None:
+        participant = match.participants.get(side) or {}
+        if participant.get("externalID"):
+            return f"id:{participant['externalID']}"
+        return f"name:{name_key(participant['manualName'])}" if participant.get("manualName") else None
+
+    return frozenset(frozenset(w for w in (who(a), who(b)) if w) for a, b in (("playerA", "playerA2"),
+                                                                                ("playerB", "playerB2")))
+
+
+def _check_not_pending(uow: UnitOfWork, planned: Planned, pending: dict[str, set[frozenset[frozenset[str]]]]) -> None:
+    """A row that would queue a match identical to a pending one of its court is `409 duplicate_match` (§9a)."""
+    table_id = planned.match.table_id
+    if table_id not in pending:
+        pending[table_id] = {_sides(m) for m in uow.matches.queue(table_id)}
+    if _sides(planned.match) in pending[table_id]:
+        raise Conflict("This match is already queued on this court; set allowDuplicate to queue it again.",
+                       code="duplicate_match", details={"court": ["Same court and sides as a pending match."]})
+
+
 def import_schedule(
     uow: UnitOfWork, *, account_id: str, broadcast_id: str, rows: Sequence[ScheduleRow], dry_run: bool,
     now: datetime, rules: Rules,
@@ -232,9 +255,13 @@ def import_schedule(
     courts = [t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None]
     planner = Planner(uow, account_id=account_id, now=now, rules=rules)
     outcomes: list[Planned | DomainError] = []
+    pending: dict[str, set[frozenset[frozenset[str]]]] = {}
     for row in rows:
         try:
-            outcomes.append(planner.plan(_row_sync(planner, courts, row), not_before=row.start_time))
+            planned = planner.plan(_row_sync(planner, courts, row), not_before=row.start_time)
+            if not row.allow_duplicate:
+                _check_not_pending(uow, planned, pending)
+            outcomes.append(planned)
         except DomainError as error:
             outcomes.append(error)
     if dry_run or any(isinstance(outcome, DomainError) for outcome in outcomes):

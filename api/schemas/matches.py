@@ -153,6 +153,8 @@ class ScheduleRowSchema(Strict):
     event = str_field(500)
     bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})
     scheduledOn = Timestamp(metadata={"description": "planned start (the match's startTime)"})
+    allowDuplicate = StrictBoolean(metadata={"description": "queue it even if the same court has a pending match "
+                                                            "of the same sides (else 409 duplicate_match)"})
 
     @post_load
     def to_row(self, data: dict[str, Any], **_: Any) -> ScheduleRow:
@@ -160,7 +162,7 @@ class ScheduleRowSchema(Strict):
             court=data["court"],
             players={side: data[side] for side in ("playerA", "playerB", "playerA2", "playerB2") if data.get(side)},
             match_round=data.get("round"), event_name=data.get("event"), best_of=data.get("bestOf"),
-            start_time=data.get("scheduledOn"),
+            start_time=data.get("scheduledOn"), allow_duplicate=data.get("allowDuplicate", False),
         )
 
 

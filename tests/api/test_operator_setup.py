@@ -294,3 +294,34 @@ def test_importing_into_an_unknown_list_is_404(operator: Api) -> None:
     response = _import(operator, "pl_nope", SHEET)
     assert response.status_code == 404
     assert error_code(response) == "not_found"
+
+
+def _schedule(operator: Api, broadcast_id: str, rows: list[dict[str, Any]]) -> Any:
+    return operator.post("/operator/matches/import", json={"broadcastID": broadcast_id, "dryRun": False,
+                                                           "rows": rows})
+
+
+def test_re_importing_a_pending_match_is_a_duplicate_match_row_error_unless_allowed(operator: Api) -> None:
+    broadcast = operator.post("/operator/broadcasts", json=BODY).json["data"]
+    rows = [{"court": "Court 1", "playerA": "Ann Lee", "playerB": "Bo Chen"},
+            {"court": "Court 2", "playerA": "Cy Dunn", "playerB": "Di Ekk"}]
+    assert _schedule(operator, broadcast["id"], rows).status_code == 200
+    again = _schedule(operator, broadcast["id"], [
+        {"court": "Court 1", "playerA": "bo chen", "playerB": "ANN LEE"},  # same sides, either order, any case
+        {"court": "Court 2", "playerA": "Cy Dunn", "playerB": "Fay Gold"}])
+    assert again.status_code == 207
+    results = again.json["data"]["results"]
+    assert [r["status"] for r in results] == [409, 200]
+    assert results[0]["error"]["code"] == "duplicate_match"
+    assert again.json["data"]["queued"] == 0
+    queues = {t["id"]: t["queue"] for t in operator.get("/operator/tables").json["data"]}
+    assert [len(queues[t["id"]]) for t in broadcast["tables"]] == [1, 1]
+    allowed = _schedule(operator, broadcast["id"], [rows[0] | {"allowDuplicate": True}])
+    assert allowed.status_code == 200 and allowed.json["data"]["queued"] == 1
+
+
+def test_the_same_sides_on_another_court_are_not_a_duplicate(operator: Api) -> None:
+    broadcast = operator.post("/operator/broadcasts", json=BODY).json["data"]
+    row = {"court": "Court 1", "playerA": "Ann Lee", "playerB": "Bo Chen"}
+    assert _schedule(operator, broadcast["id"], [row]).status_code == 200
+    assert _schedule(operator, broadcast["id"], [row | {"court": "Court 2"}]).status_code == 200
