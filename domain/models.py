@@ -26,6 +26,15 @@ class MatchStatus(StrEnum):
     COMPLETED = "completed"
 
 
+class PlayerSource(StrEnum):
+    """Where a player of a list came from: a partner's sync or patch (`mapped`, carries its `connectionID`), the
+    operator (`manual`) or the roster's sign-up page (`self`). One type for the domain, storage and the schema."""
+
+    MAPPED = "mapped"
+    MANUAL = "manual"
+    SELF = "self"
+
+
 class DeliveryStatus(StrEnum):
     """A webhook delivery's state: waiting (maybe after failed attempts), being attempted, done, given up."""
 

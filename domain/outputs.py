@@ -21,7 +21,7 @@ from domain import audit, links, scoring
 from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
-from domain.models import Broadcast, Match, MatchStatus, Output, PlayerList, Table
+from domain.models import Broadcast, Match, MatchStatus, Output, PlayerList, PlayerSource, Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match, player_list_of
 
@@ -114,7 +114,8 @@ def output_by_key(uow: UnitOfWork, *, key: str) -> Output:
 # ------------------------------------------------------------------------------------------------ state
 def _players(player_list: PlayerList | None) -> dict[str, dict[str, Any]]:
     players: dict[str, dict[str, Any]] = {}
-    for player in sorted(player_list.players if player_list else [], key=lambda p: p.get("source") != "mapped"):
+    listed = player_list.players if player_list else []
+    for player in sorted(listed, key=lambda p: p.get("source") != PlayerSource.MAPPED):
         if player.get("externalID"):
             players.setdefault(player["externalID"], player)
     return players

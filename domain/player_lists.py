@@ -2,7 +2,8 @@
 
 A connection only ever touches the players it mapped (synced by externalID): manual entries added by the
 operator and players mapped by other connections are kept by every sync and patch. Each stored player is the
-external-player shape plus `source` ("mapped" | "manual"), `connectionID` for mapped ones, `id` for manual ones.
+external-player shape plus `source` (`PlayerSource`: "mapped" | "manual" | "self"), `connectionID` for mapped ones, `id`
+for the others.
 A team is backed by a team-type roster (and that roster's backing list), created on first sync and kept in step.
 """
 
@@ -19,7 +20,7 @@ from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, DomainError, Invalid, NotFound
 from domain.ids import new_id
-from domain.models import PlayerList, Team
+from domain.models import PlayerList, PlayerSource, Team
 from domain.names import name_key, same_name, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
@@ -30,11 +31,11 @@ Player = dict[str, Any]
 
 # ------------------------------------------------------------------ players: the one merge rule
 def _mapped_by(player: Player, connection_id: str) -> bool:
-    return player.get("source") == "mapped" and player.get("connectionID") == connection_id
+    return player.get("source") == PlayerSource.MAPPED and player.get("connectionID") == connection_id
 
 
 def _mapped(player: Player, connection_id: str) -> Player:
-    return {**player, "source": "mapped", "connectionID": connection_id}
+    return {**player, "source": PlayerSource.MAPPED.value, "connectionID": connection_id}
 
 
 def _check_unique(players: Sequence[Player], field: str) -> None:
@@ -295,14 +296,14 @@ def add_manual_player(
             "choose another externalID or none.",
             code="player_exists", details={"externalID": external_id, "name": name},
         )
-    player_list.players.append({"id": new_id("ply"), **player, "source": "manual"})
+    player_list.players.append({"id": new_id("ply"), **player, "source": PlayerSource.MANUAL.value})
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
 
 
 #: Players the operator owns in a list: added by hand, or signed up on the roster's page (contract §9a).
-OPERATOR_EDITABLE = ("manual", "self")
+OPERATOR_EDITABLE = (PlayerSource.MANUAL, PlayerSource.SELF)
 
 
 def edit_player(

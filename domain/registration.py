@@ -16,7 +16,7 @@ from domain import audit, links, text
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import new_id
-from domain.models import Link, PlayerList, Roster
+from domain.models import Link, PlayerList, PlayerSource, Roster
 from domain.names import name_key, stored_name
 from domain.ports import UnitOfWork
 from domain.rosters import get_roster
@@ -58,7 +58,7 @@ def rotate_registration_link(uow: UnitOfWork, *, account_id: str, roster_id: str
 
 
 def _self_players(backing: PlayerList | None) -> list[dict[str, Any]]:
-    return [p for p in (backing.players if backing else []) if p.get("source") == "self"]
+    return [p for p in (backing.players if backing else []) if p.get("source") == PlayerSource.SELF]
 
 
 def roster_by_key(uow: UnitOfWork, *, key: str) -> tuple[Roster, PlayerList]:
@@ -103,7 +103,7 @@ def sign_up(uow: UnitOfWork, *, key: str, sign_up: SignUp, now: datetime) -> tup
                        code="already_registered")
     if len(_self_players(backing)) >= MAX_SIGN_UPS:
         raise Conflict(f"This roster is full ({MAX_SIGN_UPS} sign-ups).", code="registration_full")
-    record = {"id": new_id("ply"), **player, "source": "self"}
+    record = {"id": new_id("ply"), **player, "source": PlayerSource.SELF.value}
     backing.players.append(record)
     backing.updated_on = iso(now)
     uow.player_lists.put(backing)

@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from api.schemas.common import ErrorBody, Strict, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from domain.broadcasts import BroadcastChange, Court, NewBroadcast
+from domain.models import PlayerSource
 from domain.player_lists import MAX_IMPORT_ROWS, PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
 from domain.rosters import NewRoster, RosterChange
 
@@ -127,7 +128,7 @@ class PlayerRead(Schema):
     jerseyColor = fields.String()
     ranking = NumberOrString()
     rating = NumberOrString()
-    source = fields.String(required=True, validate=validate.OneOf(["mapped", "manual"]))
+    source = fields.String(required=True, validate=validate.OneOf([source.value for source in PlayerSource]))
 
 
 class OperatorPlayerRead(PlayerRead):
