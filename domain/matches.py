@@ -20,7 +20,8 @@ from domain.clock import iso
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import new_id
-from domain.models import Match, MatchStatus, Table
+from domain.draws import hooks as draw_hooks
+from domain.models import POOL, Match, MatchStatus, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.queues import SIDES
@@ -235,6 +236,9 @@ def start_match(
     match = get_match(uow, account_id=account_id, match_id=match_id)
     if match.status != MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' is {match.status}, not pending.", code="match_not_pending")
+    if match.table_id == POOL:
+        raise Conflict(f"Match '{match_id}' waits in the court pool: move it to a table, or start-next a table.",
+                       code="match_in_pool")
     _require_free_table(uow, match.table_id)
     if not force:
         block = Availability(uow, account_id=account_id, now=now).block(match)
@@ -266,14 +270,16 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
     if table is None or table.account_id != account_id:
         raise NotFound(f"No table '{table_id}'.")
     _require_free_table(uow, table_id)
-    candidates = next_candidates(uow, table_id)
+    candidates = next_candidates(uow, table_id) + draw_hooks.pool_for_table(uow, table)
     if not candidates:
-        raise Conflict(f"No match is waiting on table '{table_id}'.", code="queue_empty")
+        raise Conflict(f"No match is waiting on table '{table_id}' or in the court pool.", code="queue_empty")
     availability = Availability(uow, account_id=account_id, now=now)
     skipped: list[dict[str, Any]] = []
     for match in candidates:
         block = availability.block(match)
         if block is None:
+            if match.table_id == POOL:  # the table's own queue came first; a pool match takes this table
+                match.table_id = table_id
             return _start(uow, match, now=now, rules=rules)
         skipped.append({"matchID": match.id} | block.view())
     if all(skip["reason"] == BlockReason.PLAYER_BUSY for skip in skipped):
@@ -289,6 +295,7 @@ def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Mat
     match.started_on = match.updated_on = iso(now)
     match.score_version += 1
     match = uow.matches.put(match)
+    draw_hooks.on_started(uow, match, now=now)
     _emit(uow, match, "match.started", now, rules)
     audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
                  before=before, after=match, now=now)
@@ -310,7 +317,7 @@ def check_version(match: Match, version: int | None) -> None:
 def score_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
     rules: Rules, reason: str | None = None, action: str | None = None, version: int | None = None,
-    point_log: list[str] | None = None,
+    point_log: list[str] | None = None, confirm_draw_change: bool = False,
 ) -> Match:
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
     (`match.result_updated` with the previous result; it must stay decided).
@@ -336,6 +343,8 @@ def score_match(
     match.updated_on = iso(now)
     match = uow.matches.put(match)
     if completed:
+        draw_hooks.on_corrected(uow, match, confirm=confirm_draw_change, now=now, points=rules.points_per_game,
+                                default_best_of=rules.default_best_of)
         _emit(uow, match, "match.result_updated", now, rules, previous=previous)
     else:
         _emit(uow, match, "match.score_updated", now, rules)
@@ -395,17 +404,38 @@ def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rule
     match.score_version += 1
     match.point_log = []
     match = uow.matches.put(match)
+    draw_hooks.on_completed(uow, match, now=now, points=rules.points_per_game, default_best_of=rules.default_best_of)
     _emit(uow, match, "match.completed", now, rules)
     audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,
                  after=match, reason=reason, now=now)
     return match
 
 
-def operator_move_match(uow: UnitOfWork, *, account_id: str, match_id: str, table_id: str, now: datetime) -> Match:
-    """Move any pending match of the account to the end of any table of the account."""
+def operator_move_match(
+    uow: UnitOfWork, *, account_id: str, match_id: str, table_id: str | None, now: datetime,
+) -> Match:
+    """Move any pending match of the account to the end of any table of the account; a draw's match also back
+    into the court pool (`table_id` None, contract §13)."""
     match = get_match(uow, account_id=account_id, match_id=match_id)
     _require_pending(match)
+    if table_id is None:
+        if not match.draw_id:
+            raise Invalid("Only a draw's match goes into the court pool.", details={"json": {"tableID": [
+                "null is only for a draw's match"]}})
+        before = dataclasses.replace(match)
+        match.table_id = POOL
+        match.queue_order = draw_hooks.pool_order_of(uow, match)
+        match.updated_on = iso(now)
+        match = uow.matches.put(match)
+        audit.record(uow, account_id=account_id, action="match.moved", target=("match", match.id), before=before,
+                     after=match, now=now)
+        return match
     table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=None)
+    if match.draw_id:
+        allowed = draw_hooks.allowed_tables(uow, match)
+        if allowed is not None and table.id not in allowed:
+            raise Invalid(f"Draw match cannot use table '{table.id}' (not in the draw's tableIDs).",
+                          details={"json": {"tableID": ["not one of the draw's courts"]}})
     return _move(uow, match, table, now, None)
 
 
@@ -424,8 +454,12 @@ def call_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime
 
 
 def operator_cancel_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime) -> Match:
-    """Cancel any pending match of the account."""
-    return _cancel(uow, get_match(uow, account_id=account_id, match_id=match_id), now)
+    """Cancel any pending match of the account (not a draw's: withdraw the entry, or delete the draw)."""
+    match = get_match(uow, account_id=account_id, match_id=match_id)
+    if match.draw_id:
+        raise Conflict("A draw's match is not cancelled alone: withdraw an entry, or delete the draw.",
+                       code="match_in_draw")
+    return _cancel(uow, match, now)
 
 
 def reorder_queue(

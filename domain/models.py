@@ -245,6 +245,8 @@ class Match:
     winner_side: str | None = None  # "a" or "b", set when the result is not decided by the games (walkover)
     score_version: int = 0  # +1 on every change of the scores or the state (contract §17 `scoreVersion`)
     point_log: list[str] = field(default_factory=list)  # the sides of the points added one by one, for undo (§17)
+    draw_id: str | None = None  # the draw this match plays (contract §13); `table_id` "" while in the court pool
+    draw_match_id: str | None = None
     seq: int = 0
 
 
@@ -337,4 +339,21 @@ class Delivery:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     manual_attempts: int = 0  # attempts an operator or partner asked for; they never move the automatic schedule
     claimed_by: str | None = None  # the process whose dispatcher claimed it (several processes: PostgreSQL)
+    seq: int = 0
+
+
+POOL = ""  # the `table_id` of a draw's match waiting in the court pool (read as `tableID: null`)
+
+
+@dataclass
+class DrawRecord:
+    """A draw (contract §13) as stored: its identity and the engine's whole state (`domain.draws.codec`)."""
+
+    id: str
+    account_id: str
+    broadcast_id: str
+    name: str
+    created_on: str
+    updated_on: str
+    state: dict[str, Any] = field(default_factory=dict)
     seq: int = 0

@@ -124,6 +124,9 @@ class UnitOfWork(Protocol):
     def deliveries(self) -> Repo[models.Delivery]: ...
 
     @property
+    def draws(self) -> Repo[models.DrawRecord]: ...
+
+    @property
     def new_event_ids(self) -> list[str]: ...
 
     @property

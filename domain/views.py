@@ -43,7 +43,7 @@ def match_view(
         "id": match.id,
         "externalID": match.external_id,
         "scheduledMatchID": match.scheduled_match_id,
-        "tableID": match.table_id,
+        "tableID": match.table_id or None,  # a draw's match in the court pool has no table yet (contract §13)
         "status": match.status,
         "participants": {side: dict(ref) for side, ref in match.participants.items()},
         # an operator's match may have no list (manual names only): then the field is absent
@@ -62,6 +62,7 @@ def match_view(
         "startedOn": match.started_on, "completedOn": match.completed_on,
         "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
         "notBefore": match.not_before, "resultType": match.result_type, "winnerSide": match.winner_side,
+        "drawID": match.draw_id, "drawMatchID": match.draw_match_id,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
     names = side_names(match, player_list)

@@ -13,7 +13,7 @@ import psycopg
 TABLES = (
     "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
     "teams", "matches", "outputs", "webhook_configs", "deliveries", "links", "audit",
-    "operations",
+    "operations", "draws",
 )
 
 # Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
@@ -35,6 +35,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "links": ("account_id", "kind", "target_id", "key_hash"),
     "audit": ("account_id", "target_type", "target_id", "actor_kind"),
     "operations": ("account_id",),
+    "draws": ("account_id", "broadcast_id"),
 }
 
 
@@ -81,7 +82,10 @@ CREATE INDEX audit_target ON audit (account_id, target_id, number);
 # transaction.
 V3 = _table_sql("operations")
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
+# Draws (contract §13): one document per draw, found by account and broadcast.
+V4 = _table_sql("draws")
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

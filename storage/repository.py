@@ -120,6 +120,7 @@ class StoreUnitOfWork:
     deliveries = _Repo("deliveries", models.Delivery, Repository[models.Delivery])
     links = _Repo("links", models.Link, Repository[models.Link])
     operations = _Repo("operations", models.Operation, Repository[models.Operation])
+    draws = _Repo("draws", models.DrawRecord, Repository[models.DrawRecord])
 
     def __init__(self, tx: AnyTransaction, *, actor: Actor = SYSTEM, audit_enabled: bool = True) -> None:
         self._tx = tx

@@ -1,0 +1,199 @@
+"""Where real matches and draws meet (contract §13): the one feed-forward hook of the completion path, the start
+hook, corrections, real matches for ready draw matches, and the court pool.
+
+`domain.matches` calls these inside the unit of work that starts, completes or corrects a match, whichever path
+did it (operator API, console, scorer link, walkover), so a draw moves on in the same transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from domain import audit, scoring
+from domain.clock import iso
+from domain.draws import codec, engine
+from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, ResultType, Score
+from domain.errors import Conflict
+from domain.ids import new_id
+from domain.models import POOL, DrawRecord, Match, MatchStatus, Table
+from domain.ports import UnitOfWork
+
+ROUND_SPAN = 100_000  # a pool match's queue_order: round number * ROUND_SPAN + its number in the round
+
+
+def load(record: DrawRecord) -> Draw:
+    return codec.from_state(record.state)
+
+
+def save(uow: UnitOfWork, record: DrawRecord, draw: Draw, now: datetime) -> DrawRecord:
+    record.state = codec.to_state(draw)
+    record.updated_on = iso(now)
+    return uow.draws.put(record)
+
+
+def _participants(draw: Draw, dm: DrawMatch) -> dict[str, dict[str, str]]:
+    sides: dict[str, dict[str, str]] = {}
+    for slot, (first, second) in zip(dm.slots, (("playerA", "playerA2"), ("playerB", "playerB2")), strict=True):
+        entry = draw.entry(slot.entry_id or "")
+        for side, player in zip((first, second), entry.players, strict=False):
+            sides[side] = {"manualName": player.name}
+    return sides
+
+
+def pool_order(dm: DrawMatch) -> int:
+    return dm.round_number * ROUND_SPAN + dm.number
+
+
+def make_real_matches(uow: UnitOfWork, record: DrawRecord, draw: Draw, *, house_id: str, now: datetime,
+                      default_best_of: int) -> list[Match]:
+    """A pending real match in the court pool for every ready draw match without one."""
+    made = []
+    stamp = iso(now)
+    for dm in engine.ready_without_match(draw):
+        match = Match(
+            id=new_id("mat"), scheduled_match_id=new_id("sm"), account_id=record.account_id,
+            connection_id=house_id, external_id=new_id("op"), table_id=POOL, player_list_external_id="",
+            status=MatchStatus.PENDING, queue_order=pool_order(dm), scheduled_on=stamp, created_on=stamp,
+            updated_on=stamp, participants=_participants(draw, dm), event_name=draw.name,
+            match_round=draw.round_of(dm).name, best_of=draw.options.best_of or default_best_of,
+            is_doubles=len(draw.entries[0].players) == 2, draw_id=draw.id, draw_match_id=dm.id,
+        )
+        dm.match_id = match.id
+        made.append(uow.matches.put(match))
+    return made
+
+
+def _record_of(uow: UnitOfWork, match: Match) -> DrawRecord | None:
+    if not match.draw_id:
+        return None
+    return uow.draws.get(match.draw_id)
+
+
+def on_started(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
+    """The draw match follows its real match into play."""
+    record = _record_of(uow, match)
+    if record is None or match.draw_match_id is None:
+        return
+    draw = load(record)
+    engine.mark_active(draw, match.draw_match_id)
+    save(uow, record, draw, now)
+
+
+def _winner_slot(match: Match, *, points: int, best_of: int) -> int | None:
+    if match.winner_side in ("a", "b"):
+        return 0 if match.winner_side == "a" else 1
+    side = scoring.match_winner(match.game_scores, points=points, best_of=best_of)
+    return None if side is None else (0 if side == "a" else 1)
+
+
+def _score(match: Match, *, points: int) -> Score:
+    games = scoring.score(match.game_scores, points=points)
+    return Score(games_a=games.get("a", 0), games_b=games.get("b", 0),
+                 points_a=sum(int(g.get("a", 0)) for g in match.game_scores),
+                 points_b=sum(int(g.get("b", 0)) for g in match.game_scores))
+
+
+def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, points: int, default_best_of: int) -> None:
+    """Feed-forward: the draw match is decided, winner and loser move on, ready draw matches get their real
+    matches in the pool, standings and the next Swiss round follow; all in the caller's unit of work."""
+    record = _record_of(uow, match)
+    if record is None or match.draw_match_id is None:
+        return
+    draw = load(record)
+    dm = draw.matches[match.draw_match_id]
+    if dm.status not in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE):
+        return  # already decided (a withdrawal walked it over)
+    slot = _winner_slot(match, points=points, best_of=match.best_of or default_best_of)
+    if slot is None:
+        return
+    result = {"walkover": ResultType.WALKOVER, "retired": ResultType.RETIRED}.get(match.result_type or "",
+                                                                                   ResultType.PLAYED)
+    engine.record_result(draw, dm.id, winner_slot=slot, result_type=result, score=_score(match, points=points),
+                         new_id=new_id)
+    make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)
+    before_status = record.state.get("status")
+    save(uow, record, draw, now)
+    if before_status != draw.status:
+        audit.record(uow, account_id=record.account_id, action="draw.completed", target=("draw", record.id),
+                     before={"status": before_status}, after={"status": str(draw.status)}, now=now)
+
+
+def _change_view(change: engine.Change) -> dict[str, Any]:
+    return {"drawMatchID": change.draw_match_id, "slot": change.slot, "oldEntryID": change.old_entry_id,
+            "newEntryID": change.new_entry_id}
+
+
+def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime, points: int,
+                 default_best_of: int) -> None:
+    """A completed draw match's result is corrected: a changed winner moves on only if nothing it feeds has
+    started (`409 downstream_started`), and only with `confirmDrawChange` (else `409 draw_change_required` with
+    what would change, changing nothing)."""
+    record = _record_of(uow, match)
+    if record is None or match.draw_match_id is None:
+        return
+    draw = load(record)
+    dm = draw.matches[match.draw_match_id]
+    slot = _winner_slot(match, points=points, best_of=match.best_of or default_best_of)
+    if slot is None or dm.status != DrawMatchStatus.COMPLETE:
+        return
+    changes = engine.correction_changes(draw, dm.id, winner_slot=slot)
+    if changes and not confirm:
+        raise Conflict("This correction changes who goes on in the draw; confirm with confirmDrawChange.",
+                       code="draw_change_required",
+                       details={"drawMatches": [_change_view(c) for c in changes]})
+    applied = engine.apply_correction(draw, dm.id, winner_slot=slot, score=_score(match, points=points),
+                                      new_id=new_id)
+    for change in applied:
+        target = draw.matches[change.draw_match_id]
+        if target.match_id is None:
+            continue
+        real = uow.matches.get(target.match_id)
+        if real is not None and real.status == MatchStatus.PENDING:
+            real.participants = _participants(draw, target)
+            real.updated_on = iso(now)
+            uow.matches.put(real)
+    make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)
+    save(uow, record, draw, now)
+
+
+def pool_matches(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[Match]:
+    """The broadcast's court pool in order: earlier round first, then the time it became ready, then draw
+    creation order, then its number in the round."""
+    draws = {d.id: d for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)}
+    found = [m for m in uow.matches.find(account_id=account_id, table_id=POOL, status=MatchStatus.PENDING)
+             if m.draw_id in draws]
+    return sorted(found, key=lambda m: (m.queue_order // ROUND_SPAN, m.scheduled_on,
+                                        draws[m.draw_id or ""].seq, m.queue_order % ROUND_SPAN))
+
+
+def pool_for_table(uow: UnitOfWork, table: Table) -> list[Match]:
+    """The pool matches that may use this table (the draw's `tableIDs`, default every court), in pool order."""
+    allowed: dict[str, bool] = {}
+    result = []
+    for match in pool_matches(uow, account_id=table.account_id, broadcast_id=table.broadcast_id):
+        draw_id = match.draw_id or ""
+        if draw_id not in allowed:
+            record = uow.draws.get(draw_id)
+            table_ids = record.state.get("options", {}).get("table_ids") if record else None
+            allowed[draw_id] = table_ids is None or table.id in table_ids
+        if allowed[draw_id]:
+            result.append(match)
+    return result
+
+
+def pool_order_of(uow: UnitOfWork, match: Match) -> int:
+    """The pool order key of a draw's match (when it goes back into the pool)."""
+    record = _record_of(uow, match)
+    if record is None or match.draw_match_id is None:
+        return 0
+    return pool_order(load(record).matches[match.draw_match_id])
+
+
+def allowed_tables(uow: UnitOfWork, match: Match) -> list[str] | None:
+    """The courts a draw's match may use (None: every court of the broadcast)."""
+    record = _record_of(uow, match)
+    if record is None:
+        return None
+    table_ids = record.state.get("options", {}).get("table_ids")
+    return None if table_ids is None else list(table_ids)
