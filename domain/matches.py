@@ -17,10 +17,10 @@ from domain import audit, queues, scoring
 from domain.availability import Availability, BlockReason
 from domain.bulk import check_unique
 from domain.clock import iso
+from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import new_id
-from domain.draws import hooks as draw_hooks
 from domain.models import POOL, Match, MatchStatus, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
