@@ -36,6 +36,7 @@ from api.routes import (
     oauth,
     operator,
     operator_audit,
+    operator_draws,
     operator_event,
     operator_matches,
     operator_outputs,
@@ -313,7 +314,7 @@ def create_app(services: Services) -> CourtsideFlask:
     openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
-                   operator_phone, operator_audit, operator_event, operator_people):
+                   operator_phone, operator_audit, operator_event, operator_people, operator_draws):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",

@@ -96,7 +96,9 @@ ERRORS: dict[str, tuple[str, str]] = {
             "`match_not_pending`, `match_not_active`, `table_busy`, `webhook_not_configured`, "
             "`idempotency_key_reused`, `delivery_in_progress`; operator: `player_exists`, `stale_state` (the "
             "`scoreVersion` named is not current; `details.match` is the current match read), `match_decided`, "
-            "`nothing_to_undo`."),
+            "`nothing_to_undo`; draws (contract §13): `draw_exists`, `draw_started`, `draw_change_required` "
+            "(`details.drawMatches`), `downstream_started` (`details.drawMatchIDs`), `match_in_pool`, "
+            "`match_in_draw`."),
     "413": ("PayloadTooLarge", "`payload_too_large`: the body is larger than {max_body}."),
     "415": ("UnsupportedMediaType", "`unsupported_media_type`: send the body as application/json."),
     "429": ("TooManyRequests", "`rate_limited`: the window's quota is used up; see `Retry-After`."),

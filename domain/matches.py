@@ -192,6 +192,11 @@ def _cancel(uow: UnitOfWork, match: Match, now: datetime) -> Match:
     return match
 
 
+def cancel_draw_match(uow: UnitOfWork, match: Match, *, now: datetime) -> Match:
+    """Cancel a pending match of a draw being deleted (contract §13)."""
+    return _cancel(uow, match, now)
+
+
 def cancel_match(uow: UnitOfWork, *, connection_id: str, external_id: str, now: datetime) -> Match:
     """Cancel (remove) the connection's pending match."""
     return _cancel(uow, find_match(uow, connection_id=connection_id, external_id=external_id), now)

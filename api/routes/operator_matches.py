@@ -16,7 +16,6 @@ from api.schemas.common import PageQuery, Strict, envelope, list_envelope
 from api.schemas.matches import (
     CompleteBody,
     ImportEnvelope,
-    MatchMoveSchema,
     MatchRead,
     OperatorMatchCreate,
     OperatorTableRead,
@@ -46,6 +45,16 @@ Json = dict[str, Any]
 class OperatorDeleted(Schema):
     id = fields.String(required=True)
     deleted = fields.Boolean(required=True)
+
+
+class OperatorScoreBody(ScoreBody):
+    confirmDrawChange = StrictBoolean(metadata={
+        "description": "a correction that changes who goes on in a draw is made only with true (contract §13)"})
+
+
+class OperatorMoveBody(Strict):
+    tableID = fields.String(required=True, allow_none=True, validate=validate.Length(min=1, max=500), metadata={
+        "description": "a table of the account; null puts a draw's match back into the court pool (§13)"})
 
 
 class OperatorMatchQuery(PageQuery):
@@ -264,10 +273,11 @@ def _scoring(match_id: str, body: Json, write: Callable[[UnitOfWork], Match]) ->
 
 @blp.route("/operator/matches/<string:match_id>/score", methods=["POST"])
 @requires(operator=True)
-@blp.arguments(ScoreBody)
+@blp.arguments(OperatorScoreBody)
 @blp.response(200, envelope(MatchRead))
-@blp.alt_response(409, description="match_not_active (pending), match_undecided (correction of a result), or "
-                                   "stale_state (`version` is not the current `scoreVersion`).")
+@blp.alt_response(409, description="match_not_active (pending), match_undecided (correction of a result), "
+                                   "stale_state (`version` is not the current `scoreVersion`), "
+                                   "draw_change_required or downstream_started (a draw's match, §13).")
 def score_match(body: Json, match_id: str) -> Json:
     """Replace the game scores of an active match (live) or a completed one (correction).
 
@@ -280,7 +290,8 @@ def score_match(body: Json, match_id: str) -> Json:
     """
     return _scoring(match_id, body, lambda uow: svc.score_match(
         uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"], now=now(), rules=rules(),
-        reason=body.get("reason"), version=body.get("version")))
+        reason=body.get("reason"), version=body.get("version"),
+        confirm_draw_change=body.get("confirmDrawChange", False)))
 
 
 @blp.route("/operator/matches/<string:match_id>/point", methods=["POST"])
@@ -327,8 +338,10 @@ def complete_match(body: Json, match_id: str) -> Json:
 
 @blp.route("/operator/matches/<string:match_id>/move", methods=["POST"])
 @requires(operator=True)
-@blp.arguments(MatchMoveSchema)
+@blp.arguments(OperatorMoveBody)
 @blp.response(200, envelope(MatchRead))
+@blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed: null for a match of no draw, "
+                                                             "or a court the draw may not use.")
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
 def move_match(body: Json, match_id: str) -> Json:
     """Move a pending match to the end of another table's queue.

@@ -285,7 +285,8 @@ class MatchRead(Schema):
     id = fields.String(required=True)
     externalID = fields.String(required=True)
     scheduledMatchID = fields.String(required=True)
-    tableID = fields.String(required=True)
+    tableID = fields.String(required=True, allow_none=True, metadata={
+        "description": "null while a draw's match waits in the court pool (contract §13)"})
     status = fields.String(required=True, metadata={"enum": [status.value for status in MatchStatus]})
     participants = fields.Nested(ParticipantsRead, required=True)
     playerListExternalID = fields.String()
@@ -312,6 +313,8 @@ class MatchRead(Schema):
     calledOn = fields.String(metadata={"description": "when the operator called the players to the court "
                                                       "(pending matches only; contract §14)"})
     completedOn = fields.String()
+    drawID = fields.String(metadata={"description": "the draw this match plays (contract §13)"})
+    drawMatchID = fields.String(metadata={"description": "its draw match (contract §13)"})
     playerA = fields.String(metadata={"description": "display name"})
     playerA2 = fields.String()
     playerB = fields.String()

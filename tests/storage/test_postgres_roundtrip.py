@@ -111,6 +111,11 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
                                                       "playerB": {"manualName": "Walk In"}})
     assert operator.post(f"/operator/matches/{walked.json['data']['id']}/walkover",
                          json={"winnerSide": "b", "reason": "no_show"}).status_code == 200
+    drawn = operator.post("/operator/draws", json={"broadcastID": house_id, "name": "Club cup", "format":
+                                                    "single_elimination", "entries": [
+                                                        {"players": [{"manualName": "Cup One"}]},
+                                                        {"players": [{"manualName": "Cup Two"}]}]})
+    assert drawn.status_code == 201, drawn.json
     person = operator.get(f"/operator/broadcasts/{house_id}/people").json["data"][0]["personID"]
     assert operator.post(f"/operator/broadcasts/{house_id}/people/{person}/check-in",
                          json={"present": True}).status_code == 200

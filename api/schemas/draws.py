@@ -1,0 +1,165 @@
+"""Schemas of the draws routes (contract §13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from api.schemas.common import Strict, str_field
+from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
+from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, Stage
+from domain.draws.service import NewDraw, NewEntry
+
+MAX_SEED = 256
+
+
+class DrawPlayerBody(Strict):
+    manualName = str_field(120, min_length=1)
+    playerListExternalID = str_field(500, min_length=1)
+    externalID = str_field(500, min_length=1)
+
+    @validates_schema
+    def _one_kind(self, data: dict[str, Any], **_: Any) -> None:
+        manual = "manualName" in data
+        listed = "playerListExternalID" in data or "externalID" in data
+        if manual == listed or (listed and not ("playerListExternalID" in data and "externalID" in data)):
+            raise ValidationError("Give either manualName, or playerListExternalID and externalID.")
+
+
+class DrawEntryBody(Strict):
+    players = fields.List(fields.Nested(DrawPlayerBody), required=True, validate=validate.Length(min=1, max=2))
+    seed = StrictInteger(validate=validate.Range(min=1, max=MAX_SEED))
+    club = str_field(120, min_length=1)
+    name = str_field(120, min_length=1)
+
+
+class DrawCreateBody(Strict):
+    broadcastID = str_field(500, required=True, min_length=1)
+    name = str_field(100, required=True, min_length=1)
+    format = fields.String(required=True, validate=validate.OneOf([f.value for f in DrawFormat]))
+    entries = fields.List(fields.Nested(DrawEntryBody), required=True, validate=validate.Length(min=2, max=256))
+    groupCount = StrictInteger(validate=validate.Range(min=1, max=128))
+    advancePerGroup = StrictInteger(validate=validate.Range(min=1, max=4))
+    thirdPlace = StrictBoolean()
+    grandFinalReset = StrictBoolean()
+    rounds = StrictInteger(validate=validate.Range(min=1, max=255))
+    bestOf = StrictInteger(validate=validate.Range(min=1, max=9))
+    tableIDs = fields.List(str_field(500, min_length=1), validate=validate.Length(min=1, max=500),
+                           metadata={"uniqueItems": True})
+    separateClubs = StrictBoolean()
+    randomSeed = StrictInteger(validate=validate.Range(min=-(2**53), max=2**53))
+
+    @post_load
+    def _command(self, data: dict[str, Any], **_: Any) -> NewDraw:
+        options = Options(
+            advance_per_group=data.get("advancePerGroup", 2), third_place=data.get("thirdPlace", False),
+            grand_final_reset=data.get("grandFinalReset", False), rounds=data.get("rounds", 0),
+            best_of=data.get("bestOf"), table_ids=list(dict.fromkeys(data["tableIDs"])) if "tableIDs" in data
+            else None, separate_clubs=data.get("separateClubs", True), random_seed=data.get("randomSeed"))
+        return NewDraw(
+            broadcast_id=data["broadcastID"], name=data["name"], format=DrawFormat(data["format"]),
+            entries=[NewEntry(players=[dict(p) for p in e["players"]], seed=e.get("seed"), club=e.get("club"),
+                              name=e.get("name")) for e in data["entries"]],
+            group_count=data.get("groupCount"), options=options)
+
+
+class DrawQuery(Schema):
+    broadcastID = str_field(500, required=True, min_length=1)
+
+
+class DrawLink(Schema):
+    drawMatchID = fields.String(required=True)
+    slot = fields.Integer(required=True)
+
+
+class DrawNext(Schema):
+    winner = fields.Nested(DrawLink, required=True, allow_none=True)
+    loser = fields.Nested(DrawLink, required=True, allow_none=True)
+
+
+class DrawSlotRead(Schema):
+    entryID = fields.String(required=True, allow_none=True)
+    # `{"drawMatchID", "outcome"}` or `{"group", "rank"}`, or null
+    from_ = fields.Dict(required=True, allow_none=True, data_key="from", attribute="from")
+
+
+class DrawMatchRead(Schema):
+    id = fields.String(required=True)
+    number = fields.Integer(required=True)
+    group = fields.String(required=True, allow_none=True)
+    slots = fields.List(fields.Nested(DrawSlotRead), required=True)
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in DrawMatchStatus]))
+    matchID = fields.String(required=True, allow_none=True)
+    winnerEntryID = fields.String(required=True, allow_none=True)
+    loserEntryID = fields.String(required=True, allow_none=True)
+    resultType = fields.String(required=True, allow_none=True, validate=validate.OneOf([r.value for r in ResultType]))
+    next = fields.Nested(DrawNext, required=True)
+
+
+class DrawRoundRead(Schema):
+    stage = fields.String(required=True, validate=validate.OneOf([s.value for s in Stage]))
+    number = fields.Integer(required=True)
+    name = fields.String(required=True)
+    drawMatches = fields.List(fields.Nested(DrawMatchRead), required=True)
+
+
+class StandingRead(Schema):
+    entryID = fields.String(required=True)
+    rank = fields.Integer(required=True)
+    played = fields.Integer(required=True)
+    won = fields.Integer(required=True)
+    lost = fields.Integer(required=True)
+    gamesWon = fields.Integer(required=True)
+    gamesLost = fields.Integer(required=True)
+    pointsWon = fields.Integer(required=True)
+    pointsLost = fields.Integer(required=True)
+
+
+class GroupRead(Schema):
+    name = fields.String(required=True)
+    entryIDs = fields.List(fields.String(), required=True)
+    standings = fields.List(fields.Nested(StandingRead), required=True)
+
+
+class EntryPlayerRead(Schema):
+    manualName = fields.String()
+    playerListExternalID = fields.String()
+    externalID = fields.String()
+    name = fields.String()
+
+
+class EntryRead(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    club = fields.String(required=True, allow_none=True)
+    seed = fields.Integer(required=True, allow_none=True)
+    players = fields.List(fields.Nested(EntryPlayerRead), required=True)
+    withdrawn = fields.Boolean(required=True)
+
+
+class PlacingRead(Schema):
+    place = fields.Integer(required=True)
+    entryID = fields.String(required=True)
+
+
+class DrawRead(Schema):
+    id = fields.String(required=True)
+    broadcastID = fields.String(required=True)
+    name = fields.String(required=True)
+    format = fields.String(required=True, validate=validate.OneOf([f.value for f in DrawFormat]))
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in DrawStatus]))
+    createdOn = fields.String(required=True)
+    entries = fields.List(fields.Nested(EntryRead), required=True)
+    groups = fields.List(fields.Nested(GroupRead), required=True)
+    rounds = fields.List(fields.Nested(DrawRoundRead), required=True)
+    placings = fields.List(fields.Nested(PlacingRead), required=True)
+
+
+class PoolMatchRead(MatchRead):
+    blockedBy = fields.Nested(BlockedBy, metadata={"description": "why contract §14 holds it back now"})
+
+
+class DrawDeleted(Schema):
+    id = fields.String(required=True)
+    deleted = fields.Boolean(required=True)

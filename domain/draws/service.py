@@ -1,0 +1,218 @@
+"""The draws service (contract §13): create, read, list, delete a draw, withdraw an entry, read the court pool.
+
+Feed-forward itself lives in `domain.draws.hooks`, called by `domain.matches` in the unit of work that completes a
+draw's real match; this module is what the operator routes call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from domain import audit
+from domain import matches as match_svc
+from domain.auth import house_connection
+from domain.availability import Availability
+from domain.broadcasts import get_broadcast
+from domain.clock import iso
+from domain.draws import engine, hooks
+from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
+from domain.errors import Conflict, Invalid, NotFound
+from domain.ids import new_id
+from domain.models import DrawRecord, MatchStatus
+from domain.names import name_key, stored_name
+from domain.ports import UnitOfWork
+from domain.views import Reader
+
+
+@dataclass
+class NewEntry:
+    """An entry as the request gives it: each player `{"manualName"}` or `{"playerListExternalID", "externalID"}`."""
+
+    players: list[dict[str, str]]
+    seed: int | None = None
+    club: str | None = None
+    name: str | None = None
+
+
+@dataclass
+class NewDraw:
+    broadcast_id: str
+    name: str
+    format: DrawFormat
+    entries: list[NewEntry]
+    group_count: int | None = None
+    options: Options = field(default_factory=Options)
+
+
+def _player(uow: UnitOfWork, account_id: str, ref: dict[str, str], where: str) -> DrawPlayer:
+    if ref.get("manualName") is not None:
+        return DrawPlayer(name=stored_name(ref["manualName"]))
+    reference, external_id = ref.get("playerListExternalID", ""), ref.get("externalID", "")
+    lists = [pl for pl in uow.player_lists.find(account_id=account_id) if reference in (pl.external_id, pl.id)]
+    for player_list in lists:
+        for player in player_list.players:
+            if player.get("externalID") == external_id:
+                name = " ".join(p for p in (player.get("firstName"), player.get("lastName")) if p)
+                return DrawPlayer(name=stored_name(name or external_id), player_list_external_id=reference,
+                                  external_id=external_id)
+    if not lists:
+        raise Invalid(f"No player list '{reference}'.", code="unknown_player",
+                      details={"json": {where: [f"No player list '{reference}' in this account."]}})
+    raise Invalid(f"Player '{external_id}' is not in list '{reference}'.", code="unknown_player",
+                  details={"json": {where: [f"Player '{external_id}' is not in list '{reference}'."]}})
+
+
+def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[engine.EntrySpec]:
+    specs: list[engine.EntrySpec] = []
+    seen: dict[str, str] = {}
+    for index, entry in enumerate(new.entries):
+        players = []
+        for number, ref in enumerate(entry.players):
+            where = f"entries.{index}.players.{number}"
+            player = _player(uow, account_id, ref, where)
+            key = name_key(player.name)
+            if key in seen:
+                raise Invalid(f"'{player.name}' is in this draw twice.",
+                              details={"json": {where: [f"The same person as {seen[key]}."]}})
+            seen[key] = where
+            players.append(player)
+        specs.append(engine.EntrySpec(players=players, seed=entry.seed, club=entry.club,
+                                      name=stored_name(entry.name) if entry.name else None))
+    return specs
+
+
+def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime, default_best_of: int
+                ) -> DrawRecord:
+    """A running draw with a real match in the court pool for every draw match whose entries are known."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=new.broadcast_id)
+    if any(name_key(d.name) == name_key(new.name)
+           for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast.id)):
+        raise Conflict(f"This broadcast has a draw called '{new.name}' already.", code="draw_exists")
+    if new.options.table_ids is not None:
+        strangers = [t for t in new.options.table_ids if t not in broadcast.table_ids]
+        if strangers or not new.options.table_ids:
+            raise Invalid("tableIDs must be courts of the draw's broadcast.",
+                          details={"json": {"tableIDs": [f"Not a court of this broadcast: {', '.join(strangers)}."
+                                                         if strangers else "Name at least one court."]}})
+    spec = engine.DrawSpec(broadcast_id=broadcast.id, name=stored_name(new.name), format=new.format,
+                           entries=_entries(uow, account_id, new), group_count=new.group_count, options=new.options)
+    draw = engine.make_draw(spec, draw_id=new_id("drw"), created_on=iso(now), new_id=new_id)
+    record = DrawRecord(id=draw.id, account_id=account_id, broadcast_id=broadcast.id, name=draw.name,
+                        created_on=draw.created_on, updated_on=draw.created_on)
+    house = house_connection(uow, account_id=account_id, now=now)
+    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=default_best_of)
+    record = hooks.save(uow, record, draw, now)
+    audit.record(uow, account_id=account_id, action="draw.created", target=("draw", record.id),
+                 after={"name": record.name, "format": str(draw.format), "entries": len(draw.entries)}, now=now)
+    return record
+
+
+def get_draw(uow: UnitOfWork, *, account_id: str, draw_id: str) -> DrawRecord:
+    record = uow.draws.get(draw_id)
+    if record is None or record.account_id != account_id:
+        raise NotFound(f"No draw '{draw_id}'.")
+    return record
+
+
+def list_draws(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[DrawRecord]:
+    get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    return sorted(uow.draws.find(account_id=account_id, broadcast_id=broadcast_id), key=lambda d: d.seq)
+
+
+def delete_draw(uow: UnitOfWork, *, account_id: str, draw_id: str, now: datetime) -> DrawRecord:
+    """Delete a draw none of whose matches has started (`409 draw_started`); its pending matches are cancelled."""
+    record = get_draw(uow, account_id=account_id, draw_id=draw_id)
+    matches = uow.matches.find(account_id=account_id, draw_id=record.id)
+    started = [m.id for m in matches if m.status != MatchStatus.PENDING]
+    if started:
+        raise Conflict("A match of this draw has started: the draw stays.", code="draw_started",
+                       details={"matchIDs": started})
+    for match in matches:
+        match_svc.cancel_draw_match(uow, match, now=now)
+    uow.draws.delete(record.id)
+    audit.record(uow, account_id=account_id, action="draw.deleted", target=("draw", record.id),
+                 before={"name": record.name}, now=now)
+    return record
+
+
+def withdraw_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: str, now: datetime,
+                   rules: match_svc.Rules) -> DrawRecord:
+    """The entry withdraws: its open matches are walkovers for the opponents, now or as they become ready."""
+    record = get_draw(uow, account_id=account_id, draw_id=draw_id)
+    draw = hooks.load(record)
+    if entry_id not in {e.id for e in draw.entries}:
+        raise NotFound(f"No entry '{entry_id}' in draw '{draw_id}'.")
+    walked = engine.withdraw(draw, entry_id, new_id=new_id)
+    house = house_connection(uow, account_id=account_id, now=now)
+    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=rules.default_best_of)
+    record = hooks.save(uow, record, draw, now)
+    for dm in walked:  # their real matches end as walkovers (the draw already has the result)
+        winner = "a" if dm.winner_entry_id == dm.slots[0].entry_id else "b"
+        match_svc.record_walkover(uow, account_id=account_id, match_id=dm.match_id or "", winner_side=winner,
+                                  reason=match_svc.WalkoverReason.WITHDRAWN, now=now, rules=rules)
+    audit.record(uow, account_id=account_id, action="draw.withdrawn", target=("draw", record.id),
+                 after={"entryID": entry_id}, now=now)
+    return get_draw(uow, account_id=account_id, draw_id=draw_id)
+
+
+# ------------------------------------------------------------------------------------------------------ reads
+def _slot_view(slot: Slot) -> dict[str, Any]:
+    source = slot.source
+    origin: dict[str, Any] | None = None
+    if source is not None and source.draw_match_id is not None:
+        origin = {"drawMatchID": source.draw_match_id, "outcome": str(source.outcome)}
+    elif source is not None and source.group is not None:
+        origin = {"group": source.group, "rank": source.rank}
+    return {"entryID": slot.entry_id, "from": origin}
+
+
+def _draw_match_view(dm: DrawMatch) -> dict[str, Any]:
+    return {
+        "id": dm.id, "number": dm.number, "group": dm.group, "slots": [_slot_view(s) for s in dm.slots],
+        "status": str(dm.status), "matchID": dm.match_id, "winnerEntryID": dm.winner_entry_id,
+        "loserEntryID": dm.loser_entry_id, "resultType": str(dm.result_type) if dm.result_type else None,
+        "next": {"winner": None if dm.next_winner is None else {"drawMatchID": dm.next_winner.draw_match_id,
+                                                                "slot": dm.next_winner.slot},
+                 "loser": None if dm.next_loser is None else {"drawMatchID": dm.next_loser.draw_match_id,
+                                                              "slot": dm.next_loser.slot}},
+    }
+
+
+def draw_view(record: DrawRecord) -> dict[str, Any]:
+    """The §13 draw read."""
+    draw: Draw = hooks.load(record)
+    return {
+        "id": draw.id, "broadcastID": draw.broadcast_id, "name": draw.name, "format": str(draw.format),
+        "status": str(draw.status), "createdOn": draw.created_on,
+        "entries": [{"id": e.id, "name": e.name, "club": e.club, "seed": e.seed, "withdrawn": e.withdrawn,
+                     "players": [{"manualName": p.name} if p.external_id is None else
+                                 {"playerListExternalID": p.player_list_external_id, "externalID": p.external_id,
+                                  "name": p.name} for p in e.players]} for e in draw.entries],
+        "groups": [{"name": g.name, "entryIDs": list(g.entry_ids), "standings": [
+            {"entryID": s.entry_id, "rank": s.rank, "played": s.played, "won": s.won, "lost": s.lost,
+             "gamesWon": s.games_won, "gamesLost": s.games_lost, "pointsWon": s.points_won,
+             "pointsLost": s.points_lost} for s in g.standings]} for g in draw.groups],
+        "rounds": [{"stage": str(r.stage), "number": r.number, "name": r.name,
+                    "drawMatches": [_draw_match_view(draw.matches[i]) for i in r.draw_match_ids]}
+                   for r in draw.rounds],
+        "placings": [{"place": p.place, "entryID": p.entry_id} for p in draw.placings],
+    }
+
+
+def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, points: int
+                   ) -> list[dict[str, Any]]:
+    """The broadcast's court pool in §13's order, each a match read with `blockedBy` when §14 holds it back."""
+    get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    pool = hooks.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
+    reader = Reader(uow, points=points)
+    availability = Availability(uow, account_id=account_id, now=now)
+    reads = []
+    for match in pool:
+        read = reader.read(match)
+        block = availability.block(match)
+        if block is not None:
+            read["blockedBy"] = block.view()
+        reads.append(read)
+    return reads
