@@ -27,8 +27,30 @@ class DrawPlayerBody(Strict):
             raise ValidationError("Give either manualName, or playerListExternalID and externalID.")
 
 
+def _text(length: int) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": length}
+
+
+PLAYER_MANUAL: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["manualName"],
+                 "properties": {"manualName": _text(120)}}
+PLAYER_LISTED: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["playerListExternalID", "externalID"],
+    "properties": {"playerListExternalID": _text(500), "externalID": _text(500)}}
+
+
+def _player(value: dict[str, Any]) -> None:
+    """A player is `{"manualName"}` or `{"playerListExternalID", "externalID"}`, strings of 1 to 120 / 500."""
+    for shape in (PLAYER_MANUAL, PLAYER_LISTED):
+        props: dict[str, Any] = shape["properties"]
+        if set(value) == set(props) and all(
+                isinstance(value[k], str) and 1 <= len(value[k]) <= props[k]["maxLength"] for k in value):
+            return
+    raise ValidationError("Give either manualName, or playerListExternalID and externalID (non-empty strings).")
+
+
 class DrawEntryBody(Strict):
-    players = fields.List(fields.Nested(DrawPlayerBody), required=True, validate=validate.Length(min=1, max=2))
+    players = fields.List(fields.Dict(validate=_player, metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
+                          required=True, validate=validate.Length(min=1, max=2))
     seed = StrictInteger(validate=validate.Range(min=1, max=MAX_SEED))
     club = str_field(120, min_length=1)
     name = str_field(120, min_length=1)
