@@ -24,7 +24,7 @@ from werkzeug.routing import Map, Rule
 
 from api.platform import PREFIX, REQUEST_ID_MAX, REQUEST_ID_MIN, REQUEST_ID_PATTERN, human_bytes, human_seconds
 from api.schemas.common import ErrorEnvelope
-from api.schemas.matches import GameScoreRead, MatchRead
+from api.schemas.matches import GameScoreRead, MatchMoveSchema, MatchRead
 from domain.models import MATCH_EVENTS, SCOPES
 from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
@@ -322,6 +322,8 @@ def _register_components(spec: APISpec, settings: Settings) -> None:
     spec.components.schema("MatchEvent", schema=MatchEvent)
     spec.components.schema("ResultUpdatedEvent", schema=ResultUpdatedEvent)
     spec.components.schema("TestEvent", schema=TestEvent)
+    if "MatchMove" not in spec.components.schemas:  # PATCH /matches/{externalID}'s anyOf names it
+        spec.components.schema("MatchMove", schema=MatchMoveSchema)
 
 
 def _rule(path: str) -> Rule:
