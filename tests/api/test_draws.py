@@ -326,3 +326,21 @@ def test_a_scorer_link_completion_and_a_walkover_feed_forward_too(operator: Api,
     assert after["rounds"][0]["drawMatches"][1]["resultType"] == "walkover"
     final = after["rounds"][1]["drawMatches"][0]
     assert final["slots"][1]["entryID"] == semis[1]["slots"][0]["entryID"] and final["status"] == "ready"
+
+
+def test_creating_withdrawing_and_deleting_a_draw_each_write_one_audit_entry(operator: Api) -> None:
+    """Contract §16: draws (create, withdraw, delete) write one entry each, by the operator, on the draw."""
+    broadcast_id, _ = make_courts(operator, 2)
+    kept = create(operator, broadcast_id, "single_elimination", 4)
+    dropped = create(operator, broadcast_id, "round_robin", 3, name="Veterans")
+    quitter = kept["entries"][3]["id"]
+    assert operator.post(f"/operator/draws/{kept['id']}/entries/{quitter}/withdraw").status_code == 200
+    assert operator.delete(f"/operator/draws/{dropped['id']}").status_code == 200
+    entries_of = {}
+    for draw in (kept, dropped):
+        listed = operator.get(f"/operator/audit?targetType=draw&targetID={draw['id']}&limit=100")
+        assert listed.status_code == 200, listed.json
+        entries_of[draw["id"]] = sorted(entry["action"] for entry in listed.json["data"])
+        assert {entry["actor"]["kind"] for entry in listed.json["data"]} == {"operator"}
+    assert entries_of == {kept["id"]: ["draw.created", "draw.withdrawn"],
+                          dropped["id"]: ["draw.created", "draw.deleted"]}
