@@ -30,6 +30,7 @@ ACTORS = {"operator": "Operator", "partner": "Partner", "scorer": "Scorer link",
           "system": "Courtside"}
 SHOWN_FIELDS = ("status", "gameScores", "tableID", "queue", "enabled", "revokedOn", "scopes", "name", "checkedIn",
                 "requireCheckIn", "restMinutes", "winnerSide", "resultType")
+BOOKKEEPING = ("id", "updatedOn", "scoreVersion")  # change with every write: saying so tells the reader nothing
 
 
 def what(entry: dict[str, Any]) -> str:
@@ -70,7 +71,7 @@ def change(entry: dict[str, Any], labels: dict[str, str] | None = None) -> str:
         return ""
     parts = [f"{field} {_value(field, before.get(field), labels)} → {_value(field, after.get(field), labels)}"
              for field in SHOWN_FIELDS if field in before or field in after]
-    others = [field for field in after if field not in SHOWN_FIELDS and field not in ("id", "updatedOn")]
+    others = [field for field in after if field not in SHOWN_FIELDS and field not in BOOKKEEPING]
     if others:
         parts.append("changed " + ", ".join(others))
     return "; ".join(parts)
