@@ -13,7 +13,7 @@ from typing import Any
 from domain import scoring, text
 from domain.broadcasts import get_broadcast
 from domain.clock import parse_iso
-from domain.models import Match, MatchStatus
+from domain.models import POOL, Match, MatchStatus
 from domain.ports import UnitOfWork
 from domain.queues import player_list_of, side_names
 
@@ -39,29 +39,35 @@ def _games(match: Match) -> str:
 def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, points: int) -> list[dict[str, Any]]:
     """The broadcast's completed matches as result rows (`COLUMNS`), oldest result first."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    rows: list[tuple[str, dict[str, Any]]] = []
+    played: list[tuple[str, Match]] = []
     for table_id in broadcast.table_ids:
         table = uow.tables.get(table_id)
-        if table is None:
-            continue
-        for match in uow.matches.find(table_id=table_id, status=MatchStatus.COMPLETED):
-            names = side_names(match, player_list_of(uow, match))
-            won = scoring.score(match.game_scores, points=points)
-            side_a, side_b = _names(names, "playerA", "playerA2"), _names(names, "playerB", "playerB2")
-            winner = (match.winner_side or "").upper() or ("A" if won["a"] > won["b"] else
-                                                            "B" if won["b"] > won["a"] else "")
-            minutes = None
-            if match.started_on and match.completed_on:
-                seconds = (parse_iso(match.completed_on) - parse_iso(match.started_on)).total_seconds()
-                minutes = round(seconds / 60, 1)
-            rows.append((match.completed_on or "", {
-                "court": table.label, "event": match.event_name, "round": match.match_round,
-                "sideA": side_a, "sideB": side_b,
-                "games": _games(match),
-                "gamesA": won["a"], "gamesB": won["b"], "winner": winner,
-                "winnerNames": {"A": side_a, "B": side_b}.get(winner, ""),
-                "startedOn": match.started_on, "completedOn": match.completed_on, "minutes": minutes,
-            }))
+        if table is not None:
+            played += [(table.label, match)
+                       for match in uow.matches.find(table_id=table_id, status=MatchStatus.COMPLETED)]
+    draws = {d.id for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)}
+    if draws:  # a draw's match decided without a court (a walkover from the pool, §13/§14): no court to name
+        played += [("", match) for match in uow.matches.find(account_id=account_id, table_id=POOL,
+                                                            status=MatchStatus.COMPLETED) if match.draw_id in draws]
+    rows: list[tuple[str, dict[str, Any]]] = []
+    for court, match in played:
+        names = side_names(match, player_list_of(uow, match))
+        won = scoring.score(match.game_scores, points=points)
+        side_a, side_b = _names(names, "playerA", "playerA2"), _names(names, "playerB", "playerB2")
+        winner = (match.winner_side or "").upper() or ("A" if won["a"] > won["b"] else
+                                                        "B" if won["b"] > won["a"] else "")
+        minutes = None
+        if match.started_on and match.completed_on:
+            seconds = (parse_iso(match.completed_on) - parse_iso(match.started_on)).total_seconds()
+            minutes = round(seconds / 60, 1)
+        rows.append((match.completed_on or "", {
+            "court": court, "event": match.event_name, "round": match.match_round,
+            "sideA": side_a, "sideB": side_b,
+            "games": _games(match),
+            "gamesA": won["a"], "gamesB": won["b"], "winner": winner,
+            "winnerNames": {"A": side_a, "B": side_b}.get(winner, ""),
+            "startedOn": match.started_on, "completedOn": match.completed_on, "minutes": minutes,
+        }))
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
 
 

@@ -344,6 +344,26 @@ def test_results_export_says_w_o_and_ret(day: Day) -> None:
         ("w/o", "A", "Ann Lee"), ("11-9 ret.", "B", "Di Evans")]
 
 
+def test_a_walkover_in_a_draw_moves_the_winner_on_and_is_w_o_in_the_results_export(day: Day) -> None:
+    """§14 walkovers feed draws (§13): the draw shows the walkover and its winner in the next round, and the
+    results CSV says w/o for the draw's match."""
+    made = day.post("/operator/draws", {
+        "broadcastID": day.id, "name": "Open", "format": "single_elimination", "bestOf": 1, "randomSeed": 7,
+        "entries": [{"players": [{"manualName": name}], "seed": n + 1}
+                    for n, name in enumerate(("Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"))]})
+    assert made.status_code == 201, made.json
+    semi = made.json["data"]["rounds"][0]["drawMatches"][0]
+    walked = day.post(f"/operator/matches/{semi['matchID']}/walkover", {"winnerSide": "a", "reason": "no_show"})
+    assert walked.status_code == 200, walked.json
+    draw = day.operator.get(f"/operator/draws/{made.json['data']['id']}").json["data"]
+    assert draw["rounds"][0]["drawMatches"][0]["resultType"] == "walkover"
+    assert draw["rounds"][1]["drawMatches"][0]["slots"][0]["entryID"] == semi["slots"][0]["entryID"]
+    response = day.operator.get(f"/operator/results?broadcastID={day.id}&format=csv")
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    assert walked.json["data"]["playerA"] == "Ann Lee"  # seed 1 meets seed 4 in the first semi-final
+    assert [(r["games"], r["winner"], r["winnerNames"]) for r in rows] == [("w/o", "A", "Ann Lee")]
+
+
 def test_a_scorer_link_records_a_retirement(day: Day, app: Any) -> None:
     match = day.match("Ann Lee", "Bo Chen", bestOf=3)
     assert day.post(f"/operator/matches/{match['id']}/start").status_code == 200
