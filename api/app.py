@@ -299,6 +299,22 @@ def _refuse_huge_integers(s: str | bytes) -> None:
         raise ValueError("The body is nested too deeply.") from exc
 
 
+def _answer_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
+    """Answer a public feed's unchanged poll with 304 before Flask sees it (`CourtsideFlask.not_modified`). The
+    server (`cli/serving.py`) answers most of them even earlier, in its network loop; this covers any other
+    WSGI server."""
+
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        headers = app.not_modified(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""),
+                                   environ.get("HTTP_IF_NONE_MATCH"))
+        if headers is None:
+            return wsgi_app(environ, start_response)
+        start_response("304 NOT MODIFIED", headers)
+        return [b""]
+
+    return middleware
+
+
 def create_app(services: Services) -> CourtsideFlask:
     """The WSGI app over services built by `api.bootstrap.bootstrap`. Starts no threads: `serve` starts the
     dispatcher beside it."""
@@ -320,8 +336,10 @@ def create_app(services: Services) -> CourtsideFlask:
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
         lambda filename: send_from_directory(str(swagger_ui_path), filename),
     )
+    app.not_modified_checks = []
     output_pages.install(app)
     event_pages.install(app)
+    app.wsgi_app = _answer_not_modified(app, app.wsgi_app)  # type: ignore[method-assign]
     phone_pages.install(app)
     app.before_request(_check_request)
     app.after_request(_finish_response)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import cast
@@ -11,6 +11,7 @@ from flask import Flask, current_app, g, has_request_context, request
 from flask.typing import ResponseReturnValue
 
 from api.bootstrap import Services
+from api.platform import new_request_id
 from domain.audit import SYSTEM, Actor, ActorKind
 from domain.auth import Principal
 from storage.backend import retrying
@@ -22,6 +23,20 @@ class CourtsideFlask(Flask):
     """The Flask app with the `Services` it was built with (`create_app`); nothing else is looked up per request."""
 
     services: Services
+    # cheap answers to a public feed's unchanged poll: (path, If-None-Match) -> the 304's own headers, or None
+    not_modified_checks: list[Callable[[str, str], list[tuple[str, str]] | None]]
+
+    def not_modified(self, method: str, path: str, if_none_match: str | None) -> list[tuple[str, str]] | None:
+        """The headers of a `304 Not Modified` for a public feed's poll whose ETag is still current, answered from
+        memory without a view, a unit of work or a worker thread (§8a); None when the request must go on."""
+        if method != "GET" or not if_none_match:
+            return None
+        for check in self.not_modified_checks:
+            headers = check(path, if_none_match.strip())
+            if headers is not None:
+                return [*headers, ("X-Content-Type-Options", "nosniff"), ("Service-Request-ID", new_request_id()),
+                        ("Content-Length", "0")]  # a known length: waitress keeps the connection (§8a)
+        return None
 
     def dispatch_request(self) -> ResponseReturnValue:
         """Run the view; one whose unit of work lost a race with another process (PostgreSQL) runs again whole."""

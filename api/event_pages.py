@@ -11,6 +11,7 @@ served from memory, so hundreds of phones polling an unchanged event cost a dict
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,6 @@ from flask import Blueprint, Response, render_template, request
 from api import errors
 from api.bootstrap import Services
 from api.context import CourtsideFlask, now, services, unit_of_work
-from api.platform import new_request_id
 from domain import event_page as svc
 from domain.errors import NotFound
 from domain.estimates import Estimator
@@ -138,30 +138,22 @@ def event_script() -> Response:
                     headers={"Cache-Control": "public, max-age=300"})
 
 
-def _fast_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
-    """Answer an unchanged poll of `/event/{key}/state` or `.../people/{personID}` with 304 before Flask sees it,
-    from the kept snapshot, when the page already holds its ETag: 300 phones on the page cost a lookup each."""
-
-    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        tag, path = environ.get("HTTP_IF_NONE_MATCH"), environ.get("PATH_INFO", "")
-        if tag and environ.get("REQUEST_METHOD") == "GET" and path.startswith("/event/"):
-            parts = path.split("/")  # "", "event", key, "state" | "people", personID
-            state = len(parts) == 4 and parts[3] == "state"
-            person = len(parts) == 5 and parts[3] == "people"
-            if state or person:
-                stamp, guard = _stamp(app.services)
-                kept = app.services.event_snapshots.get(hash_secret(parts[2]), stamp, guard=guard)
-                etag = None if kept is None else kept.etag if state else kept.people.get(parts[4], ("",))[0]
-                if etag and tag.strip() == f'"{etag}"':
-                    start_response("304 NOT MODIFIED", [
-                        ("ETag", tag.strip()), *FEED_HEADERS.items(), ("X-Content-Type-Options", "nosniff"),
-                        ("Service-Request-ID", new_request_id()), ("Content-Length", "0")])
-                    return [b""]
-        return wsgi_app(environ, start_response)
-
-    return middleware
+def _not_modified(app: CourtsideFlask, path: str, tag: str) -> list[tuple[str, str]] | None:
+    """An unchanged poll of `/event/{key}/state` or `.../people/{personID}` whose ETag the page already holds: its
+    304 headers from the kept snapshot, so 300 phones on the page cost a lookup each; None otherwise."""
+    parts = path.split("/")  # "", "event", key, "state" | "people", personID
+    state = len(parts) == 4 and parts[1] == "event" and parts[3] == "state"
+    person = len(parts) == 5 and parts[1] == "event" and parts[3] == "people"
+    if not (state or person):
+        return None
+    stamp, guard = _stamp(app.services)
+    kept = app.services.event_snapshots.get(hash_secret(parts[2]), stamp, guard=guard)
+    etag = None if kept is None else kept.etag if state else kept.people.get(parts[4], ("",))[0]
+    if not etag or tag != f'"{etag}"':
+        return None
+    return [("ETag", tag), *FEED_HEADERS.items()]
 
 
 def install(app: CourtsideFlask) -> None:
     app.register_blueprint(blp)
-    app.wsgi_app = _fast_not_modified(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.not_modified_checks.append(functools.partial(_not_modified, app))

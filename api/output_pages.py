@@ -7,15 +7,14 @@ dictionary lookup each (docs/decisions.md, "Outputs: conditional polling").
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from typing import Any
 
 import orjson
 from flask import Blueprint, Response, render_template, request
 
 from api import errors
 from api.context import CourtsideFlask, now, services, unit_of_work
-from api.platform import new_request_id
 from api.read_cache import ReadCache
 from domain import outputs as svc
 from domain.errors import NotFound
@@ -94,32 +93,23 @@ def output_page(key: str) -> Response:
     })
 
 
-def _fast_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
-    """Answer an unchanged `/outputs/{key}/state` poll with 304 before Flask sees it (a cache hit whose ETag the
-    page already holds): hundreds of open pages then cost the API next to nothing. Anything else goes on."""
-
-    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        path, tag = environ.get("PATH_INFO", ""), environ.get("HTTP_IF_NONE_MATCH")
-        if tag and environ.get("REQUEST_METHOD") == "GET" and path.startswith("/outputs/") and path.endswith(
-                "/state"):
-            ctx = app.services
-            version = getattr(ctx.store, "version", None)
-            cache = ctx.output_states
-            if version is not None:
-                stamp = (version, ctx.clock.now().strftime("%Y%m%d%H%M"))
-                links = ctx.store.versions(*LINK_TABLES)
-                entry = cache.get(hash_secret(path[len("/outputs/"):-len("/state")]), stamp, guard=links)
-                if entry is not None and tag.strip() == f'"{entry[0]}"':
-                    start_response("304 NOT MODIFIED", [
-                        ("ETag", tag.strip()), ("Cache-Control", "no-cache"), ("Access-Control-Allow-Origin", "*"),
-                        ("X-Content-Type-Options", "nosniff"), ("Service-Request-ID", new_request_id()),
-                        ("Content-Length", "0")])  # a known length: waitress keeps the connection (§8a)
-                    return [b""]
-        return wsgi_app(environ, start_response)
-
-    return middleware
+def _not_modified(app: CourtsideFlask, path: str, tag: str) -> list[tuple[str, str]] | None:
+    """An unchanged `/outputs/{key}/state` poll (a cache hit whose ETag the page already holds): its 304 headers,
+    so hundreds of open pages cost the API next to nothing (`CourtsideFlask.not_modified`); None otherwise."""
+    if not (path.startswith("/outputs/") and path.endswith("/state")):
+        return None
+    ctx = app.services
+    version = getattr(ctx.store, "version", None)
+    if version is None:
+        return None
+    stamp = (version, ctx.clock.now().strftime("%Y%m%d%H%M"))
+    entry = ctx.output_states.get(hash_secret(path[len("/outputs/"):-len("/state")]), stamp,
+                                  guard=ctx.store.versions(*LINK_TABLES))
+    if entry is None or tag != f'"{entry[0]}"':
+        return None
+    return [("ETag", tag), ("Cache-Control", "no-cache"), ("Access-Control-Allow-Origin", "*")]
 
 
 def install(app: CourtsideFlask) -> None:
     app.register_blueprint(blp)
-    app.wsgi_app = _fast_not_modified(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.not_modified_checks.append(functools.partial(_not_modified, app))

@@ -5,16 +5,23 @@
   process's open-file limit raised to its hard limit to hold them.
 - A body-less answer (`304 Not Modified`, `204`) keeps its keep-alive connection: waitress 3.0 closes it because
   it has no Content-Length, so every conditional poll of an output or event page cost a new TCP connection.
+- A public feed's unchanged poll (`If-None-Match` still current: most polls of a venue's screens and phones) is
+  answered `304` in waitress's network loop, as soon as it is parsed, from the app's kept snapshots
+  (`CourtsideFlask.not_modified`): no worker thread, no WSGI environ, no Flask. The worker threads stay free for
+  the operator and the partners, who then do not queue behind hundreds of pollers (§8a, docs/decisions.md).
 """
 
 from __future__ import annotations
 
 import resource
+import time
+from collections.abc import Callable
 from typing import Any
 
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 from waitress.task import WSGITask
+from waitress.utilities import build_http_date
 
 from domain.settings import Settings
 
@@ -33,6 +40,40 @@ class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
     task_class = KeepAliveTask
 
 
+NotModified = Callable[[str, str, str | None], list[tuple[str, str]] | None]
+
+
+class AnswerNotModifiedInLoop:
+    """The server's `add_task`, called by a channel in the network loop when a request is parsed: a feed poll
+    that `not_modified` answers is written to the channel at once; anything else goes to a worker as before."""
+
+    def __init__(self, hand_over: Callable[[HTTPChannel], None], not_modified: NotModified) -> None:
+        self.hand_over = hand_over
+        self.not_modified = not_modified
+
+    def __call__(self, channel: HTTPChannel) -> None:
+        if not self._answered(channel):
+            self.hand_over(channel)
+
+    def _answered(self, channel: HTTPChannel) -> bool:
+        # Called with the channel's requests_lock held and this request the only one: no worker serves it yet.
+        request = channel.requests[0]
+        if (request.error or request.version != "1.1" or len(channel.requests) != 1 or not channel.connected
+                or channel.total_outbufs_len  # an earlier answer still being sent: keep the order simple
+                or request.headers.get("CONNECTION", "").lower() == "close"):
+            return False
+        headers = self.not_modified(request.command, request.path, request.headers.get("IF_NONE_MATCH"))
+        if headers is None:
+            return False
+        head = "".join(f"{name}: {value}\r\n" for name, value in headers)
+        channel.write_soon(f"HTTP/1.1 304 Not Modified\r\n{head}Date: {build_http_date(time.time())}\r\n"
+                           "Server: waitress\r\n\r\n".encode("latin-1"))
+        request.close()
+        channel.requests.pop(0)
+        channel.last_activity = time.time()
+        return True
+
+
 def raise_open_file_limit(wanted: int) -> None:
     """Let this process hold `wanted` connections (up to the hard limit the system allows)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -49,9 +90,11 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
                            channel_timeout=settings.idle_timeout, backlog=2048,
                            # far above ours, so that our own limit answers with the JSON envelope
                            max_request_header_size=16 * settings.max_header_bytes)
-    for listening in getattr(server, "map", {}).values():
-        if isinstance(listening, BaseWSGIServer):
-            listening.channel_class = KeepAliveChannel
-    if isinstance(server, BaseWSGIServer):
-        server.channel_class = KeepAliveChannel
+    not_modified: NotModified | None = getattr(app, "not_modified", None)
+    listeners = [server] if isinstance(server, BaseWSGIServer) else [
+        listening for listening in getattr(server, "map", {}).values() if isinstance(listening, BaseWSGIServer)]
+    for listening in listeners:
+        listening.channel_class = KeepAliveChannel
+        if not_modified is not None:
+            listening.add_task = AnswerNotModifiedInLoop(listening.add_task, not_modified)
     return server

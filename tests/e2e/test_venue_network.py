@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import http.client
 import socket
+import threading
 import urllib.parse
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import requests
 
-from cli.serving import raise_open_file_limit
+from cli.serving import raise_open_file_limit, venue_server
+from domain.settings import Settings
 from tests.server_process import ServerProcess
 
 IDLE = 1000
@@ -66,3 +69,51 @@ def test_a_thousand_idle_connections_do_not_stall_a_new_client(
         assert response.status_code == 200, attempt
     broadcast = server.call("POST", "/operator/broadcasts", {"name": "Day", "tables": [{"label": "Court 1"}]})
     assert broadcast["data"]["id"].startswith("brd_")
+
+
+class BusyApp:
+    """A WSGI app whose `/slow` holds its worker until released, with the `not_modified` hook the Courtside app
+    offers (`CourtsideFlask.not_modified`): `/feed` with ETag "v1" is unchanged."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        if environ["PATH_INFO"] == "/slow":
+            self.release.wait(30)
+        start_response("200 OK", [("Content-Length", "2"), ("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    def not_modified(self, method: str, path: str, tag: str | None) -> list[tuple[str, str]] | None:
+        if method == "GET" and path == "/feed" and tag == '"v1"':
+            return [("ETag", '"v1"'), ("Content-Length", "0")]
+        return None
+
+
+def test_an_unchanged_feed_poll_is_answered_while_every_worker_is_busy() -> None:
+    """§8a: a feed's 304 is answered in the server's network loop, so pollers never wait for (or take) a worker
+    thread the operator needs. With the only worker held, the poll is still answered, on a kept connection."""
+    app = BusyApp()
+    server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    port = server.effective_port
+    try:
+        slow = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        slow.request("GET", "/slow")  # holds the one worker until released
+        poll = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for _ in range(3):
+            poll.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
+            answer = poll.getresponse()
+            assert answer.read() == b"" and answer.status == 304 and answer.getheader("ETag") == '"v1"'
+        assert not app.release.is_set()  # answered while the worker was still busy
+        poll.request("GET", "/feed", headers={"If-None-Match": '"v0"'})  # changed: that one needs the app
+        app.release.set()
+        assert slow.getresponse().read() == b"ok"
+        changed = poll.getresponse()
+        assert changed.status == 200 and changed.read() == b"ok"
+    finally:
+        app.release.set()
+        server.close()
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        runner.join(10)
