@@ -23,6 +23,8 @@ from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 from waitress.task import WSGITask
 from waitress.utilities import build_http_date
 
+from cli import event_loop
+from cli.event_loop import EpollLoop
 from domain.settings import Settings
 
 
@@ -37,7 +39,24 @@ class KeepAliveTask(WSGITask):  # type: ignore[misc]
 
 
 class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
+    """waitress's channel with `KeepAliveTask`, telling the server's `EpollLoop` (if any) when it opens or
+    closes, so the loop asks only changed connections for their state."""
+
     task_class = KeepAliveTask
+
+    def add_channel(self, map: Any = None) -> None:
+        super().add_channel(map)
+        self._report(self._fileno)
+
+    def del_channel(self, map: Any = None) -> None:
+        fd = self._fileno
+        super().del_channel(map)
+        self._report(fd)
+
+    def _report(self, fd: int | None) -> None:
+        loop = getattr(self.server, "venue_loop", None)
+        if loop is not None:
+            loop.opened_or_closed(fd)
 
 
 NotModified = Callable[[str, str, str | None], list[tuple[str, str]] | None]
@@ -93,8 +112,12 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
     not_modified: NotModified | None = getattr(app, "not_modified", None)
     listeners = [server] if isinstance(server, BaseWSGIServer) else [
         listening for listening in getattr(server, "map", {}).values() if isinstance(listening, BaseWSGIServer)]
+    loop = EpollLoop() if event_loop.available() else None
+    if loop is not None:
+        server.asyncore = loop  # its run() turns this loop instead of waitress's
     for listening in listeners:
         listening.channel_class = KeepAliveChannel
+        listening.venue_loop = loop
         if not_modified is not None:
             listening.add_task = AnswerNotModifiedInLoop(listening.add_task, not_modified)
     return server

@@ -117,3 +117,38 @@ def test_an_unchanged_feed_poll_is_answered_while_every_worker_is_busy() -> None
         server.close()
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         runner.join(10)
+
+
+def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered() -> None:
+    """The server's network loop (`cli/event_loop.py`) keeps its poll set between turns: a connection closed and a
+    new one given the same descriptor number must be watched afresh (phones come and go all day), also with a
+    thousand idle connections open, and keep-alive polls on one connection are answered turn after turn."""
+    app = BusyApp()
+    app.release.set()
+    server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=2))
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    idle: list[socket.socket] = []
+    try:
+        raise_open_file_limit(IDLE + 256)
+        for round_ in range(3):
+            for _ in range(40):  # a new connection per request, closed at once: descriptor numbers come back
+                connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+                connection.request("GET", "/x")
+                assert connection.getresponse().read() == b"ok", round_
+                connection.close()
+            idle += [socket.create_connection(("127.0.0.1", server.effective_port), timeout=10)
+                     for _ in range(IDLE // 3)]
+        kept = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        for _ in range(20):
+            kept.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
+            polled = kept.getresponse()
+            assert polled.read() == b"" and polled.status == 304
+            kept.request("POST", "/x", body=b"{}", headers={"Content-Type": "application/json"})
+            assert kept.getresponse().read() == b"ok"
+    finally:
+        for sock in idle:
+            sock.close()
+        server.close()
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        runner.join(10)
