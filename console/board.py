@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime
 from typing import Any, Literal
 
@@ -95,8 +96,16 @@ COLUMN_ALIASES = {
     "court": "court", "table": "court", "playera": "playerA", "playerb": "playerB", "playera2": "playerA2",
     "playerb2": "playerB2", "round": "round", "matchround": "round", "event": "event", "eventname": "event",
     "bestof": "bestOf", "scheduledon": "scheduledOn", "starttime": "scheduledOn", "time": "scheduledOn",
+    "start": "scheduledOn",
 }
 MAX_ROWS = 1000
+TIME_OF_DAY = re.compile(r"^([01]?[0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$")  # 14:00, 9:30, 14:00:00 (Excel)
+
+
+def start_cell(text: str) -> tuple[str, str]:
+    """A start column's cell as an import field: a time of day (`14:00`) is `time`, on the day the import names;
+    anything else (`2026-11-21T14:00:00+01:00`) is a full `scheduledOn`."""
+    return ("time", text) if TIME_OF_DAY.match(text) else ("scheduledOn", text)
 
 
 def schedule_rows(frame: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
@@ -113,7 +122,7 @@ def schedule_rows(frame: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]
             columns[str(column)] = COLUMN_ALIASES[key]
         else:
             problems.append(f"Column '{column}' is not used (known: court, playerA, playerB, playerA2, playerB2, "
-                            "round, event, bestOf, scheduledOn).")
+                            "round, event, bestOf, time).")
     missing = [name for name in ("court", "playerA", "playerB") if name not in columns.values()]
     if missing:
         problems.insert(0, f"The sheet needs the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
@@ -126,6 +135,7 @@ def schedule_rows(frame: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]
             if isinstance(value, float) and value.is_integer():
                 text = str(int(value))
             if text:
-                row[name] = text
+                key, text = start_cell(text) if name == "scheduledOn" else (name, text)
+                row[key] = text
         rows.append(row)
     return rows, problems

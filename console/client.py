@@ -192,9 +192,11 @@ class ConsoleClient:
     def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
         return dict(self.data("POST", "/operator/matches", json=body))
 
-    def import_schedule(self, broadcast_id: str, rows: list[dict[str, Any]], *, dry_run: bool) -> dict[str, Any]:
-        """Per-row results of an import (`failed` > 0: nothing was queued); `queued` says how many were."""
-        body = {"broadcastID": broadcast_id, "rows": rows, "dryRun": dry_run}
+    def import_schedule(self, broadcast_id: str, rows: list[dict[str, Any]], *, dry_run: bool,
+                        day: str | None = None) -> dict[str, Any]:
+        """Per-row results of an import (`failed` > 0: nothing was queued); `queued` says how many were. A row's
+        `time` (HH:MM) falls on `day` (YYYY-MM-DD; the server's today when None)."""
+        body = {"broadcastID": broadcast_id, "rows": rows, "dryRun": dry_run} | ({"day": day} if day else {})
         return dict(self.data("POST", "/operator/matches/import", json=body))
 
     def results(self, broadcast_id: str) -> list[dict[str, Any]]:

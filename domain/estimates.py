@@ -4,7 +4,9 @@ The typical duration of a broadcast's match is the median of `completedOn - star
 matches that took at least 3 minutes (a result typed in after the fact is not a 0-minute match, contract §9a), and
 the default (`COURTSIDE_DEFAULT_MATCH_MINUTES`) while fewer than 3 such durations exist. On a court the active
 match ends at its start plus the typical duration, or now if that moment has passed; each queued match starts when
-the one before it is expected to end (a free court starts its first queued match now).
+the one before it is expected to end (a free court starts its first queued match now). A match with a `notBefore`
+(a schedule's start time, §9a) is not expected before it, and the matches behind it move up meanwhile, as
+start-next skips a match whose time has not come.
 
 `typical_duration` and `court_times` are pure (records and times in, times out); `Estimator` reads a unit of work
 and remembers each broadcast's typical duration, so a board of many courts reads the history once per broadcast.
@@ -70,8 +72,14 @@ def court_times(*, active: Match | None, queue: Sequence[Match], typical: timede
         attention = Attention.WAITING
     starts: dict[str, datetime] = {}
     moment = expected_end or now
-    for match in queue:
-        starts[match.id] = moment
+    waiting = [(m.id, parse_iso(m.not_before) if m.not_before else None) for m in queue]
+    while waiting:  # as start-next does: the first match in queue order whose time has come (§9a, §14)
+        index = next((i for i, (_, at) in enumerate(waiting) if at is None or at <= moment), None)
+        if index is None:  # every waiting match has a later time: the court waits for the earliest
+            moment = min(at for _, at in waiting if at is not None)
+            continue
+        match_id, _ = waiting.pop(index)
+        starts[match_id] = moment
         moment += typical
     return CourtTimes(typical=typical, expected_end=expected_end, starts=starts, attention=attention)
 

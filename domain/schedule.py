@@ -11,8 +11,8 @@ plans every row and stores them only when no row failed and it is not a dry run 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, tzinfo
 from typing import Any
 
 from domain import audit
@@ -29,6 +29,13 @@ from domain.queues import SIDES
 from domain.views import match_view
 
 MAX_ROWS = 1000
+CLOCK_TIME = r"^([01]?[0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"  # a sheet's time of day: 9:30, 14:00, 14:00:00
+
+
+def on_day(clock_time: str, *, day: date, zone: tzinfo) -> str:
+    """A sheet's time of day (`14:00`, `9:30`, `14:00:00`) on `day` in `zone`, as an API timestamp (UTC)."""
+    parts = [int(part) for part in clock_time.split(":")]
+    return iso(datetime.combine(day, time(parts[0], parts[1], parts[2] if len(parts) > 2 else 0), tzinfo=zone))
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ class ScheduleRow:
     best_of: int | None = None
     start_time: str | None = None
     allow_duplicate: bool = False
+    time: str | None = None  # "HH:MM" on the broadcast's day (contract §9a), instead of a full `start_time`
 
 
 @dataclass(frozen=True)
@@ -242,9 +250,12 @@ def _check_not_pending(uow: UnitOfWork, planned: Planned, pending: dict[str, set
 
 def import_schedule(
     uow: UnitOfWork, *, account_id: str, broadcast_id: str, rows: Sequence[ScheduleRow], dry_run: bool,
-    now: datetime, rules: Rules,
+    now: datetime, rules: Rules, zone: tzinfo, day: date | None = None,
 ) -> tuple[list[Planned | DomainError], bool]:
     """Plan every row in order (per-row results); queue them all only when none failed and not `dry_run`.
+
+    A row's `time` is placed on `day` (default: today in `zone`, the event's time zone) and kept, like a full
+    `start_time`, as the match's start time and `notBefore` (contract §9a).
 
     Returns the outcomes and whether the matches were queued.
     """
@@ -256,7 +267,10 @@ def import_schedule(
     planner = Planner(uow, account_id=account_id, now=now, rules=rules)
     outcomes: list[Planned | DomainError] = []
     pending: dict[str, set[frozenset[frozenset[str]]]] = {}
+    event_day = day or now.astimezone(zone).date()
     for row in rows:
+        if row.time and not row.start_time:
+            row = replace(row, start_time=on_day(row.time, day=event_day, zone=zone))
         try:
             planned = planner.plan(_row_sync(planner, courts, row), not_before=row.start_time)
             if not row.allow_duplicate:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DEFAULT_RETRY_SCHEDULE = (0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400)
 
@@ -19,7 +21,17 @@ def _schedule(text: str) -> tuple[float, ...]:
     return tuple(float(part) for part in text.split(",") if part.strip())
 
 
-KINDS = {"int": "whole number", "float": "number", "_schedule": "comma-separated list of seconds"}
+def _zone_name(text: str) -> str:
+    """An IANA time zone name this machine knows (`Europe/Berlin`, `UTC`)."""
+    try:
+        ZoneInfo(text.strip())
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(text) from exc
+    return text.strip()
+
+
+KINDS = {"int": "whole number", "float": "number", "_schedule": "comma-separated list of seconds",
+         "_zone_name": "time zone name (IANA, e.g. Europe/Berlin)"}
 
 
 class SettingsError(ValueError):
@@ -68,6 +80,7 @@ class Settings:
     idle_timeout: int = 120  # seconds an idle keep-alive connection stays open
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For/Proto/Host/Port are believed (§8a)
     public_url: str | None = None  # the address phones reach for scorer and sign-up links (contract §11)
+    time_zone: str | None = None  # IANA zone a schedule's HH:MM times are in (§9a); unset: this machine's zone
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -105,6 +118,7 @@ class Settings:
             "connection_limit": ("COURTSIDE_CONNECTION_LIMIT", int),
             "idle_timeout": ("COURTSIDE_IDLE_TIMEOUT", int),
             "public_url": ("COURTSIDE_PUBLIC_URL", str),
+            "time_zone": ("COURTSIDE_TIME_ZONE", _zone_name),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():
@@ -116,6 +130,13 @@ class Settings:
                     raise SettingsError(f"{variable}={env[variable]!r} is not a valid {kind}.") from exc
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)
+
+    def zone(self) -> tzinfo:
+        """The event's time zone: `time_zone`, else this machine's local zone."""
+        if self.time_zone:
+            return ZoneInfo(self.time_zone)
+        local = datetime.now().astimezone().tzinfo
+        return local if local is not None else UTC
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with some settings changed (tests, CLI)."""

@@ -134,7 +134,7 @@ def import_matches(body: Json) -> tuple[Json, int]:
     with unit_of_work() as uow:
         outcomes, queued = schedule.import_schedule(
             uow, account_id=_account(), broadcast_id=body["broadcastID"], rows=body["rows"],
-            dry_run=body["dryRun"], now=now(), rules=rules())
+            dry_run=body["dryRun"], now=now(), rules=rules(), zone=services().settings.zone(), day=body.get("day"))
     points = services().settings.points_per_game
     answer, status = bulk_response(outcomes, key_field=None, keys=None, details=True,
                                    present=lambda planned: planned.read(points=points))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import Strict, str_field
 from domain import scoring
@@ -14,7 +14,7 @@ from domain.matches import MatchSync
 from domain.models import MatchStatus
 from domain.names import stored_name
 from domain.queues import SIDES
-from domain.schedule import MAX_ROWS, ScheduleRow
+from domain.schedule import CLOCK_TIME, MAX_ROWS, ScheduleRow
 
 BULK_SIZE = validate.Length(min=1, max=100)
 MAX_POINTS = 999
@@ -152,9 +152,19 @@ class ScheduleRowSchema(Strict):
     round = str_field(500)
     event = str_field(500)
     bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})
-    scheduledOn = Timestamp(metadata={"description": "planned start (the match's startTime)"})
+    scheduledOn = Timestamp(metadata={"description": "planned start (the match's startTime); the match is not "
+                                                     "started earlier (its notBefore, contract §9a)"})
+    time = fields.String(validate=validate.Regexp(CLOCK_TIME, error="Not a time of day (HH:MM, 00:00 to 23:59)."),
+                         metadata={"description": "HH:MM (or HH:MM:SS) on the import's `day` in the server's time "
+                                                  "zone: the planned start, as scheduledOn (not with scheduledOn)",
+                                   "example": "14:00"})
     allowDuplicate = StrictBoolean(metadata={"description": "queue it even if the same court has a pending match "
                                                             "of the same sides (else 409 duplicate_match)"})
+
+    @validates_schema
+    def one_start(self, data: dict[str, Any], **_: Any) -> None:
+        if "scheduledOn" in data and "time" in data:
+            raise ValidationError({"time": ["Give scheduledOn or time, not both."]})
 
     @post_load
     def to_row(self, data: dict[str, Any], **_: Any) -> ScheduleRow:
@@ -163,6 +173,7 @@ class ScheduleRowSchema(Strict):
             players={side: data[side] for side in ("playerA", "playerB", "playerA2", "playerB2") if data.get(side)},
             match_round=data.get("round"), event_name=data.get("event"), best_of=data.get("bestOf"),
             start_time=data.get("scheduledOn"), allow_duplicate=data.get("allowDuplicate", False),
+            time=data.get("time"),
         )
 
 
@@ -171,6 +182,8 @@ class ScheduleImportBody(Strict):
     rows = fields.List(fields.Nested(ScheduleRowSchema), required=True,
                        validate=validate.Length(min=1, max=MAX_ROWS), metadata={"description": "1 to 1,000 rows"})
     dryRun = StrictBoolean(load_default=False, metadata={"description": "only check; queue nothing"})
+    day = fields.Date(metadata={"description": "the broadcast's day a row's `time` falls on (YYYY-MM-DD); default: "
+                                               "today in the server's time zone (COURTSIDE_TIME_ZONE)"})
 
 
 class MatchPatchSchema(MatchSyncSchema):

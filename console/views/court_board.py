@@ -105,6 +105,8 @@ def queue_line(position: int, match: dict[str, Any]) -> str:
     line = f"{position}. {plain(match_label(match))}"
     if match.get("estimatedStartOn"):
         line += f" · about {clock_time(match['estimatedStartOn'])}"
+    if match.get("notBefore") and (match.get("blockedBy") or {}).get("reason") != "not_before":
+        line += f" · scheduled {clock_time(match['notBefore'])}"
     if match.get("calledOn"):
         line += "  \n   :blue-background[:material/campaign: **Called to this court**]"
     warning = blocked_text(match)

@@ -4,12 +4,13 @@ queues nothing."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from console.board import MAX_ROWS, schedule_rows
+from console.board import MAX_ROWS, clock_time, schedule_rows
 from console.client import ApiError, ConsoleError
 from console.ui import FLASH, client, field_reasons, load, plain, show_flash, show_problem
 
@@ -19,8 +20,9 @@ QUEUED = "_import_queued"  # the key of the sheet last queued, so the same uploa
 st.title("Import schedule")
 show_flash()
 st.caption("One row per match: **court** (a court label), **playerA**, **playerB**, and optionally playerA2, "
-           "playerB2 (doubles), round, event, bestOf, scheduledOn. A name of the court's player list (\"First "
-           "Last\") is that player; any other name is typed in as written. See docs/sample-schedule.csv.")
+           "playerB2 (doubles), round, event, bestOf, time. A name of the court's player list (\"First "
+           "Last\") is that player; any other name is typed in as written. A **time** (`14:00`) is on the day "
+           "chosen below: that match is not started earlier. See docs/sample-schedule.csv.")
 api = client()
 broadcasts = load(api.broadcasts)
 if broadcasts is not None and not broadcasts:
@@ -54,18 +56,19 @@ def row_problems(rows: list[dict[str, Any]], exc: ConsoleError) -> list[str]:
     return [problem.strip() for problem in problems]
 
 
-def check(broadcast_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The API's dry run of the rows: `{"problems": [per row], "ok": bool, "message"?}`."""
+def check(broadcast_id: str, rows: list[dict[str, Any]], day: str | None) -> dict[str, Any]:
+    """The API's dry run of the rows: `{"problems": [per row], "starts": [per row], "ok": bool, "message"?}`."""
     try:
-        result = api.import_schedule(broadcast_id, rows, dry_run=True)
+        result = api.import_schedule(broadcast_id, rows, dry_run=True, day=day)
     except ConsoleError as exc:
         problems = row_problems(rows, exc)
-        return {"problems": problems, "ok": False,
+        return {"problems": problems, "starts": [""] * len(rows), "ok": False,
                 "message": str(exc) if not any(problems) else "Some rows are not valid: see Problem."}
+    starts = [clock_time((r.get("data") or {}).get("notBefore")) for r in result["results"]]
     problems = [r["error"]["message"] + "".join(f" {k}: {' '.join(v)}" for k, v in
                                                (r["error"].get("details") or {}).items() if isinstance(v, list))
                 if "error" in r else "" for r in result["results"]]
-    return {"problems": problems, "ok": result["failed"] == 0}
+    return {"problems": problems, "starts": starts, "ok": result["failed"] == 0}
 
 
 if broadcasts and upload is not None:
@@ -80,21 +83,27 @@ if broadcasts and upload is not None:
         elif not rows:
             st.warning("The sheet has no rows.", icon=":material/warning:")
         elif not sheet_problems or all(p.startswith("Column") for p in sheet_problems):
-            key = (broadcast_id, getattr(upload, "file_id", upload.name), len(rows))
+            day = None
+            if any("time" in r for r in rows):
+                day = st.date_input("Day of the event (the sheet's times are on this day)", value=date.today(),
+                                    key="import_day", format="YYYY-MM-DD").isoformat()
+            key = (broadcast_id, getattr(upload, "file_id", upload.name), len(rows), day)
             if st.session_state.get(QUEUED) == key:
                 st.page_link("views/court_board.py", label="See them on the court board", icon=":material/grid_view:")
                 st.stop()
             preview = st.session_state.get(PREVIEW)
             if not preview or preview["key"] != key:
-                preview = {"key": key, "rows": rows, "result": check(broadcast_id, rows)}
+                preview = {"key": key, "rows": rows, "result": check(broadcast_id, rows, day)}
                 st.session_state[PREVIEW] = preview
             result = preview["result"]
-            columns = ["court", "playerA", "playerB", "playerA2", "playerB2", "round", "event", "bestOf",
+            columns = ["court", "playerA", "playerB", "playerA2", "playerB2", "round", "event", "bestOf", "time",
                        "scheduledOn"]
             table = pd.DataFrame(rows).reindex(columns=columns).astype(object).fillna("")
             table = table.loc[:, [c for c in table.columns if c in ("court", "playerA", "playerB")
                                   or (table[c] != "").any()]]
             table.insert(0, "Row", range(2, len(rows) + 2))  # as numbered in a spreadsheet, under its header
+            if any(result["starts"]):
+                table["Not before"] = result["starts"]
             table["Problem"] = result["problems"]
             bad = sum(1 for p in result["problems"] if p)
             if result.get("message"):
@@ -110,7 +119,7 @@ if broadcasts and upload is not None:
             if st.button(f"Queue {len(rows)} {'match' if len(rows) == 1 else 'matches'}", key="import_queue",
                          type="primary", disabled=not result["ok"]):
                 try:
-                    done = api.import_schedule(broadcast_id, rows, dry_run=False)
+                    done = api.import_schedule(broadcast_id, rows, dry_run=False, day=day)
                 except ConsoleError as exc:
                     show_problem(exc)
                 else:

@@ -201,7 +201,7 @@ def test_idle_court_shows_up_next_then_the_court_label(partner: Api, operator: A
     queued = state(client, court).json
     assert queued["match"] is None
     assert [n["sides"][1]["names"] for n in queued["upNext"]] == [["Guest 0"]]
-    assert set(queued["upNext"][0]) == {"sides", "event", "round", "estimatedStartOn"}
+    assert set(queued["upNext"][0]) == {"sides", "event", "round", "estimatedStartOn", "notBefore"}
     assert [[n["sides"][1]["names"] for n in c["upNext"]] for c in state(client, venue).json["courts"]] == [
         [["Guest 0"], ["Guest 1"]]]
 

@@ -16,7 +16,7 @@ def test_columns_match_ignoring_case_spaces_and_underscores() -> None:
     rows, problems = schedule_rows(frame)
     assert rows == [{"court": "Court 1", "playerA": "Ann Lee", "playerB": "Bo", "bestOf": "3"}]
     assert problems == ["Column 'Notes' is not used (known: court, playerA, playerB, playerA2, playerB2, round, "
-                        "event, bestOf, scheduledOn)."]
+                        "event, bestOf, time)."]
 
 
 def test_excel_numbers_and_empty_cells() -> None:
@@ -64,3 +64,12 @@ def test_board_words_for_each_reason_a_match_waits() -> None:
     first = {"blockedBy": None}
     assert next_startable([waiting("not_checked_in"), first, called]) is called
     assert next_startable([waiting("not_checked_in"), first]) is first
+
+
+def test_a_start_column_sends_a_time_of_day_as_time_and_a_full_moment_as_scheduled_on() -> None:
+    frame = pd.DataFrame({"court": ["Court 1", "Court 2", "Court 3"], "playerA": ["A", "C", "E"],
+                          "playerB": ["B", "D", "F"], "Time": ["14:00", "9:30:00", "2026-11-21T14:00:00+01:00"]})
+    rows, problems = schedule_rows(frame)
+    assert problems == []
+    assert [{k: v for k, v in r.items() if k in ("time", "scheduledOn")} for r in rows] == [
+        {"time": "14:00"}, {"time": "9:30:00"}, {"scheduledOn": "2026-11-21T14:00:00+01:00"}]

@@ -1,0 +1,158 @@
+"""Contract §9a, schedules carry times: an import row's `scheduledOn`, or its `time` (HH:MM on the broadcast's day in
+the event's time zone, `COURTSIDE_TIME_ZONE`), is kept as the match's `notBefore`; start and start-next do not start
+it earlier (§14), the board's estimates do not promise it earlier and the output pages show it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from domain.clock import FixedClock
+from domain.settings import Settings, SettingsError
+from tests.api.test_outputs import outputs, state
+from tests.conftest import Api
+
+BERLIN = pytest.mark.parametrize("settings", [{"time_zone": "Europe/Berlin"}], indirect=True)
+
+
+@pytest.fixture
+def broadcast(operator: Api) -> dict[str, Any]:
+    response = operator.post("/operator/broadcasts", json={
+        "name": "Club Open", "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})
+    assert response.status_code == 201, response.json
+    return dict(response.json["data"])
+
+
+def import_rows(operator: Api, broadcast: dict[str, Any], rows: list[dict[str, Any]], **body: Any) -> Any:
+    return operator.post("/operator/matches/import", json={"broadcastID": broadcast["id"], "rows": rows,
+                                                           "dryRun": False} | body)
+
+
+def queue(operator: Api, broadcast: dict[str, Any], court: int = 0) -> list[dict[str, Any]]:
+    tables = operator.get("/operator/tables?limit=100").json["data"]
+    return list(next(t for t in tables if t["id"] == broadcast["tables"][court]["id"])["queue"])
+
+
+def row(a: str, b: str, **extra: Any) -> dict[str, Any]:
+    return {"court": "Court 1", "playerA": a, "playerB": b} | extra
+
+
+# ------------------------------------------------------------------------------------------------ the time column
+@BERLIN
+def test_a_time_is_placed_on_the_given_day_in_the_event_time_zone(operator: Api, broadcast: dict[str, Any]) -> None:
+    response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00"),
+                                                 row("Cy Diaz", "Di Evans", time="9:30")], day="2026-11-22")
+    assert response.status_code == 200, response.json
+    read = [r["data"] for r in response.json["data"]["results"]]
+    # Berlin is UTC+1 in November: 14:00 there is 13:00Z
+    assert [m["notBefore"] for m in read] == ["2026-11-22T13:00:00.000Z", "2026-11-22T08:30:00.000Z"]
+    assert [m["startTime"] for m in read] == ["2026-11-22T13:00:00.000Z", "2026-11-22T08:30:00.000Z"]
+    assert [m["notBefore"] for m in queue(operator, broadcast)] == ["2026-11-22T13:00:00.000Z",
+                                                                    "2026-11-22T08:30:00.000Z"]
+
+
+@BERLIN
+def test_without_a_day_a_time_falls_on_today_in_the_event_time_zone(
+        operator: Api, broadcast: dict[str, Any], clock: FixedClock) -> None:
+    clock.advance(seconds=13 * 3600 + 30 * 60)  # 2026-11-21T23:30Z: already the 22nd in Berlin
+    response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="10:00:00")])
+    assert response.status_code == 200, response.json
+    assert response.json["data"]["results"][0]["data"]["notBefore"] == "2026-11-22T09:00:00.000Z"
+
+
+@pytest.mark.parametrize("settings", [{"time_zone": "UTC"}], indirect=True)
+def test_a_dry_run_shows_the_time_and_queues_nothing(operator: Api, broadcast: dict[str, Any]) -> None:
+    response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00")], dryRun=True)
+    assert response.status_code == 200
+    assert response.json["data"]["results"][0]["data"]["notBefore"] == "2026-11-21T14:00:00.000Z"
+    assert response.json["data"]["queued"] == 0 and queue(operator, broadcast) == []
+
+
+@pytest.mark.parametrize("time", ["25:00", "14h", "14:60", ""])
+def test_a_time_that_is_not_a_time_of_day_is_400(operator: Api, broadcast: dict[str, Any], time: str) -> None:
+    response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time=time)])
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "validation_failed"
+    assert "time" in response.json["error"]["details"]["json"]["rows"]["0"]
+    assert queue(operator, broadcast) == []
+
+
+def test_time_and_scheduled_on_together_are_400(operator: Api, broadcast: dict[str, Any]) -> None:
+    response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00",
+                                                     scheduledOn="2026-11-21T14:00:00Z")])
+    assert response.status_code == 400
+    assert response.json["error"]["details"]["json"]["rows"]["0"]["time"] == ["Give scheduledOn or time, not both."]
+
+
+def test_a_day_that_is_not_a_date_is_400(operator: Api, broadcast: dict[str, Any]) -> None:
+    response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00")], day="22.11.2026")
+    assert response.status_code == 400
+    assert "day" in response.json["error"]["details"]["json"]
+
+
+def test_an_unknown_time_zone_is_refused_at_start_with_its_variable() -> None:
+    with pytest.raises(SettingsError, match="COURTSIDE_TIME_ZONE"):
+        Settings.from_env({"COURTSIDE_TIME_ZONE": "Mars/Olympus"})
+    assert Settings.from_env({"COURTSIDE_TIME_ZONE": "Europe/Berlin"}).time_zone == "Europe/Berlin"
+
+
+# ------------------------------------------------------------------------------------------------ start-next
+@pytest.mark.parametrize("settings", [{"time_zone": "UTC"}], indirect=True)
+def test_start_next_skips_a_match_before_its_time_and_starts_it_at_its_time(
+        operator: Api, broadcast: dict[str, Any], clock: FixedClock) -> None:
+    assert import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00")]).status_code == 200
+    table = broadcast["tables"][0]["id"]
+    [waiting] = queue(operator, broadcast)
+    assert waiting["blockedBy"] == {"reason": "not_before", "players": ["Ann Lee", "Bo Chen"],
+                                    "until": "2026-11-21T14:00:00.000Z"}
+    refused = operator.post(f"/operator/tables/{table}/start-next")
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "nothing_startable"
+    assert refused.json["error"]["details"]["skipped"] == [
+        {"matchID": waiting["id"], "reason": "not_before", "players": ["Ann Lee", "Bo Chen"],
+         "until": "2026-11-21T14:00:00.000Z"}]
+    clock.advance(seconds=4 * 3600 - 1)  # 13:59:59
+    assert operator.post(f"/operator/tables/{table}/start-next").status_code == 409
+    clock.advance(seconds=1)  # 14:00
+    started = operator.post(f"/operator/tables/{table}/start-next")
+    assert started.status_code == 200, started.json
+    assert started.json["data"]["id"] == waiting["id"] and started.json["data"]["startedOn"] == \
+        "2026-11-21T14:00:00.000Z"
+
+
+@pytest.mark.parametrize("settings", [{"time_zone": "UTC"}], indirect=True)
+def test_start_next_starts_an_untimed_match_behind_a_timed_one(operator: Api, broadcast: dict[str, Any]) -> None:
+    assert import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00"),
+                                             row("Cy Diaz", "Di Evans")]).status_code == 200
+    started = operator.post(f"/operator/tables/{broadcast['tables'][0]['id']}/start-next")
+    assert started.status_code == 200 and started.json["data"]["playerA"] == "Cy Diaz"
+
+
+# ------------------------------------------------------------------------------------------------ board, outputs
+@pytest.mark.parametrize("settings", [{"time_zone": "UTC", "default_match_minutes": 20}], indirect=True)
+def test_estimates_do_not_promise_a_match_before_its_time(operator: Api, broadcast: dict[str, Any]) -> None:
+    assert import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen"), row("Cy Diaz", "Di Evans", time="14:00"),
+                                             row("Ed Fox", "Flo Gu")]).status_code == 200
+    # now 10:00: the first at once, the third after it (start-next skips the second until 14:00), the second at 14:00
+    assert [m["estimatedStartOn"] for m in queue(operator, broadcast)] == [
+        "2026-11-21T10:00:00.000Z", "2026-11-21T14:00:00.000Z", "2026-11-21T10:20:00.000Z"]
+
+
+@pytest.mark.parametrize("settings", [{"time_zone": "UTC", "default_match_minutes": 20}], indirect=True)
+def test_a_timed_match_waits_for_the_court_when_the_matches_before_it_run_past_its_time(
+        operator: Api, broadcast: dict[str, Any]) -> None:
+    rows = [row(f"A{n} X", f"B{n} Y") for n in range(3)] + [row("Cy Diaz", "Di Evans", time="10:30")]
+    assert import_rows(operator, broadcast, rows).status_code == 200
+    assert [m["estimatedStartOn"][11:16] for m in queue(operator, broadcast)] == ["10:00", "10:20", "10:40", "11:00"]
+
+
+@pytest.mark.parametrize("settings", [{"time_zone": "UTC"}], indirect=True)
+def test_output_pages_show_the_time(operator: Api, broadcast: dict[str, Any], app: Flask) -> None:
+    assert import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00")]).status_code == 200
+    venue = next(o for o in outputs(operator, broadcast["id"]) if o["kind"] == "venue")
+    feed = state(app.test_client(), venue)
+    assert feed.status_code == 200
+    [up_next] = feed.json["courts"][0]["upNext"]
+    assert up_next["notBefore"] == "2026-11-21T14:00:00.000Z"
+    assert up_next["estimatedStartOn"] == "2026-11-21T14:00:00.000Z"
