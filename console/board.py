@@ -108,22 +108,20 @@ def start_cell(text: str) -> tuple[str, str]:
     return ("time", text) if TIME_OF_DAY.match(text) else ("scheduledOn", text)
 
 
-def schedule_rows(frame: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
-    """The rows of a schedule sheet as import rows, and the sheet's problems (unknown or missing columns).
-
-    Column names are matched ignoring case, spaces, `_` and `-` ("Player A", "player_a", "playerA"); empty
-    cells are left out; every value is text, as typed.
-    """
+def sheet_rows(frame: pd.DataFrame, aliases: dict[str, str], *, required: tuple[str, ...], known: str,
+               ) -> tuple[list[dict[str, str]], list[str]]:
+    """The rows of a sheet as import rows (by `aliases`: a column name ignoring case, spaces, `_` and `-` -> a
+    field), and the sheet's problems (unknown or missing columns). Empty cells are left out; every value is text,
+    as typed (an Excel number `5.0` is `5`)."""
     columns: dict[str, str] = {}
     problems: list[str] = []
     for column in frame.columns:
         key = "".join(ch for ch in str(column).lower() if ch.isalnum())
-        if key in COLUMN_ALIASES:
-            columns[str(column)] = COLUMN_ALIASES[key]
+        if key in aliases:
+            columns[str(column)] = aliases[key]
         else:
-            problems.append(f"Column '{column}' is not used (known: court, playerA, playerB, playerA2, playerB2, "
-                            "round, event, bestOf, time).")
-    missing = [name for name in ("court", "playerA", "playerB") if name not in columns.values()]
+            problems.append(f"Column '{column}' is not used (known: {known}).")
+    missing = [name for name in required if name not in columns.values()]
     if missing:
         problems.insert(0, f"The sheet needs the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
     rows = []
@@ -135,7 +133,47 @@ def schedule_rows(frame: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]
             if isinstance(value, float) and value.is_integer():
                 text = str(int(value))
             if text:
-                key, text = start_cell(text) if name == "scheduledOn" else (name, text)
-                row[key] = text
+                row[name] = text
         rows.append(row)
+    return rows, problems
+
+
+def schedule_rows(frame: pd.DataFrame) -> tuple[list[dict[str, str]], list[str]]:
+    """The rows of a schedule sheet as import rows, and the sheet's problems (unknown or missing columns).
+
+    Column names are matched ignoring case, spaces, `_` and `-` ("Player A", "player_a", "playerA"); a start
+    column's time of day is sent as `time`, a full date-time as `scheduledOn`.
+    """
+    rows, problems = sheet_rows(frame, COLUMN_ALIASES, required=("court", "playerA", "playerB"),
+                                known="court, playerA, playerB, playerA2, playerB2, round, event, bestOf, time")
+    for row in rows:
+        if "scheduledOn" in row:
+            key, text = start_cell(row.pop("scheduledOn"))
+            row[key] = text
+    return rows, problems
+
+
+PLAYER_ALIASES = {
+    "firstname": "firstName", "first": "firstName", "givenname": "firstName", "forename": "firstName",
+    "lastname": "lastName", "last": "lastName", "surname": "lastName", "familyname": "lastName",
+    "name": "name", "fullname": "name", "player": "name",
+    "clubname": "clubName", "club": "clubName", "country": "country", "nation": "country",
+    "gender": "gender", "sex": "gender",
+}
+
+
+def player_rows(frame: pd.DataFrame) -> tuple[list[dict[str, str]], list[str]]:
+    """The rows of a player sheet as player import rows (firstName, lastName, clubName, country, gender), and the
+    sheet's problems. A sheet with one `name` column instead is split at the last space ("Ann Marie Lee": first
+    name "Ann Marie", last name "Lee")."""
+    rows, problems = sheet_rows(frame, PLAYER_ALIASES, required=(),
+                                known="firstName, lastName, name, clubName, country, gender")
+    names = {name for row in rows for name in row}
+    if not {"firstName", "lastName"} <= names and "name" not in names and rows:
+        problems.insert(0, "The sheet needs the columns firstName and lastName (or one column name).")
+    for row in rows:
+        full = " ".join(row.pop("name", "").split())
+        if full and not (row.get("firstName") or row.get("lastName")):
+            first, _, last = full.rpartition(" ")
+            row.update({"firstName": first, "lastName": last} if first else {"firstName": last})
     return rows, problems

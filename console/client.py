@@ -297,6 +297,32 @@ class ConsoleClient:
     def remove_player(self, list_id: str, player_id: str) -> dict[str, Any]:
         return dict(self.data("DELETE", f"/operator/player-lists/{list_id}/players/{player_id}"))
 
+    # ------------------------------------------------------------ a club's own setup (contract §9a)
+    def create_player_list(self, name: str) -> dict[str, Any]:
+        return dict(self.data("POST", "/operator/player-lists", json={"name": name}))
+
+    def edit_player(self, list_id: str, player_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """Change a manual or self-registered player; the whole list comes back."""
+        return dict(self.data("PATCH", f"/operator/player-lists/{list_id}/players/{player_id}", json=changes))
+
+    def import_players(self, list_id: str, rows: list[dict[str, Any]], *, dry_run: bool) -> dict[str, Any]:
+        """Per-row results (`player_exists` for a name already in the list); `imported` says how many were added."""
+        return dict(self.data("POST", f"/operator/player-lists/{list_id}/players/import",
+                              json={"rows": rows, "dryRun": dry_run}))
+
+    def create_roster(self, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.data("POST", "/operator/rosters", json=body))
+
+    def update_roster(self, roster_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.data("PATCH", f"/operator/rosters/{roster_id}", json=body))
+
+    def rotate_registration_link(self, roster_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/rosters/{roster_id}/registration/rotate"))
+
+    def set_court_player_list(self, table_id: str, external_id: str | None) -> dict[str, Any]:
+        """The court's player list (one of the club's own lists), or None for the broadcast's default."""
+        return dict(self.data("PATCH", f"/operator/tables/{table_id}", json={"playerListExternalID": external_id}))
+
     # ------------------------------------------------------------ the event page (contract §15)
     def event_page(self, broadcast_id: str) -> dict[str, Any]:
         return dict(self.data("GET", f"/operator/broadcasts/{broadcast_id}/event-page"))

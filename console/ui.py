@@ -232,3 +232,22 @@ def warn_if_loopback(urls: list[str]) -> None:
         st.warning("These links name this computer only (127.0.0.1): phones and screens on the venue network "
                    "cannot open them. Run `courtside up --host 0.0.0.0`, or set `COURTSIDE_PUBLIC_URL` to the "
                    "address people use.", icon=":material/wifi_off:")
+
+
+def confirmed(label: str, *, key: str, question: str, **button: Any) -> bool:
+    """A destructive action in two steps (contract §9a): the button only asks `question`; "Yes, ..." then acts
+    (True once, on that run) and "No, keep it" steps back. Keys: `key`, `key`_yes and `key`_no."""
+    asking = f"_confirm_{key}"
+    if not st.session_state.get(asking):
+        if st.button(label, key=key, **button):
+            st.session_state[asking] = True
+            st.rerun()
+        return False
+    st.warning(question, icon=":material/warning:")
+    if st.button(f"Yes, {label[:1].lower()}{label[1:]}", key=f"{key}_yes", type="primary"):
+        st.session_state[asking] = False
+        return True
+    if st.button("No, keep it", key=f"{key}_no"):
+        st.session_state[asking] = False
+        st.rerun()
+    return False

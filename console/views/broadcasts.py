@@ -1,5 +1,5 @@
-"""Broadcasts and rosters: create and edit broadcasts and their courts, hand one to a connection, rosters,
-and the manual players of a player list."""
+"""Broadcasts and courts: create and edit broadcasts and their courts, hand one to a connection, delete one
+(asks first), and choose each court's player list (contract §9a). Rosters and players have their own pages."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from console.phone import show_sign_ups
 from console.ui import act, client, field_errors, form_key, form_problem, load, plain, show_flash, submit
 
-st.title("Broadcasts and rosters")
+st.title("Broadcasts and courts")
 show_flash()
 api = client()
 
@@ -118,64 +117,41 @@ if broadcasts:
         if st.button("Delete broadcast", key="bc_delete", disabled=not sure):
             act(api.delete_broadcast, chosen, done=f"Broadcast {plain(current['name'])} deleted.")
 
-# ------------------------------------------------------------------ rosters
-st.subheader("Rosters")
-rosters = load(api.rosters)
-if rosters is not None:
-    if rosters:
-        st.dataframe(pd.DataFrame(rosters), hide_index=True, width="stretch")
+# ------------------------------------------------------------------ courts: which player list each uses
+if broadcasts:
+    st.subheader("Courts: player lists")
+    st.caption("A court's players are picked by name from its player list (New match form, schedule sheets). "
+               "Without a list of its own, a court uses the broadcast's list (a roster made for the broadcast).")
+    house = next((c["connectionID"] for c in load(api.connections) or [] if c.get("kind") == "house"), None)
+    all_lists = load(api.player_lists) or []
+    own = {pl["externalID"]: pl["name"] for pl in all_lists if house and pl.get("connectionID") == house
+           and pl.get("externalID")}
+    list_names = {pl["id"]: pl["name"] for pl in all_lists}
+    default = list_names.get(current.get("defaultPlayerListID") or "", "none")
+    courts_now = {t["id"]: t for t in load(api.tables) or [] if t.get("broadcastID") == chosen}
+    if current.get("managerConnectionID") not in (None, house):
+        st.caption("A partner manages this broadcast: its system chooses the courts' lists.")
+    elif not courts_now:
+        st.caption("This broadcast has no courts.")
     else:
-        st.info("No rosters yet.")
-    open_rosters = [r for r in rosters if r.get("rosterType") == "individual" and r.get("selfRegistrationEnabled")]
-    if open_rosters:
-        sign_up_lists = {item["id"]: item for item in load(api.player_lists) or []}
-        for roster in open_rosters:
-            show_sign_ups(api, roster, sign_up_lists.get(roster["source"]["playerListID"]))
-
-# ------------------------------------------------------------------ player lists
-def same_name(player: dict[str, Any], first: str, last: str) -> bool:
-    """The same person by name: first and last name equal, trimmed and case-insensitive."""
-    return all(str(player.get(field) or "").strip().casefold() == value.strip().casefold()
-               for field, value in (("firstName", first), ("lastName", last)))
-
-
-st.subheader("Player lists")
-lists = load(api.player_lists)
-if lists is not None and not lists:
-    st.info("No player lists yet: partners sync them, and every roster has one.")
-elif lists:
-    lists_by_id = {pl["id"]: pl for pl in lists}
-    list_id = st.selectbox("Player list", list(lists_by_id), key="pl_pick",
-                           format_func=lambda i: f"{lists_by_id[i]['name']} ({lists_by_id[i].get('playerCount', 0)})")
-    players = lists_by_id[list_id].get("players") or []
-    if players:
-        st.dataframe(pd.DataFrame(players), hide_index=True, width="stretch")
-    else:
-        st.caption("No players in this list.")
-    manual = {str(p.get("id") or p.get("externalID")): p for p in players if p.get("source") == "manual"}
-    if manual:
-        gone = st.selectbox("Manual player", list(manual), key="pl_remove_pick",
-                            format_func=lambda i: " ".join(filter(None, (manual[i].get("firstName"),
-                                                                         manual[i].get("lastName")))) or i)
-        if st.button("Remove manual player", key="pl_remove"):
-            act(api.remove_player, list_id, gone, done="Player removed.")
-    with st.form(f"pl_add_{list_id}", clear_on_submit=True):
-        st.markdown("**Add a manual player**")
-        first, last = st.columns(2)
-        first_name = first.text_input("First name", max_chars=120)
-        last_name = last.text_input("Last name", max_chars=120)
-        country, club = st.columns(2)
-        country_code = country.text_input("Country", max_chars=120)
-        club_name = club.text_input("Club", max_chars=120)
-        external = st.text_input("External ID (optional)", max_chars=500)
-        twice = st.checkbox("Add even if a player with this name is already in the list", key=f"pl_twice_{list_id}")
-        if st.form_submit_button("Add player"):
-            player = {"firstName": first_name, "lastName": last_name, "country": country_code,
-                      "clubName": club_name, "externalID": external}
-            same = [p for p in players if same_name(p, first_name, last_name)]
-            if same and not twice:
-                st.warning(f"{plain(first_name.strip())} {plain(last_name.strip())} is already in this list. "
-                           "Tick \"Add even if...\" to add a second player with that name.")
-            else:
-                act(api.add_player, list_id, {k: v.strip() for k, v in player.items() if v.strip()},
-                    done="Player added.")
+        with st.form(f"court_lists_{chosen}"):
+            picks: dict[str, str] = {}
+            for table_id, table in courts_now.items():
+                options = [""] + list(own)
+                now_using = table.get("playerListExternalID") or ""
+                if now_using not in options:
+                    options.append(now_using)
+                picks[table_id] = str(st.selectbox(
+                    plain(table["label"]), options, index=options.index(now_using), key=f"court_list_{table_id}",
+                    format_func=lambda x: own.get(x, x) if x else f"The broadcast's list ({default})"))
+            if st.form_submit_button("Save court player lists"):
+                changed = {t: pick for t, pick in picks.items()
+                           if pick != (courts_now[t].get("playerListExternalID") or "")}
+                for table_id, pick in changed.items():
+                    if act(api.set_court_player_list, table_id, pick or None, rerun=False,
+                           done=f"Court player lists of {plain(current['name'])} saved.") is None:
+                        break
+                else:
+                    if changed:
+                        st.rerun()
+                    st.info("Nothing changed.")

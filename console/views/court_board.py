@@ -28,6 +28,7 @@ from console.ui import (
     act,
     best_of,
     client,
+    confirmed,
     field_errors,
     form_key,
     form_problem,
@@ -254,8 +255,10 @@ if tables:
             new_order = queue_after(order, match_id, where)
             if column.button(label, key=f"board_{where}", disabled=new_order == order, width="stretch"):
                 act(api.reorder_queue, table_id, new_order, done=f"Queue of {plain(table['label'])} reordered.")
-        if cancel.button("Cancel match", key="board_cancel", width="stretch"):
-            act(api.cancel_match, match_id, done=f"Cancelled {plain(match_label(match))}.")
+        with cancel:
+            if confirmed("Cancel match", key="board_cancel", width="stretch",
+                         question=f"Cancel {plain(match_label(match))}? It leaves the queue for good."):
+                act(api.cancel_match, match_id, done=f"Cancelled {plain(match_label(match))}.")
 
         others = {t["id"]: t["label"] for t in tables if t["id"] != table_id}
         if others:

@@ -11,8 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from console.board import MAX_ROWS, clock_time, schedule_rows
-from console.client import ApiError, ConsoleError
-from console.ui import FLASH, client, field_reasons, load, plain, show_flash, show_problem
+from console.client import ConsoleError
+from console.sheets import dry_run, read_sheet
+from console.ui import FLASH, client, load, plain, show_flash, show_problem
 
 PREVIEW = "_import_preview"  # {"key", "rows", "result"} of the sheet last checked
 QUEUED = "_import_queued"  # the key of the sheet last queued, so the same upload is not queued twice
@@ -34,41 +35,11 @@ if broadcasts:
     upload = st.file_uploader("Schedule (CSV or Excel)", type=["csv", "xlsx"], key="import_file")
 
 
-def read_sheet(upload: Any) -> pd.DataFrame | None:
-    """The uploaded sheet as text cells, or None with the reason shown."""
-    try:
-        if upload.name.lower().endswith(".xlsx"):
-            return pd.read_excel(upload, dtype=str, engine="openpyxl")
-        return pd.read_csv(upload, dtype=str, keep_default_na=False, skipinitialspace=True)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is the operator's to fix, shown as one line
-        st.error(f"Cannot read {plain(upload.name)}: {plain(exc)}", icon=":material/error:")
-        return None
-
-
-def row_problems(rows: list[dict[str, Any]], exc: ConsoleError) -> list[str]:
-    """A refused import (400: a row's shape) as one problem per row; the API names each row by its index."""
-    problems = [""] * len(rows)
-    reasons = field_reasons(exc.details) if isinstance(exc, ApiError) else {}
-    for path, messages in reasons.items():
-        parts = path.split(".")
-        if len(parts) >= 3 and parts[0] == "rows" and parts[1].isdigit() and int(parts[1]) < len(rows):
-            problems[int(parts[1])] += f"{parts[2]}: {' '.join(messages)} "
-    return [problem.strip() for problem in problems]
-
-
 def check(broadcast_id: str, rows: list[dict[str, Any]], day: str | None) -> dict[str, Any]:
-    """The API's dry run of the rows: `{"problems": [per row], "starts": [per row], "ok": bool, "message"?}`."""
-    try:
-        result = api.import_schedule(broadcast_id, rows, dry_run=True, day=day)
-    except ConsoleError as exc:
-        problems = row_problems(rows, exc)
-        return {"problems": problems, "starts": [""] * len(rows), "ok": False,
-                "message": str(exc) if not any(problems) else "Some rows are not valid: see Problem."}
-    starts = [clock_time((r.get("data") or {}).get("notBefore")) for r in result["results"]]
-    problems = [r["error"]["message"] + "".join(f" {k}: {' '.join(v)}" for k, v in
-                                               (r["error"].get("details") or {}).items() if isinstance(v, list))
-                if "error" in r else "" for r in result["results"]]
-    return {"problems": problems, "starts": starts, "ok": result["failed"] == 0}
+    """The API's dry run of the rows (`console.sheets.dry_run`) and each row's "not before" time."""
+    checked = dry_run(lambda: api.import_schedule(broadcast_id, rows, dry_run=True, day=day), rows)
+    checked["starts"] = [clock_time((r.get("data") or {}).get("notBefore")) for r in checked["results"]]
+    return checked
 
 
 if broadcasts and upload is not None:

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from console.phone import qr_png, scorer_sheet
-from console.ui import act, client, load, plain, show_flash, warn_if_loopback
+from console.ui import act, client, confirmed, load, plain, show_flash, warn_if_loopback
 
 st.title("Phones: scorers and sign-ups")
 show_flash()
@@ -40,9 +40,11 @@ else:
                 st.code(link["url"], language=None, wrap_lines=True)
             else:
                 st.caption("Revoked: rotate to give this court a new link.")
-            left, right = st.columns(2)
-            if left.button("Rotate", key=f"rotate_{link['tableID']}", help="A new link; the old one stops at once."):
+            court = plain(link["tableLabel"])
+            if confirmed("Rotate", key=f"rotate_{link['tableID']}", help="A new link; the old one stops at once.",
+                         question=f"Give {court} a new scorer link? The old link and its printed QR code stop "
+                                  "working at once."):
                 act(api.rotate_scorer_link, link["tableID"], done=f"{link['tableLabel']}: new scorer link.")
-            if link["url"] and right.button("Revoke", key=f"revoke_{link['tableID']}",
-                                            help="The link stops at once."):
+            if link["url"] and confirmed("Revoke", key=f"revoke_{link['tableID']}", help="The link stops at once.",
+                                         question=f"Revoke {court}'s scorer link? Phones scoring it stop at once."):
                 act(api.revoke_scorer_link, link["tableID"], done=f"{link['tableLabel']}: scorer link revoked.")

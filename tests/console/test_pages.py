@@ -18,7 +18,8 @@ from tests.webhook_receiver import Receiver
 
 Console = Callable[[str], AppTest]
 PAGES = ("views/court_board.py", "views/scoring.py", "views/deliveries.py", "views/integrations.py",
-         "views/broadcasts.py", "views/import_schedule.py", "views/results.py")
+         "views/broadcasts.py", "views/import_schedule.py", "views/results.py", "views/rosters.py",
+         "views/players.py")
 
 
 def court_setup(partner: Partner, labels: tuple[str, ...] = ("Court 1", "Court 2")) -> dict[str, str]:
@@ -114,6 +115,8 @@ def test_empty_account_shows_what_to_do_on_every_page(console: Console) -> None:
         "views/broadcasts.py": "No broadcasts yet: create one below.",
         "views/import_schedule.py": "No broadcast yet: create one with its courts on the Broadcasts page first.",
         "views/results.py": "No broadcast yet.",
+        "views/rosters.py": "No rosters yet: create one above.",
+        "views/players.py": "No player lists yet: create one above",
     }
     for page, message in expected.items():
         app = console(page)
@@ -200,7 +203,12 @@ def test_court_board_cancels_a_pending_match(console: Console, partner: Partner,
     partner.match("m1", tables["Court 1"])
     partner.match("m2", tables["Court 1"], "p3", "p4")
     app = console("views/court_board.py")
+    click(app, "board_cancel")  # asks first (contract §9a): nothing is cancelled yet
+    assert "Cancel Ann Lee vs Bo Kim · m1? It leaves the queue for good." in texts(app, "warning")
+    click(app, "board_cancel_no")
+    assert len(operator_api.tables()["Court 1"]["queue"]) == 2 and not texts(app, "warning")
     click(app, "board_cancel")
+    click(app, "board_cancel_yes")
     assert [m["externalID"] for m in operator_api.tables()["Court 1"]["queue"]] == ["m2"]
     assert "Cancelled Ann Lee vs Bo Kim · m1." in texts(app, "success")
 
@@ -449,18 +457,20 @@ def test_broadcasts_create_edit_and_hand_over(console: Console, partner: Partner
 def test_player_lists_add_and_remove_manual_players(console: Console, partner: Partner,
                                                     operator_api: Operator) -> None:
     partner.players()
-    app = console("views/broadcasts.py")
-    frame = app.dataframe[-1].value
-    assert list(frame["externalID"]) == ["p1", "p2", "p3", "p4"]
+    app = console("views/players.py")
+    frame = app.dataframe[0].value
+    assert list(frame["Name"]) == ["Ann Lee", "Bo Kim", "Cy Day", "Di Fox"] and set(frame["From"]) == {"partner"}
     next(t for t in app.text_input if t.label == "First name").input("Eve")
     next(t for t in app.text_input if t.label == "Last name").input("Ray")
     press(app, "Add player")
-    assert "Player added." in texts(app, "success")
+    assert "Eve Ray added." in texts(app, "success")
     players = operator_api.data("GET", "/operator/player-lists")[0]["players"]
     manual = [p for p in players if p["source"] == "manual"]
     assert [(p["firstName"], p["lastName"]) for p in manual] == [("Eve", "Ray")]
-    click(app, "pl_remove")
-    assert "Player removed." in texts(app, "success")
+    click(app, "players_remove")  # asks first (contract §9a)
+    assert len(operator_api.data("GET", "/operator/player-lists")[0]["players"]) == 5
+    click(app, "players_remove_yes")
+    assert "Eve Ray removed." in texts(app, "success")
     assert [p["source"] for p in operator_api.data("GET", "/operator/player-lists")[0]["players"]] == ["mapped"] * 4
 
 
@@ -468,7 +478,7 @@ def test_player_lists_warn_before_adding_a_second_player_with_the_same_name(
     console: Console, partner: Partner, operator_api: Operator,
 ) -> None:
     partner.players()
-    app = console("views/broadcasts.py")
+    app = console("views/players.py")
     next(t for t in app.text_input if t.label == "First name").input("ann")
     next(t for t in app.text_input if t.label == "Last name").input(" LEE ")
     press(app, "Add player")
@@ -478,7 +488,7 @@ def test_player_lists_warn_before_adding_a_second_player_with_the_same_name(
     next(t for t in app.text_input if t.label == "Last name").input("Lee")
     next(c for c in app.checkbox if c.label.startswith("Add even if")).check()
     press(app, "Add player")
-    assert "Player added." in texts(app, "success")
+    assert "Ann Lee added." in texts(app, "success")
     assert [p["source"] for p in operator_api.data("GET", "/operator/player-lists")[0]["players"]][-1] == "manual"
 
 

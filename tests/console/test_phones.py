@@ -35,10 +35,16 @@ def test_rotate_and_revoke_from_the_console_kill_the_old_link(console: Console, 
     old = app.code[0].value
     app.button(key=f"rotate_{table_id}").click().run()
     assert not app.exception, app.exception
+    assert operator_api.data("GET", f"/operator/tables/{table_id}/scorer")["url"] == old  # it asks first (§9a)
+    assert "Give Court 1 a new scorer link? The old link and its printed QR code stop working at once." in texts(
+        app, "warning")
+    app.button(key=f"rotate_{table_id}_yes").click().run()
     new = operator_api.data("GET", f"/operator/tables/{table_id}/scorer")["url"]
     assert new != old and requests.get(old, timeout=10).status_code == 404
     assert requests.get(new, timeout=10).status_code == 200
     app.button(key=f"revoke_{table_id}").click().run()
+    assert requests.get(new, timeout=10).status_code == 200  # asked, not yet revoked
+    app.button(key=f"revoke_{table_id}_yes").click().run()
     assert requests.get(new, timeout=10).status_code == 404
     assert "Revoked: rotate to give this court a new link." in texts(app, "caption")
 
@@ -63,7 +69,7 @@ def test_roster_view_shows_sign_ups_with_the_sign_up_qr_code(console: Console, p
     assert token is not None
     assert session.post(url, data={"csrf": token.group(1), "firstName": "Mima", "lastName": "Ito"},
                         timeout=10).status_code == 201
-    app = console("views/broadcasts.py")
+    app = console("views/rosters.py")
     assert not app.exception, app.exception
     assert url in [c.value for c in app.code]
     assert any(e.label == "Sign-ups: Singles (1)" for e in app.expander)
