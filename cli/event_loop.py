@@ -92,13 +92,16 @@ class EpollLoop:
                         set_mask(fd, 0)
                         watch.discard(fd)
                         continue
+                    # busy first: a worker finishing between the questions below leaves the connection watched
+                    # (its trigger wakes the next turn); a connection asked for nothing is always watched
+                    busy = _busy(obj)
                     mask = 0
                     if obj.readable():
                         mask |= select.EPOLLIN | select.EPOLLPRI
                     if obj.writable() and not obj.accepting:
                         mask |= select.EPOLLOUT
                     set_mask(fd, mask)
-                    if _busy(obj):
+                    if busy or not mask:
                         watch.add(fd)
                     else:
                         watch.discard(fd)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import requests
 
+from cli import event_loop
 from cli.serving import raise_open_file_limit, venue_server
 from domain.settings import Settings
 from tests.server_process import ServerProcess
@@ -81,8 +82,9 @@ class BusyApp:
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
         if environ["PATH_INFO"] == "/slow":
             self.release.wait(30)
-        start_response("200 OK", [("Content-Length", "2"), ("Content-Type", "text/plain")])
-        return [b"ok"]
+        body = b"o" * 50_000 if environ["PATH_INFO"] == "/big" else b"ok"  # big: the worker sends it itself
+        start_response("200 OK", [("Content-Length", str(len(body))), ("Content-Type", "text/plain")])
+        return [body]
 
     def not_modified(self, method: str, path: str, tag: str | None) -> list[tuple[str, str]] | None:
         if method == "GET" and path == "/feed" and tag == '"v1"':
@@ -119,10 +121,14 @@ def test_an_unchanged_feed_poll_is_answered_while_every_worker_is_busy() -> None
         runner.join(10)
 
 
-def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered() -> None:
+def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The server's network loop (`cli/event_loop.py`) keeps its poll set between turns: a connection closed and a
     new one given the same descriptor number must be watched afresh (phones come and go all day), also with a
-    thousand idle connections open, and keep-alive polls on one connection are answered turn after turn."""
+    thousand idle connections open, and keep-alive requests on one connection are answered turn after turn, also
+    when the worker sends a big answer itself and finishes while the loop asks the connection for its state. The
+    loop's once-a-second full pass is turned off here, so a connection it forgets hangs the test."""
+    monkeypatch.setattr(event_loop, "FULL_EVERY", 3600.0)
     app = BusyApp()
     app.release.set()
     server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=2))
@@ -146,6 +152,9 @@ def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered(
             assert polled.read() == b"" and polled.status == 304
             kept.request("POST", "/x", body=b"{}", headers={"Content-Type": "application/json"})
             assert kept.getresponse().read() == b"ok"
+        for _ in range(200):
+            kept.request("GET", "/big")
+            assert len(kept.getresponse().read()) == 50_000
     finally:
         for sock in idle:
             sock.close()
