@@ -296,7 +296,7 @@ def add_manual_player(
             "choose another externalID or none.",
             code="player_exists", details={"externalID": external_id, "name": name},
         )
-    player_list.players.append({"id": new_id("ply"), **player, "source": PlayerSource.MANUAL.value})
+    player_list.players.append(club_player(player, PlayerSource.MANUAL))
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
@@ -350,8 +350,8 @@ def import_players(
     taken = {name_key(full_name(p)): full_name(p) for p in player_list.players}
     outcomes: list[Player | DomainError] = []
     for row in rows:
-        record = {"id": new_id("ply"), **{k: stored_name(v) if isinstance(v, str) else v for k, v in row.items()},
-                  "source": "manual"}
+        record = club_player({k: stored_name(v) if isinstance(v, str) else v for k, v in row.items()},
+                             PlayerSource.MANUAL)
         name, key = full_name(record), name_key(full_name(record))
         if key in taken:
             outcomes.append(Conflict(f"{name} is already in this list (as {taken[key]}).", code="player_exists",
@@ -366,6 +366,13 @@ def import_players(
         _mirror_to_teams(uow, player_list, now=now)
         uow.player_lists.put(player_list)
     return outcomes, stored
+
+
+def club_player(fields: Player, source: PlayerSource) -> Player:
+    """A player the club adds (by hand, from a sheet, or signing up): a new `id`, and that `id` as its `externalID`
+    unless it brings one, so matches and schedules can name it like any list player (contract §9a)."""
+    player_id = new_id("ply")
+    return {"id": player_id, **fields, "externalID": fields.get("externalID") or player_id, "source": source.value}
 
 
 def full_name(player: Player) -> str:

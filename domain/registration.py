@@ -15,9 +15,9 @@ from typing import Any
 from domain import audit, links, text
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
-from domain.ids import new_id
 from domain.models import Link, PlayerList, PlayerSource, Roster
 from domain.names import name_key, stored_name
+from domain.player_lists import club_player
 from domain.ports import UnitOfWork
 from domain.rosters import get_roster
 
@@ -103,7 +103,7 @@ def sign_up(uow: UnitOfWork, *, key: str, sign_up: SignUp, now: datetime) -> tup
                        code="already_registered")
     if len(_self_players(backing)) >= MAX_SIGN_UPS:
         raise Conflict(f"This roster is full ({MAX_SIGN_UPS} sign-ups).", code="registration_full")
-    record = {"id": new_id("ply"), **player, "source": PlayerSource.SELF.value}
+    record = club_player(player, PlayerSource.SELF)
     backing.players.append(record)
     backing.updated_on = iso(now)
     uow.player_lists.put(backing)

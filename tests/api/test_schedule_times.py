@@ -12,6 +12,7 @@ from flask import Flask
 from domain.clock import FixedClock
 from domain.settings import Settings, SettingsError
 from tests.api.test_outputs import outputs, state
+from tests.api.test_self_registration import submit
 from tests.conftest import Api
 
 BERLIN = pytest.mark.parametrize("settings", [{"time_zone": "Europe/Berlin"}], indirect=True)
@@ -156,3 +157,31 @@ def test_output_pages_show_the_time(operator: Api, broadcast: dict[str, Any], ap
     [up_next] = feed.json["courts"][0]["upNext"]
     assert up_next["notBefore"] == "2026-11-21T14:00:00.000Z"
     assert up_next["estimatedStartOn"] == "2026-11-21T14:00:00.000Z"
+
+
+# ------------------------------------------------------------------------------------------------ the club's players
+def test_imported_and_signed_up_players_are_the_lists_players_in_a_schedule(
+        operator: Api, broadcast: dict[str, Any], app: Flask) -> None:
+    """A player the club imports or who signs up gets its `id` as `externalID`, so a schedule naming them refers to
+    the list's player (club, country, check-in as one person), not to a typed name (contract §9a)."""
+    roster = operator.post("/operator/rosters", json={"broadcastID": broadcast["id"], "name": "Entries",
+                                                      "type": "individual", "selfRegistrationEnabled": True})
+    assert roster.status_code == 201, roster.json
+    list_id = roster.json["data"]["source"]["playerListID"]
+    imported = operator.post(f"/operator/player-lists/{list_id}/players/import", json={
+        "rows": [{"firstName": "Ann", "lastName": "Lee", "clubName": "Riverside"}], "dryRun": False})
+    assert imported.status_code == 200, imported.json
+    [ann] = [r["data"] for r in imported.json["data"]["results"]]
+    assert ann["externalID"] == ann["id"] and ann["id"].startswith("ply_")
+    path = "/" + operator.get(f"/operator/rosters/{roster.json['data']['id']}/registration").json["data"]["url"] \
+        .split("/", 3)[3]
+    assert submit(app.test_client(), path, firstName="Mima", lastName="Ito").status_code == 201
+    response = import_rows(operator, broadcast, [row("ann lee", "Mima  Ito"), row("Walk In", "Ann Lee")])
+    assert response.status_code == 200, response.json
+    players = {p["firstName"]: p for p in operator.get("/operator/player-lists").json["data"][0]["players"]}
+    assert players["Mima"]["source"] == "self" and players["Mima"]["externalID"] == players["Mima"]["id"]
+    first, second = (r["data"] for r in response.json["data"]["results"])
+    assert first["participants"] == {"playerA": {"externalID": ann["id"]},
+                                     "playerB": {"externalID": players["Mima"]["externalID"]}}
+    assert (first["playerA"], first["playerB"]) == ("Ann Lee", "Mima Ito")
+    assert second["participants"]["playerA"] == {"manualName": "Walk In"}
