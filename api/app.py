@@ -42,6 +42,7 @@ from api.routes import (
     operator_outputs,
     operator_people,
     operator_phone,
+    operator_print,
     operator_resources,
     operator_webhooks,
     player_lists,
@@ -330,7 +331,8 @@ def create_app(services: Services) -> CourtsideFlask:
     openapi.install(api, settings=settings)
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
-                   operator_phone, operator_audit, operator_event, operator_people, operator_draws):
+                   operator_phone, operator_audit, operator_event, operator_people, operator_draws,
+                   operator_print):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",

@@ -1,0 +1,104 @@
+"""The print views (contract §9a) printed by chromium, as a club prints them: each sheet fetched from a real server
+with the operator key, opened from a file as the console's download is, printed to PDF with its own `@page` size,
+and every page rendered to a picture: A4 portrait, one court per page, black on white, the content where a desk
+expects it. The first page of each is kept in docs/print-*.png (open them: they are what goes on the desk)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pypdfium2
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser
+
+from tests.server_process import ServerProcess
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs"
+A4_POINTS = (595, 842)  # 210 x 297 mm
+COURTS = ["Court 1", "Court 2", "Court 3", "Court 4"]
+PLAYERS = ["Ann Lee", "Bo Kim", "Cy Day", "Di Fox", "Ed Ng", "Flo Ray", "Gus Poe", "Hal Bo", "Ivy Orr", "Jo Pike",
+           "Kai Moss", "Lu Chen", "Mia Wong", "Ned Hart", "Olga Sørensen", "Pia Marchetti-Wolfe"]
+CLUBS = ["Riverside TTC", "Northgate", "St. Mary's", ""]
+
+
+def seed(server: ServerProcess) -> str:
+    """A club day on four courts: a schedule with start times, two matches played, one on court, one called,
+    six people checked in, the sign-up and event pages open. The broadcast's ID."""
+    broadcast = server.call("POST", "/operator/broadcasts", {
+        "name": "Riverside Club Open 2026", "tables": [{"label": label} for label in COURTS]})["data"]
+    roster = server.call("POST", "/operator/rosters", {
+        "broadcastID": broadcast["id"], "name": "Club members", "type": "individual",
+        "selfRegistrationEnabled": True})["data"]
+    players = [{"firstName": n.split()[0], "lastName": n.split()[1], "clubName": CLUBS[i % 4]}
+               for i, n in enumerate(PLAYERS)]
+    server.call("POST", f"/operator/player-lists/{roster['source']['playerListID']}/players/import",
+                {"rows": players, "dryRun": False})
+    rows: list[dict[str, Any]] = []
+    for slot in range(3):
+        for court in range(4):
+            a, b = PLAYERS[(court * 2 + slot * 3) % 16], PLAYERS[(court * 2 + 1 + slot * 5) % 16]
+            if a == b:
+                b = PLAYERS[(court * 2 + 2) % 16]
+            rows.append({"court": COURTS[court], "playerA": a, "playerB": b, "event": "Open singles",
+                         "round": f"Round {slot + 1}", "bestOf": 3,
+                         "scheduledOn": f"2026-11-21T{10 + slot}:{'00' if court < 2 else '30'}:00Z"})
+    rows.append({"court": "Court 4", "playerA": "Ann Lee", "playerA2": "Bo Kim", "playerB": "Cy Day",
+                 "playerB2": "Di Fox", "event": "Mixed doubles", "round": "Final", "bestOf": 5})
+    matches = [r["data"] for r in server.call("POST", "/operator/matches/import",
+                                              {"broadcastID": broadcast["id"], "rows": rows})["data"]["results"]]
+    for match, games in ((matches[0], [{"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 5}]),
+                         (matches[1], [{"a": 4, "b": 11}, {"a": 8, "b": 11}])):
+        server.call("POST", f"/operator/matches/{match['id']}/start", {"force": True})
+        server.call("POST", f"/operator/matches/{match['id']}/complete", {"gameScores": games})
+    server.call("POST", f"/operator/matches/{matches[2]['id']}/start", {"force": True})
+    server.call("POST", f"/operator/matches/{matches[3]['id']}/walkover", {"winnerSide": "a", "reason": "no_show"})
+    server.call("POST", f"/operator/matches/{matches[5]['id']}/call")
+    people = server.call("GET", f"/operator/broadcasts/{broadcast['id']}/people")["data"]
+    for person in people[::2][:6]:
+        server.call("POST", f"/operator/broadcasts/{broadcast['id']}/people/{person['personID']}/check-in",
+                    {"present": True})
+    server.call("POST", f"/operator/broadcasts/{broadcast['id']}/event-page/enable")
+    return str(broadcast["id"])
+
+
+def printed(browser: Browser, html: str, tmp_path: Path, kind: str) -> list[Image.Image]:
+    """The sheet as chromium prints it (its own @page size), every page rendered at 100 dpi."""
+    sheet = tmp_path / f"{kind}.html"
+    sheet.write_text(html, encoding="utf-8")
+    page = browser.new_page()
+    page.goto(sheet.as_uri())
+    pdf = pypdfium2.PdfDocument(page.pdf(prefer_css_page_size=True, print_background=True))
+    page.close()
+    pages = []
+    for number in range(len(pdf)):
+        width, height = pdf[number].get_size()
+        assert (round(width), round(height)) == A4_POINTS, (kind, number, width, height)
+        pages.append(pdf[number].render(scale=100 / 72).to_pil().convert("RGB"))
+    return pages
+
+
+def assert_black_on_white(picture: Image.Image, kind: str) -> None:
+    """Paper: white around and behind the print, nothing but black and greys (no colour), some ink on it."""
+    pixels = list(picture.getdata())
+    colours = sum(1 for r, g, b in pixels if max(r, g, b) - min(r, g, b) > 24)
+    assert colours == 0, f"{kind}: {colours} coloured pixels"
+    white = sum(1 for r, g, b in pixels if min(r, g, b) > 245) / len(pixels)
+    assert 0.6 < white < 0.995, f"{kind}: {white:.1%} white"
+    width, height = picture.size
+    margin = [picture.getpixel((x, y)) for x in range(width) for y in range(8)]
+    assert all(min(p) > 245 for p in margin), f"{kind}: ink in the top margin"
+
+
+@pytest.mark.parametrize(("kind", "pages"), [("schedules", 4), ("results", 1), ("sign-in", 1), ("qr", 1)])
+def test_each_print_view_prints_on_a4_black_on_white(browser: Browser, live_server: ServerProcess, tmp_path: Path,
+                                                     kind: str, pages: int) -> None:
+    broadcast = seed(live_server)
+    response = live_server.operator_call("GET", f"/operator/broadcasts/{broadcast}/print/{kind}?utcOffset=0")
+    assert response.status_code == 200 and response.headers["Content-Type"] == "text/html; charset=utf-8"
+    sheets = printed(browser, response.text, tmp_path, kind)
+    assert len(sheets) == pages, f"{kind}: {len(sheets)} pages"
+    for picture in sheets:
+        assert_black_on_white(picture, kind)
+    sheets[0].save(SHOTS / f"print-{kind}.png", optimize=True)
