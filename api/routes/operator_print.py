@@ -4,23 +4,21 @@
 `sign-in` (§14's desk sheet) and `qr` (every scorer link, the sign-up and event-page links: secrets by design,
 which is why every print view is an operator route). Each answer is a self-contained `text/html` page (no script,
 no link out, no control) whose `@page` rule is A4 portrait, black on white: the console fetches it with the operator
-key and hands it to the browser to print. Times are wall-clock times at `utcOffset` minutes east of UTC (the
-console sends its own), else the server's local time.
+key and hands it to the browser to print. Times are wall-clock times in the event's time zone
+(`COURTSIDE_TIME_ZONE`, else the server's), the zone a schedule's times are read in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import tzinfo
 from typing import Any
 
 import segno
 from flask import Response, render_template
-from marshmallow import fields, validate
 
 from api.blueprint import Blueprint
 from api.context import caller, now, public_root, services, unit_of_work
-from api.schemas.common import Strict
 from api.security import requires
 from domain import paper
 from domain.clock import parse_iso
@@ -38,64 +36,43 @@ HEADERS = {
 }
 
 
-class PrintQuery(Strict):
-    utcOffset = fields.Integer(validate=validate.Range(min=-840, max=840), metadata={
-        "description": "minutes east of UTC for the times printed (the console's own); default: the server's"})
-
-
 def qr_svg(url: str) -> str:
     """A QR code of the URL as inline SVG: sharp at any print size."""
     return str(segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True))
 
 
-def _zone(offset: int | None) -> timezone | None:
-    return None if offset is None else timezone(timedelta(minutes=offset))
-
-
-def _clock(offset: int | None) -> Callable[[str | None], str]:
-    """`14:05`: an API timestamp as a wall-clock time at the offset ("" for none)."""
-    zone = _zone(offset)
+def _clock(zone: tzinfo) -> Callable[[str | None], str]:
+    """`14:05`: an API timestamp as a wall-clock time of the event ("" for none)."""
 
     def clock(moment: str | None) -> str:
-        if not moment:
-            return ""
-        at = parse_iso(moment)
-        return (at.astimezone(zone) if zone else at.astimezone()).strftime("%H:%M")
+        return parse_iso(moment).astimezone(zone).strftime("%H:%M") if moment else ""
 
     return clock
 
 
-def _day(moment: datetime, offset: int | None) -> str:
-    """`Saturday 14 March 2026`: the printing day at the offset."""
-    zone = _zone(offset)
-    local = moment.astimezone(zone) if zone else moment.astimezone()
-    return f"{local:%A} {local.day} {local:%B %Y}"
-
-
-def _page(template: str, sheet: Json, query: Json) -> Response:
-    offset = query.get("utcOffset")
-    at = now().astimezone(UTC)
-    body = render_template(f"print/{template}", sheet=sheet, clock=_clock(offset), day=_day(at, offset),
-                           printed=_clock(offset)(sheet["printedOn"]), qr=qr_svg)
+def _page(template: str, sheet: Json) -> Response:
+    zone = services().settings.zone()
+    today = now().astimezone(zone)
+    body = render_template(f"print/{template}", sheet=sheet, clock=_clock(zone), printed=_clock(zone)(
+        sheet["printedOn"]), day=f"{today:%A} {today.day} {today:%B %Y}", qr=qr_svg)
     response = Response(body, status=200, mimetype="text/html")
     response.headers.update(HEADERS)
     return response
 
 
 def _route(kind: str, summary: str) -> Callable[[Callable[[UnitOfWork, str], Json]], Callable[..., Response]]:
-    """Declare the print view of one kind: the operator key, `utcOffset`, 200 `text/html`, 404."""
+    """Declare the print view of one kind: the operator key, 200 `text/html`, 404."""
 
     def declare(gather: Callable[[UnitOfWork, str], Json]) -> Callable[..., Response]:
-        def view(query: Json, broadcast_id: str) -> Response:
+        def view(broadcast_id: str) -> Response:
             with unit_of_work() as uow:
                 sheet = gather(uow, broadcast_id)
-            return _page(f"{kind}.html", sheet, query)
+            return _page(f"{kind}.html", sheet)
 
         view.__name__ = f"print_{kind.replace('-', '_')}"
         view.__doc__ = summary
         documented = blp.doc(responses={"200": {"description": "The A4 page (HTML) to print."}})(view)
         documented = blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")(documented)
-        documented = blp.arguments(PrintQuery, location="query")(documented)
         return blp.route(f"{PRINT}/{kind}", methods=["GET"])(requires(operator=True)(documented))
 
     return declare

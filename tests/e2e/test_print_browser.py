@@ -5,15 +5,18 @@ expects it. The first page of each is kept in docs/print-*.png (open them: they 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pypdfium2
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser
 
-from tests.server_process import ServerProcess
+from tests.server_process import ServerProcess, free_port
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs"
 A4_POINTS = (595, 842)  # 210 x 297 mm
@@ -21,11 +24,23 @@ COURTS = ["Court 1", "Court 2", "Court 3", "Court 4"]
 PLAYERS = ["Ann Lee", "Bo Kim", "Cy Day", "Di Fox", "Ed Ng", "Flo Ray", "Gus Poe", "Hal Bo", "Ivy Orr", "Jo Pike",
            "Kai Moss", "Lu Chen", "Mia Wong", "Ned Hart", "Olga Sørensen", "Pia Marchetti-Wolfe"]
 CLUBS = ["Riverside TTC", "Northgate", "St. Mary's", ""]
+ZONE = ZoneInfo("Europe/Berlin")
+
+
+@pytest.fixture
+def club_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A `courtside serve` for a club in Berlin (its schedule's times and its paper in that zone)."""
+    server = ServerProcess(tmp_path / "data", free_port())
+    server.env["COURTSIDE_TIME_ZONE"] = "Europe/Berlin"
+    yield server.start()
+    server.stop()
 
 
 def seed(server: ServerProcess) -> str:
-    """A club day on four courts: a schedule with start times, two matches played, one on court, one called,
-    six people checked in, the sign-up and event pages open. The broadcast's ID."""
+    """A club day on four courts: a schedule with start times from the next hour on, two matches played, one
+    walkover, one on court, one called, six people checked in, the sign-up and event pages open. The broadcast's
+    ID."""
+    first = min(datetime.now(ZONE).hour + 1, 20)
     broadcast = server.call("POST", "/operator/broadcasts", {
         "name": "Riverside Club Open 2026", "tables": [{"label": label} for label in COURTS]})["data"]
     roster = server.call("POST", "/operator/rosters", {
@@ -43,7 +58,7 @@ def seed(server: ServerProcess) -> str:
                 b = PLAYERS[(court * 2 + 2) % 16]
             rows.append({"court": COURTS[court], "playerA": a, "playerB": b, "event": "Open singles",
                          "round": f"Round {slot + 1}", "bestOf": 3,
-                         "scheduledOn": f"2026-11-21T{10 + slot}:{'00' if court < 2 else '30'}:00Z"})
+                         "time": f"{first + slot}:{'00' if court < 2 else '30'}"})
     rows.append({"court": "Court 4", "playerA": "Ann Lee", "playerA2": "Bo Kim", "playerB": "Cy Day",
                  "playerB2": "Di Fox", "event": "Mixed doubles", "round": "Final", "bestOf": 5})
     matches = [r["data"] for r in server.call("POST", "/operator/matches/import",
@@ -92,10 +107,10 @@ def assert_black_on_white(picture: Image.Image, kind: str) -> None:
 
 
 @pytest.mark.parametrize(("kind", "pages"), [("schedules", 4), ("results", 1), ("sign-in", 1), ("qr", 1)])
-def test_each_print_view_prints_on_a4_black_on_white(browser: Browser, live_server: ServerProcess, tmp_path: Path,
+def test_each_print_view_prints_on_a4_black_on_white(browser: Browser, club_server: ServerProcess, tmp_path: Path,
                                                      kind: str, pages: int) -> None:
-    broadcast = seed(live_server)
-    response = live_server.operator_call("GET", f"/operator/broadcasts/{broadcast}/print/{kind}?utcOffset=0")
+    broadcast = seed(club_server)
+    response = club_server.operator_call("GET", f"/operator/broadcasts/{broadcast}/print/{kind}")
     assert response.status_code == 200 and response.headers["Content-Type"] == "text/html; charset=utf-8"
     sheets = printed(browser, response.text, tmp_path, kind)
     assert len(sheets) == pages, f"{kind}: {len(sheets)} pages"
