@@ -1,4 +1,5 @@
-"""Screenshots of the console's Phones page (a QR code per court) and of the printable sheet into docs/phone/.
+"""Screenshots of the console's Phones page (a QR code per court) and of the QR sheet it prints (the API's print view,
+contract §9a) into docs/phone/.
 
     .venv/bin/python -m bench.screenshot_console_phones
 """
@@ -7,7 +8,6 @@ from __future__ import annotations
 
 from bench.browser_support import console_page
 from bench.outputs_support import running_server, seed_day
-from console.phone import scorer_sheet
 from tests.server_process import ROOT
 
 
@@ -18,10 +18,9 @@ def main() -> None:
         with console_page(server) as console:
             console.open("/phones", ready="Scorer links", exact=True)
             console.shoot(out / "console-phones.png", settle_ms=2500)  # the QR images load
-            tables = server.call("GET", "/operator/tables?limit=100")["data"]
-            links = [server.call("GET", f"/operator/tables/{t['id']}/scorer")["data"] for t in tables]
+            broadcast = server.call("GET", "/operator/broadcasts")["data"][0]
             sheet = out / "scorer-sheet.html"
-            sheet.write_text(scorer_sheet("Riverside Open 2026", links))
+            sheet.write_text(server.operator_call("GET", f"/operator/broadcasts/{broadcast['id']}/print/qr").text)
             try:
                 console.page.goto(sheet.as_uri())
                 console.shoot(out / "scorer-sheet.png", settle_ms=0)

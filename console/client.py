@@ -205,6 +205,10 @@ class ConsoleClient:
     def results_csv(self, broadcast_id: str) -> bytes:
         return self.download("/operator/results", broadcastID=broadcast_id, format="csv")
 
+    def print_sheet(self, broadcast_id: str, kind: str) -> bytes:
+        """A print view (contract §9a): `schedules`, `results`, `sign-in` or `qr`, as an A4 HTML page."""
+        return self.download(f"/operator/broadcasts/{broadcast_id}/print/{kind}")
+
     def move_match(self, match_id: str, table_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/move", json={"tableID": table_id}))
 

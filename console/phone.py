@@ -1,5 +1,5 @@
-"""QR codes for the phone pages (contract §11), the printable sheet of every court's scorer link, and a
-roster's sign-ups."""
+"""QR codes for the phone pages (contract §11), the event page's A4 poster (§15), and a roster's sign-ups. The
+sheet of every court's scorer link is the API's QR print view (`console/paper.py`)."""
 
 from __future__ import annotations
 
@@ -22,29 +22,8 @@ def qr_png(url: str, *, scale: int = 6) -> bytes:
 
 
 def qr_svg(url: str) -> str:
-    """A QR code of the URL as inline SVG (for the printable sheet: sharp at any size)."""
+    """A QR code of the URL as inline SVG (for the poster: sharp at any size)."""
     return str(segno.make(url, error="m").svg_inline(scale=5, border=2, omitsize=True))
-
-
-def scorer_sheet(event: str, links: list[dict[str, Any]]) -> str:
-    """One page to print: every court's label, its QR code and its URL, four to a row on A4 or Letter."""
-    cards = "".join(
-        f'<div class="card"><h2>{html.escape(str(link["tableLabel"] or ""))}</h2>{qr_svg(link["url"])}'
-        f'<p>Scan to score this court</p><code>{html.escape(link["url"])}</code></div>'
-        for link in links if link.get("url"))
-    title = f"Scorer links: {html.escape(event)}"
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-@page {{ size: auto; margin: 12mm; }}
-body {{ font-family: system-ui, "DejaVu Sans", sans-serif; color: #000; margin: 0; }}
-h1 {{ font-size: 20pt; margin: 0 0 6mm; }}
-.grid {{ display: grid; grid-template-columns: repeat(3, 1fr); gap: 6mm; }}
-.card {{ border: 1px solid #999; border-radius: 3mm; padding: 4mm; text-align: center; break-inside: avoid; }}
-.card h2 {{ font-size: 18pt; margin: 0 0 2mm; }}
-.card svg {{ width: 45mm; height: 45mm; }}
-.card p {{ margin: 1mm 0; font-size: 10pt; }}
-.card code {{ font-size: 6.5pt; word-break: break-all; color: #444; }}
-</style></head><body><h1>{title}</h1><div class="grid">{cards}</div></body></html>"""
 
 
 def event_poster(event: str, url: str) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from console.check_in import STATUS_WORDS, counts, label, sign_in_sheet
+from console.check_in import STATUS_WORDS, counts, label
+from console.paper import print_button
 from console.ui import act, client, load, plain, show_flash
 
 st.title("Check-in")
@@ -49,8 +50,7 @@ elif broadcasts:
             if gone is not None and st.button("Mark as not here", key="checkout_go"):
                 st.session_state["checkin_turn"] = turn + 1
                 act(api.check_in, chosen, gone, False, done=f"{plain(here[gone]['name'])} is no longer checked in.")
-        st.download_button("Printable sign-in sheet", sign_in_sheet(broadcast["name"], people),
-                           file_name="sign-in-sheet.html", mime="text/html", icon=":material/print:")
+        print_button(api, broadcast, "sign-in")
     else:
         st.caption("Nobody yet: players appear here once they are in a match of this broadcast.")
 

@@ -23,6 +23,7 @@ from console.board import (
     queue_after,
 )
 from console.history import match_history
+from console.paper import print_button
 from console.scoring import match_state
 from console.ui import (
     act,
@@ -224,6 +225,10 @@ board()
 
 tables: list[dict[str, Any]] | None = st.session_state.get(BOARD)
 if tables:
+    shown = set(t.get("broadcastID") for t in tables)
+    printable = [b for b in load(client().broadcasts) or [] if b["id"] in shown]
+    for broadcast in printable:  # one page per court, to pin up beside it
+        print_button(client(), broadcast, "schedules", named=len(printable) > 1)
     st.divider()
     new_match_form(tables)
     st.divider()

@@ -7,7 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from console.phone import qr_png, scorer_sheet
+from console.paper import print_button
+from console.phone import qr_png
 from console.ui import act, client, confirmed, load, plain, show_flash, warn_if_loopback
 
 st.title("Phones: scorers and sign-ups")
@@ -29,8 +30,9 @@ warn_if_loopback([link["url"] for link in links if link.get("url")])
 if not links:
     st.info("No courts yet: create a broadcast with courts first.")
 else:
-    st.download_button("Printable sheet of every court's QR code", scorer_sheet("Courtside", links),
-                       file_name="scorer-links.html", mime="text/html", icon=":material/print:")
+    broadcasts = load(api.broadcasts) or []
+    for broadcast in broadcasts:  # one A4 sheet per event: its courts' codes, sign-up and event page
+        print_button(api, broadcast, "qr", named=len(broadcasts) > 1)
     columns = st.columns(4)
     for index, link in enumerate(links):
         with columns[index % 4], st.container(border=True):

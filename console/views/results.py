@@ -8,6 +8,7 @@ import streamlit as st
 
 from console.board import clock_time
 from console.history import match_history
+from console.paper import print_button
 from console.scoring import score_line
 from console.ui import client, load, match_label, plain, show_flash
 
@@ -43,6 +44,7 @@ for broadcast in broadcasts or []:
                               format_func=labels.__getitem__)
         match_history(done[picked], key=f"results_{broadcast['id']}",
                       labels={t["id"]: t["label"] for t in tables})
+    print_button(api, broadcast, "results")
     csv = load(api.results_csv, broadcast["id"])
     if csv is not None:
         st.download_button(f"Download results of {plain(broadcast['name'])} (CSV)", csv,

@@ -165,7 +165,8 @@ def test_results_page_shows_the_table_and_offers_the_csv(console: Console, opera
     assert list(frame.columns) == ["Court", "Event", "Round", "Side A", "Side B", "Games", "Games won", "Winner",
                                    "Finished", "Minutes"]
     assert frame.iloc[0]["Games"] == "11-4 11-4 11-4" and frame.iloc[0]["Winner"] == "Ann Lee"
-    assert [b.label for b in app.get("download_button")] == ["Download results of Saturday Open (CSV)"]
+    assert [b.label for b in app.get("download_button")] == ["Print results (A4)",
+                                                             "Download results of Saturday Open (CSV)"]
 
 
 def test_import_page_reads_an_excel_sheet(console: Console, operator_api: Operator, tmp_path: Path) -> None:

@@ -96,7 +96,8 @@ def printed(browser: Browser, html: str, tmp_path: Path, kind: str) -> list[Imag
 
 def assert_black_on_white(picture: Image.Image, kind: str) -> None:
     """Paper: white around and behind the print, nothing but black and greys (no colour), some ink on it."""
-    pixels = list(picture.getdata())
+    data = picture.tobytes()
+    pixels = list(zip(data[0::3], data[1::3], data[2::3], strict=True))
     colours = sum(1 for r, g, b in pixels if max(r, g, b) - min(r, g, b) > 24)
     assert colours == 0, f"{kind}: {colours} coloured pixels"
     white = sum(1 for r, g, b in pixels if min(r, g, b) > 245) / len(pixels)
