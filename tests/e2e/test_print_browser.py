@@ -118,3 +118,28 @@ def test_each_print_view_prints_on_a4_black_on_white(browser: Browser, club_serv
     for picture in sheets:
         assert_black_on_white(picture, kind)
     sheets[0].save(SHOTS / f"print-{kind}.png", optimize=True)
+
+
+def test_the_consoles_print_buttons_download_the_sheets_a_club_prints(
+        browser: Browser, console_url: tuple[str, ServerProcess], tmp_path: Path) -> None:
+    """In the real console: the Court board's and the Check-in page's print buttons each download the API's sheet
+    (fetched on the click), and the downloaded file prints as it should: four courts on four A4 pages, everyone on
+    the sign-in sheet."""
+    url, server = console_url
+    seed(server)
+    page = browser.new_page(viewport={"width": 1280, "height": 1000}, accept_downloads=True)
+    page.set_default_timeout(30_000)
+    for path, button, name, pages, shown in (
+            ("/", "Print court schedules (A4)", "court-schedules-riverside-club-open-2026.html", 4, "Court 4"),
+            ("/check-in", "Print sign-in sheet (A4)", "sign-in-sheet-riverside-club-open-2026.html", 1,
+             "Pia Marchetti-Wolfe")):
+        page.goto(url + path)
+        with page.expect_download() as started:
+            page.get_by_role("button", name=button).click()
+        download = started.value
+        assert download.suggested_filename == name
+        saved = tmp_path / name
+        download.save_as(saved)
+        sheet = saved.read_text(encoding="utf-8")
+        assert shown in sheet and "Riverside Club Open 2026" in sheet
+        assert len(printed(browser, sheet, tmp_path, name.removesuffix(".html"))) == pages
