@@ -10,7 +10,19 @@ import pandas as pd
 import streamlit as st
 
 from console.phone import show_sign_ups
-from console.ui import act, client, confirmed, field_errors, form_key, form_problem, load, plain, show_flash, submit
+from console.ui import (
+    act,
+    client,
+    confirmed,
+    field_errors,
+    form_key,
+    form_problem,
+    load,
+    plain,
+    show_flash,
+    submit,
+    warn_if_loopback,
+)
 
 st.title("Rosters")
 show_flash()
@@ -74,6 +86,8 @@ else:
             done=f"Self-registration of {plain(roster['name'])} is {'on' if wanted else 'off'}.")
     if enabled:
         lists = {pl["id"]: pl for pl in load(api.player_lists) or []}
+        link = load(api.registration_link, roster_id) or {}
+        warn_if_loopback([link.get("url") or ""])
         show_sign_ups(api, roster, lists.get((roster.get("source") or {}).get("playerListID", "")))
         if confirmed("New sign-up link", key=f"roster_rotate_{roster_id}",
                      question="Give this roster a new sign-up link? The old link and its printed QR code stop "

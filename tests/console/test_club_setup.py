@@ -152,6 +152,7 @@ def test_rosters_page_creates_an_individual_roster_open_to_sign_ups_with_its_lin
     url = operator_api.data("GET", f"/operator/rosters/{roster['id']}/registration")["url"]
     assert url in [c.value for c in app.code] and len(app.get("image")) == 1  # the link and its QR code
     assert any(e.label == "Sign-ups: Open entries (0)" for e in app.expander)
+    assert any(w.startswith("These links name this computer only") for w in texts(app, "warning"))
     assert sign_up(url, "Mima", "Ito") == 201
     app.run()
     assert any(e.label == "Sign-ups: Open entries (1)" for e in app.expander)
