@@ -224,6 +224,27 @@ def test_qr_sheet_falls_back_to_every_open_roster_when_none_feeds_the_broadcast(
     assert "Walk-ins" in page and qr_svg(url) in page
 
 
+# ------------------------------------------------------------------------------------------------ hostile names
+@pytest.mark.parametrize("kind", KINDS)
+def test_names_are_printed_as_text_never_as_markup(operator: Api, clock: FixedClock, kind: str) -> None:
+    response = operator.post("/operator/broadcasts", json={
+        "name": "<i>Open</i>", "tables": [{"label": "<b>Court</b>"}]})
+    assert response.status_code == 201, response.json
+    club = Club(operator, clock, response.json["data"])
+    match = club.schedule([{"court": "<b>Court</b>", "playerA": "<script>alert(1)</script>",
+                            "playerB": "Bo \"Kim\" & <img src=x>", "event": "<a href=x>Cup</a>"}])[0]
+    club.post(f"/operator/matches/{match['id']}/start")
+    club.post(f"/operator/matches/{match['id']}/complete", {"gameScores": [{"a": 11, "b": 3}] * 3})
+    club.schedule([{"court": "<b>Court</b>", "playerA": "<script>alert(1)</script>", "playerB": "Di Fox"}])
+
+    page = assert_paper(club.sheet(kind))  # no <script>, <a>, ... got through
+    assert "&lt;i&gt;Open&lt;/i&gt;" in page and "<img" not in page and "<i>Open" not in page
+    if kind != "sign-in":
+        assert "&lt;b&gt;Court&lt;/b&gt;" in page
+    if kind in ("schedules", "sign-in", "results"):
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
 # ------------------------------------------------------------------------------------------------ who may print
 @pytest.mark.parametrize("kind", KINDS)
 def test_print_views_are_operator_only_and_404_for_an_unknown_broadcast(club: Club, partner: Api, kind: str) -> None:

@@ -6,6 +6,7 @@ expects it. The first page of each is kept in docs/print-*.png (open them: they 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,15 @@ def seed(server: ServerProcess) -> str:
     return str(broadcast["id"])
 
 
-def printed(browser: Browser, html: str, tmp_path: Path, kind: str) -> list[Image.Image]:
+@dataclass
+class Paper:
+    """A sheet as chromium printed it: each A4 page as a picture (100 dpi) and as the text on it."""
+
+    pictures: list[Image.Image]
+    texts: list[str]
+
+
+def printed(browser: Browser, html: str, tmp_path: Path, kind: str) -> Paper:
     """The sheet as chromium prints it (its own @page size), every page rendered at 100 dpi."""
     sheet = tmp_path / f"{kind}.html"
     sheet.write_text(html, encoding="utf-8")
@@ -86,12 +95,13 @@ def printed(browser: Browser, html: str, tmp_path: Path, kind: str) -> list[Imag
     page.goto(sheet.as_uri())
     pdf = pypdfium2.PdfDocument(page.pdf(prefer_css_page_size=True, print_background=True))
     page.close()
-    pages = []
+    paper = Paper([], [])
     for number in range(len(pdf)):
         width, height = pdf[number].get_size()
         assert (round(width), round(height)) == A4_POINTS, (kind, number, width, height)
-        pages.append(pdf[number].render(scale=100 / 72).to_pil().convert("RGB"))
-    return pages
+        paper.pictures.append(pdf[number].render(scale=100 / 72).to_pil().convert("RGB"))
+        paper.texts.append(pdf[number].get_textpage().get_text_range())
+    return paper
 
 
 def assert_black_on_white(picture: Image.Image, kind: str) -> None:
@@ -113,11 +123,32 @@ def test_each_print_view_prints_on_a4_black_on_white(browser: Browser, club_serv
     broadcast = seed(club_server)
     response = club_server.operator_call("GET", f"/operator/broadcasts/{broadcast}/print/{kind}")
     assert response.status_code == 200 and response.headers["Content-Type"] == "text/html; charset=utf-8"
-    sheets = printed(browser, response.text, tmp_path, kind)
-    assert len(sheets) == pages, f"{kind}: {len(sheets)} pages"
-    for picture in sheets:
+    paper = printed(browser, response.text, tmp_path, kind)
+    assert len(paper.pictures) == pages, f"{kind}: {len(paper.pictures)} pages"
+    for picture in paper.pictures:
         assert_black_on_white(picture, kind)
-    sheets[0].save(SHOTS / f"print-{kind}.png", optimize=True)
+    for text in paper.texts:
+        assert "Riverside Club Open 2026" in text
+    if kind == "schedules":  # one court per page, in the broadcast's order
+        assert [text.splitlines()[0] for text in paper.texts] == COURTS
+    paper.pictures[0].save(SHOTS / f"print-{kind}.png", optimize=True)
+
+
+def test_a_long_sign_in_sheet_runs_over_pages_with_its_header_on_each(
+        browser: Browser, club_server: ServerProcess, tmp_path: Path) -> None:
+    broadcast = club_server.call("POST", "/operator/broadcasts", {
+        "name": "Riverside Club Open 2026", "tables": [{"label": "Court 1"}]})["data"]
+    names = [f"Player{n:02d} Surname{99 - n:02d}" for n in range(80)]  # surnames sort the other way round
+    rows = [{"court": "Court 1", "playerA": a, "playerB": b} for a, b in zip(names[::2], names[1::2], strict=True)]
+    club_server.call("POST", "/operator/matches/import", {"broadcastID": broadcast["id"], "rows": rows})
+    response = club_server.operator_call("GET", f"/operator/broadcasts/{broadcast['id']}/print/sign-in")
+    paper = printed(browser, response.text, tmp_path, "sign-in-long")
+    assert len(paper.pictures) >= 2
+    for picture, text in zip(paper.pictures, paper.texts, strict=True):
+        assert_black_on_white(picture, "sign-in-long")
+        assert "Here Name Club Arrived" in text  # the table's header on every sheet
+    found = [line.strip() for text in paper.texts for line in text.splitlines() if line.strip().startswith("Player")]
+    assert found == list(reversed(names))  # everyone once, by surname, across the pages
 
 
 def test_the_consoles_print_buttons_download_the_sheets_a_club_prints(
@@ -142,4 +173,4 @@ def test_the_consoles_print_buttons_download_the_sheets_a_club_prints(
         download.save_as(saved)
         sheet = saved.read_text(encoding="utf-8")
         assert shown in sheet and "Riverside Club Open 2026" in sheet
-        assert len(printed(browser, sheet, tmp_path, name.removesuffix(".html"))) == pages
+        assert len(printed(browser, sheet, tmp_path, name.removesuffix(".html")).pictures) == pages
