@@ -4,12 +4,17 @@ point within 1 s without a reload; the partner reads the completed result."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from bench.outputs_support import seed_court
 from tests.server_process import ServerProcess
 
 PHONE: ViewportSize = {"width": 360, "height": 740}
+SHOTS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def best_of_one(server: ServerProcess) -> tuple[str, str]:
@@ -72,5 +77,61 @@ def test_a_stale_phone_shows_the_current_score_and_counts_nothing_twice(
     second.unroute("**/state")  # back online: the page shows the current state
     expect(second.locator("#pts-a")).to_have_text("1", timeout=2000)
     expect(first.locator("#pts-a")).to_have_text("1")
+    [match] = live_server.call("GET", "/operator/matches")["data"]
+    assert match["gameScores"] == [{"a": 1, "b": 0}]
+
+
+def queued(page: Page) -> object:
+    return page.evaluate("JSON.parse(localStorage.getItem('courtside-scorer-queue:' + location.pathname) || '[]')")
+
+
+def test_taps_made_offline_wait_on_the_phone_through_a_reload_and_each_counts_once(
+        browser: Browser, live_server: ServerProcess) -> None:
+    """§17: five taps without a network are kept on the phone and shown as waiting; a reload meanwhile (which
+    fails while offline: the page has no service worker) loses none; back online, exactly five points count."""
+    _key, url = best_of_one(live_server)
+    umpire = phone(browser, url)
+    umpire.click("#start")
+    expect(umpire.locator("#who-a")).to_have_text("Mima Ito")
+    umpire.context.set_offline(True)
+    for side in ("a", "a", "b", "a", "b"):
+        umpire.tap(f"#plus-{side}")
+    expect(umpire.locator("#waiting")).to_have_text("5 taps waiting to send (+3 Mima Ito, +2 Timo Boll)")
+    expect(umpire.locator("#pts-a")).to_have_text("0")  # nothing counted yet: the score shown is the server's
+    umpire.screenshot(path=str(SHOTS / "scorer-offline-waiting.png"))
+    with pytest.raises(PlaywrightError):
+        umpire.reload()  # no network, no page
+    umpire.context.set_offline(False)
+    umpire.goto(url)
+    expect(umpire.locator("#pts-a")).to_have_text("3")
+    expect(umpire.locator("#pts-b")).to_have_text("2")
+    expect(umpire.locator("#waiting")).to_be_hidden()
+    assert queued(umpire) == []
+    [match] = live_server.call("GET", "/operator/matches")["data"]
+    assert match["gameScores"] == [{"a": 3, "b": 2}]
+
+
+def test_a_tap_refused_because_another_phone_scored_first_says_not_counted_for_three_seconds(
+        browser: Browser, live_server: ServerProcess) -> None:
+    """§17: a queued tap based on a score another device has changed since is refused as stale: the phone says
+    "not counted: the score changed on another device" with the current score, for at least 3 s."""
+    _key, url = best_of_one(live_server)
+    first, second = phone(browser, url), phone(browser, url)
+    first.click("#start")
+    expect(second.locator("#who-a")).to_have_text("Mima Ito", timeout=2000)
+    second.context.set_offline(True)
+    first.tap("#plus-a")
+    expect(first.locator("#pts-a")).to_have_text("1")
+    second.tap("#plus-b")
+    expect(second.locator("#waiting")).to_have_text("1 tap waiting to send (+1 Timo Boll)")
+    second.context.set_offline(False)  # the kept tap goes, based on 0-0: refused
+    notice = second.locator("#note")
+    expect(notice).to_contain_text("not counted: the score changed on another device", timeout=3000)
+    expect(notice).to_contain_text("Now: 1–0 in game 1")
+    expect(second.locator("#pts-a")).to_have_text("1")
+    second.screenshot(path=str(SHOTS / "scorer-not-counted.png"))
+    second.wait_for_timeout(2500)  # the notice must stay readable for at least 3 s
+    expect(notice).to_contain_text("not counted")
+    expect(second.locator("#waiting")).to_be_hidden()
     [match] = live_server.call("GET", "/operator/matches")["data"]
     assert match["gameScores"] == [{"a": 1, "b": 0}]
