@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from console.ui import act, client, field_errors, form_key, form_problem, load, plain, show_flash, submit
+from console.ui import act, client, confirmed, field_errors, form_key, form_problem, load, plain, show_flash, submit
 
 st.title("Broadcasts and courts")
 show_flash()
@@ -113,8 +113,8 @@ if broadcasts:
         else:
             st.caption("No connection to hand this broadcast to.")
     with remove:
-        sure = st.checkbox("Yes, delete this broadcast and its courts", key="bc_delete_confirm")
-        if st.button("Delete broadcast", key="bc_delete", disabled=not sure):
+        if confirmed("Delete broadcast", key="bc_delete",
+                     question=f"Delete {plain(current['name'])} with its courts, queues and output links?"):
             act(api.delete_broadcast, chosen, done=f"Broadcast {plain(current['name'])} deleted.")
 
 # ------------------------------------------------------------------ courts: which player list each uses

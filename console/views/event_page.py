@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from console.phone import event_poster, qr_png
-from console.ui import act, client, load, plain, show_flash, warn_if_loopback
+from console.ui import act, client, confirmed, load, plain, show_flash, warn_if_loopback
 
 st.title("Event page")
 show_flash()
@@ -44,7 +44,6 @@ elif broadcasts:
                 act(api.set_event_page, chosen, "enable", done=f"{plain(name)}: event page open.")
             st.download_button("Printable A4 poster (QR code and link)", event_poster(name, link["url"]),
                                file_name="event-page-poster.html", mime="text/html", icon=":material/print:")
-            sure = st.checkbox("Yes, give the event page a new link (printed posters stop working)",
-                               key="event_rotate_sure")
-            if st.button("New link", key="event_rotate", disabled=not sure):
+            if confirmed("New link", key="event_rotate",
+                         question="Give the event page a new link? Printed posters and shared links stop working."):
                 act(api.set_event_page, chosen, "rotate", done=f"{plain(name)}: the event page has a new link.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from console.ui import act, client, load, one_time_secret, show_flash
+from console.ui import act, client, confirmed, load, one_time_secret, show_flash
 
 NEW_APP, NEW_KEY = "_new_app_secret", "_new_developer_key"
 
@@ -48,8 +48,8 @@ if connections is not None:
         if live:
             picked = st.selectbox("Connection", list(live), key="conn_pick",
                                   format_func=lambda i: f"{live[i].get('appName') or live[i].get('kind')} · {i}")
-            confirm = st.checkbox("Yes, revoke it and all of its tokens", key="conn_confirm")
-            if st.button("Revoke connection", key="conn_revoke", disabled=not confirm):
+            if confirmed("Revoke connection", key="conn_revoke",
+                         question=f"Revoke connection {picked} and all of its tokens? Its app stops at once."):
                 act(api.revoke_connection, picked, done=f"Connection {picked} revoked.")
 
 st.subheader("Developer keys")

@@ -13,7 +13,7 @@ from typing import Any
 import segno
 import streamlit as st
 
-from console.ui import act, client, load, plain, show_flash, warn_if_loopback
+from console.ui import act, client, confirmed, load, plain, show_flash, warn_if_loopback
 
 PREVIEW_WIDTH = 384  # px; the 1920x1080 page scaled down to a fifth
 
@@ -70,9 +70,9 @@ elif broadcasts:
                 st.code(output["url"], language=None, wrap_lines=True)
                 st.caption("Copy with the button at the right of the URL. Add `?bg=transparent` for an overlay "
                            "over video, `?bg=light` for a bright screen.")
-                sure = st.checkbox("Yes, give this output a new link (the old one stops working)",
-                                   key=f"out_rotate_sure_{output['id']}")
-                if st.button("New link", key=f"out_rotate_{output['id']}", disabled=not sure):
+                if confirmed("New link", key=f"out_rotate_{output['id']}",
+                             question=f"Give {plain(title(output))} a new link? Screens and streams showing the old "
+                                      "one stop at once."):
                     act(api.rotate_output, output["id"], done=f"{plain(title(output))}: new link made.")
             with middle:
                 st.image(qr_svg(output["url"]), caption="Scan to open", width=140)

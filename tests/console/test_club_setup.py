@@ -238,3 +238,17 @@ def test_import_page_places_a_time_column_on_the_chosen_day_and_the_board_shows_
     board = console("views/court_board.py")
     assert any("Not before 23:30" in m.value.replace("\\", "") for m in board.markdown)
     assert any(b.label == "Start next: Cy Diaz vs Di Evans" for b in board.button)
+
+
+# ------------------------------------------------------------------------------------------------ confirmations
+def test_deleting_a_broadcast_asks_first(console: Console, operator_api: Operator) -> None:
+    operator_broadcast(operator_api, ["Court 1"])
+    app = console("views/broadcasts.py")
+    click(app, "bc_delete")
+    assert "Delete Saturday Open with its courts, queues and output links?" in texts(app, "warning")
+    click(app, "bc_delete_no")
+    assert len(operator_api.data("GET", "/operator/broadcasts")) == 1
+    click(app, "bc_delete")
+    click(app, "bc_delete_yes")
+    assert "Broadcast Saturday Open deleted." in texts(app, "success")
+    assert operator_api.data("GET", "/operator/broadcasts") == []

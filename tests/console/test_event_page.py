@@ -39,9 +39,11 @@ def test_new_link_needs_confirmation_and_kills_the_old_one(console: Console, par
     broadcast = partner.broadcast("Club Open", ["Court 1"])
     app = console("views/event_page.py")
     old = app.code[0].value
-    assert app.button(key="event_rotate").disabled
-    app.checkbox(key="event_rotate_sure").check().run()
-    app.button(key="event_rotate").click().run()
+    app.button(key="event_rotate").click().run()  # asks first: the link is unchanged
+    assert operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/event-page")["url"] == old
+    assert "Give the event page a new link? Printed posters and shared links stop working." in [
+        w.value for w in app.warning]
+    app.button(key="event_rotate_yes").click().run()
     assert not app.exception, app.exception
     new = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/event-page")["url"]
     assert new != old and app.code[0].value == new

@@ -60,10 +60,12 @@ def test_new_link_needs_a_tick_and_retires_the_old_url(
     before = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/outputs")
     court = next(output for output in before if output["kind"] == "court")
     app = console(PAGE)
-    button = app.button(key=f"out_rotate_{court['id']}")
-    assert button.disabled  # nothing happens by accident
-    app.checkbox(key=f"out_rotate_sure_{court['id']}").check().run()
+    app.button(key=f"out_rotate_{court['id']}").click().run()  # nothing happens by accident: it asks first
+    assert requests.get(court["url"], timeout=10).status_code == 200
+    app.button(key=f"out_rotate_{court['id']}_no").click().run()
+    assert not [b for b in app.button if b.key == f"out_rotate_{court['id']}_yes"]
     app.button(key=f"out_rotate_{court['id']}").click().run()
+    app.button(key=f"out_rotate_{court['id']}_yes").click().run()
     assert not app.exception, app.exception
     after = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/outputs")
     rotated = next(output for output in after if output["id"] == court["id"])

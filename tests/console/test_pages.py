@@ -404,8 +404,9 @@ def test_integrations_creates_a_developer_key_and_revokes_a_connection(console: 
     connections = [c for c in operator_api.data("GET", "/operator/connections") if c["kind"] != "house"]
     assert [c["scopes"] for c in connections] == [["matches.read"]]
     assert list(app.selectbox(key="conn_pick").options) == [f"scorer · {connections[0]['connectionID']}"]
-    app.checkbox(key="conn_confirm").check().run()
     click(app, "conn_revoke")
+    assert not operator_api.data("GET", "/operator/connections")[1].get("revokedOn")  # it asks first
+    click(app, "conn_revoke_yes")
     assert operator_api.data("GET", "/operator/connections")[1]["revokedOn"]
     assert f"Connection {connections[0]['connectionID']} revoked." in texts(app, "success")
 
