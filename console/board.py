@@ -61,7 +61,8 @@ def next_startable(queue: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def attention_text(table: dict[str, Any], *, now: datetime) -> str:
-    """Why a court is highlighted, in words (the colour only repeats it): overdue, or free with a queue."""
+    """Why a court is highlighted, in words (the colour only repeats it): overdue, or free with a queue (not while
+    every queued match waits for its start time)."""
     if table.get("attention") == "overdue":
         active = table.get("activeMatch") or {}
         started = active.get("startedOn")
@@ -69,7 +70,10 @@ def attention_text(table: dict[str, Any], *, now: datetime) -> str:
             if started else 0
         return f"Overdue: in play {minutes} min, typical {table.get('typicalMinutes', 0):g} min"
     if table.get("attention") == "waiting":
-        waiting = len(table.get("queue") or [])
+        queue = table.get("queue") or []
+        if queue and all((m.get("blockedBy") or {}).get("reason") == "not_before" for m in queue):
+            return ""  # every match waits for its start time: nothing for the operator to do yet (§9a)
+        waiting = len(queue)
         return f"Free court: {waiting} {'match' if waiting == 1 else 'matches'} waiting"
     return ""
 

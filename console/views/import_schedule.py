@@ -75,22 +75,34 @@ if broadcasts and upload is not None:
             table.insert(0, "Row", range(2, len(rows) + 2))  # as numbered in a spreadsheet, under its header
             if any(result["starts"]):
                 table["Not before"] = result["starts"]
-            table["Problem"] = result["problems"]
-            bad = sum(1 for p in result["problems"] if p)
+            duplicate = [code == "duplicate_match" for code in result["codes"]]
+            bad = sum(1 for problem, dup in zip(result["problems"], duplicate, strict=True) if problem and not dup)
             if result.get("message"):
                 st.error(result["message"], icon=":material/error:")
-            if result["ok"]:
-                st.success(f"{len(rows)} {'match' if len(rows) == 1 else 'matches'} ready to queue.",
-                           icon=":material/check_circle:")
-            else:
+            again = False
+            if bad or result.get("message"):
                 st.error(f"{bad} of {len(rows)} rows have a problem: fix them in the sheet and upload it again. "
                          "Nothing is queued until every row is valid.", icon=":material/error:")
+            elif any(duplicate):
+                st.warning(f"{sum(duplicate)} of {len(rows)} matches are already queued on their court (the same "
+                           "sides): they are left out.", icon=":material/content_copy:")
+                again = st.checkbox("Queue them again anyway", key="import_again")
+            else:
+                st.success(f"{len(rows)} {'match' if len(rows) == 1 else 'matches'} ready to queue.",
+                           icon=":material/check_circle:")
+            table["Problem"] = [("Already queued: queued again" if again else "Already queued on this court (left "
+                                 "out)") if dup else problem
+                                for problem, dup in zip(result["problems"], duplicate, strict=True)]
             # every row in view up to 20 (35 px a row, plus the header); a longer sheet scrolls
             st.dataframe(table, hide_index=True, width="stretch", height=35 * (min(len(table), 20) + 1) + 3)
-            if st.button(f"Queue {len(rows)} {'match' if len(rows) == 1 else 'matches'}", key="import_queue",
-                         type="primary", disabled=not result["ok"]):
+            to_queue = [row | {"allowDuplicate": True} if dup else row for row, dup in zip(rows, duplicate,
+                                                                                           strict=True)
+                        if again or not dup]
+            ready = not bad and not result.get("message") and bool(to_queue)
+            if st.button(f"Queue {len(to_queue)} {'match' if len(to_queue) == 1 else 'matches'}", key="import_queue",
+                         type="primary", disabled=not ready):
                 try:
-                    done = api.import_schedule(broadcast_id, rows, dry_run=False, day=day)
+                    done = api.import_schedule(broadcast_id, to_queue, dry_run=False, day=day)
                 except ConsoleError as exc:
                     show_problem(exc)
                 else:

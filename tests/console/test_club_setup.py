@@ -252,3 +252,30 @@ def test_deleting_a_broadcast_asks_first(console: Console, operator_api: Operato
     click(app, "bc_delete_yes")
     assert "Broadcast Saturday Open deleted." in texts(app, "success")
     assert operator_api.data("GET", "/operator/broadcasts") == []
+
+
+def test_importing_a_sheet_again_leaves_out_the_matches_already_queued_unless_asked(
+    console: Console, operator_api: Operator,
+) -> None:
+    operator_broadcast(operator_api, ["Court 1"])
+    first = b"court,playerA,playerB\nCourt 1,Ann Lee,Bo Chen\n"
+    app = console("views/import_schedule.py")
+    app.file_uploader(key="import_file").set_value(("day.csv", first, "text/csv"))
+    app.run()
+    press(app, "Queue 1 match")
+    again = first + b"Court 1,Cy Diaz,Di Evans\n"
+    app.file_uploader(key="import_file").set_value(("day-2.csv", again, "text/csv"))
+    app.run()
+    assert "1 of 2 matches are already queued on their court (the same sides): they are left out." in texts(
+        app, "warning")
+    assert list(app.dataframe[0].value["Problem"]) == ["Already queued on this court (left out)", ""]
+    press(app, "Queue 1 match")
+    queue = operator_api.tables()["Court 1"]["queue"]
+    assert [(m["playerA"], m["playerB"]) for m in queue] == [("Ann Lee", "Bo Chen"), ("Cy Diaz", "Di Evans")]
+    app.file_uploader(key="import_file").set_value(("day-3.csv", first, "text/csv"))
+    app.run()
+    assert app.button(key="import_queue").disabled  # nothing new in it
+    app.checkbox(key="import_again").check().run()
+    assert list(app.dataframe[0].value["Problem"]) == ["Already queued: queued again"]
+    press(app, "Queue 1 match")
+    assert [m["playerA"] for m in operator_api.tables()["Court 1"]["queue"]] == ["Ann Lee", "Cy Diaz", "Ann Lee"]

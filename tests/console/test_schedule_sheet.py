@@ -4,10 +4,19 @@ left out, numbers from Excel as typed, and what the sheet lacks said in words.""
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 
 import pandas as pd
 
-from console.board import blocked_text, busy_text, next_startable, participant, player_names, schedule_rows
+from console.board import (
+    attention_text,
+    blocked_text,
+    busy_text,
+    next_startable,
+    participant,
+    player_names,
+    schedule_rows,
+)
 
 
 def test_columns_match_ignoring_case_spaces_and_underscores() -> None:
@@ -73,3 +82,14 @@ def test_a_start_column_sends_a_time_of_day_as_time_and_a_full_moment_as_schedul
     assert problems == []
     assert [{k: v for k, v in r.items() if k in ("time", "scheduledOn")} for r in rows] == [
         {"time": "14:00"}, {"time": "9:30:00"}, {"scheduledOn": "2026-11-21T14:00:00+01:00"}]
+
+
+def test_a_free_court_whose_matches_all_wait_for_their_time_is_not_highlighted() -> None:
+    now = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
+    timed = {"blockedBy": {"reason": "not_before", "players": [], "until": "2026-11-21T14:00:00.000Z"}}
+    busy = {"blockedBy": {"reason": "player_busy", "players": ["Ann Lee"]}}
+    assert attention_text({"attention": "waiting", "queue": [timed, timed]}, now=now) == ""
+    assert attention_text({"attention": "waiting", "queue": [timed, busy]}, now=now) == \
+        "Free court: 2 matches waiting"
+    assert attention_text({"attention": "waiting", "queue": [{"blockedBy": None}]}, now=now) == \
+        "Free court: 1 match waiting"
