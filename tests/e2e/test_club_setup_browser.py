@@ -68,10 +68,10 @@ def run_club_day(console: ConsolePage, server: ServerProcess, browser: Browser, 
     console.open("/broadcasts", ready="New broadcast")
     page.get_by_label("Name").first.fill(EVENT)
     page.get_by_label("Courts (one label a line, 1 to 50)").fill("Court 1\nCourt 2\nCourt 3\nCourt 4")
+    shoot(console, shots, "club-1-broadcast.png")
     page.get_by_role("button", name="Create broadcast").click()
     expect(page.get_by_text(f"Broadcast {EVENT} created.")).to_be_visible()
     expect(page.get_by_text("Courts: player lists")).to_be_visible()
-    shoot(console, shots, "club-1-broadcast.png")
 
     # 2. a roster for it: its player list becomes the broadcast's list (every court's, unless a court picks one)
     console.open("/rosters", ready="New roster")
