@@ -19,6 +19,7 @@ from api.context import actor, now, services, unit_of_work
 from api.errors import status_of
 from domain import operations, registration, scorer
 from domain.audit import ActorKind
+from domain.clock import parse_iso
 from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited
 from domain.ids import hash_secret
 from domain.ratelimit import RateLimiter
@@ -37,6 +38,12 @@ PAGE_HEADERS = {
 def _not_found_page(what: str) -> Response:
     html = render_template("phone_missing.html", what=what)
     return Response(html, status=404, mimetype="text/html", headers=PAGE_HEADERS)
+
+
+@blp.app_template_filter("clock")
+def clock(moment: str | None) -> str:
+    """`14:00`: an API timestamp as a time of day in the event's time zone (a schedule's start time, §9a)."""
+    return parse_iso(moment).astimezone(services().settings.zone()).strftime("%H:%M") if moment else ""
 
 
 # ------------------------------------------------------------------------------------------------ scorer

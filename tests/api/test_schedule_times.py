@@ -12,6 +12,7 @@ from flask import Flask
 from domain.clock import FixedClock
 from domain.settings import Settings, SettingsError
 from tests.api.test_outputs import outputs, state
+from tests.api.test_scorer_links import scorer_path
 from tests.api.test_self_registration import submit
 from tests.conftest import Api
 
@@ -185,3 +186,14 @@ def test_imported_and_signed_up_players_are_the_lists_players_in_a_schedule(
                                      "playerB": {"externalID": players["Mima"]["externalID"]}}
     assert (first["playerA"], first["playerB"]) == ("Ann Lee", "Mima Ito")
     assert second["participants"]["playerA"] == {"manualName": "Walk In"}
+
+
+@BERLIN
+def test_the_scorer_page_shows_when_the_next_match_may_start(operator: Api, broadcast: dict[str, Any],
+                                                             app: Flask) -> None:
+    assert import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="14:00")]).status_code == 200
+    phone = app.test_client()
+    path = scorer_path(operator, broadcast["tables"][0]["id"])
+    html = phone.get(path).get_data(as_text=True)
+    assert "Up next: Ann Lee vs Bo Chen · not before 14:00" in html  # in the event's zone, before any script
+    assert phone.get(path + "/state").json["data"]["upNext"][0]["notBefore"] == "2026-11-21T13:00:00.000Z"
