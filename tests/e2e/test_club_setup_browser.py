@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -110,7 +111,11 @@ def run_club_day(console: ConsolePage, server: ServerProcess, browser: Browser, 
     expect(page.get_by_text(f"Sign-ups: {ROSTER} (1)")).to_be_visible()
     shoot(console, shots, "club-3-rosters.png")
 
-    # 5. the schedule, with start times on today's date
+    # 5. the schedule, with start times on today's date (past 23:58 the first time would fall on tomorrow, which
+    # the page's "today" is not: wait for the new day first)
+    now = datetime.now(UTC)
+    if first_time(now).date() != now.date():
+        time.sleep((first_time(now).replace(hour=0, minute=0) - now).total_seconds() + 1)
     first = first_time(datetime.now(UTC))
     console.open("/import", ready="Schedule (CSV or Excel)")
     page.locator("input[type=file]").set_input_files(str(schedule_sheet(workdir / "schedule.csv", first)))
