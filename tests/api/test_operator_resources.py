@@ -87,9 +87,9 @@ def test_add_and_remove_a_manual_player(operator: Api, partner: Api) -> None:
     assert response.status_code == 201
     manual = response.json["data"]["players"][-1]
     assert manual["source"] == "manual" and manual["id"].startswith("ply_")
-    assert "externalID" not in manual
+    assert manual["externalID"] == manual["id"]  # so a schedule or a match can name this player (contract §9a)
     assert partner.get("/player-lists/club").json["data"]["players"][-1] == {
-        "firstName": "Walk", "lastName": "In", "ranking": "12", "source": "manual"}
+        "externalID": manual["id"], "firstName": "Walk", "lastName": "In", "ranking": "12", "source": "manual"}
     removed = operator.delete(f"/operator/player-lists/{synced['id']}/players/{manual['id']}")
     assert removed.status_code == 200
     assert [p["externalID"] for p in removed.json["data"]["players"]] == ["p1"]
