@@ -383,11 +383,13 @@ def full_name(player: Player) -> str:
 def remove_manual_player(
     uow: UnitOfWork, *, account_id: str, list_id: str, player_id: str, now: datetime
 ) -> PlayerList:
-    """Remove a manual entry by its `id`; mapped players belong to their connection (404 here)."""
+    """Remove a manual or self-registered entry by its `id` (a sign-up made in jest, or twice under two spellings);
+    mapped players belong to their connection (404 here)."""
     player_list = _account_list(uow, account_id=account_id, list_id=list_id)
-    remaining = [p for p in player_list.players if not (p.get("source") == "manual" and p.get("id") == player_id)]
+    remaining = [p for p in player_list.players
+                 if not (p.get("source") in OPERATOR_EDITABLE and p.get("id") == player_id)]
     if len(remaining) == len(player_list.players):
-        raise NotFound(f"No manual player '{player_id}' in this list.")
+        raise NotFound(f"No manual or self-registered player '{player_id}' in this list.")
     player_list.players, player_list.updated_on = remaining, iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)

@@ -177,7 +177,7 @@ def edit_player(body: dict[str, Any], list_id: str, player_id: str) -> dict[str,
 @requires(operator=True)
 @blp.response(200, envelope(OperatorPlayerListRead))
 def remove_manual_player(list_id: str, player_id: str) -> dict[str, Any]:
-    """Remove a manual entry by its `id` (mapped players belong to their connection: 404)."""
+    """Remove a manual or self-registered entry by its `id` (mapped players belong to their connection: 404)."""
     with unit_of_work() as uow:
         player_list = player_lists.remove_manual_player(uow, account_id=caller().account_id, list_id=list_id,
                                                         player_id=player_id, now=now())

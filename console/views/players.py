@@ -124,13 +124,10 @@ with edit:
                         done=f"{plain(full_name(current | changes))} saved.")
                 else:
                     st.info("Nothing changed.")
-        if current.get("source") == "manual" and confirmed(
-                "Remove player", key="players_remove",
-                question=f"Remove {plain(full_name(current))} from {plain(chosen['name'])}? Matches already made "
-                         "keep the name."):
+        if confirmed("Remove player", key="players_remove",
+                     question=f"Remove {plain(full_name(current))} from {plain(chosen['name'])}? Matches already "
+                              "made keep the name."):
             act(api.remove_player, list_id, player_id, done=f"{plain(full_name(current))} removed.")
-        elif current.get("source") == "self":
-            st.caption("A player who signed up stays in the list (edit the name if it was mistyped).")
 
 # ------------------------------------------------------------------ import a sheet
 with sheet:

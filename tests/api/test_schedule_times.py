@@ -197,3 +197,18 @@ def test_the_scorer_page_shows_when_the_next_match_may_start(operator: Api, broa
     html = phone.get(path).get_data(as_text=True)
     assert "Up next: Ann Lee vs Bo Chen · not before 14:00" in html  # in the event's zone, before any script
     assert phone.get(path + "/state").json["data"]["upNext"][0]["notBefore"] == "2026-11-21T13:00:00.000Z"
+
+
+def test_the_operator_removes_a_sign_up_and_the_roster_counts_one_less(operator: Api, app: Flask) -> None:
+    roster = operator.post("/operator/rosters", json={"name": "Entries", "type": "individual",
+                                                      "selfRegistrationEnabled": True}).json["data"]
+    url = operator.get(f"/operator/rosters/{roster['id']}/registration").json["data"]["url"]
+    assert submit(app.test_client(), "/" + url.split("/", 3)[3], firstName="Mickey", lastName="Mouse"
+                  ).status_code == 201
+    list_id = roster["source"]["playerListID"]
+    [prank] = operator.get("/operator/player-lists").json["data"][0]["players"]
+    removed = operator.delete(f"/operator/player-lists/{list_id}/players/{prank['id']}")
+    assert removed.status_code == 200 and removed.json["data"]["players"] == []
+    assert operator.get("/operator/rosters").json["data"][0]["playerCount"] == 0
+    again = operator.delete(f"/operator/player-lists/{list_id}/players/{prank['id']}")
+    assert again.status_code == 404 and again.json["error"]["code"] == "not_found"
