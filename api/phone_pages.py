@@ -17,7 +17,7 @@ from flask import Blueprint, Flask, Response, jsonify, render_template, request
 
 from api.context import actor, now, services, unit_of_work
 from api.errors import status_of
-from domain import operations, registration, scorer
+from domain import operations, registration, scorer, scorers
 from domain.audit import ActorKind
 from domain.clock import parse_iso
 from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited
@@ -50,7 +50,12 @@ def clock(moment: str | None) -> str:
 def _scorer_state(key: str) -> dict[str, Any]:
     with unit_of_work() as uow:
         link, table = scorer.scorer_by_key(uow, key=key)
-        return scorer.scorer_state(uow, link, table, rules=services().rules)
+        return scorer.scorer_state(uow, link, table, rules=services().rules, now=now())
+
+
+def _etag(state: dict[str, Any]) -> str:
+    """The state feed's ETag: the state's `version` and how many devices score (which time alone changes)."""
+    return f'"{state["version"]}.{state.get("devicesScoring", 0)}"'
 
 
 @blp.route("/score/<string:key>", methods=["GET"])
@@ -68,7 +73,7 @@ def scorer_page(key: str) -> Response:
 def scorer_state(key: str) -> Response:
     """The court's state; `If-None-Match` with the current version answers 304."""
     state = _scorer_state(key)
-    etag = f'"{state["version"]}"'
+    etag = _etag(state)
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
@@ -100,7 +105,7 @@ def _act(key: str, action: Action, **extra: Any) -> Response:
             def act() -> dict[str, Any]:
                 action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
                 current, court = scorer.scorer_by_key(uow, key=key)
-                return scorer.scorer_state(uow, current, court, rules=ctx.rules)
+                return scorer.scorer_state(uow, current, court, rules=ctx.rules, now=now())
 
             # a repeated opID answers the first answer again (contract §17); scoped to the link's table
             state = operations.once(uow, account_id=link.account_id, scope=f"table:{table.id}", op_id=op_id,
@@ -135,6 +140,11 @@ def _for_the_phone(refused: Conflict) -> Conflict:
     return Conflict(PHONE_MESSAGES.get(refused.code, refused.message), code=refused.code, details=kept or None)
 
 
+def _device(body: Any) -> str | None:
+    """The phone's own `deviceID` (its taps count as one device's for "2 devices scoring", §17)."""
+    return scorers.check_device_id(body.get("deviceID") if isinstance(body, dict) else None)
+
+
 def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
     view.takes_json_body = True  # type: ignore[attr-defined]  # the platform lets a JSON body through
     return view
@@ -146,14 +156,14 @@ def add_point(key: str) -> Response:
     """+1 for side `a` or `b` in the current game."""
     body = request.get_json(silent=True)
     side = body.get("side") if isinstance(body, dict) else None
-    return _act(key, scorer.add_point, side=side if isinstance(side, str) else "")
+    return _act(key, scorer.add_point, side=side if isinstance(side, str) else "", device=_device(body))
 
 
 @blp.route("/score/<string:key>/undo", methods=["POST"])
 @_json_view
 def undo_point(key: str) -> Response:
-    """Take back the last point added through this link."""
-    return _act(key, scorer.undo_point)
+    """Take back the last point of the match, whoever scored it."""
+    return _act(key, scorer.undo_point, device=_device(request.get_json(silent=True)))
 
 
 @blp.route("/score/<string:key>/complete", methods=["POST"])

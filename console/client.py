@@ -173,13 +173,29 @@ class ConsoleClient:
         body: dict[str, Any] = {"gameScores": game_scores} | ({"reason": reason} if reason else {})
         return dict(self.data("POST", f"/operator/matches/{match_id}/score", json=body))
 
-    def add_point(self, match_id: str, side: str, *, version: int) -> dict[str, Any]:
+    def add_point(self, match_id: str, side: str, *, version: int, op_id: str | None = None,
+                  device_id: str | None = None) -> dict[str, Any]:
         """+1 for `side` on the match as of `version` (its `scoreVersion`; 409 stale_state otherwise, §17)."""
-        return dict(self.data("POST", f"/operator/matches/{match_id}/point", json={"side": side, "version": version}))
+        return self._operation(f"/operator/matches/{match_id}/point", {"side": side, "version": version},
+                               op_id=op_id, device_id=device_id)
 
-    def undo_point(self, match_id: str, *, version: int) -> dict[str, Any]:
+    def undo_point(self, match_id: str, *, version: int, op_id: str | None = None,
+                   device_id: str | None = None) -> dict[str, Any]:
         """Take back the match's last point, whoever scored it, as of `version` (409 stale_state otherwise)."""
-        return dict(self.data("POST", f"/operator/matches/{match_id}/undo", json={"version": version}))
+        return self._operation(f"/operator/matches/{match_id}/undo", {"version": version}, op_id=op_id,
+                               device_id=device_id)
+
+    def _operation(self, path: str, body: dict[str, Any], *, op_id: str | None,
+                   device_id: str | None) -> dict[str, Any]:
+        """A scoring operation (§17). With an `opID`, an answer lost on the way is asked for again with the same
+        `opID`: the server answers as it did the first time and counts the tap once."""
+        body = body | ({"opID": op_id} if op_id else {}) | ({"deviceID": device_id} if device_id else {})
+        try:
+            return dict(self.data("POST", path, json=body))
+        except Unreachable:
+            if not op_id:
+                raise
+            return dict(self.data("POST", path, json=body))
 
     def complete_match(self, match_id: str, game_scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
         body = {} if game_scores is None else {"gameScores": game_scores}

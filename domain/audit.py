@@ -48,7 +48,7 @@ SECRET_FIELDS = frozenset({
     "clientSecretHash", "webhook_secret", "token", "access_token", "refresh_token", "operator_key", "operatorKey",
     "code_challenge", "dynamic_url_id", "internal_id", "url_key",
 })
-UNKEPT = frozenset({"updatedOn"})  # the entry's `at` says when
+UNKEPT = frozenset({"updatedOn", "scorers"})  # the entry's `at` says when; who scored lately is the actor
 
 
 def canonical(value: Any) -> bytes:

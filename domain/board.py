@@ -5,6 +5,7 @@ Each court is the table read (active match and whole queue) plus, from one momen
 - each queued match's `busyPlayers`: who of its players is on another court right now, and where;
 - each queued match's `blockedBy`: why it may not start now (busy, resting, not checked in, not before: §14), or null;
 - `courtPlayerListID`: the court's player list (assigned to the table, else the broadcast's default), or null;
+- `activeMatch.devicesScoring`: clients that wrote to its score in the last 60 s (§17);
 - `typicalMinutes` of its broadcast, and `attention`: `overdue` (the match in play runs over 1.5x typical),
   `waiting` (no match in play, matches queued), or null.
 """
@@ -21,6 +22,7 @@ from domain.models import Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match
 from domain.schedule import court_player_list
+from domain.scorers import devices_scoring
 from domain.views import Reader
 
 
@@ -33,6 +35,7 @@ class Board:
         self.reader = Reader(uow, points=points)
         self.estimator = Estimator(uow, now=now, default_minutes=default_minutes) if estimates else None
         self.availability = Availability(uow, account_id=account_id, now=now)
+        self.now = now
         self._labels: dict[str, str] = {}
 
     def _label(self, table_id: str) -> str:
@@ -49,6 +52,8 @@ class Board:
         court["managerConnectionID"] = table.manager_connection_id
         players = court_player_list(self.uow, table)
         court["courtPlayerListID"] = players.id if players else None
+        if active is not None and court["activeMatch"] is not None:
+            court["activeMatch"]["devicesScoring"] = devices_scoring(active, self.now)
         for match, read in zip(queue, court["queue"], strict=True):
             read["busyPlayers"] = [
                 {"name": read.get(side, side), "tableID": table_id, "tableLabel": self._label(table_id)}

@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from domain import audit, queues, scoring
+from domain import audit, queues, scorers, scoring
 from domain.availability import Availability, BlockReason
 from domain.bulk import check_unique
 from domain.clock import iso
@@ -322,7 +322,7 @@ def check_version(match: Match, version: int | None) -> None:
 def score_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
     rules: Rules, reason: str | None = None, action: str | None = None, version: int | None = None,
-    point_log: list[str] | None = None, confirm_draw_change: bool = False,
+    point_log: list[str] | None = None, confirm_draw_change: bool = False, device: str | None = None,
 ) -> Match:
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
     (`match.result_updated` with the previous result; it must stay decided).
@@ -330,7 +330,8 @@ def score_match(
     `version`, when given, must be the match's `score_version` (else `409 stale_state`, contract §17). A whole
     score written clears the point history undo walks back; the point engine (`domain.points`) passes the new
     history as `point_log`. The audit entry is `match.scored`, or `match.corrected` with the `reason` given;
-    `action` names a finer one (a scorer's `match.point`)."""
+    `action` names a finer one (a scorer's `match.point`). The writer (the unit of work's actor, and the client's
+    own `device` when it names one) is noted among the match's recent scorers ("2 devices scoring", §17)."""
     reason = audit.check_reason(reason)
     match = get_match(uow, account_id=account_id, match_id=match_id)
     check_version(match, version)
@@ -344,6 +345,8 @@ def score_match(
     before = dataclasses.replace(match)
     match.game_scores = [{"a": g["a"], "b": g["b"]} for g in game_scores]
     match.point_log = list(point_log) if point_log is not None else []
+    writer = f"{uow.actor.kind}:{uow.actor.id}" + (f":{device}" if device else "")
+    match.scorers = scorers.noted_scorer(match.scorers, writer, now)
     match.score_version += 1
     match.updated_on = iso(now)
     match = uow.matches.put(match)

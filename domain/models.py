@@ -245,6 +245,7 @@ class Match:
     winner_side: str | None = None  # "a" or "b", set when the result is not decided by the games (walkover)
     score_version: int = 0  # +1 on every change of the scores or the state (contract §17 `scoreVersion`)
     point_log: list[str] = field(default_factory=list)  # the sides of the points added one by one, for undo (§17)
+    scorers: dict[str, str] = field(default_factory=dict)  # client -> its last score write, the last 60 s (§17)
     draw_id: str | None = None  # the draw this match plays (contract §13); `table_id` "" while in the court pool
     draw_match_id: str | None = None
     seq: int = 0

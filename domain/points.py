@@ -27,7 +27,7 @@ def _in_play(uow: UnitOfWork, *, account_id: str, match_id: str, version: int | 
 
 
 def add_point(uow: UnitOfWork, *, account_id: str, match_id: str, side: str, version: int | None, now: datetime,
-              rules: matches.Rules) -> Match:
+              rules: matches.Rules, device: str | None = None) -> Match:
     """+1 for `side` in the current game (a new game once the last one is won); `match.score_updated`.
     `409 match_decided` once a side has won the match (complete it)."""
     if side not in SIDES:
@@ -41,11 +41,11 @@ def add_point(uow: UnitOfWork, *, account_id: str, match_id: str, side: str, ver
         games.append({"a": 0, "b": 0})
     games[-1][side] += 1
     return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=games, now=now,
-                               rules=rules, action="match.point", point_log=[*match.point_log, side])
+                               rules=rules, action="match.point", point_log=[*match.point_log, side], device=device)
 
 
 def undo_point(uow: UnitOfWork, *, account_id: str, match_id: str, version: int | None, now: datetime,
-               rules: matches.Rules) -> Match:
+               rules: matches.Rules, device: str | None = None) -> Match:
     """Take back the last point added to the match, whoever added it (`409 nothing_to_undo` when no point was
     added one by one since the scores were last written whole)."""
     match = _in_play(uow, account_id=account_id, match_id=match_id, version=version)
@@ -57,7 +57,7 @@ def undo_point(uow: UnitOfWork, *, account_id: str, match_id: str, version: int 
     if games[-1] == {"a": 0, "b": 0}:
         games.pop()
     return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=games, now=now,
-                               rules=rules, action="match.point_undone", point_log=log)
+                               rules=rules, action="match.point_undone", point_log=log, device=device)
 
 
 def can_undo(match: Match | None) -> bool:

@@ -14,7 +14,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from domain import audit, links, matches, points, scoring
+from domain import audit, links, matches, points, scorers, scoring
 from domain.errors import Conflict, Invalid, NotFound
 from domain.models import Link, Match, Table
 from domain.outputs import match_state, next_state
@@ -66,9 +66,11 @@ def scorer_by_key(uow: UnitOfWork, *, key: str) -> tuple[Link, Table]:
 
 
 # ------------------------------------------------------------------------------------------------ state
-def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Rules) -> dict[str, Any]:
+def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Rules,
+                 now: datetime | None = None) -> dict[str, Any]:
     """What the phone shows: the court, its active match (with `decided` and `canUndo`), the next queued match,
-    and `version`, which every action must name. Display names and scores only: no IDs, no keys."""
+    and `version`, which every action must name. Display names and scores only: no IDs, no keys. With `now`,
+    also `devicesScoring` (§17), outside `version`: time alone changes it, and a tap must not become stale then."""
     match = active_match(uow, table.id)
     queue = uow.matches.queue(table.id, stop=1)
     shown: dict[str, Any] | None = None
@@ -87,6 +89,8 @@ def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Ru
     basis = {"state": state, "match": match.id if match else None, "updated": match.updated_on if match else None,
              "scoreVersion": match.score_version if match else None, "queue": [m.id for m in queue]}
     state["version"] = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:20]
+    if now is not None:
+        state["devicesScoring"] = scorers.devices_scoring(match, now) if match is not None else 0
     return state
 
 
@@ -105,22 +109,24 @@ def _playing(match: Match | None) -> Match:
 
 
 # ------------------------------------------------------------------------------------------------ actions
-def add_point(uow: UnitOfWork, *, key: str, side: str, version: str, now: datetime, rules: matches.Rules) -> Match:
+def add_point(uow: UnitOfWork, *, key: str, side: str, version: str, now: datetime, rules: matches.Rules,
+              device: str | None = None) -> Match:
     """+1 for a side in the current game through the one scoring engine (`domain.points`); `match.score_updated`."""
     if side not in SIDES:
         raise Invalid("side must be 'a' or 'b'.", details={"json": {"side": ["Must be one of: a, b."]}})
     link, table = scorer_by_key(uow, key=key)
     match = _playing(_current(uow, link, table, version=version, rules=rules))
     return points.add_point(uow, account_id=link.account_id, match_id=match.id, side=side,
-                            version=match.score_version, now=now, rules=rules)
+                            version=match.score_version, now=now, rules=rules, device=device)
 
 
-def undo_point(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
+def undo_point(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules,
+               device: str | None = None) -> Match:
     """Take back the last point of the current match, whoever scored it (`409 nothing_to_undo` otherwise)."""
     link, table = scorer_by_key(uow, key=key)
     match = _playing(_current(uow, link, table, version=version, rules=rules))
     return points.undo_point(uow, account_id=link.account_id, match_id=match.id, version=match.score_version,
-                             now=now, rules=rules)
+                             now=now, rules=rules, device=device)
 
 
 def complete(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:

@@ -306,7 +306,7 @@ def add_point(body: Json, match_id: str) -> Json:
     `version` (the match's `scoreVersion`); emits match.score_updated (contract §17)."""
     return _scoring(match_id, body, lambda uow: points.add_point(
         uow, account_id=_account(), match_id=match_id, side=body["side"], version=body["version"], now=now(),
-        rules=rules()))
+        rules=rules(), device=body.get("deviceID")))
 
 
 @blp.route("/operator/matches/<string:match_id>/undo", methods=["POST"])
@@ -320,7 +320,8 @@ def undo_point(body: Json, match_id: str) -> Json:
     """Take back the last point added to the match, whoever added it (console, scorer page or this API), based on
     `version`; emits match.score_updated (contract §17)."""
     return _scoring(match_id, body, lambda uow: points.undo_point(
-        uow, account_id=_account(), match_id=match_id, version=body["version"], now=now(), rules=rules()))
+        uow, account_id=_account(), match_id=match_id, version=body["version"], now=now(), rules=rules(),
+        device=body.get("deviceID")))
 
 
 @blp.route("/operator/matches/<string:match_id>/complete", methods=["POST"])

@@ -252,8 +252,14 @@ class ScoreBody(Strict):
     version = StrictInteger(validate=validate.Range(min=0, max=MAX_VERSION), metadata={"description": VERSION_HELP})
 
 
+DEVICE_ID = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"), metadata={
+    "description": "the client's own device (a console session, a phone): the board says \"2 devices scoring\" "
+                   "while more than one client wrote to the match in the last 60 s (contract §17)"})
+
+
 class PointBody(Strict):
     opID = OP_ID
+    deviceID = DEVICE_ID
     side = fields.String(required=True, validate=validate.OneOf(["a", "b"]))
     version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                             metadata={"description": VERSION_HELP})
@@ -261,6 +267,7 @@ class PointBody(Strict):
 
 class UndoBody(Strict):
     opID = OP_ID
+    deviceID = DEVICE_ID
     version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                             metadata={"description": VERSION_HELP})
 
@@ -354,6 +361,9 @@ class BusyPlayer(Schema):
 class ActiveMatchRead(MatchRead):
     expectedEndOn = fields.String(required=True, metadata={
         "description": "start + the broadcast's typical duration, or now when that has passed (contract §9)"})
+    devicesScoring = fields.Integer(required=True, metadata={
+        "description": "clients that wrote to this match's score in the last 60 s; from 2 the board says "
+                       "\"2 devices scoring\" (contract §17)"})
 
 
 class BlockedBy(Schema):

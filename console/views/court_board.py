@@ -88,6 +88,8 @@ def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
                 line += f" · Game {state.game_number} points: {state.current['a']}–{state.current['b']}"
             if active.get("expectedEndOn"):
                 line += f"  \nExpected end: {clock_time(active['expectedEndOn'])}"
+            if (active.get("devicesScoring") or 0) > 1:  # two phones (or a phone and the console) on one match
+                line += f"  \n:orange-background[**{int(active['devicesScoring'])} devices scoring**]"
             st.markdown(line)
         else:
             st.markdown("_No match in play_")

@@ -11,6 +11,7 @@ is the scoring rule's (console/scoring.py).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import streamlit as st
@@ -44,6 +45,11 @@ def current_match(table_id: str) -> dict[str, Any] | None:
     return dict(active) if active else None
 
 
+def device() -> str:
+    """This console session's own device ID: two browsers scoring one match count as two (§17)."""
+    return str(st.session_state.setdefault("_device_id", "console-" + uuid.uuid4().hex[:24]))
+
+
 def tap(table_id: str, match_id: str, side: Side) -> None:
     """One point for `side` through the point operation, on the server's score of this moment (contract §17):
     the server adds the point, so no whole score read earlier is ever written back."""
@@ -51,7 +57,8 @@ def tap(table_id: str, match_id: str, side: Side) -> None:
     if fresh is None or fresh["id"] != match_id:
         st.warning("This match is no longer in play on this court; the page now shows the court as it is.")
         return
-    if act(api.add_point, match_id, side, version=fresh["scoreVersion"], done="Point added.",
+    if act(api.add_point, match_id, side, version=fresh["scoreVersion"], op_id=uuid.uuid4().hex,
+           device_id=device(), done="Point added.",
            rerun=False) is not None:
         st.session_state.pop("_flash", None)
         st.rerun()
@@ -61,7 +68,8 @@ def undo(match_id: str, seen: int) -> None:
     """Take back the last point of the match as the operator saw it (`seen`: the `scoreVersion` the page showed
     when Undo was pressed): a point scored elsewhere since makes the undo stale (409 stale_state, nothing
     changed) instead of erasing that point."""
-    if act(api.undo_point, match_id, version=seen, done="Last point undone.", rerun=False) is not None:
+    if act(api.undo_point, match_id, version=seen, op_id=uuid.uuid4().hex, device_id=device(),
+           done="Last point undone.", rerun=False) is not None:
         st.rerun()
 
 
@@ -82,6 +90,9 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
     rule_best_of = best_of(match, default=default_best_of)
     state = match_state(scores, best_of=rule_best_of, points=points)
     st.caption(f"{plain(match_label(match))} · best of {rule_best_of}, games to {points} (win by 2)")
+    if (match.get("devicesScoring") or 0) > 1:
+        st.warning(f"{int(match['devicesScoring'])} devices scoring this match in the last minute: "
+                   "each tap adds one point on the server's score, so none is lost, but agree who scores.")
     left, right = st.columns(2)
     for column, side in ((left, "a"), (right, "b")):
         with column:

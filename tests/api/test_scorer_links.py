@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from domain.clock import FixedClock
 from tests.api.resources_support import make_broadcast, player, sync_list
 from tests.conftest import Api
 
@@ -233,3 +234,66 @@ def test_phone_actions_raise_the_same_events_as_the_operator_routes(operator: Ap
     assert act(phone, path, "complete", state(phone, path)["version"]).status_code == 200
     kinds = [d["eventType"] for d in reversed(operator.get("/operator/webhooks?limit=100").json["data"])]
     assert kinds == ["match.started"] + ["match.score_updated"] * (11 + 1 + 12) + ["match.completed"]
+
+
+def board_court(operator: Api, table_id: str) -> dict[str, Any]:
+    courts = operator.get("/operator/tables?limit=100")
+    assert courts.status_code == 200, courts.json
+    return dict(next(court for court in courts.json["data"] if court["id"] == table_id))
+
+
+def test_two_phones_scoring_one_court_are_two_devices_scoring_for_sixty_seconds(
+        operator: Api, phone: FlaskClient, courts: list[str], clock: FixedClock) -> None:
+    """§17: the board and the scorer page count the clients that wrote to the match in the last 60 s; two
+    phones on one link are two (each names its own deviceID), one phone tapping again stays one."""
+    path = scorer_path(operator, courts[0])
+    started = act(phone, path, "start-next", state(phone, path)["version"])
+    assert started.status_code == 200, started.json
+    assert started.json["data"]["devicesScoring"] == 0
+    for _ in range(2):
+        tapped = act(phone, path, "point", state(phone, path)["version"], side="a", deviceID="phone-one")
+        assert tapped.status_code == 200, tapped.json
+    assert tapped.json["data"]["devicesScoring"] == 1
+    assert board_court(operator, courts[0])["activeMatch"]["devicesScoring"] == 1
+    clock.advance(seconds=30)
+    tapped = act(phone, path, "point", state(phone, path)["version"], side="b", deviceID="phone-two")
+    assert tapped.json["data"]["devicesScoring"] == 2
+    assert state(phone, path)["devicesScoring"] == 2
+    assert board_court(operator, courts[0])["activeMatch"]["devicesScoring"] == 2
+    clock.advance(seconds=31)  # phone-one's last tap is now 61 s old
+    assert state(phone, path)["devicesScoring"] == 1
+    assert board_court(operator, courts[0])["activeMatch"]["devicesScoring"] == 1
+
+
+def test_the_console_and_a_phone_are_two_devices_and_the_state_etag_follows_the_count(
+        operator: Api, phone: FlaskClient, courts: list[str], clock: FixedClock) -> None:
+    """An operator point (the console's) and a phone's point are two clients; the scorer feed's ETag changes
+    when the count does, with no write (time alone), so a polling phone sees it, while its `version` (what a tap
+    names) stays: a tap based on it is not refused as stale."""
+    path = scorer_path(operator, courts[0])
+    assert act(phone, path, "start-next", state(phone, path)["version"]).status_code == 200
+    match = board_court(operator, courts[0])["activeMatch"]
+    console = operator.post(f"/operator/matches/{match['id']}/point",
+                            json={"side": "a", "version": match["scoreVersion"], "deviceID": "console-1"})
+    assert console.status_code == 200, console.json
+    tapped = act(phone, path, "point", state(phone, path)["version"], side="b", deviceID="phone-one")
+    assert tapped.json["data"]["devicesScoring"] == 2
+    etag = phone.get(path + "/state").headers["ETag"]
+    assert phone.get(path + "/state", headers={"If-None-Match": etag}).status_code == 304
+    version = state(phone, path)["version"]
+    clock.advance(seconds=61)
+    changed = phone.get(path + "/state", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.json["data"]["devicesScoring"] == 0
+    assert changed.json["data"]["version"] == version
+    assert act(phone, path, "point", version, side="a", deviceID="phone-one").status_code == 200
+
+
+@pytest.mark.parametrize("device", ["", "x" * 65, "bad id", 7])
+def test_a_bad_device_id_is_400_and_counts_nothing(operator: Api, phone: FlaskClient, courts: list[str],
+                                                   device: Any) -> None:
+    path = scorer_path(operator, courts[0])
+    assert act(phone, path, "start-next", state(phone, path)["version"]).status_code == 200
+    before = state(phone, path)
+    refused = act(phone, path, "point", before["version"], side="a", deviceID=device)
+    assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
+    assert state(phone, path) == before

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+import requests
+import requests.adapters
 
 from console.client import ApiError, ConsoleClient, ConsoleError, NotAvailable, Unreachable
 from domain.settings import Settings
+from tests.console.conftest import Operator, Partner
 from tests.server_process import ServerProcess, free_port
 
 
@@ -55,3 +59,38 @@ def test_the_key_file_of_the_data_dir_is_used_when_no_key_is_set(server: ServerP
     api = ConsoleClient.from_settings(Settings(api_url=f"http://127.0.0.1:{server.port}", data_dir=server.data_dir))
     assert api.operator_key == server.operator_key
     assert api.tables() == []
+
+
+class AnswerLostOnce(requests.adapters.HTTPAdapter):
+    """The network between the console and the API: the first scoring request reaches the server, and its
+    answer is lost on the way back (a Wi-Fi drop at the wrong moment)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lost = 0
+
+    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
+        response = super().send(request, **kwargs)
+        if request.method == "POST" and str(request.url).endswith("/point") and not self.lost:
+            self.lost += 1
+            raise requests.ConnectionError("the answer was lost")
+        return response
+
+
+def test_a_console_tap_whose_answer_was_lost_is_sent_again_and_counts_once(server: ServerProcess, partner: Partner,
+                                                                          operator_api: Operator) -> None:
+    """§17: the console's scoring operations carry an opID; when the answer is lost it asks again with the same
+    opID and the server answers as the first time: one tap, one point."""
+    operator = operator_api
+    partner.players()
+    table = partner.broadcast("Open", ["Court 1"])["tables"][0]["id"]
+    match = partner.match("m1", table)
+    operator.data("POST", f"/operator/matches/{match['id']}/start")
+    api = ConsoleClient(f"http://127.0.0.1:{server.port}", server.operator_key)
+    network = AnswerLostOnce()
+    api.session.mount("http://", network)
+    version = operator.tables()["Court 1"]["activeMatch"]["scoreVersion"]
+    answer = api.add_point(match["id"], "a", version=version, op_id="tap-1", device_id="console-1")
+    assert network.lost == 1
+    assert answer["gameScores"] == [{"a": 1, "b": 0}]
+    assert operator.tables()["Court 1"]["activeMatch"]["gameScores"] == [{"a": 1, "b": 0}]

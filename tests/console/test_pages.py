@@ -541,3 +541,21 @@ def test_console_undo_never_erases_a_phone_point_made_after_the_console_tap(cons
     click(app, "undo")  # pressed on the page that still showed 1-0
     assert operator_api.tables()["Court 1"]["activeMatch"]["gameScores"] == [{"a": 1, "b": 1}]
     assert any("changed" in text for text in texts(app, "error")), texts(app, "error")
+
+
+def test_a_console_tap_and_a_phone_tap_on_one_match_show_two_devices_scoring(console: Console, partner: Partner,
+                                                                            operator_api: Operator) -> None:
+    """§17: the board and the scoring page say "2 devices scoring" while more than one client wrote to the match
+    in the last 60 s: here this console session (its own deviceID) and a scorer phone."""
+    tables, _match = started_match(partner, operator_api)
+    app = console("views/scoring.py")
+    click(app, "point_a")
+    assert not any("devices scoring" in text for text in texts(app, "warning"))
+    link = operator_api.data("GET", f"/operator/tables/{tables['Court 1']}/scorer")["url"]
+    seen = requests.get(link + "/state", timeout=30).json()["data"]["version"]
+    phone = requests.post(link + "/point", json={"version": seen, "side": "b", "deviceID": "phone-1"}, timeout=30)
+    assert phone.status_code == 200 and phone.json()["data"]["devicesScoring"] == 2, phone.text
+    app.run()
+    assert any(text.startswith("2 devices scoring this match") for text in texts(app, "warning")), texts(app, "warning")
+    board = console("views/court_board.py")
+    assert any("**2 devices scoring**" in text for text in texts(board, "markdown")), texts(board, "markdown")
