@@ -144,6 +144,8 @@ class OperatorMatchCreate(MatchSyncSchema):
 class ScheduleRowSchema(Strict):
     """One row of an imported schedule: names as typed; a name of the court's list becomes that player."""
 
+    OPENAPI = {"not": {"required": ["scheduledOn", "time"]}}  # a planned start by one of them, not both
+
     court = str_field(120, required=True, min_length=1, metadata={"description": "a court label of the broadcast"})
     playerA = str_field(120, required=True, min_length=1)
     playerB = str_field(120, required=True, min_length=1)
