@@ -35,7 +35,12 @@ CLOCK_TIME = r"^([01]?[0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"  # a sheet's time
 def on_day(clock_time: str, *, day: date, zone: tzinfo) -> str:
     """A sheet's time of day (`14:00`, `9:30`, `14:00:00`) on `day` in `zone`, as an API timestamp (UTC)."""
     parts = [int(part) for part in clock_time.split(":")]
-    return iso(datetime.combine(day, time(parts[0], parts[1], parts[2] if len(parts) > 2 else 0), tzinfo=zone))
+    moment = datetime.combine(day, time(parts[0], parts[1], parts[2] if len(parts) > 2 else 0), tzinfo=zone)
+    try:
+        return iso(moment)
+    except OverflowError as exc:  # 0001-01-01 00:30 east of UTC is before the year 1
+        raise Invalid(f"{clock_time} on {day.isoformat()} is out of range.", details={"time": ["Out of range."]}
+                      ) from exc
 
 
 @dataclass(frozen=True)
@@ -269,9 +274,9 @@ def import_schedule(
     pending: dict[str, set[frozenset[frozenset[str]]]] = {}
     event_day = day or now.astimezone(zone).date()
     for row in rows:
-        if row.time and not row.start_time:
-            row = replace(row, start_time=on_day(row.time, day=event_day, zone=zone))
         try:
+            if row.time and not row.start_time:
+                row = replace(row, start_time=on_day(row.time, day=event_day, zone=zone))
             planned = planner.plan(_row_sync(planner, courts, row), not_before=row.start_time)
             if not row.allow_duplicate:
                 _check_not_pending(uow, planned, pending)

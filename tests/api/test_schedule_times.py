@@ -212,3 +212,18 @@ def test_the_operator_removes_a_sign_up_and_the_roster_counts_one_less(operator:
     assert operator.get("/operator/rosters").json["data"][0]["playerCount"] == 0
     again = operator.delete(f"/operator/player-lists/{list_id}/players/{prank['id']}")
     assert again.status_code == 404 and again.json["error"]["code"] == "not_found"
+
+
+@BERLIN
+def test_a_time_on_a_day_out_of_range_is_that_rows_error(operator: Api, broadcast: dict[str, Any]) -> None:
+    response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time="00:30")], day="0001-01-01")
+    assert response.status_code == 207
+    assert response.json["data"]["results"][0]["error"]["details"] == {"time": ["Out of range."]}
+    assert queue(operator, broadcast) == []
+
+
+def test_the_document_says_a_row_gives_scheduled_on_or_time_not_both(operator: Api) -> None:
+    document = operator.get("/openapi.json").json
+    row = document["components"]["schemas"]["ScheduleRow"]
+    assert row["not"] == {"required": ["scheduledOn", "time"]}
+    assert row["properties"]["time"]["pattern"]
