@@ -50,3 +50,12 @@ def once(uow: UnitOfWork, *, account_id: str, scope: str, op_id: str | None, now
     uow.operations.put(Operation(id=key, account_id=account_id, scope=scope, op_id=op_id, answer=answer,
                                  created_on=iso(now)))
     return answer
+
+
+def forget_expired(uow: UnitOfWork, *, now: datetime) -> int:
+    """Delete the answers remembered for more than 24 hours: they answer no retry any more, and the table then
+    holds about one day of taps instead of every tap ever made. Returns how many went."""
+    expired = [op.id for op in uow.operations.find() if parse_iso(op.created_on) <= now - KEPT]
+    for key in expired:
+        uow.operations.delete(key)
+    return len(expired)

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from domain import webhooks
+from domain import operations, webhooks
 from domain.clock import Clock
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
@@ -80,9 +80,19 @@ class Dispatcher:
             thread.start()
         self._scheduler.add_job(self._tick, "interval", seconds=max(self.settings.webhook_poll_seconds, 0.05),
                                 id="poll")
+        self._scheduler.add_job(self.forget_expired_operations, "interval", hours=1, id="operations",
+                                next_run_time=datetime.now(UTC))
         self._scheduler.start()
         self._started = True
         self.wake()
+
+    def forget_expired_operations(self) -> int:
+        """The hourly job that keeps the scoring operations' answers to their 24 hours (§17)."""
+        def work() -> int:
+            with unit_of_work(self.store) as uow:
+                return operations.forget_expired(uow, now=self.clock.now())
+
+        return retrying(work)
 
     def recover(self, *, periodic: bool = False) -> int:
         """Make claims whose process is gone due again. On a store shared by several processes (PostgreSQL), the
