@@ -20,9 +20,11 @@ from typing import Any
 from domain import audit, links, outputs, scoring
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
+from domain.draws import hooks as draw_hooks
+from domain.draws import service as draw_service
 from domain.errors import NotFound
 from domain.estimates import Estimator
-from domain.models import Broadcast, Link, Match, MatchStatus, Table
+from domain.models import POOL, Broadcast, Link, Match, MatchStatus, Table
 from domain.names import name_key
 from domain.people import person_id
 from domain.ports import UnitOfWork
@@ -33,8 +35,26 @@ PREFIX = "evt"
 UP_NEXT = 3  # queued matches shown per court under "Now"
 RESULTS = 200  # newest results the page carries
 
-# Draw reads of a broadcast for the page (contract §13), supplied by the draws service once it exists.
+# Draw reads of a broadcast for the page (contract §13): `broadcast_draws` (tests may pass their own).
 DrawReads = Callable[[UnitOfWork, Broadcast], list[dict[str, Any]]]
+
+
+def broadcast_draws(*, points: int) -> DrawReads:
+    """The broadcast's draws as the page shows them (`public_draw`), with each real match's games won."""
+    def reads(uow: UnitOfWork, broadcast: Broadcast) -> list[dict[str, Any]]:
+        shown = []
+        for record in draw_service.list_draws(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id):
+            read = draw_service.draw_view(record)
+            games: dict[str, tuple[int, int]] = {}
+            for match_id in (dm.get("matchID") for r in read["rounds"] for dm in r["drawMatches"]):
+                match = uow.matches.get(match_id) if match_id else None
+                if match is not None:
+                    won = scoring.score(match.game_scores, points=points)
+                    games[match.id] = (won["a"], won["b"])
+            shown.append(public_draw(read, games))
+        return shown
+
+    return reads
 
 
 # ------------------------------------------------------------------------------------------------ the link
@@ -136,6 +156,13 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
         done = [_card(uow, m, table, points=points, estimate=None)
                 for m in uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)]
         cards += ([now_card] if now_card else []) + queued + done
+    # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
+    pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
+    drawn = {d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)}
+    decided = [m for m in uow.matches.find(account_id=broadcast.account_id, table_id=POOL,
+                                           status=MatchStatus.COMPLETED) if m.draw_id in drawn] if drawn else []
+    cards += [_card(uow, m, None, points=points, estimate=None) | {"pool": m.status == MatchStatus.PENDING}
+              for m in [*pool, *decided]]
     results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
                      key=lambda c: c["completedOn"] or "", reverse=True)
     people: dict[str, dict[str, Any]] = {}

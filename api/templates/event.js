@@ -31,7 +31,7 @@
     var live = m.status === "active", called = m.status === "pending" && m.calledOn;
     var box = el("div", "card" + (live ? " live" : "") + (called ? " called" : ""));
     var head = el("div", "court");
-    head.appendChild(el("span", null, opts.title || m.court || "Court to be announced"));
+    head.appendChild(el("span", null, opts.title || m.court || (m.pool ? "Waiting for a court" : "Court to be announced")));
     if (live) head.appendChild(el("span", "tag live", "Playing"));
     else if (called) head.appendChild(el("span", "tag call", "Called"));
     box.appendChild(head);

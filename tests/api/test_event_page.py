@@ -281,3 +281,55 @@ def test_a_held_etag_is_answered_304_with_the_feed_headers_and_a_closed_link_ref
     rotated = event.act("rotate")
     assert event.state(url, **{"If-None-Match": first.headers["ETag"]}).status_code == 404
     assert event.state(rotated["url"]).status_code == 200
+
+
+def make_knockout(event: Event) -> dict[str, Any]:
+    made = event.operator.post("/operator/draws", json={
+        "broadcastID": event.broadcast["id"], "name": "Open singles", "format": "single_elimination", "bestOf": 1,
+        "randomSeed": 7, "entries": [{"players": [{"manualName": name}], "seed": n + 1}
+                                     for n, name in enumerate(("Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"))]})
+    assert made.status_code == 201, made.json
+    return dict(made.json["data"])
+
+
+def test_draws_are_on_the_page_as_brackets_with_results_and_no_ids(event: Event) -> None:
+    """§15 Draws (§13 views): each draw of the broadcast as a bracket, rounds as columns, each match pointing at
+    the one its winner goes to, names and games won only; a result moves the winner on at once."""
+    url = open_page(event)
+    draw = make_knockout(event)
+    shown = event.state(url).json["data"]["draws"]
+    assert [d["name"] for d in shown] == ["Open singles"]
+    [bracket] = shown[0]["brackets"]
+    assert [len(r["matches"]) for r in bracket["rounds"]] == [2, 1]
+    assert [[s["name"] for s in m["sides"]] for m in bracket["rounds"][0]["matches"]] == [
+        ["Ann Lee", "Di Evans"], ["Bo Chen", "Cy Diaz"]]
+    assert [m["next"] for m in bracket["rounds"][0]["matches"]] == [[1, 0], [1, 0]]
+    assert [s["name"] for s in bracket["rounds"][1]["matches"][0]["sides"]] == [None, None]
+    etag = event.state(url).headers["ETag"]
+
+    semi = draw["rounds"][0]["drawMatches"][0]["matchID"]
+    assert event.operator.post(f"/operator/tables/{event.tables[0]}/start-next").status_code == 200
+    done = event.operator.post(f"/operator/matches/{semi}/complete", json={"gameScores": [{"a": 11, "b": 6}]})
+    assert done.status_code == 200, done.json
+    after = event.state(url, **{"If-None-Match": etag})
+    assert after.status_code == 200  # the draw changed: a new state, not a 304
+    bracket = after.json["data"]["draws"][0]["brackets"][0]
+    first = bracket["rounds"][0]["matches"][0]
+    assert [(s["name"], s["winner"], s["games"]) for s in first["sides"]] == [
+        ("Ann Lee", True, 1), ("Di Evans", False, 0)]
+    assert bracket["rounds"][1]["matches"][0]["sides"][0]["name"] == "Ann Lee"
+    assert not ID_PATTERN.search(after.get_data(as_text=True))
+
+
+def test_a_draws_match_waiting_for_a_court_is_in_my_matches(event: Event) -> None:
+    """§15 My matches with §13's court pool: a draw's match with no court yet is the player's next match,
+    "waiting for a court" (no court named)."""
+    url = open_page(event)
+    make_knockout(event)
+    people = {p["name"]: p["personID"] for p in event.state(url).json["data"]["people"]}
+    assert set(people) >= {"Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"}
+    mine = event.client.get(event.path(url) + f"/people/{people['Bo Chen']}")
+    assert mine.status_code == 200, mine.json
+    nxt = mine.json["data"]["next"]
+    assert nxt["court"] is None and nxt["pool"] is True and nxt["status"] == "pending"
+    assert [s["names"] for s in nxt["sides"]] == [["Bo Chen"], ["Cy Diaz"]]

@@ -4,6 +4,7 @@ remembered on the phone."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, expect
@@ -11,6 +12,7 @@ from playwright.sync_api import Browser, expect
 from tests.server_process import ServerProcess
 
 PHONE = {"width": 360, "height": 740}
+SHOTS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def seed(server: ServerProcess) -> tuple[str, dict[str, Any]]:
@@ -71,3 +73,40 @@ def test_a_closed_or_unknown_event_page_is_404_in_the_browser(browser: Browser, 
     live_server.call("POST", f"/operator/broadcasts/{live_server.call('GET', '/operator/broadcasts')['data'][0]['id']}"
                              "/event-page/disable")
     assert page.goto(url).status == 404
+
+
+def test_the_draws_tab_shows_a_bracket_with_its_result_and_group_tables(
+        browser: Browser, live_server: ServerProcess) -> None:
+    """§15 Draws (§13 views) at 360 px and on a desktop: the knockout drawn as a bracket (rounds as columns), the
+    semi-final's winner moved on, and the group table with standings; pictures in docs/."""
+    broadcast = live_server.call("POST", "/operator/broadcasts", {
+        "name": "Club Open 2026", "tables": [{"label": f"Court {n}"} for n in (1, 2)]})["data"]
+    knockout = live_server.call("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Open singles", "format": "single_elimination", "bestOf": 1,
+        "randomSeed": 7, "entries": [{"players": [{"manualName": name}], "seed": n + 1} for n, name in enumerate(
+            ("Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans", "Eve Fox", "Flo Gray", "Gus Hall", "Hal Ives"))]})["data"]
+    live_server.call("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Veterans", "format": "round_robin", "bestOf": 1, "randomSeed": 7,
+        "entries": [{"players": [{"manualName": name}]} for name in ("Ida Jones", "Jo King", "Kim Lane")]})
+    first = knockout["rounds"][0]["drawMatches"][0]["matchID"]
+    court = broadcast["tables"][0]["id"]
+    started = live_server.call("POST", f"/operator/tables/{court}/start-next")["data"]
+    assert started["id"] == first
+    live_server.call("POST", f"/operator/matches/{first}/complete", {"gameScores": [{"a": 11, "b": 7}]})
+    url = live_server.call("POST", f"/operator/broadcasts/{broadcast['id']}/event-page/enable")["data"]["url"]
+
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(url)
+    page.tap("nav button[data-tab=draws]")
+    draws = page.locator("#draws")
+    expect(draws).to_contain_text("Open singles")
+    expect(draws.locator(".bracket svg").first).to_contain_text("Quarter")
+    expect(draws.locator(".bracket svg").first).to_contain_text("Ann Lee")
+    expect(draws.locator("table.standings")).to_contain_text("Ida Jones")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the bracket scrolls itself
+    page.screenshot(path=str(SHOTS / "event-draws-phone.png"), full_page=True)
+    desktop = browser.new_page(viewport={"width": 1280, "height": 900})
+    desktop.goto(url)
+    desktop.click("nav button[data-tab=draws]")
+    expect(desktop.locator("#draws")).to_contain_text("Veterans")
+    desktop.screenshot(path=str(SHOTS / "event-draws-desktop.png"), full_page=True)
