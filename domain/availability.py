@@ -90,12 +90,22 @@ class Players:
             self._lists[key] = (found.id if found else "/".join(key), found)
         return self._lists[key]
 
-    def _broadcast_id(self, match: Match) -> str:
-        table_id = match.table_id or ""
-        if table_id not in self._broadcast_ids:
-            table = self._uow.tables.get(table_id) if table_id else None
-            self._broadcast_ids[table_id] = table.broadcast_id if table else ""
-        return self._broadcast_ids[table_id]
+    def broadcast_id(self, match: Match) -> str:
+        """The match's broadcast: its table's, or for a draw's match waiting in the court pool (no table yet)
+        its draw's, so that the pool's players are the same people as on the broadcast's courts ("" if none)."""
+        where = match.table_id or f"draw:{match.draw_id or ''}"
+        if where not in self._broadcast_ids:
+            if match.table_id:
+                table = self._uow.tables.get(match.table_id)
+                self._broadcast_ids[where] = table.broadcast_id if table else ""
+            else:
+                draw = self._uow.draws.get(match.draw_id) if match.draw_id else None
+                self._broadcast_ids[where] = draw.broadcast_id if draw else ""
+        return self._broadcast_ids[where]
+
+    def named(self, broadcast_id: str, name: str, *, club: str | None = None) -> Person:
+        """A person known by name only (a draw's entry with no match yet), as `of` would make them."""
+        return Person(side="a", name=name, keys=frozenset({("name", broadcast_id, name_key(name))}), club=club)
 
     def of(self, match: Match) -> list[Person]:
         list_id, player_list = self._list(match)
@@ -110,7 +120,7 @@ class Players:
                 keys.add(("player", list_id, ref["externalID"]))
             name = names.get(side) or ref.get("manualName") or ""
             if name.strip() and name != ref.get("externalID"):  # a name, not an unnamed entry's externalID
-                keys.add(("name", self._broadcast_id(match), name_key(name)))
+                keys.add(("name", self.broadcast_id(match), name_key(name)))
             entry = entries.get(ref.get("externalID")) or {}
             if keys:
                 people.append(Person(side=side, name=name or side, keys=frozenset(keys),
@@ -148,11 +158,10 @@ class Availability:
         return found[0] if found else None
 
     def broadcast_of(self, match: Match) -> Broadcast | None:
-        table_id = match.table_id or ""
-        if table_id not in self._broadcasts:
-            table = self.uow.tables.get(table_id) if table_id else None
-            self._broadcasts[table_id] = self.uow.broadcasts.get(table.broadcast_id) if table else None
-        return self._broadcasts[table_id]
+        broadcast_id = self.players.broadcast_id(match)
+        if broadcast_id not in self._broadcasts:
+            self._broadcasts[broadcast_id] = self.uow.broadcasts.get(broadcast_id) if broadcast_id else None
+        return self._broadcasts[broadcast_id]
 
     def busy(self, match: Match) -> list[tuple[str, str]]:
         """(side, table ID) for each of the match's players in an active match on another table."""

@@ -18,6 +18,7 @@ from domain import audit
 from domain.availability import Availability, Person
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
+from domain.draws import hooks as draw_hooks
 from domain.errors import NotFound
 from domain.models import Broadcast, Match, MatchStatus
 from domain.names import name_key
@@ -64,6 +65,21 @@ def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -
         for match in rest:
             for person in availability.players.of(match):
                 seen.setdefault(name_key(person.name), _Seen(person))
+    # the draws' people (§13): their matches in the court pool come after every court's queue, and an entry
+    # with no match yet (a later round) is a person of the broadcast too, so the desk can check them in
+    pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
+    for place, match in enumerate(pool):
+        rank = (0 if match.called_on else 1, match.called_on or "", len(tables) * 10_000 + place, 0)
+        for person in availability.players.of(match):
+            entry = seen.setdefault(name_key(person.name), _Seen(person))
+            if entry.next_rank is None or rank < entry.next_rank:
+                entry.next_match, entry.next_rank = match, rank
+    for record in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id):
+        for drawn in draw_hooks.load(record).entries:
+            for player in drawn.players:
+                if player.name.strip():
+                    seen.setdefault(name_key(player.name), _Seen(availability.players.named(
+                        broadcast.id, player.name, club=drawn.club)))
     return seen
 
 

@@ -379,3 +379,51 @@ def test_a_scorer_link_records_a_retirement(day: Day, app: Any) -> None:
     assert done.status_code == 200, done.json
     read = day.operator.get(f"/operator/matches?tableID={day.tables[0]}").json["data"][0]
     assert read["status"] == "completed" and read["resultType"] == "retired" and read["winnerSide"] == "a"
+
+
+def knockout_of_four(day: Day) -> dict[str, Any]:
+    made = day.post("/operator/draws", {
+        "broadcastID": day.id, "name": "Open", "format": "single_elimination", "bestOf": 1, "randomSeed": 7,
+        "entries": [{"players": [{"manualName": name}], "seed": n + 1}
+                    for n, name in enumerate(("Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"))]})
+    assert made.status_code == 201, made.json
+    return dict(made.json["data"])
+
+
+def test_draw_entries_are_people_and_start_next_takes_no_pool_match_of_an_absent_player(day: Day) -> None:
+    """§14 with §13's court pool: a draw's people are the broadcast's people (checked in at the desk, also those
+    with no match yet), and start-next skips a pool match whose players have not checked in, saying why."""
+    assert day.settings(requireCheckIn=True).status_code == 200
+    knockout_of_four(day)
+    assert set(day.people()) == {"Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"}
+    refused = day.post(f"/operator/tables/{day.tables[0]}/start-next")
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "nothing_startable"
+    assert [(s["reason"], sorted(s["players"])) for s in refused.json["error"]["details"]["skipped"]] == [
+        ("not_checked_in", ["Ann Lee", "Di Evans"]), ("not_checked_in", ["Bo Chen", "Cy Diaz"])]
+    for name in ("Bo Chen", "Cy Diaz"):
+        assert day.check_in(name).status_code == 200
+    started = day.post(f"/operator/tables/{day.tables[0]}/start-next")
+    assert started.status_code == 200, started.json
+    assert {started.json["data"]["playerA"], started.json["data"]["playerB"]} == {"Bo Chen", "Cy Diaz"}
+
+
+def test_a_pool_match_waits_while_its_player_plays_on_a_court_and_while_they_rest(day: Day, clock: Any) -> None:
+    """§14 busy and rest hold for a draw's match in the court pool as for a court's own queue: the pool's
+    players are the same people as on the broadcast's courts."""
+    assert day.settings(restMinutes=10).status_code == 200
+    friendly = day.match("Ann Lee", "Eve Fox", table=1)
+    assert day.post(f"/operator/matches/{friendly['id']}/start").status_code == 200
+    knockout_of_four(day)
+    started = day.post(f"/operator/tables/{day.tables[0]}/start-next")
+    assert started.status_code == 200, started.json
+    assert {started.json["data"]["playerA"], started.json["data"]["playerB"]} == {"Bo Chen", "Cy Diaz"}
+    done = day.post(f"/operator/matches/{friendly['id']}/complete", {"gameScores": BEST_OF_ONE})
+    assert done.status_code == 200, done.json
+    resting = day.post(f"/operator/tables/{day.tables[1]}/start-next")
+    assert resting.status_code == 409, resting.json
+    assert [(s["reason"], s["players"]) for s in resting.json["error"]["details"]["skipped"]] == [
+        ("player_resting", ["Ann Lee"])]
+    clock.advance(seconds=10 * 60)
+    again = day.post(f"/operator/tables/{day.tables[1]}/start-next")
+    assert again.status_code == 200, again.json
+    assert {again.json["data"]["playerA"], again.json["data"]["playerB"]} == {"Ann Lee", "Di Evans"}
