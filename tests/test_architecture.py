@@ -98,5 +98,5 @@ def test_no_project_module_imports_a_module_that_imports_it() -> None:
 
 def test_the_checker_sees_function_level_and_relative_imports() -> None:
     """The parser is not blind: a lazy import inside a function is an import (cli imports storage that way)."""
-    assert "storage.backend" in imports_of("cli.main")
+    assert "storage.backend" in imports_of("cli.data_dir")
     assert "domain.audit_records" in imports_of("domain.ports")

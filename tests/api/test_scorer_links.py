@@ -211,7 +211,7 @@ def test_links_use_the_address_phones_reach(operator: Api, partner: Api, courts:
 
 
 def test_up_on_every_interface_gives_phone_links_the_network_address() -> None:
-    from cli.main import lan_address, phone_settings
+    from cli.serve import lan_address, phone_settings
     from domain.settings import Settings
 
     assert phone_settings(Settings(host="127.0.0.1"), 8000).public_url is None
