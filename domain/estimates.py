@@ -14,6 +14,7 @@ and remembers each broadcast's typical duration, so a board of many courts reads
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -84,6 +85,25 @@ def court_times(*, active: Match | None, queue: Sequence[Match], typical: timede
     return CourtTimes(typical=typical, expected_end=expected_end, starts=starts, attention=attention)
 
 
+def pool_starts(*, courts_free: Sequence[datetime], pool: Sequence[Match], typical: timedelta,
+                now: datetime) -> dict[str, datetime]:
+    """When each match of a court pool (§13) should start: in pool order (start-next's), each takes the court
+    that comes free first after its own queue, for one typical match, and waits for its own time (`notBefore`).
+    Blocks that lift by themselves (rest, check-in) are not foreseen; the pool's court limits are not either."""
+    free = [max(moment, now) for moment in courts_free]
+    heapq.heapify(free)
+    starts: dict[str, datetime] = {}
+    for match in pool:
+        if not free:
+            break
+        moment = heapq.heappop(free)
+        if match.not_before and parse_iso(match.not_before) > moment:
+            moment = parse_iso(match.not_before)
+        starts[match.id] = moment
+        heapq.heappush(free, moment + typical)
+    return starts
+
+
 class Estimator:
     """Estimates over one unit of work at one moment; each broadcast's history is read once."""
 
@@ -112,6 +132,19 @@ class Estimator:
     def court(self, table: Table, *, active: Match | None, queue: Sequence[Match]) -> CourtTimes:
         """The court's times, given its active match and queue as the caller already read them."""
         return court_times(active=active, queue=queue, typical=self.typical(table.broadcast_id), now=self.now)
+
+    def pool(self, broadcast_id: str, pool: Sequence[Match]) -> dict[str, str]:
+        """Estimated start (ISO) of each court-pool match of the broadcast, by match id (§13 "with estimates")."""
+        if not pool:
+            return {}
+        typical = self.typical(broadcast_id)
+        courts_free = []
+        for table in self.uow.tables.find(broadcast_id=broadcast_id):
+            times = self.court(table, active=active_match(self.uow, table.id), queue=self.uow.matches.queue(table.id))
+            last = max(times.starts.values(), default=None)
+            courts_free.append(last + typical if last is not None else times.expected_end or self.now)
+        starts = pool_starts(courts_free=courts_free, pool=pool, typical=typical, now=self.now)
+        return {match_id: iso(moment) for match_id, moment in starts.items()}
 
     def starts(self, table: Table) -> dict[str, str]:
         """Estimated start (ISO) of each queued match of the table, by match id (what output pages show)."""

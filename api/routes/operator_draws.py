@@ -95,6 +95,8 @@ def broadcast_pool(broadcast_id: str) -> Json:
     round, then the time it became ready, then draw creation, then number), with `blockedBy` when §14 holds one
     back."""
     with unit_of_work() as uow:
+        settings = services().settings
         data = draws.broadcast_pool(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                                    points=services().settings.points_per_game)
+                                    points=settings.points_per_game,
+                                    default_minutes=settings.default_match_minutes)
     return {"data": data, "nextCursor": None}

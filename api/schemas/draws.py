@@ -180,6 +180,9 @@ class DrawRead(Schema):
 
 class PoolMatchRead(MatchRead):
     blockedBy = fields.Nested(BlockedBy, metadata={"description": "why contract §14 holds it back now"})
+    estimatedStartOn = fields.String(metadata={
+        "description": "when it should start: in pool order, each takes the court that comes free first after its "
+                       "own queue, for the broadcast's typical match (contract §13)"})
 
 
 class DrawDeleted(Schema):

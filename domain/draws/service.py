@@ -19,6 +19,7 @@ from domain.clock import iso
 from domain.draws import engine, hooks
 from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
 from domain.errors import Conflict, Invalid, NotFound
+from domain.estimates import Estimator
 from domain.ids import new_id
 from domain.models import DrawRecord, MatchStatus
 from domain.names import name_key, stored_name
@@ -201,16 +202,20 @@ def draw_view(record: DrawRecord) -> dict[str, Any]:
     }
 
 
-def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, points: int
-                   ) -> list[dict[str, Any]]:
-    """The broadcast's court pool in §13's order, each a match read with `blockedBy` when §14 holds it back."""
+def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, points: int,
+                   default_minutes: float = 20.0) -> list[dict[str, Any]]:
+    """The broadcast's court pool in §13's order, each a match read with `blockedBy` when §14 holds it back and
+    `estimatedStartOn` (the courts as they come free after their own queues, `Estimator.pool`)."""
     get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     pool = hooks.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
     reader = Reader(uow, points=points)
     availability = Availability(uow, account_id=account_id, now=now)
+    starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool)
     reads = []
     for match in pool:
         read = reader.read(match)
+        if match.id in starts:
+            read["estimatedStartOn"] = starts[match.id]
         block = availability.block(match)
         if block is not None:
             read["blockedBy"] = block.view()
