@@ -332,4 +332,5 @@ def test_a_draws_match_waiting_for_a_court_is_in_my_matches(event: Event) -> Non
     assert mine.status_code == 200, mine.json
     nxt = mine.json["data"]["next"]
     assert nxt["court"] is None and nxt["pool"] is True and nxt["status"] == "pending"
+    assert nxt["estimatedStartOn"]  # both courts free: the pool's first two matches can start now
     assert [s["names"] for s in nxt["sides"]] == [["Bo Chen"], ["Cy Diaz"]]
