@@ -15,6 +15,7 @@ PAGES = [
     st.Page("views/scoring.py", title="Scoring", icon=":material/scoreboard:", url_path="scoring"),
     st.Page("views/import_schedule.py", title="Import schedule", icon=":material/upload_file:",
             url_path="import"),
+    st.Page("views/draws.py", title="Draws", icon=":material/account_tree:", url_path="draws"),
     st.Page("views/results.py", title="Results", icon=":material/emoji_events:", url_path="results"),
     st.Page("views/deliveries.py", title="Deliveries", icon=":material/outbox:", url_path="deliveries"),
     st.Page("views/integrations.py", title="Integrations", icon=":material/hub:", url_path="integrations"),

@@ -234,6 +234,27 @@ class ConsoleClient:
     def reorder_queue(self, table_id: str, match_ids: list[str]) -> dict[str, Any]:
         return dict(self.data("PUT", f"/operator/tables/{table_id}/queue", json={"matchIDs": match_ids}))
 
+    # ------------------------------------------------------------ draws and the court pool (contract §13)
+    def draws(self, broadcast_id: str) -> list[dict[str, Any]]:
+        return list(self.data("GET", "/operator/draws", params={"broadcastID": broadcast_id}))
+
+    def preview_draw(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The draw creating `body` would make, stored nowhere (the same `randomSeed` gives the same draw)."""
+        return dict(self.data("POST", "/operator/draws/preview", json=body))
+
+    def create_draw(self, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.data("POST", "/operator/draws", json=body))
+
+    def delete_draw(self, draw_id: str) -> dict[str, Any]:
+        return dict(self.data("DELETE", f"/operator/draws/{draw_id}"))
+
+    def withdraw_entry(self, draw_id: str, entry_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/draws/{draw_id}/entries/{entry_id}/withdraw"))
+
+    def pool(self, broadcast_id: str) -> list[dict[str, Any]]:
+        """The broadcast's court pool: draw matches waiting for a court, in start-next's order."""
+        return list(self.data("GET", f"/operator/broadcasts/{broadcast_id}/pool"))
+
     # ------------------------------------------------------------ audit log (contract §16)
     def audit(self, *, target_type: str | None = None, target_id: str | None = None, actor_kind: str | None = None,
               since: str | None = None, max_items: int = 200) -> list[dict[str, Any]]:

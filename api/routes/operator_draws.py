@@ -39,6 +39,20 @@ def create_draw(body: NewDraw) -> tuple[Json, int]:
         return {"data": draws.draw_view(record)}, 201
 
 
+@blp.route("/operator/draws/preview", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(DrawCreateBody)
+@blp.response(200, envelope(DrawRead))
+@blp.alt_response(400, response="DEFAULT_ERROR", description="As creating the draw would answer.")
+@blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
+@blp.alt_response(409, response="DEFAULT_ERROR", description="draw_exists: the broadcast has a draw of that name.")
+def preview_draw(body: NewDraw) -> Json:
+    """The draw that `POST /operator/draws` with this body would make (the same checks; the same placement for the
+    same `randomSeed`), stored nowhere: no draw, no match, no audit entry. Its IDs are never kept."""
+    with unit_of_work() as uow:
+        return {"data": draws.preview_draw(uow, account_id=_account(), new=body, now=now())}
+
+
 @blp.route("/operator/draws", methods=["GET"])
 @requires(operator=True)
 @blp.arguments(DrawQuery, location="query")

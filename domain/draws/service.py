@@ -84,9 +84,8 @@ def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[engine.Entr
     return specs
 
 
-def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime, default_best_of: int
-                ) -> DrawRecord:
-    """A running draw with a real match in the court pool for every draw match whose entries are known."""
+def _made(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> Draw:
+    """The draw the body asks for, checked as creating it checks, made by the engine and kept nowhere."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=new.broadcast_id)
     if any(name_key(d.name) == name_key(new.name)
            for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast.id)):
@@ -99,8 +98,20 @@ def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime
                                                          if strangers else "Name at least one court."]}})
     spec = engine.DrawSpec(broadcast_id=broadcast.id, name=stored_name(new.name), format=new.format,
                            entries=_entries(uow, account_id, new), group_count=new.group_count, options=new.options)
-    draw = engine.make_draw(spec, draw_id=new_id("drw"), created_on=iso(now), new_id=new_id)
-    record = DrawRecord(id=draw.id, account_id=account_id, broadcast_id=broadcast.id, name=draw.name,
+    return engine.make_draw(spec, draw_id=new_id("drw"), created_on=iso(now), new_id=new_id)
+
+
+def preview_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> dict[str, Any]:
+    """The draw read that creating this body would give (the same checks, the same placement for the same
+    `randomSeed`), with nothing stored: no draw, no match, no audit entry. Its IDs are never kept."""
+    return _view(_made(uow, account_id=account_id, new=new, now=now))
+
+
+def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime, default_best_of: int
+                ) -> DrawRecord:
+    """A running draw with a real match in the court pool for every draw match whose entries are known."""
+    draw = _made(uow, account_id=account_id, new=new, now=now)
+    record = DrawRecord(id=draw.id, account_id=account_id, broadcast_id=draw.broadcast_id, name=draw.name,
                         created_on=draw.created_on, updated_on=draw.created_on)
     house = house_connection(uow, account_id=account_id, now=now)
     hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=default_best_of)
@@ -183,7 +194,10 @@ def _draw_match_view(dm: DrawMatch) -> dict[str, Any]:
 
 def draw_view(record: DrawRecord) -> dict[str, Any]:
     """The §13 draw read."""
-    draw: Draw = hooks.load(record)
+    return _view(hooks.load(record))
+
+
+def _view(draw: Draw) -> dict[str, Any]:
     return {
         "id": draw.id, "broadcastID": draw.broadcast_id, "name": draw.name, "format": str(draw.format),
         "status": str(draw.status), "createdOn": draw.created_on,

@@ -344,3 +344,40 @@ def test_creating_withdrawing_and_deleting_a_draw_each_write_one_audit_entry(ope
         assert {entry["actor"]["kind"] for entry in listed.json["data"]} == {"operator"}
     assert entries_of == {kept["id"]: ["draw.created", "draw.withdrawn"],
                           dropped["id"]: ["draw.created", "draw.deleted"]}
+
+
+def test_a_preview_is_the_draw_creating_would_make_and_stores_nothing(operator: Api) -> None:
+    broadcast_id, _ = make_courts(operator, 2)
+    body = {"broadcastID": broadcast_id, "name": "Open", "format": "single_elimination", "entries": entries(6),
+            "randomSeed": 11, "thirdPlace": True}
+    previewed = operator.post("/operator/draws/preview", json=body)
+    assert previewed.status_code == 200, previewed.json
+    preview = previewed.json["data"]
+    assert operator.get(f"/operator/draws?broadcastID={broadcast_id}").json["data"] == []
+    assert operator.get(f"/operator/broadcasts/{broadcast_id}/pool").json["data"] == []
+    assert operator.get("/operator/audit?targetType=draw").json["data"] == []
+    made = create(operator, broadcast_id, "single_elimination", 6, **{k: v for k, v in body.items()
+                                                                      if k not in ("broadcastID", "format")})
+    names = {e["id"]: e["name"] for e in made["entries"]}
+    preview_names = {e["id"]: e["name"] for e in preview["entries"]}
+
+    def pairs(draw: Json, by_id: dict[str, str]) -> list[list[str | None]]:
+        return [[by_id.get(s["entryID"] or "") for s in dm["slots"]] for dm in draw["rounds"][0]["drawMatches"]]
+
+    assert pairs(preview, preview_names) == pairs(made, names)
+    assert [r["name"] for r in preview["rounds"]] == [r["name"] for r in made["rounds"]]
+    assert pairs(preview, preview_names)[0] == ["Player 1", None]  # a bye to the top seed
+
+
+def test_a_preview_refuses_what_creating_would_refuse(operator: Api) -> None:
+    broadcast_id, _ = make_courts(operator, 1)
+    create(operator, broadcast_id, "round_robin", 3, name="Open")
+    taken = operator.post("/operator/draws/preview", json={"broadcastID": broadcast_id, "name": "open",
+                                                           "format": "swiss", "entries": entries(4)})
+    assert taken.status_code == 409 and taken.json["error"]["code"] == "draw_exists"
+    strict = operator.post("/operator/draws/preview", json={"broadcastID": broadcast_id, "name": "B",
+                                                            "format": "swiss", "entries": entries(4), "x": 1})
+    assert strict.status_code == 400 and strict.json["error"]["code"] == "validation_failed"
+    unknown = operator.post("/operator/draws/preview", json={"broadcastID": "brd_nope", "name": "B",
+                                                             "format": "swiss", "entries": entries(4)})
+    assert unknown.status_code == 404

@@ -1,0 +1,257 @@
+"""The Draws page's pure helpers (contract §13): entries from pasted lines or a player list, the bracket drawn as a
+bracket (rounds as columns, lines from each match to the next), group standings, and the A4 print sheet.
+
+Everything here works on the API's draw read; nothing calls the API.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+Json = dict[str, Any]
+
+FORMATS = {"single_elimination": "Knockout", "round_robin": "Round robin (groups)",
+           "groups_knockout": "Groups, then knockout", "double_elimination": "Double elimination", "swiss": "Swiss"}
+STAGES = {"group": "Groups", "main": "Main bracket", "losers": "Losers bracket", "final": "Final",
+          "third_place": "Third place", "swiss": "Swiss rounds"}
+SEPARATORS = re.compile(r"\t|;|,")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """Entries read from pasted lines, and one message per line that could not be read."""
+
+    entries: list[Json]
+    problems: list[str]
+
+
+def parse_entries(text: str) -> Parsed:
+    """One entry a line: `Name`, then optionally a seed and a club, separated by tab, `;` or `,` (in any order
+    after the name: a whole number is the seed, anything else the club). Doubles: `Ann Lee / Bo Kim`."""
+    entries: list[Json] = []
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        parts = [p.strip() for p in SEPARATORS.split(line)]
+        if not parts or not parts[0]:
+            if any(parts):
+                problems.append(f"Line {number}: the name comes first.")
+            continue
+        entry: Json = {"players": [{"manualName": name.strip()} for name in parts[0].split("/") if name.strip()]}
+        for part in parts[1:]:
+            if not part:
+                continue
+            if part.isdigit():
+                if "seed" in entry:
+                    problems.append(f"Line {number}: two seeds ({entry['seed']} and {part}).")
+                entry["seed"] = int(part)
+            elif "club" in entry:
+                problems.append(f"Line {number}: two clubs ({entry['club']} and {part}).")
+            else:
+                entry["club"] = part
+        entries.append(entry)
+    return Parsed(entries, problems)
+
+
+def player_name(player: Json) -> str:
+    return " ".join(str(player[f]) for f in ("firstName", "lastName") if player.get(f)) or str(player.get("name")
+                                                                                              or "")
+
+
+def list_entries(player_list: Json, picked: list[str]) -> list[Json]:
+    """One singles entry for each picked player (by externalID) of a player list, with the player's club."""
+    reference = player_list.get("externalID") or player_list["id"]
+    by_id = {str(p.get("externalID")): p for p in player_list.get("players", [])}
+    entries: list[Json] = []
+    for external_id in picked:
+        player = by_id[external_id]
+        entry: Json = {"players": [{"playerListExternalID": reference, "externalID": external_id}]}
+        if player.get("clubName"):
+            entry["club"] = player["clubName"]
+        entries.append(entry)
+    return entries
+
+
+def entry_names(draw: Json) -> dict[str, str]:
+    """Entry ID → what to show: the name, `(seed)` first when seeded."""
+    return {e["id"]: (f"({e['seed']}) " if e.get("seed") else "") + str(e["name"]) for e in draw["entries"]}
+
+
+# ------------------------------------------------------------------ the bracket
+STYLE = """
+<style>
+.cs-draw{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111;background:#fff}
+.cs-draw h3{font-size:16px;margin:14px 0 6px}
+.cs-stage{display:flex;align-items:stretch;overflow-x:auto;padding-bottom:6px}
+.cs-round{display:flex;flex-direction:column;min-width:210px}
+.cs-round-name{font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#555;
+  text-align:center;padding:0 18px 6px}
+.cs-cells{display:flex;flex-direction:column;flex:1}
+.cs-cell{flex:1;display:flex;align-items:center;position:relative;padding:5px 22px}
+.cs-match{width:100%;border:1px solid #9aa3ad;border-radius:6px;background:#fff;font-size:13px;overflow:hidden}
+.cs-slot{display:flex;justify-content:space-between;gap:8px;padding:4px 8px;white-space:nowrap}
+.cs-slot+.cs-slot{border-top:1px solid #dde1e5}
+.cs-slot.win{font-weight:700}
+.cs-slot.out{color:#777;text-decoration:line-through}
+.cs-slot.tbd{color:#888;font-style:italic}
+.cs-tag{font-size:11px;color:#555;font-weight:400}
+.cs-match.active{border-color:#1b7f3b;box-shadow:0 0 0 2px #1b7f3b33}
+.cs-h-in,.cs-h-out{position:absolute;top:50%;width:22px;border-top:2px solid #9aa3ad}
+.cs-h-in{left:0}.cs-h-out{right:0}
+.cs-v-down,.cs-v-up{position:absolute;right:0;border-right:2px solid #9aa3ad}
+.cs-v-down{top:50%;bottom:0}.cs-v-up{top:0;bottom:50%}
+.cs-table{border-collapse:collapse;font-size:13px;margin:4px 0 12px}
+.cs-table th,.cs-table td{border:1px solid #c5cbd2;padding:3px 8px;text-align:right}
+.cs-table th:nth-child(2),.cs-table td:nth-child(2){text-align:left;min-width:160px}
+.cs-groups{display:flex;flex-wrap:wrap;gap:0 28px}
+.cs-placings{font-size:14px}
+</style>
+"""
+
+STATUS_TAGS = {"active": "playing", "ready": "waiting for a court", "bye": "bye"}
+
+
+def _slot_html(draw_match: Json, index: int, names: dict[str, str], froms: dict[str, str]) -> str:
+    slot = draw_match["slots"][index]
+    entry_id = slot.get("entryID")
+    if entry_id:
+        css = "win" if draw_match.get("winnerEntryID") == entry_id else (
+            "out" if draw_match.get("loserEntryID") == entry_id else "")
+        text = html.escape(names.get(entry_id, entry_id))
+    else:
+        css, text = "tbd", html.escape(_source_words(slot.get("from"), froms, draw_match["status"]))
+    mark = ""
+    if draw_match.get("winnerEntryID") == entry_id and entry_id and draw_match.get("resultType") == "walkover":
+        mark = "<span class='cs-tag'>w/o</span>"
+    return f"<div class='cs-slot {css}'><span>{text}</span>{mark}</div>"
+
+
+def _source_words(source: Json | None, froms: dict[str, str], status: str) -> str:
+    if status == "bye" or source is None:
+        return "bye" if status == "bye" else "—"
+    if "group" in source:
+        return f"{source['group']}{source['rank']}"
+    label = froms.get(source["drawMatchID"], "")
+    return f"{'Winner' if source['outcome'] == 'winner' else 'Loser'} {label}".strip()
+
+
+def _labels(draw: Json) -> dict[str, str]:
+    """Draw match ID → a short label (`QF 2`, `R1 3`) for 'Winner QF 2' in slots not yet known."""
+    labels: dict[str, str] = {}
+    for rnd in draw["rounds"]:
+        short = _short(str(rnd["name"]), int(rnd["number"]))
+        for dm in rnd["drawMatches"]:
+            labels[dm["id"]] = f"{short} {dm['number']}"
+    return labels
+
+
+def _short(name: str, number: int) -> str:
+    """`QF`, `SF`, `F`, `R16`, `3rd`; other rounds `R{number}`."""
+    known = {"Final": "F", "Semifinal": "SF", "Quarterfinal": "QF", "Third place": "3rd"}
+    if name in known:
+        return known[name]
+    if name.startswith("Round of "):
+        return "R" + name.removeprefix("Round of ")
+    return f"R{number}"
+
+
+def _match_html(draw_match: Json, names: dict[str, str], froms: dict[str, str]) -> str:
+    tag = STATUS_TAGS.get(draw_match["status"])
+    title = f" title='{tag}'" if tag else ""
+    slots = "".join(_slot_html(draw_match, i, names, froms) for i in (0, 1))
+    return f"<div class='cs-match {draw_match['status']}'{title}>{slots}</div>"
+
+
+def stage_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str], *, lines: bool = True) -> str:
+    """One stage as columns of rounds; with `lines`, each match is joined to the match it feeds in the next
+    column (pairs to one when the next round has half as many, straight across when as many)."""
+    columns = []
+    for index, rnd in enumerate(rounds):
+        matches = rnd["drawMatches"]
+        following = rounds[index + 1]["drawMatches"] if index + 1 < len(rounds) else []
+        halves = lines and len(following) * 2 == len(matches)
+        straight = lines and bool(following) and len(following) == len(matches)
+        came_in = lines and index > 0
+        cells = []
+        for position, dm in enumerate(matches):
+            parts = ["<span class='cs-h-in'></span>"] if came_in else []
+            if halves or straight:
+                parts.append("<span class='cs-h-out'></span>")
+            if halves:
+                parts.append(f"<span class='cs-v-{'down' if position % 2 == 0 else 'up'}'></span>")
+            cells.append(f"<div class='cs-cell'>{''.join(parts)}{_match_html(dm, names, froms)}</div>")
+        columns.append(f"<div class='cs-round'><div class='cs-round-name'>{html.escape(str(rnd['name']))}</div>"
+                       f"<div class='cs-cells'>{''.join(cells)}</div></div>")
+    return f"<div class='cs-stage'>{''.join(columns)}</div>"
+
+
+def standings_html(draw: Json) -> str:
+    """Each group's table: rank, entry, played, won, lost, games and points for and against."""
+    names = entry_names(draw)
+    withdrawn = {e["id"] for e in draw["entries"] if e.get("withdrawn")}
+    tables = []
+    for group in draw["groups"]:
+        rows = "".join(
+            f"<tr><td>{s['rank']}</td><td>{html.escape(names.get(s['entryID'], ''))}"
+            f"{' (withdrawn)' if s['entryID'] in withdrawn else ''}</td><td>{s['played']}</td><td>{s['won']}</td>"
+            f"<td>{s['lost']}</td><td>{s['gamesWon']}:{s['gamesLost']}</td><td>{s['pointsWon']}:{s['pointsLost']}</td>"
+            "</tr>" for s in group["standings"])
+        tables.append(f"<div><h3>Group {html.escape(str(group['name']))}</h3><table class='cs-table'><thead><tr>"
+                      "<th>#</th><th>Entry</th><th>P</th><th>W</th><th>L</th><th>Games</th><th>Points</th></tr>"
+                      f"</thead><tbody>{rows}</tbody></table></div>")
+    return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
+
+
+def bracket_html(draw: Json, *, groups: bool = True) -> str:
+    """The whole draw as HTML: group tables (with `groups`), then each stage's rounds as columns. Group rounds are
+    not drawn (the tables say it all); a Swiss draw's rounds are columns without lines (nobody feeds a match)."""
+    names = entry_names(draw)
+    froms = _labels(draw)
+    parts = [STYLE, "<div class='cs-draw'>"]
+    if groups:
+        parts.append(standings_html(draw))
+    stages: dict[str, list[Json]] = {}
+    for rnd in draw["rounds"]:
+        stages.setdefault(str(rnd["stage"]), []).append(rnd)
+    shown = [s for s in stages if s != "group"]
+    for stage in shown:
+        if len(shown) > 1 or draw["groups"]:
+            parts.append(f"<h3>{STAGES.get(stage, stage)}</h3>")
+        parts.append(stage_html(stages[stage], names, froms, lines=stage != "swiss"))
+    placings = draw.get("placings") or []
+    if placings:
+        items = "".join(f"<li>{p['place']}. {html.escape(names.get(p['entryID'], ''))}</li>" for p in placings[:8])
+        parts.append(f"<h3>Placings</h3><ol class='cs-placings' style='list-style:none;padding:0'>{items}</ol>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def bracket_height(draw: Json) -> int:
+    """Pixels the drawn draw needs (for an iframe): the tallest stage plus the group tables."""
+    stages: dict[str, int] = {}
+    for rnd in draw["rounds"]:
+        if rnd["stage"] != "group":
+            stages[rnd["stage"]] = max(stages.get(rnd["stage"], 0), len(rnd["drawMatches"]))
+    tallest = sum(40 + 64 * n for n in stages.values())
+    largest_group = max((len(g["entryIDs"]) for g in draw["groups"]), default=0)
+    rows_of_groups = (len(draw["groups"]) + 2) // 3
+    return tallest + rows_of_groups * (70 + 26 * largest_group) + (60 + 22 * min(8, len(draw["placings"])) if
+                                                                  draw["placings"] else 0) + 30
+
+
+def print_sheet(draw: Json, event: str) -> str:
+    """The draw on one A4 page to print: black on white, no controls, landscape when the bracket is wide."""
+    wide = sum(1 for r in draw["rounds"] if r["stage"] != "group") > 3
+    title = html.escape(f"{draw['name']} · {event}")
+    body = bracket_html(draw)
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{title}</title><style>@page{{size:A4 {'landscape' if wide else 'portrait'};margin:12mm}}"
+            "body{margin:0;background:#fff;color:#000;font-family:system-ui,sans-serif}"
+            "h1{font-size:20px;margin:0 0 4px}.cs-sub{font-size:12px;margin:0 0 10px}"
+            ".cs-match,.cs-match.active{border-color:#000;box-shadow:none}.cs-h-in,.cs-h-out,.cs-v-down,.cs-v-up"
+            "{border-color:#000!important}.cs-stage{overflow:visible}.cs-round{min-width:170px}"
+            ".cs-slot.tbd,.cs-round-name,.cs-tag{color:#000}</style></head><body>"
+            f"<h1>{html.escape(str(draw['name']))}</h1><p class='cs-sub'>{html.escape(event)} · "
+            f"{FORMATS.get(draw['format'], draw['format'])} · {len(draw['entries'])} entries</p>{body}</body></html>")
