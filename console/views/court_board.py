@@ -66,7 +66,7 @@ def overlay_links(api: Any, broadcast_id: str | None) -> dict[str, list[dict[str
 
 
 def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
-               overlays: list[dict[str, Any]] | None = None) -> None:
+               overlays: list[dict[str, Any]] | None = None, pool: list[dict[str, Any]] | None = None) -> None:
     """One table: label, what needs attention (colour and words), the match in play with its expected end,
     "Start next" when the court is free and someone waits, then the queue with estimated starts and busy players.
     Partner text is shown as text, never Markdown."""
@@ -96,6 +96,8 @@ def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
             if queue:
                 start_next_button(table, queue)
                 call_button(table, queue)
+            elif pool:
+                pool_button(table)
         if queue:
             st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(queue, start=1)))
         else:
@@ -130,6 +132,21 @@ def start_next_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> Non
                    width="stretch"):
         act(client().start_next, table["id"],
             done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
+
+
+def pool_button(table: dict[str, Any]) -> None:
+    """A free court with an empty queue takes the first match of the court pool that may use it (contract §13);
+    the API picks it, as start-next does for any caller."""
+    if st.button("Start next from the pool", key=f"start_pool_{table['id']}", type="primary", width="stretch",
+                 icon=":material/play_arrow:"):
+        act(client().start_next, table["id"], done=f"Started the next pool match on {plain(table['label'])}.")
+
+
+def pool_list(pool: list[dict[str, Any]]) -> None:
+    """The broadcast's court pool, "waiting for a court", in start-next's order, with estimated starts."""
+    if pool:
+        st.markdown(f"**Waiting for a court ({len(pool)})**")
+        st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(pool, start=1)))
 
 
 def call_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> None:
@@ -168,11 +185,13 @@ def show_board() -> None:
         courts = [t for t in tables if t.get("broadcastID") == broadcast_id]
         st.subheader(plain(names.get(broadcast_id or "", "Courts")))
         overlays = overlay_links(api, broadcast_id)
+        pool = (load(api.pool, broadcast_id) or []) if broadcast_id else []
         columns = st.columns(3)
         now = datetime.now(UTC)
         for index, table in enumerate(courts):
             with columns[index % 3]:
-                table_card(table, rules, now, overlays.get(table["id"]))
+                table_card(table, rules, now, overlays.get(table["id"]), pool)
+        pool_list(pool)
 
 
 def new_match_form(tables: list[dict[str, Any]]) -> None:

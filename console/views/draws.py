@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from console.board import blocked_text, clock_time
 from console.client import ApiError, ConsoleError
 from console.draws import FORMATS, bracket_html, entry_names, list_entries, parse_entries, player_name, print_sheet
 from console.paper import file_name
@@ -185,8 +186,8 @@ if draws:
         st.dataframe(pd.DataFrame([{
             "Event": m.get("eventName") or "", "Round": m.get("matchRound") or "",
             "Match": f"{m['playerA']} v {m['playerB']}",
-            "Estimated start": (m.get("estimatedStartOn") or "")[11:16],
-            "Held back": (m.get("blockedBy") or {}).get("reason", "").replace("_", " ")} for m in pool]),
+            "Estimated start": clock_time(m.get("estimatedStartOn")),
+            "Held back": blocked_text(m)} for m in pool]),
             hide_index=True, width="stretch")
     else:
         st.caption("No match is waiting for a court.")
@@ -199,7 +200,7 @@ if draws:
             st.warning(f"{plain(names[leaving])} withdraws: each of their matches not yet played is a walkover for "
                        "the opponent. This cannot be undone.", icon=":material/warning:")
             if st.button(f"Yes, withdraw {names[leaving]}", key="draws_withdraw_go", type="primary"):
-                act(api.withdraw_entry, draw["id"], leaving, done=f"{plain(names[leaving])} withdrew.")
+                act(api.withdraw_entry, draw["id"], leaving, done=f"{plain(active[leaving]['name'])} withdrew.")
     with st.expander("Delete this draw"):
         st.warning("Deleting cancels the draw's matches that have not started. A draw with a started match stays.",
                    icon=":material/warning:")

@@ -1,0 +1,95 @@
+"""The console's Draws page and the board's court pool (contract §13 "Views" and "court pool"), over a real server:
+withdraw and delete each ask first; the board lists the pool, "waiting for a court", with estimated starts, and a free
+court with an empty queue starts the next pool match; entries pasted one a line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from console.board import clock_time
+from console.draws import bracket_html, parse_entries, print_sheet
+from tests.console.conftest import Operator, texts
+
+Console = Callable[[str], AppTest]
+
+
+def running_draw(operator_api: Operator, count: int = 4, courts: int = 2) -> tuple[dict[str, Any], dict[str, Any]]:
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {
+        "name": "Club day", "tables": [{"label": f"Court {i + 1}"} for i in range(courts)]})
+    draw = operator_api.data("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Open", "format": "single_elimination", "randomSeed": 3,
+        "entries": [{"players": [{"manualName": f"Player {i}"}], "seed": i} for i in range(1, count + 1)]})
+    return broadcast, draw
+
+
+def test_withdrawing_an_entry_asks_first_then_gives_the_opponent_a_walkover(console: Console,
+                                                                              operator_api: Operator) -> None:
+    _, draw = running_draw(operator_api)
+    app = console("views/draws.py")
+    leaving = next(e for e in draw["entries"] if e["name"] == "Player 4")
+    app.selectbox(key="draws_withdraw_pick").set_value(leaving["id"]).run()
+    assert not app.exception, app.exception
+    assert any("cannot be undone" in w for w in texts(app, "warning"))
+    assert operator_api.data("GET", f"/operator/draws/{draw['id']}")["entries"][3]["withdrawn"] is False
+    app.button(key="draws_withdraw_go").click().run()
+    assert not app.exception, app.exception
+    after = operator_api.data("GET", f"/operator/draws/{draw['id']}")
+    assert [e["withdrawn"] for e in after["entries"] if e["id"] == leaving["id"]] == [True]
+    first = next(dm for dm in after["rounds"][0]["drawMatches"] if leaving["id"] in
+                 [s["entryID"] for s in dm["slots"]])
+    assert first["resultType"] == "walkover" and first["winnerEntryID"] != leaving["id"]
+    assert "Player 4 withdrew." in texts(app, "success")
+
+
+def test_deleting_a_draw_needs_the_confirmation_ticked(console: Console, operator_api: Operator) -> None:
+    broadcast, draw = running_draw(operator_api)
+    app = console("views/draws.py")
+    assert app.button(key="draws_delete_go").disabled
+    app.checkbox(key="draws_delete_sure").check().run()
+    app.button(key="draws_delete_go").click().run()
+    assert not app.exception, app.exception
+    assert operator_api.data("GET", f"/operator/draws?broadcastID={broadcast['id']}") == []
+    assert "Open is deleted." in texts(app, "success")
+    assert draw["id"]
+
+
+def test_the_board_lists_the_pool_with_estimates_and_a_free_court_starts_from_it(
+        console: Console, operator_api: Operator) -> None:
+    broadcast, _ = running_draw(operator_api, count=8, courts=1)
+    pool = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/pool")
+    assert len(pool) == 4 and all(m["estimatedStartOn"] for m in pool)
+    app = console("views/court_board.py")
+    shown = "\n".join(texts(app, "markdown"))
+    assert "**Waiting for a court (4)**" in shown
+    first = f"1. Player 1 vs Player 8 · Quarterfinal · Open · about {clock_time(pool[0]['estimatedStartOn'])}"
+    assert first in shown
+    app.button(key=f"start_pool_{broadcast['tables'][0]['id']}").click().run()
+    assert not app.exception, app.exception
+    active = operator_api.data("GET", "/operator/matches?status=active")
+    assert [m["id"] for m in active] == [pool[0]["id"]]
+
+
+def test_pasted_lines_give_entries_with_seeds_clubs_and_doubles() -> None:
+    parsed = parse_entries("Ann Lee, 1, TTC Nord\nBo Kim\t2\n\nCy Day; TTC Süd\nDi Fox / Ed Gu, 3\n, 4\nFay, 1, 2")
+    assert parsed.entries[:4] == [
+        {"players": [{"manualName": "Ann Lee"}], "seed": 1, "club": "TTC Nord"},
+        {"players": [{"manualName": "Bo Kim"}], "seed": 2},
+        {"players": [{"manualName": "Cy Day"}], "club": "TTC Süd"},
+        {"players": [{"manualName": "Di Fox"}, {"manualName": "Ed Gu"}], "seed": 3}]
+    assert parsed.problems == ["Line 6: the name comes first.", "Line 7: two seeds (1 and 2)."]
+
+
+def test_the_bracket_joins_each_match_to_the_next_and_the_print_sheet_has_no_controls(
+        operator_api: Operator) -> None:
+    _, draw = running_draw(operator_api, count=4)
+    drawn = bracket_html(draw)
+    assert drawn.count("class='cs-match ") == 3  # two semifinals, one final
+    lines = {css: drawn.count(f"<span class='{css}'>") for css in ("cs-v-down", "cs-v-up", "cs-h-in", "cs-h-out")}
+    assert lines == {"cs-v-down": 1, "cs-v-up": 1, "cs-h-in": 1, "cs-h-out": 2}
+    assert "Winner SF 1" in drawn and "(1) Player 1" in drawn
+    sheet = print_sheet(draw, "Club <day>")
+    assert "@page{size:A4 portrait" in sheet and "Club &lt;day&gt;" in sheet
+    assert "<button" not in sheet and "<input" not in sheet and "<script" not in sheet
