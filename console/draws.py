@@ -249,9 +249,13 @@ def print_sheet(draw: Json, event: str) -> str:
     return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{title}</title><style>@page{{size:A4 {'landscape' if wide else 'portrait'};margin:12mm}}"
             "body{margin:0;background:#fff;color:#000;font-family:system-ui,sans-serif}"
-            "h1{font-size:20px;margin:0 0 4px}.cs-sub{font-size:12px;margin:0 0 10px}"
-            ".cs-match,.cs-match.active{border-color:#000;box-shadow:none}.cs-h-in,.cs-h-out,.cs-v-down,.cs-v-up"
-            "{border-color:#000!important}.cs-stage{overflow:visible}.cs-round{min-width:170px}"
-            ".cs-slot.tbd,.cs-round-name,.cs-tag{color:#000}</style></head><body>"
+            "@media screen{body{margin:16px}}h1{font-size:20px;margin:0 0 4px}.cs-sub{font-size:12px;margin:0 0 10px}"
+            "</style></head><body>"
             f"<h1>{html.escape(str(draw['name']))}</h1><p class='cs-sub'>{html.escape(event)} · "
-            f"{FORMATS.get(draw['format'], draw['format'])} · {len(draw['entries'])} entries</p>{body}</body></html>")
+            f"{FORMATS.get(draw['format'], draw['format'])} · {len(draw['entries'])} entries</p>{body}"
+            # after the screen style of `bracket_html`, so that black on white wins
+            "<style>.cs-draw,.cs-slot,.cs-slot.out,.cs-slot.tbd,.cs-round-name,.cs-tag{color:#000}"
+            ".cs-match,.cs-match.active{border-color:#000;box-shadow:none}"
+            ".cs-h-in,.cs-h-out,.cs-v-down,.cs-v-up{border-color:#000}.cs-slot+.cs-slot{border-top-color:#000}"
+            ".cs-table th,.cs-table td{border-color:#000}.cs-stage{overflow:visible}.cs-round{min-width:170px}"
+            "</style></body></html>")
