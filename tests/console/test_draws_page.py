@@ -10,7 +10,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from console.board import clock_time
-from console.draws import bracket_html, parse_entries, print_sheet
+from console.draws import bracket_html, entry_names, parse_entries, print_sheet
 from tests.console.conftest import Operator, texts
 
 Console = Callable[[str], AppTest]
@@ -41,6 +41,11 @@ def test_withdrawing_an_entry_asks_first_then_gives_the_opponent_a_walkover(cons
     first = next(dm for dm in after["rounds"][0]["drawMatches"] if leaving["id"] in
                  [s["entryID"] for s in dm["slots"]])
     assert first["resultType"] == "walkover" and first["winnerEntryID"] != leaving["id"]
+    names = entry_names(after)  # the walkover shows in the drawn bracket: winner marked w/o, the withdrawn struck
+    drawn = bracket_html(after)
+    winner = names[first["winnerEntryID"]]
+    assert f"<div class='cs-slot win'><span>{winner}</span><span class='cs-tag'>w/o</span>" in drawn
+    assert "<div class='cs-slot out'><span>(4) Player 4</span>" in drawn
     assert "Player 4 withdrew." in texts(app, "success")
 
 
