@@ -45,6 +45,7 @@ def serve(settings: Settings) -> None:
     from storage.engine import StorageError
 
     log = logging.getLogger("courtside")
+    log.setLevel(settings.log_level)
     listener = _log_off_the_request_path()
     try:
         store = open_store(settings)

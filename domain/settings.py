@@ -30,8 +30,19 @@ def _zone_name(text: str) -> str:
     return text.strip()
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _log_level(text: str) -> str:
+    """A logging level name (`DEBUG`, `INFO`, `WARNING`, `ERROR`), any case."""
+    if text.strip().upper() not in LOG_LEVELS:
+        raise ValueError(text)
+    return text.strip().upper()
+
+
 KINDS = {"int": "whole number", "float": "number", "_schedule": "comma-separated list of seconds",
-         "_zone_name": "time zone name (IANA, e.g. Europe/Berlin)"}
+         "_zone_name": "time zone name (IANA, e.g. Europe/Berlin)",
+         "_log_level": "log level (DEBUG, INFO, WARNING, ERROR)"}
 
 
 class SettingsError(ValueError):
@@ -71,6 +82,7 @@ class Settings:
     default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
     output_max_stale: float = 0.2  # seconds an output page's state may lag a write (bounds rebuilds under load)
     event_max_stale: float = 1.0  # seconds the event page's snapshot may lag a write (it polls every 5 s, §15)
+    log_level: str = "INFO"  # Courtside's own loggers; DEBUG adds a line per dispatcher recovery pass
     access_log: bool = True  # one log line per request (method, path, status, ms, request ID), off the request path
     check_responses: bool = False  # tests: every response is dumped through its schema and must not change
     scorer_rate_limit: int = 300  # actions per minute per scorer link (contract §11)
@@ -109,6 +121,7 @@ class Settings:
             "database_url": ("COURTSIDE_DATABASE_URL", str),
             "default_match_minutes": ("COURTSIDE_DEFAULT_MATCH_MINUTES", float),
             "access_log": ("COURTSIDE_ACCESS_LOG", _bool),
+            "log_level": ("COURTSIDE_LOG_LEVEL", _log_level),
             "output_max_stale": ("COURTSIDE_OUTPUT_MAX_STALE", float),
             "event_max_stale": ("COURTSIDE_EVENT_MAX_STALE", float),
             "scorer_rate_limit": ("COURTSIDE_SCORER_RATE_LIMIT", int),

@@ -142,6 +142,7 @@ class Dispatcher:
     def _tick(self) -> None:
         if self.owner is not None and time.monotonic() >= self._next_recovery:
             self._next_recovery = time.monotonic() + RECOVERY_SECONDS
+            log.debug("recovery pass: looking for claims of stopped processes")
             try:
                 if self.recover(periodic=True):
                     log.info("claims of a stopped process are due again")

@@ -11,12 +11,14 @@ import collections
 import contextlib
 import itertools
 import os
+import re
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -34,7 +36,7 @@ from tests.webhook_receiver import Loopback, Receiver, Reply, running_receiver
 
 RATE_LIMIT = 40
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2",
-       "COURTSIDE_DEV_KEY_RATE_LIMIT": str(RATE_LIMIT)}
+       "COURTSIDE_DEV_KEY_RATE_LIMIT": str(RATE_LIMIT), "COURTSIDE_LOG_LEVEL": "DEBUG"}
 PLAYERS = [{"externalID": f"p{n}", "firstName": f"Player {n}"} for n in range(1, 9)]
 
 
@@ -342,6 +344,27 @@ def _received(receiver: Receiver, event_id: str) -> int:
     return sum(request.headers["webhook-id"] == event_id for request in receiver.received)
 
 
+RECOVERY_PASS = re.compile(r"^(\S+ \S+) DEBUG courtside\.webhooks: recovery pass", re.MULTILINE)
+
+
+def _await_recovery_passes(servers: list[ServerProcess]) -> None:
+    """Wait until every one of `servers` has started a periodic recovery pass after now (their DEBUG log lines,
+    stamped when the pass began): what a pass would wrongly do to a claim has been done by then."""
+    since = datetime.now()
+
+    def passed(server: ServerProcess) -> bool:
+        return any(datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f") > since
+                   for stamp in RECOVERY_PASS.findall(server.log()))
+
+    eventually(lambda: all(passed(server) for server in servers), timeout=4 * RECOVERY_SECONDS,
+               gave_up=lambda: next((f"a server exited:\n{s.log()}" for s in servers
+                                     if s.process is not None and s.process.poll() is not None), None))
+
+
+def _interrupted(read: dict[str, Any]) -> bool:
+    return any(attempt.get("error") == "interrupted" for attempt in read["attempts"])
+
+
 @pytest.mark.parametrize("fleet", [HANGING], indirect=True)
 def test_a_manual_attempt_under_way_is_not_made_again_by_a_process_that_starts(
     fleet: Fleet, receiver: Receiver,
@@ -349,10 +372,13 @@ def test_a_manual_attempt_under_way_is_not_made_again_by_a_process_that_starts(
     """A starting process makes the claims of stopped processes due again: not a running one's manual attempt."""
     servers = fleet.start(2)
     partner, event_id = _manual_attempt_hanging(servers, receiver, at=1)
-    fleet.start(1)  # recovers interrupted claims before it answers, and its dispatcher passes at once
-    time.sleep(1.0)  # a few dispatch passes of every process (0.2 s polls)
+    fleet.start(1)  # recovers interrupted claims before it answers: had it released this one, the record says so
+    read = servers[2].operator_call("GET", f"/operator/webhooks/{event_id}").json()["data"]
+    assert read["status"] == "delivering" and not _interrupted(read), read
+    _await_recovery_passes(servers)  # and the periodic passes of all three leave it alone too
     assert _received(receiver, event_id) == 1
-    assert partner.ok(2, "GET", f"/webhooks/{event_id}")["status"] == "delivering"
+    read = servers[2].operator_call("GET", f"/operator/webhooks/{event_id}").json()["data"]
+    assert read["status"] == "delivering" and not _interrupted(read), read
     receiver.release()
     final = eventually(lambda: _delivered(servers[2], event_id))
     assert final["attemptCount"] == 1
@@ -369,7 +395,7 @@ def test_the_manual_attempt_of_a_killed_process_is_made_again_by_exactly_one_oth
     _, event_id = _manual_attempt_hanging(servers, receiver, at=2)
     servers[2].kill(signal.SIGKILL)
     eventually(lambda: _delivered(servers[0], event_id), timeout=4 * RECOVERY_SECONDS)
-    time.sleep(RECOVERY_SECONDS + 1)  # every survivor's next recovery pass: none makes it due again
+    _await_recovery_passes(servers[:2])  # every survivor's next recovery pass: none makes it due again
     assert _received(receiver, event_id) == 2
     final = _delivered(servers[1], event_id)
     assert final is not None
@@ -394,9 +420,10 @@ def test_a_process_whose_listening_connection_drops_keeps_its_claims(fleet: Flee
 
     assert listeners(end=True) == 2
     eventually(lambda: listeners() == 2)  # each process listens again
-    time.sleep(RECOVERY_SECONDS + 1)  # a recovery pass of every process
+    _await_recovery_passes(servers)  # a recovery pass of every process
     assert _received(receiver, event_id) == 1
-    assert partner.ok(0, "GET", f"/webhooks/{event_id}")["status"] == "delivering"
+    read = servers[0].operator_call("GET", f"/operator/webhooks/{event_id}").json()["data"]
+    assert read["status"] == "delivering" and not _interrupted(read), read
     receiver.release()
     assert eventually(lambda: _delivered(servers[0], event_id))["attemptCount"] == 1
     assert _received(receiver, event_id) == 1
