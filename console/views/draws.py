@@ -189,6 +189,19 @@ if draws:
             "Estimated start": clock_time(m.get("estimatedStartOn")),
             "Held back": blocked_text(m)} for m in pool]),
             hide_index=True, width="stretch")
+        waiting = {m["id"]: m for m in pool}
+        pin_match, pin_court, pin_go = st.columns([3, 2, 1], vertical_alignment="bottom")
+        pinned = pin_match.selectbox("Pin a waiting match to a court", list(waiting), index=None,
+                                     key="draws_pin_match", placeholder="Pick a match",
+                                     format_func=lambda i: f"{waiting[i]['playerA']} v {waiting[i]['playerB']}")
+        court = pin_court.selectbox("Court", list(courts), index=None, key="draws_pin_court",
+                                    format_func=lambda i: courts[i]["label"], placeholder="Pick a court")
+        if pin_go.button("Pin", key="draws_pin_go", disabled=pinned is None or court is None,
+                         help="The match joins that court's queue (its own queue goes before the pool)."):
+            assert pinned is not None and court is not None
+            act(api.move_match, pinned, court,
+                done=f"{plain(waiting[pinned]['playerA'])} v {plain(waiting[pinned]['playerB'])} is queued on "
+                     f"{plain(courts[court]['label'])}.")
     else:
         st.caption("No match is waiting for a court.")
 

@@ -98,3 +98,20 @@ def test_the_bracket_joins_each_match_to_the_next_and_the_print_sheet_has_no_con
     sheet = print_sheet(draw, "Club <day>")
     assert "@page{size:A4 portrait" in sheet and "Club &lt;day&gt;" in sheet
     assert "<button" not in sheet and "<input" not in sheet and "<script" not in sheet
+
+
+def test_a_waiting_match_is_pinned_to_a_court_from_the_draws_page(console: Console, operator_api: Operator) -> None:
+    broadcast, _ = running_draw(operator_api, count=4, courts=2)
+    pool = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/pool")
+    court = broadcast["tables"][1]["id"]
+    app = console("views/draws.py")
+    assert app.button(key="draws_pin_go").disabled
+    app.selectbox(key="draws_pin_match").set_value(pool[1]["id"])
+    app.selectbox(key="draws_pin_court").set_value(court).run()
+    app.button(key="draws_pin_go").click().run()
+    assert not app.exception, app.exception
+    queue = operator_api.tables()["Court 2"]["queue"]
+    assert [m["id"] for m in queue] == [pool[1]["id"]]
+    assert [m["id"] for m in operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/pool")] == [
+        pool[0]["id"]]
+    assert f"{pool[1]['playerA']} v {pool[1]['playerB']} is queued on Court 2." in texts(app, "success")
