@@ -28,40 +28,66 @@ from domain.draws.model import (
 )
 
 _NAMES: dict[type, tuple[str, ...]] = {}
+_STAGES = {member.value: member for member in Stage}
+_STATUSES = {member.value: member for member in DrawMatchStatus}
+_OUTCOMES = {member.value: member for member in Outcome}
 
 
 def _flat(obj: Any) -> dict[str, Any]:
-    """A dataclass whose fields are all scalars, as a dict in field order (what `dataclasses.asdict` gives)."""
+    """A dataclass whose fields are all scalars, as a dict in field order, its None fields left out."""
     names = _NAMES.get(type(obj))
     if names is None:
         names = _NAMES[type(obj)] = tuple(f.name for f in dataclasses.fields(obj))
-    return {name: getattr(obj, name) for name in names}
+    return {name: value for name in names if (value := getattr(obj, name)) is not None}
 
 
-def _maybe(obj: Any) -> dict[str, Any] | None:
-    return None if obj is None else _flat(obj)
+def _slot_state(slot: Slot) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    if slot.entry_id is not None:
+        doc["entry_id"] = slot.entry_id
+    if slot.source is not None:
+        doc["source"] = _flat(slot.source)
+    if slot.closed:
+        doc["closed"] = True
+    return doc
 
 
 def _match_state(dm: DrawMatch) -> dict[str, Any]:
-    return {"id": dm.id, "stage": dm.stage, "round_number": dm.round_number, "number": dm.number, "group": dm.group,
-            "slots": [{"entry_id": s.entry_id, "source": _maybe(s.source), "closed": s.closed} for s in dm.slots],
-            "status": dm.status, "match_id": dm.match_id, "winner_entry_id": dm.winner_entry_id,
-            "loser_entry_id": dm.loser_entry_id, "result_type": dm.result_type,
-            "next_winner": _maybe(dm.next_winner), "next_loser": _maybe(dm.next_loser), "score": _maybe(dm.score),
-            "ready_seq": dm.ready_seq}
+    doc: dict[str, Any] = {"id": dm.id, "stage": dm.stage, "round_number": dm.round_number, "number": dm.number,
+                           "slots": [_slot_state(s) for s in dm.slots], "status": dm.status}
+    for key, value in (("group", dm.group), ("match_id", dm.match_id), ("winner_entry_id", dm.winner_entry_id),
+                       ("loser_entry_id", dm.loser_entry_id), ("result_type", dm.result_type),
+                       ("ready_seq", dm.ready_seq)):
+        if value is not None:
+            doc[key] = value
+    for key, nested in (("next_winner", dm.next_winner), ("next_loser", dm.next_loser), ("score", dm.score)):
+        if nested is not None:
+            doc[key] = _flat(nested)
+    return doc
+
+
+def _entry_state(entry: Entry) -> dict[str, Any]:
+    doc: dict[str, Any] = {"id": entry.id, "name": entry.name, "players": [_flat(p) for p in entry.players]}
+    if entry.club is not None:
+        doc["club"] = entry.club
+    if entry.seed is not None:
+        doc["seed"] = entry.seed
+    if entry.withdrawn:
+        doc["withdrawn"] = True
+    return doc
 
 
 def to_state(draw: Draw) -> dict[str, Any]:
-    """The same document as `dataclasses.asdict(draw)`, written out by hand: asdict deep-copies every leaf and
-    was most of the cost of completing a draw's match (docs/performance.md)."""
+    """The draw as a document, written out by hand (asdict deep-copied every leaf, most of the cost of completing
+    a draw's match) and without the keys that hold None or a False flag (most of a draw match's; a 128-entry
+    draw's document is about half the size), which `from_state` reads back as those defaults."""
     options = _flat(draw.options)
     if draw.options.table_ids is not None:
         options["table_ids"] = list(draw.options.table_ids)
     return {
         "id": draw.id, "broadcast_id": draw.broadcast_id, "name": draw.name, "format": draw.format,
         "created_on": draw.created_on,
-        "entries": [{"id": e.id, "name": e.name, "players": [_flat(p) for p in e.players], "club": e.club,
-                     "seed": e.seed, "withdrawn": e.withdrawn} for e in draw.entries],
+        "entries": [_entry_state(e) for e in draw.entries],
         "options": options,
         "groups": [{"name": g.name, "entry_ids": list(g.entry_ids), "standings": [_flat(r) for r in g.standings],
                     "finished": g.finished} for g in draw.groups],
@@ -81,18 +107,18 @@ def _source(doc: dict[str, Any] | None) -> Source | None:
     if doc is None:
         return None
     outcome = doc.get("outcome")
-    return Source(draw_match_id=doc.get("draw_match_id"), outcome=Outcome(outcome) if outcome else None,
+    return Source(draw_match_id=doc.get("draw_match_id"), outcome=_OUTCOMES[outcome] if outcome else None,
                   group=doc.get("group"), rank=doc.get("rank"))
 
 
 def _match(doc: dict[str, Any]) -> DrawMatch:
     result = doc.get("result_type")
     return DrawMatch(
-        id=doc["id"], stage=Stage(doc["stage"]), round_number=doc["round_number"], number=doc["number"],
+        id=doc["id"], stage=_STAGES[doc["stage"]], round_number=doc["round_number"], number=doc["number"],
         group=doc.get("group"),
         slots=[Slot(entry_id=s.get("entry_id"), source=_source(s.get("source")), closed=s.get("closed", False))
                for s in doc["slots"]],
-        status=DrawMatchStatus(doc["status"]), match_id=doc.get("match_id"),
+        status=_STATUSES[doc["status"]], match_id=doc.get("match_id"),
         winner_entry_id=doc.get("winner_entry_id"), loser_entry_id=doc.get("loser_entry_id"),
         result_type=ResultType(result) if result else None,
         next_winner=_link(doc.get("next_winner")), next_loser=_link(doc.get("next_loser")),
