@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from domain.scoring import score
+
 Json = dict[str, Any]
 
 FORMATS = {"single_elimination": "Knockout", "round_robin": "Round robin (groups)",
@@ -97,6 +99,7 @@ STYLE = """
 .cs-slot.out{color:#777;text-decoration:line-through}
 .cs-slot.tbd{color:#888;font-style:italic}
 .cs-tag{font-size:11px;color:#555;font-weight:400}
+.cs-games{font-variant-numeric:tabular-nums;min-width:1em;text-align:right}
 .cs-match.active{border-color:#1b7f3b;box-shadow:0 0 0 2px #1b7f3b33}
 .cs-h-in,.cs-h-out{position:absolute;top:50%;width:22px;border-top:2px solid #9aa3ad}
 .cs-h-in{left:0}.cs-h-out{right:0}
@@ -113,7 +116,17 @@ STYLE = """
 STATUS_TAGS = {"active": "playing", "ready": "waiting for a court", "bye": "bye"}
 
 
-def _slot_html(draw_match: Json, index: int, names: dict[str, str], froms: dict[str, str]) -> str:
+Games = dict[str, tuple[int, int]]  # real match ID -> games won by side A (slot 0) and side B (slot 1)
+
+
+def games_won(matches: list[Json], *, points: int) -> Games:
+    """Games won on each side of the draw's real matches (active or complete), for the bracket."""
+    return {m["id"]: (won["a"], won["b"]) for m in matches
+            for won in [score(m.get("gameScores") or [], points=points)]}
+
+
+def _slot_html(draw_match: Json, index: int, names: dict[str, str], froms: dict[str, str],
+               games: Games | None = None) -> str:
     slot = draw_match["slots"][index]
     entry_id = slot.get("entryID")
     if entry_id:
@@ -123,8 +136,11 @@ def _slot_html(draw_match: Json, index: int, names: dict[str, str], froms: dict[
     else:
         css, text = "tbd", html.escape(_source_words(slot.get("from"), froms, draw_match["status"]))
     mark = ""
+    won = (games or {}).get(draw_match.get("matchID") or "")
     if draw_match.get("winnerEntryID") == entry_id and entry_id and draw_match.get("resultType") == "walkover":
         mark = "<span class='cs-tag'>w/o</span>"
+    elif won is not None and entry_id and draw_match["status"] in ("active", "complete"):
+        mark = f"<span class='cs-games'>{won[index]}</span>"
     return f"<div class='cs-slot {css}'><span>{text}</span>{mark}</div>"
 
 
@@ -157,14 +173,15 @@ def _short(name: str, number: int) -> str:
     return f"R{number}"
 
 
-def _match_html(draw_match: Json, names: dict[str, str], froms: dict[str, str]) -> str:
+def _match_html(draw_match: Json, names: dict[str, str], froms: dict[str, str], games: Games | None) -> str:
     tag = STATUS_TAGS.get(draw_match["status"])
     title = f" title='{tag}'" if tag else ""
-    slots = "".join(_slot_html(draw_match, i, names, froms) for i in (0, 1))
+    slots = "".join(_slot_html(draw_match, i, names, froms, games) for i in (0, 1))
     return f"<div class='cs-match {draw_match['status']}'{title}>{slots}</div>"
 
 
-def stage_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str], *, lines: bool = True) -> str:
+def stage_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str], *, lines: bool = True,
+               games: Games | None = None) -> str:
     """One stage as columns of rounds; with `lines`, each match is joined to the match it feeds in the next
     column (pairs to one when the next round has half as many, straight across when as many)."""
     columns = []
@@ -181,7 +198,7 @@ def stage_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str],
                 parts.append("<span class='cs-h-out'></span>")
             if halves:
                 parts.append(f"<span class='cs-v-{'down' if position % 2 == 0 else 'up'}'></span>")
-            cells.append(f"<div class='cs-cell'>{''.join(parts)}{_match_html(dm, names, froms)}</div>")
+            cells.append(f"<div class='cs-cell'>{''.join(parts)}{_match_html(dm, names, froms, games)}</div>")
         columns.append(f"<div class='cs-round'><div class='cs-round-name'>{html.escape(str(rnd['name']))}</div>"
                        f"<div class='cs-cells'>{''.join(cells)}</div></div>")
     return f"<div class='cs-stage'>{''.join(columns)}</div>"
@@ -204,7 +221,7 @@ def standings_html(draw: Json) -> str:
     return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
 
 
-def bracket_html(draw: Json, *, groups: bool = True) -> str:
+def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None) -> str:
     """The whole draw as HTML: group tables (with `groups`), then each stage's rounds as columns. Group rounds are
     not drawn (the tables say it all); a Swiss draw's rounds are columns without lines (nobody feeds a match)."""
     names = entry_names(draw)
@@ -219,7 +236,7 @@ def bracket_html(draw: Json, *, groups: bool = True) -> str:
     for stage in shown:
         if len(shown) > 1 or draw["groups"]:
             parts.append(f"<h3>{STAGES.get(stage, stage)}</h3>")
-        parts.append(stage_html(stages[stage], names, froms, lines=stage != "swiss"))
+        parts.append(stage_html(stages[stage], names, froms, lines=stage != "swiss", games=games))
     placings = draw.get("placings") or []
     if placings:
         items = "".join(f"<li>{p['place']}. {html.escape(names.get(p['entryID'], ''))}</li>" for p in placings[:8])
@@ -241,11 +258,11 @@ def bracket_height(draw: Json) -> int:
                                                                   draw["placings"] else 0) + 30
 
 
-def print_sheet(draw: Json, event: str) -> str:
+def print_sheet(draw: Json, event: str, games: Games | None = None) -> str:
     """The draw on one A4 page to print: black on white, no controls, landscape when the bracket is wide."""
     wide = sum(1 for r in draw["rounds"] if r["stage"] != "group") > 3
     title = html.escape(f"{draw['name']} · {event}")
-    body = bracket_html(draw)
+    body = bracket_html(draw, games=games)
     return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{title}</title><style>@page{{size:A4 {'landscape' if wide else 'portrait'};margin:12mm}}"
             "body{margin:0;background:#fff;color:#000;font-family:system-ui,sans-serif}"

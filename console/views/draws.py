@@ -12,7 +12,17 @@ import streamlit as st
 
 from console.board import blocked_text, clock_time
 from console.client import ApiError, ConsoleError
-from console.draws import FORMATS, bracket_html, entry_names, list_entries, parse_entries, player_name, print_sheet
+from console.draws import (
+    FORMATS,
+    Games,
+    bracket_html,
+    entry_names,
+    games_won,
+    list_entries,
+    parse_entries,
+    player_name,
+    print_sheet,
+)
 from console.paper import file_name
 from console.ui import act, client, load, plain, show_flash, show_problem
 
@@ -23,6 +33,18 @@ api = client()
 
 def fresh_seed() -> int:
     return random.randint(1, 2**31 - 1)
+
+
+def draw_games(draw: dict[str, Any]) -> Games:
+    """Games won in the draw's matches in play or played (the bracket shows them next to each name)."""
+    wanted = {dm["matchID"] for rnd in draw["rounds"] for dm in rnd["drawMatches"]
+              if dm.get("matchID") and dm["status"] in ("active", "complete")}
+    if not wanted:
+        return {}
+    points = (load(api.rules) or {}).get("pointsPerGame", 11)
+    found = [m for status in ("active", "completed")
+             for m in api.pages("/operator/matches", status=status, max_items=5000) if m["id"] in wanted]
+    return games_won(found, points=points)
 
 
 def start_free_courts(tables: list[dict[str, Any]]) -> int:
@@ -158,6 +180,7 @@ if draws:
     picked = st.selectbox("Draw", list(draw_by_id), key="draws_pick",
                           format_func=lambda i: f"{draw_by_id[i]['name']} · {FORMATS[draw_by_id[i]['format']]}")
     draw = draw_by_id[picked]
+    games = load(draw_games, draw) or {}
     names = entry_names(draw)
     matches = [dm for rnd in draw["rounds"] for dm in rnd["drawMatches"]]
     done = sum(1 for dm in matches if dm["status"] in ("complete", "bye"))
@@ -173,12 +196,12 @@ if draws:
                                                  "first, then the court pool."):
         act(start_free_courts, free, done="Started the next matches on the free courts.")
     buttons[1].download_button(
-        "Print the draw (A4)", data=print_sheet(draw, str(broadcast["name"])), icon=":material/print:",
+        "Print the draw (A4)", data=print_sheet(draw, str(broadcast["name"]), games), icon=":material/print:",
         file_name=file_name("results", f"{draw['name']} {broadcast['name']}").replace("results-", "draw-"),
         mime="text/html", on_click="ignore", key=f"draws_print_{draw['id']}",
         help="An A4 page, black on white, without controls: open the file and print it (Ctrl+P).")
 
-    st.html(bracket_html(draw))
+    st.html(bracket_html(draw, games=games))
 
     pool = load(api.pool, chosen) or []
     st.subheader(f"Waiting for a court ({len(pool)})")

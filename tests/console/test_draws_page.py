@@ -10,7 +10,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from console.board import clock_time
-from console.draws import bracket_html, entry_names, parse_entries, print_sheet
+from console.draws import bracket_html, entry_names, games_won, parse_entries, print_sheet
 from tests.console.conftest import Operator, texts
 
 Console = Callable[[str], AppTest]
@@ -115,3 +115,17 @@ def test_a_waiting_match_is_pinned_to_a_court_from_the_draws_page(console: Conso
     assert [m["id"] for m in operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/pool")] == [
         pool[0]["id"]]
     assert f"{pool[1]['playerA']} v {pool[1]['playerB']} is queued on Court 2." in texts(app, "success")
+
+
+def test_the_bracket_shows_games_won_next_to_each_name_of_a_played_match(operator_api: Operator) -> None:
+    _, draw = running_draw(operator_api, count=4)
+    semi = draw["rounds"][0]["drawMatches"][0]
+    games = games_won([{"id": semi["matchID"], "gameScores": [{"a": 11, "b": 5}, {"a": 9, "b": 11},
+                                                               {"a": 11, "b": 8}, {"a": 11, "b": 2}]}], points=11)
+    assert games == {semi["matchID"]: (3, 1)}
+    semi |= {"status": "complete", "winnerEntryID": semi["slots"][0]["entryID"], "resultType": "played",
+             "loserEntryID": semi["slots"][1]["entryID"]}
+    drawn = bracket_html(draw, games=games)
+    assert "<div class='cs-slot win'><span>(1) Player 1</span><span class='cs-games'>3</span>" in drawn
+    assert "<div class='cs-slot out'><span>(4) Player 4</span><span class='cs-games'>1</span>" in drawn
+    assert drawn.count("class='cs-games'") == 2  # the other semifinal is not played yet
