@@ -58,7 +58,7 @@ from domain import text
 access_log = logging.getLogger("courtside.access")
 
 
-class CourtsideApi(Api):
+class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type information
     """flask-smorest's Api, documenting its blueprints when the document is first read rather than when they are
     registered: the routes are live at once, and building the document (most of `create_app`'s time, paid by every
     test that makes an app) waits for the first use of `spec`. The document is the same, in the same order."""
@@ -71,7 +71,7 @@ class CourtsideApi(Api):
         self._spec: Any = None
         super().__init__(app)
 
-    @property  # type: ignore[override]
+    @property
     def spec(self) -> Any:
         """The OpenAPI document, with every registered blueprint's views in it."""
         if self._undocumented:
@@ -325,7 +325,7 @@ def create_app(services: Services) -> CourtsideFlask:
     app.json = StrictJSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config["COURTSIDE_CHECK_RESPONSES"] = settings.check_responses
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False
     _openapi_config(app)
     api = CourtsideApi(app)
     openapi.install(api, settings=settings)

@@ -46,8 +46,31 @@ def takes_json_body(view: typing.Callable[..., typing.Any]) -> bool:
     return bool(getattr(view, "takes_json_body", False))
 
 
-class Blueprint(flask_smorest.Blueprint):
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest ships no type information
+    """Every decorator here is typed to keep the view's own signature (flask-smorest's are untyped)."""
+
     ARGUMENTS_PARSER = Parser()
+
+    def route(self, rule: str, *, parameters: typing.Any = None, **options: typing.Any) -> typing.Callable[[F], F]:
+        """`flask_smorest.Blueprint.route`, typed."""
+        decorate: typing.Callable[[F], F] = super().route(rule, parameters=parameters, **options)
+        return decorate
+
+    def alt_response(self, status_code: typing.Any, **kwargs: typing.Any) -> typing.Callable[[F], F]:
+        """`flask_smorest.Blueprint.alt_response`, typed."""
+        decorate: typing.Callable[[F], F] = super().alt_response(status_code, **kwargs)
+        return decorate
+
+    def after_request(self, hook: F) -> F:
+        """`flask.Blueprint.after_request`, typed."""
+        registered: F = super().after_request(hook)
+        return registered
+
+    @staticmethod
+    def doc(**kwargs: typing.Any) -> typing.Callable[[F], F]:
+        """`flask_smorest.Blueprint.doc` (a static method there too), typed."""
+        decorate: typing.Callable[[F], F] = flask_smorest.Blueprint.doc(**kwargs)
+        return decorate
 
     def arguments(self, schema: typing.Any, *, location: str = "json",
                   **kwargs: typing.Any) -> typing.Callable[[F], F]:
@@ -65,13 +88,13 @@ class Blueprint(flask_smorest.Blueprint):
 
     def response(
         self, status_code: typing.Any, schema: typing.Any = None, **kwargs: typing.Any,
-    ) -> typing.Callable[[typing.Callable[..., typing.Any]], typing.Callable[..., typing.Any]]:
+    ) -> typing.Callable[[F], F]:
         """`flask_smorest.Blueprint.response` (same documentation), dumping with the schema's compiled plan."""
         documented = super().response(status_code, schema, **kwargs)
         instance = resolve_schema_instance(schema) if schema is not None else None
         plan = dump_plan(instance) if instance is not None else None
 
-        def decorator(view: typing.Callable[..., typing.Any]) -> typing.Callable[..., typing.Any]:
+        def decorator(view: F) -> F:
             @functools.wraps(view)
             def presented(*args: typing.Any, **kw: typing.Any) -> typing.Any:
                 body, status, headers = unpack_tuple_response(view(*args, **kw))
@@ -86,6 +109,7 @@ class Blueprint(flask_smorest.Blueprint):
                 response.status_code = int(status or status_code)
                 return response, None, headers
 
-            return documented(presented)  # type: ignore[no-any-return]
+            decorated: F = documented(presented)  # the view's signature; the response is the body it returns
+            return decorated
 
         return decorator

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 from marshmallow import Schema, fields
-from marshmallow.schema import POST_DUMP, PRE_DUMP
+from marshmallow.decorators import POST_DUMP, PRE_DUMP
 
 Plan = Callable[[Any], Any]
 PASS_THROUGH = (fields.String, fields.Integer, fields.Boolean, fields.Float, fields.Raw)
@@ -28,7 +28,7 @@ def _as_is(value: Any) -> Any:
     return value
 
 
-def _field_plan(field: fields.Field) -> Plan | None:
+def _field_plan(field: fields.Field[Any]) -> Plan | None:
     """How to dump one field's value; None when only the field itself knows (it needs the whole object)."""
     if type(field) in PASS_THROUGH or type(field) is fields.Field:
         return _as_is
@@ -60,7 +60,7 @@ def dump_plan(schema: Schema) -> Plan:
     if schema._hooks[PRE_DUMP] or schema._hooks[POST_DUMP] or schema.many:
         plan: Plan = schema.dump
     else:
-        steps: list[tuple[str, str, Plan | None, fields.Field]] = [
+        steps: list[tuple[str, str, Plan | None, fields.Field[Any]]] = [
             (field.data_key or name, field.attribute or name, _field_plan(field), field)
             for name, field in schema.dump_fields.items()
         ]

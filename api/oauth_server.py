@@ -48,7 +48,7 @@ logging.getLogger("authlib").setLevel(logging.INFO)
 
 # ---------------------------------------------------------------- our records as authlib's models
 @dataclass
-class Client(ClientMixin):
+class Client(ClientMixin):  # type: ignore[misc]  # authlib ships no type information
     """A registered app: a confidential client whose secret is checked against its hash in constant time."""
 
     app: App
@@ -67,7 +67,7 @@ class Client(ClientMixin):
 
 
 @dataclass
-class Code(AuthorizationCodeMixin):
+class Code(AuthorizationCodeMixin):  # type: ignore[misc]  # authlib ships no type information
     record: AuthorizationCode
     code_challenge_method = "S256"  # the approve step takes S256 challenges only
 
@@ -79,7 +79,7 @@ class Code(AuthorizationCodeMixin):
 
 
 @dataclass
-class Refresh(TokenMixin):
+class Refresh(TokenMixin):  # type: ignore[misc]  # authlib ships no type information
     record: Credential
     connection: Connection
 
@@ -90,7 +90,7 @@ class Refresh(TokenMixin):
         return " ".join(self.record.scopes)
 
 
-class TokenRequest(OAuth2Request):
+class TokenRequest(OAuth2Request):  # type: ignore[misc]  # authlib ships no type information
     """A token request as authlib's grants read it, from the parameters the view parsed (form or JSON body).
 
     Ours: `OAuth2Request.__init__` refuses a plain-http URL unless the AUTHLIB_INSECURE_TRANSPORT variable is set,
@@ -111,11 +111,12 @@ class TokenRequest(OAuth2Request):
 
     @property
     def form(self) -> dict[str, Any]:
-        return self.payload.data
+        answer: dict[str, Any] = self.payload.data
+        return answer
 
 
 # ---------------------------------------------------------------- grants
-class S256(CodeChallenge):
+class S256(CodeChallenge):  # type: ignore[misc]  # authlib ships no type information
     """PKCE with S256 only (`Code.code_challenge_method`), compared in constant time."""
 
     CODE_CHALLENGE_METHODS = {
@@ -126,7 +127,7 @@ class S256(CodeChallenge):
         return authorization_code.record.code_challenge
 
 
-class CodeGrant(AuthorizationCodeGrant):
+class CodeGrant(AuthorizationCodeGrant):  # type: ignore[misc]  # authlib ships no type information
     """`grant_type=authorization_code`: a code, presented once by its client, becomes a connection's tokens."""
 
     server: TokenServer
@@ -147,7 +148,7 @@ class CodeGrant(AuthorizationCodeGrant):
                          now=self.server.now)
 
 
-class RefreshGrant(RefreshTokenGrant):
+class RefreshGrant(RefreshTokenGrant):  # type: ignore[misc]  # authlib ships no type information
     """`grant_type=refresh_token`: single use and rotated; never wider than granted or than the connection now."""
 
     TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
@@ -164,14 +165,15 @@ class RefreshGrant(RefreshTokenGrant):
 
     def issue_token(self, user: Connection, refresh_token: Refresh) -> dict[str, Any]:
         scopes = oauth.refreshed_scopes(refresh_token.record, user, self.request.payload.scope)
-        return self.generate_token(user=user, scope=" ".join(scopes), include_refresh_token=True)
+        answer: dict[str, Any] = self.generate_token(user=user, scope=" ".join(scopes), include_refresh_token=True)
+        return answer
 
     def revoke_old_credential(self, refresh_token: Refresh) -> None:
         oauth.spend_refresh(self.server.uow, refresh_token.record, now=self.server.now)
 
 
 # ---------------------------------------------------------------- the server
-class TokenServer(AuthorizationServer):
+class TokenServer(AuthorizationServer):  # type: ignore[misc]  # authlib ships no type information
     """authlib's authorization server for one token request over one unit of work; answers `(status, body)`."""
 
     def __init__(self, uow: UnitOfWork, *, now: datetime, lifetimes: oauth.TokenLifetimes) -> None:
@@ -197,7 +199,8 @@ class TokenServer(AuthorizationServer):
                 raise InvalidClientError("Malformed HTTP Basic client credentials.", status_code=401) from None
             if "client_secret" in request.form or request.form.get("client_id", basic_id) != basic_id:
                 raise InvalidRequestError("Send client credentials either with HTTP Basic or in the body, not both.")
-        return super().authenticate_client(request, methods, endpoint)
+        answer: Client = super().authenticate_client(request, methods, endpoint)
+        return answer
 
     def save_token(self, token: dict[str, Any], request: TokenRequest) -> None:
         granted = request.authorization_code or request.refresh_token  # what the tokens descend from
@@ -218,9 +221,12 @@ class TokenServer(AuthorizationServer):
             raise InvalidGrantError(replay.message) from None
 
     def create_token_response(self, request: TokenRequest | None = None) -> tuple[int, dict[str, Any]]:
+        answer: tuple[int, dict[str, Any]]
         if request is not None and request.payload.grant_type is None:  # ours: authlib says unsupported_grant_type
-            return self.handle_error_response(request, InvalidRequestError("grant_type is required."))
-        return super().create_token_response(request)
+            answer = self.handle_error_response(request, InvalidRequestError("grant_type is required."))
+        else:
+            answer = super().create_token_response(request)
+        return answer
 
     def create_oauth2_request(self, request: TokenRequest) -> TokenRequest:
         return request

@@ -293,14 +293,14 @@ def _error_response(status: str, response: Any, authenticated: bool, page: bool)
     return merged
 
 
-def url_format(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, str]:
+def url_format(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, str]:
     """A string validated as an absolute URL is documented as `format: uri` (marshmallow emits nothing)."""
     if isinstance(field, fields.Url) or any(isinstance(v, validate.URL) for v in field.validators):
         return {"format": "uri"}
     return {}
 
 
-def own_schema(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def own_schema(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """A custom field documents itself with a class attribute `OPENAPI` (e.g. `{"oneOf": [...]}`)."""
     return dict(getattr(field, "OPENAPI", {}))
 

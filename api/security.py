@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import g, request
 
@@ -86,7 +86,7 @@ def requires(scope: str | None = None, *, operator: bool = False) -> Callable[[F
         else:
             security = [{"oauth2": [scope] if scope else []}, {"developerKey": []}]
         errors = {status: ref for status, ref in AUTH_ERRORS.items() if scope or status != "403"}
-        documented: F = Blueprint.doc(security=security, responses=errors)(wrapper)
+        documented: F = Blueprint.doc(security=security, responses=errors)(cast(F, wrapper))
         return documented
 
     return decorator

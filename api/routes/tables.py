@@ -13,6 +13,7 @@ from api.schemas.matches import TableRead
 from api.schemas.resources import BulkTableAssign, BulkTableOutcome, TableAssign
 from api.security import requires
 from domain import tables
+from domain.matches import managed_table
 
 blp = Blueprint("tables", __name__, description="Scoring tables managed by the connection")
 
@@ -57,7 +58,7 @@ def get_table(table_id: str) -> dict[str, Any]:
     """A managed table with its active match and queue (the connection's scheduled matches only)."""
     principal = caller()
     with unit_of_work() as uow:
-        table = tables.managed_table(uow, account_id=principal.account_id,
+        table = managed_table(uow, account_id=principal.account_id,
                                      connection_id=principal.connection_id or "", table_id=table_id)
         return {"data": reader(uow).table(table, connection_id=principal.connection_id)}
 

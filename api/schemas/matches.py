@@ -42,7 +42,7 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-class BestOf(fields.Field):
+class BestOf(fields.Field[int]):
     """`bestOf`: a positive odd integer, as a number or a string of digits; reads return a number."""
 
     OPENAPI = {"oneOf": [

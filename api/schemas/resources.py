@@ -22,7 +22,7 @@ from domain.rosters import NewRoster, RosterChange
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
 
 
-class NumberOrString(fields.Field):
+class NumberOrString(fields.Field[float | str]):
     """`ranking` / `rating`: a finite JSON number or a string of at most 500 characters."""
 
     OPENAPI = {"oneOf": [{"type": "number"}, {"type": "string", "maxLength": OTHER}]}
@@ -40,7 +40,7 @@ def _unique(items: Sequence[Any]) -> None:
         raise ValidationError("Items must be unique.")
 
 
-def id_list(max_items: int) -> fields.List:
+def id_list(max_items: int) -> fields.List[str]:
     """An array of unique non-empty identifiers."""
     return fields.List(str_field(OTHER, min_length=1), validate=[validate.Length(max=max_items), _unique],
                        metadata={"uniqueItems": True})
@@ -157,7 +157,7 @@ class PlayerImportEnvelope(Schema):
     data = fields.Nested(PlayerImportBody, required=True)
 
 
-def _players(max_items: int, *, required: bool = False) -> fields.List:
+def _players(max_items: int, *, required: bool = False) -> fields.List[Any]:
     return fields.List(fields.Nested(ExternalPlayer), required=required, validate=validate.Length(max=max_items),
                        metadata={"uniqueItems": True, "description": "each externalID at most once"})
 
