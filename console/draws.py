@@ -145,8 +145,9 @@ def _slot_html(draw_match: Json, index: int, names: dict[str, str], froms: dict[
 
 
 def _source_words(source: Json | None, froms: dict[str, str], status: str) -> str:
-    if status == "bye" or source is None:
-        return "bye" if status == "bye" else "—"
+    """What an empty slot waits for: `Winner QF 2`, `Loser SF 1`, `A2` (a group's place), or `bye`."""
+    if status == "bye" or source is None:  # a slot nothing can fill: its opponent goes on at once
+        return "bye"
     if "group" in source:
         return f"{source['group']}{source['rank']}"
     label = froms.get(source["drawMatchID"], "")

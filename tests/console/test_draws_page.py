@@ -117,6 +117,12 @@ def test_a_waiting_match_is_pinned_to_a_court_from_the_draws_page(console: Conso
     assert f"{pool[1]['playerA']} v {pool[1]['playerB']} is queued on Court 2." in texts(app, "success")
 
 
+def test_a_slot_nothing_can_fill_reads_bye_in_the_bracket(operator_api: Operator) -> None:
+    _, draw = running_draw(operator_api, count=3)
+    drawn = bracket_html(draw)
+    assert "<div class='cs-slot tbd'><span>bye</span></div>" in drawn and "(1) Player 1" in drawn
+
+
 def test_the_bracket_shows_games_won_next_to_each_name_of_a_played_match(operator_api: Operator) -> None:
     _, draw = running_draw(operator_api, count=4)
     semi = draw["rounds"][0]["drawMatches"][0]
