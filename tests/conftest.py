@@ -21,7 +21,8 @@ from domain.settings import Settings
 from storage.backend import AnyStore, open_store
 from storage.repository import unit_of_work
 from tests.pg_cluster import Cluster
-from tests.server_process import ROOT, ServerProcess, free_port
+from tests.server_process import ROOT as ROOT  # the worktree root, for the tests that import it from here
+from tests.server_process import ServerProcess, free_port
 
 OPERATOR_KEY = "svc_op_test-operator-key-0123456789abcdefghijklmnop"
 

@@ -18,6 +18,7 @@ from api.app import create_app
 from api.bootstrap import bootstrap
 from domain import webhooks
 from domain.clock import FixedClock
+from domain.events import record_event
 from domain.settings import Settings
 from scheduler.sender import http_send
 from storage.engine import Store
@@ -78,7 +79,7 @@ def test_retry_while_the_connection_has_an_attempt_under_way_is_409(
         connection_id = _connection_id(partner)
         with unit_of_work(store) as uow:
             account_id = uow.connections.get(connection_id).account_id  # type: ignore[union-attr]
-            other = webhooks.record_event(uow, account_id=account_id, connection_id=connection_id,
+            other = record_event(uow, account_id=account_id, connection_id=connection_id,
                                           event_type="integration.test", data={"message": "x"},
                                           now=FixedClock().now(), force=True)
         assert other is not None
@@ -99,7 +100,7 @@ def test_dispatcher_does_not_claim_a_connection_with_a_request_thread_attempt(
         held, claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=clock.now(),
                                           guard=webhooks.UrlGuard(allow_private=True, resolve=lambda host: []))
         assert claim is not None  # the request thread holds this one
-        webhooks.record_event(uow, account_id=account_id, connection_id=connection_id,
+        record_event(uow, account_id=account_id, connection_id=connection_id,
                               event_type="integration.test", data={"message": "x"}, now=clock.now(), force=True)
     with unit_of_work(store) as uow:
         claims, _ = webhooks.claim_due(uow, now=clock.now(), limit=8)

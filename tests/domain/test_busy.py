@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from domain.availability import Availability
-from domain.models import Match, PlayerList
+from domain.models import Match, MatchStatus, PlayerList
 from storage.engine import Store
 from storage.repository import StoreUnitOfWork, unit_of_work
 
@@ -33,7 +33,7 @@ def Playing(uow: StoreUnitOfWork) -> Availability:  # noqa: N802 - reads like th
     return Availability(uow, account_id="acc", now=datetime(2026, 11, 21, 10, tzinfo=UTC))
 
 
-def match(match_id: str, table: str, status: str = "pending", connection: str = "partner",
+def match(match_id: str, table: str, status: MatchStatus = MatchStatus.PENDING, connection: str = "partner",
           **participants: dict[str, str]) -> Match:
     extra: dict[str, Any] = {"player_list_id": "pl_club"} if connection == "house" else {}
     return Match(id=match_id, scheduled_match_id="sm", account_id="acc", connection_id=connection,
@@ -42,7 +42,7 @@ def match(match_id: str, table: str, status: str = "pending", connection: str = 
 
 
 def test_singles_player_in_an_active_match_elsewhere_is_busy(uow: StoreUnitOfWork) -> None:
-    uow.matches.put(match("live", "t1", "active", playerA={"externalID": "p1"}, playerB={"externalID": "p2"}))
+    uow.matches.put(match("live", "t1", MatchStatus.ACTIVE, playerA={"externalID": "p1"}, playerB={"externalID": "p2"}))
     playing = Playing(uow)
     assert playing.busy(match("next", "t2", playerA={"externalID": "p1"})) == [("playerA", "t1")]
     assert playing.busy(match("same", "t1", playerA={"externalID": "p1"})) == []  # the same table is not "elsewhere"
@@ -50,31 +50,32 @@ def test_singles_player_in_an_active_match_elsewhere_is_busy(uow: StoreUnitOfWor
 
 
 def test_doubles_partners_count(uow: StoreUnitOfWork) -> None:
-    uow.matches.put(match("live", "t1", "active", playerA={"manualName": "Cy"}, playerA2={"externalID": "p2"}))
+    uow.matches.put(match("live", "t1", MatchStatus.ACTIVE, playerA={"manualName": "Cy"},
+                          playerA2={"externalID": "p2"}))
     waiting = match("next", "t2", playerB={"manualName": "Di"}, playerB2={"externalID": "p2"})
     assert Playing(uow).busy(waiting) == [("playerB2", "t1")]
 
 
 def test_manual_names_compare_trimmed_and_case_insensitive(uow: StoreUnitOfWork) -> None:
-    uow.matches.put(match("live", "t1", "active", playerA={"manualName": "Ann Walker"}))
+    uow.matches.put(match("live", "t1", MatchStatus.ACTIVE, playerA={"manualName": "Ann Walker"}))
     playing = Playing(uow)
     assert playing.busy(match("next", "t2", playerB={"manualName": "  ann WALKER "})) == [("playerB", "t1")]
     assert playing.busy(match("next", "t2", playerB={"manualName": "Ann Walke"})) == []
 
 
 def test_an_operators_match_on_the_same_list_shares_its_players(uow: StoreUnitOfWork) -> None:
-    uow.matches.put(match("live", "t1", "active", playerA={"externalID": "p1"}))
+    uow.matches.put(match("live", "t1", MatchStatus.ACTIVE, playerA={"externalID": "p1"}))
     house = match("house", "t2", connection="house", playerA={"externalID": "p1"})
     assert Playing(uow).busy(house) == [("playerA", "t1")]
 
 
 def test_completed_matches_free_their_players(uow: StoreUnitOfWork) -> None:
-    uow.matches.put(match("done", "t1", "completed", playerA={"externalID": "p1"}))
+    uow.matches.put(match("done", "t1", MatchStatus.COMPLETED, playerA={"externalID": "p1"}))
     assert Playing(uow).busy(match("next", "t2", playerA={"externalID": "p1"})) == []
 
 
 def test_manual_names_follow_the_one_name_rule(uow: StoreUnitOfWork) -> None:
-    uow.matches.put(match("live", "t1", "active", playerA={"manualName": "Ann Lée"}))
+    uow.matches.put(match("live", "t1", MatchStatus.ACTIVE, playerA={"manualName": "Ann Lée"}))
     decomposed = "Ann Le\u0301e"
     assert Playing(uow).busy(match("next", "t2", playerB={"manualName": "ann  " + decomposed[4:]})) == [
         ("playerB", "t1")]

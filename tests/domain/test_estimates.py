@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from domain.clock import iso
 from domain.estimates import Attention, court_times, typical_duration
-from domain.models import Match
+from domain.models import Match, MatchStatus
 
 NOW = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
 DEFAULT = timedelta(minutes=20)
@@ -16,7 +16,8 @@ DEFAULT = timedelta(minutes=20)
 def match(match_id: str, *, started: datetime | None = None, minutes: float | None = None) -> Match:
     return Match(
         id=match_id, scheduled_match_id="sm", account_id="acc", connection_id="con", external_id=match_id,
-        table_id="tab", player_list_external_id="pl", status="completed" if minutes is not None else "pending",
+        table_id="tab", player_list_external_id="pl",
+        status=MatchStatus.COMPLETED if minutes is not None else MatchStatus.PENDING,
         queue_order=0, scheduled_on=iso(NOW), created_on=iso(NOW), updated_on=iso(NOW),
         started_on=iso(started) if started else None,
         completed_on=iso(started + timedelta(minutes=minutes)) if started and minutes is not None else None,

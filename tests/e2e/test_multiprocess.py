@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from functools import partial
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,10 @@ class Partner:
             "playerA": {"externalID": players[0]}, "playerB": {"externalID": players[1]}, "bestOf": 3})
 
 
-def all_at_once(calls: list[Callable[[], requests.Response]]) -> list[requests.Response]:
+Call = Callable[[], requests.Response]
+
+
+def all_at_once(calls: list[Call]) -> list[requests.Response]:
     """Run the calls together, released by one barrier so they really race."""
     barrier = threading.Barrier(len(calls))
 
@@ -133,8 +137,7 @@ def test_concurrent_starts_on_one_table_through_three_processes_exactly_one_wins
     (table,) = partner.event()
     matches = [partner.match(0, f"m{n}", table).json()["data"]["id"] for n in range(6)]
     responses = all_at_once([
-        (lambda n=n: servers[n % 3].operator_call("POST", f"/operator/matches/{matches[n]}/start"))
-        for n in range(6)])
+        partial(servers[n % 3].operator_call, "POST", f"/operator/matches/{matches[n]}/start") for n in range(6)])
     statuses = sorted(response.status_code for response in responses)
     assert statuses == [200, 409, 409, 409, 409, 409], [r.text for r in responses]
     active = [m for m in partner.ok(1, "GET", "/matches?limit=100") if m["status"] == "active"]
@@ -146,7 +149,7 @@ def test_the_same_external_id_synced_through_all_three_processes_is_one_record(
 ) -> None:
     partner = Partner(servers)
     (table,) = partner.event()
-    responses = all_at_once([(lambda n=n: partner.match(n % 3, "same-match", table)) for n in range(9)])
+    responses = all_at_once([partial(partner.match, n % 3, "same-match", table) for n in range(9)])
     assert all(response.status_code in (200, 201) for response in responses), [r.text for r in responses]
     assert sorted(r.status_code for r in responses).count(201) <= 1
     assert len({response.json()["data"]["id"] for response in responses}) == 1
@@ -168,7 +171,7 @@ def test_one_refresh_token_at_two_processes_one_wins_and_a_replay_revokes_the_fa
         "grant_type": "authorization_code", "code": approved.json()["data"]["code"], "code_verifier": VERIFIER,
         "redirect_uri": REDIRECT}).json()
     refresh = auth | {"grant_type": "refresh_token", "refresh_token": issued["refresh_token"]}
-    responses = all_at_once([(lambda n=n: requests.post(servers[n].base + "/oauth/token", data=refresh, timeout=30))
+    responses = all_at_once([partial(requests.post, servers[n].base + "/oauth/token", data=refresh, timeout=30)
                              for n in (1, 2)])
     assert sorted(r.status_code for r in responses) == [200, 400], [r.text for r in responses]
     loser = next(r for r in responses if r.status_code == 400)
@@ -186,7 +189,7 @@ def test_one_refresh_token_at_two_processes_one_wins_and_a_replay_revokes_the_fa
 
 def test_the_rate_limit_is_counted_once_across_processes(servers: list[ServerProcess]) -> None:
     partner = Partner(servers)
-    responses = all_at_once([(lambda n=n: partner.call(n % 3, "GET", "/broadcasts")) for n in range(RATE_LIMIT + 20)])
+    responses = all_at_once([partial(partner.call, n % 3, "GET", "/broadcasts") for n in range(RATE_LIMIT + 20)])
     statuses = collections.Counter(response.status_code for response in responses)
     assert statuses == {200: RATE_LIMIT, 429: 20}
     limited = next(r for r in responses if r.status_code == 429)
@@ -289,7 +292,7 @@ def test_every_webhook_attempt_is_made_by_exactly_one_process(
                 return response
         return response
 
-    played = all_at_once([(lambda court=court: play(court)) for court in range(len(courts))])
+    played = all_at_once([partial(play, court) for court in range(len(courts))])
     assert [r.status_code for r in played] == [200] * len(courts), [r.text for r in played if r.status_code != 200]
 
     def settled() -> list[dict[str, Any]] | None:

@@ -589,7 +589,7 @@ def test_the_snapshot_is_a_json_file_tinydb_can_open(store: Store, data_dir: Pat
         document_id_class = str  # type: ignore[assignment]
 
     db = TinyDB(data_dir / SNAPSHOT, access_mode="r")
-    db.table_class = StringIds  # type: ignore[misc]
+    db.table_class = StringIds
     assert db.tables() == {"teams", "matches", "_meta"}
     string_id: Any = "m1"  # TinyDB's stubs say int; our tables use string IDs
     assert db.table("matches").get(doc_id=string_id) == {"status": "queued", "seq": 2}
