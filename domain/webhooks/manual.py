@@ -1,0 +1,83 @@
+"""Deliveries someone asked for: a test event, a retry now, and retrying every failing delivery of a connection."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from domain.clock import iso
+from domain.errors import Conflict, NotFound
+from domain.events import record_event
+from domain.models import Delivery, DeliveryStatus, WebhookConfig
+from domain.ports import UnitOfWork
+from domain.webhooks.config import _active_connection
+from domain.webhooks.deliveries import get_delivery
+from domain.webhooks.machine import _attempting, _claim, _one_attempt_at_a_time
+from domain.webhooks.types import TEST_EVENT, Attempt
+from domain.webhooks.urls import UrlGuard, new_webhook_secret
+
+
+def _destination(uow: UnitOfWork, *, connection_id: str, guard: UrlGuard) -> WebhookConfig:
+    config = uow.webhook_configs.get(connection_id)
+    if config is None or not config.url:
+        raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
+    guard.check(config.url)
+    return config
+
+
+def begin_test(
+    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, guard: UrlGuard, owner: str | None = None,
+) -> tuple[Delivery, Attempt | None]:
+    """Persist an `integration.test` delivery for the connection and claim it for an attempt right now.
+
+    While another attempt of the connection is under way the delivery stays pending, due now, and no claim is
+    returned: the dispatcher sends it when the connection is free (one attempt per connection at a time).
+    """
+    _active_connection(uow, account_id=account_id, connection_id=connection_id)
+    config = _destination(uow, connection_id=connection_id, guard=guard)
+    if config.secret is None:  # a URL always comes with a secret; be safe with older records
+        config.secret = new_webhook_secret()
+        uow.webhook_configs.put(config)
+    busy = connection_id in _attempting(uow)
+    delivery = record_event(
+        uow, account_id=account_id, connection_id=connection_id, event_type=TEST_EVENT,
+        data={"message": "This is a test event from Courtside."}, now=now, force=True,
+    )
+    if delivery is None:
+        raise RuntimeError("a forced event is always recorded")
+    return delivery, None if busy else _claim(uow, delivery, config, owner=owner)
+
+
+def begin_retry(
+    uow: UnitOfWork, *, event_id: str, account_id: str, connection_id: str | None, guard: UrlGuard,
+    owner: str | None = None,
+) -> Attempt:
+    """Claim a persisted delivery for a manual attempt now, with the current URL and secret; `owner` is the
+    process making it (as for the dispatcher's claims)."""
+    delivery = get_delivery(uow, event_id=event_id, account_id=account_id, connection_id=connection_id)
+    if delivery.status == DeliveryStatus.DELIVERING:
+        raise Conflict("The delivery is being attempted right now.", code="delivery_in_progress")
+    _one_attempt_at_a_time(uow, connection_id=delivery.connection_id)
+    config = _destination(uow, connection_id=delivery.connection_id, guard=guard)
+    if config.secret is None:
+        config.secret = new_webhook_secret()
+        uow.webhook_configs.put(config)
+    return _claim(uow, delivery, config, manual=True, owner=owner)
+
+
+def retry_failing(uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime) -> int:
+    """Make every failing delivery of a connection (failed, or pending after an error) due now, oldest first.
+
+    The dispatcher then sends them one at a time, as ever; returns how many were put back.
+    """
+    connection = uow.connections.get(connection_id)
+    if connection is None or connection.account_id != account_id:
+        raise NotFound(f"No connection '{connection_id}'.")
+    config = uow.webhook_configs.get(connection_id)
+    if config is None or not config.url:
+        raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
+    failing = [d for d in uow.deliveries.find(connection_id=connection_id)
+               if d.status == DeliveryStatus.FAILED or (d.status == DeliveryStatus.PENDING and d.last_error)]
+    for delivery in failing:
+        delivery.status, delivery.next_attempt_on = DeliveryStatus.PENDING, iso(now)
+        uow.deliveries.put(delivery)
+    return len(failing)
