@@ -18,6 +18,7 @@ from tests.api.resources_support import make_broadcast, player, sync_list
 from tests.api.test_oauth import code_for, exchange, register
 from tests.api.test_self_registration import make_roster, sign_up_path, submit
 from tests.conftest import Api
+from tests.responses import json_of
 
 WIN = [{"a": 11, "b": 7}, {"a": 11, "b": 9}, {"a": 11, "b": 5}]
 OTHER_WINS = [{"a": 7, "b": 11}, {"a": 9, "b": 11}, {"a": 5, "b": 11}]
@@ -91,7 +92,7 @@ class Day:
         return "/" + str(url).split("/", 3)[3]
 
     def tap(self, path: str, action: str, **body: Any) -> None:
-        version = self.phone.get(path + "/state").json["data"]["version"]
+        version = json_of(self.phone.get(path + "/state"))["data"]["version"]
         response = self.phone.post(f"{path}/{action}", json={"version": version, **body})
         assert response.status_code == 200, response.get_data(as_text=True)
 

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask
 
 from tests.conftest import Api
+from tests.responses import json_of
 
 
 def _path(url: str) -> str:
@@ -68,11 +69,11 @@ def test_a_scorers_refusal_shows_no_internal_id(operator: Api, app: Flask) -> No
     assert operator.post(f"/operator/matches/{made.json['data']['id']}/start").status_code == 200
     path = _path(operator.get(f"/operator/tables/{table}/scorer").json["data"]["url"])
     phone = app.test_client()
-    live = phone.get(path + "/state").json["data"]
+    live = json_of(phone.get(path + "/state"))["data"]
     operator.post("/operator/matches", json={"tableID": table, "playerA": {"manualName": "Cy"},
                                              "playerB": {"manualName": "Di"}})
-    refused = phone.post(path + "/start-next", json={"version": phone.get(path + "/state").json["data"]["version"]})
-    assert refused.status_code == 409 and refused.json["error"]["code"] == "table_busy"
+    refused = phone.post(path + "/start-next", json={"version": json_of(phone.get(path + "/state"))["data"]["version"]})
+    assert refused.status_code == 409 and json_of(refused)["error"]["code"] == "table_busy"
     text = refused.get_data(as_text=True)
     assert not re.search(r"\b(tbl|mat|brd|op|sm)_[A-Za-z0-9]", text), text
     assert live["match"] is not None

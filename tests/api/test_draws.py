@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import Api
+from tests.responses import json_of
 
 Json = dict[str, Any]
 
@@ -307,14 +308,14 @@ def test_a_scorer_link_completion_and_a_walkover_feed_forward_too(operator: Api,
     draw = create(operator, broadcast_id, "single_elimination", 4)
     semis = draw["rounds"][0]["drawMatches"]
     path = "/" + operator.get(f"/operator/tables/{courts[0]}/scorer").json["data"]["url"].split("/", 3)[3]
-    version = phone.get(path + "/state").json["data"]["version"]
+    version = json_of(phone.get(path + "/state"))["data"]["version"]
     started = phone.post(path + "/start-next", json={"version": version})
     assert started.status_code == 200, started.json
-    version = started.json["data"]["version"]
+    version = json_of(started)["data"]["version"]
     for _ in range(11):
         tapped = phone.post(path + "/point", json={"version": version, "side": "b"})
         assert tapped.status_code == 200, tapped.json
-        version = tapped.json["data"]["version"]
+        version = json_of(tapped)["data"]["version"]
     done = phone.post(path + "/complete", json={"version": version})
     assert done.status_code == 200, done.json
     after = read(operator, draw["id"])

@@ -11,6 +11,7 @@ from domain.clock import FixedClock, iso
 from tests.api.resources_support import make_broadcast, sync_list
 from tests.api.test_outputs import PLAYERS, _live_match, client, outputs, path_of, state  # noqa: F401
 from tests.conftest import Api
+from tests.responses import json_of
 
 DEFAULT_MINUTES = 20  # COURTSIDE_DEFAULT_MATCH_MINUTES
 
@@ -65,4 +66,4 @@ def test_a_corrected_score_replaces_the_one_on_the_page(
     assert corrected.status_code == 200
     after = client.get(path_of(court) + "/state", headers={"If-None-Match": before.headers["ETag"]})
     assert after.status_code == 200
-    assert after.json["match"]["currentGame"] == {"a": 5, "b": 3}
+    assert json_of(after)["match"]["currentGame"] == {"a": 5, "b": 3}

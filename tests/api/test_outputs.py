@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from tests.api.resources_support import make_broadcast, sync_list
 from tests.conftest import OPERATOR_KEY, Api
+from tests.responses import json_of
 
 PLAYERS = [
     {"externalID": "p1", "firstName": "Maximiliana", "lastName": "Oberschleissheimer-Konstantinopoulou",
@@ -148,7 +149,7 @@ def test_unknown_keys_are_a_plain_404_page_and_404_json(client: FlaskClient) -> 
         assert page.status_code == 404 and page.mimetype == "text/html"
         assert "Traceback" not in page.get_data(as_text=True)
         feed = client.get(f"/outputs/{key}/state")
-        assert feed.status_code == 404 and feed.json["error"]["code"] == "not_found"
+        assert feed.status_code == 404 and json_of(feed)["error"]["code"] == "not_found"
 
 
 def _live_match(partner: Api, operator: Api, table_id: str) -> dict[str, Any]:
@@ -220,7 +221,7 @@ def test_state_answers_304_while_nothing_changed_then_200_after_a_point(partner:
     operator.post(f"/operator/matches/{match['id']}/score", json={"gameScores": [{"a": 1, "b": 0}]})
     changed = client.get(path_of(court) + "/state", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
-    assert changed.json["match"]["currentGame"] == {"a": 1, "b": 0}
+    assert json_of(changed)["match"]["currentGame"] == {"a": 1, "b": 0}
 
 
 def test_completion_changes_the_feed(partner: Api, operator: Api, client: FlaskClient) -> None:

@@ -15,6 +15,7 @@ from tests.api.test_outputs import outputs, state
 from tests.api.test_scorer_links import scorer_path
 from tests.api.test_self_registration import submit
 from tests.conftest import Api
+from tests.responses import json_of
 
 BERLIN = pytest.mark.parametrize("settings", [{"time_zone": "Europe/Berlin"}], indirect=True)
 
@@ -196,7 +197,7 @@ def test_the_scorer_page_shows_when_the_next_match_may_start(operator: Api, broa
     path = scorer_path(operator, broadcast["tables"][0]["id"])
     html = phone.get(path).get_data(as_text=True)
     assert "Up next: Ann Lee vs Bo Chen · not before 14:00" in html  # in the event's zone, before any script
-    assert phone.get(path + "/state").json["data"]["upNext"][0]["notBefore"] == "2026-11-21T13:00:00.000Z"
+    assert json_of(phone.get(path + "/state"))["data"]["upNext"][0]["notBefore"] == "2026-11-21T13:00:00.000Z"
 
 
 def test_the_operator_removes_a_sign_up_and_the_roster_counts_one_less(operator: Api, app: Flask) -> None:

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from domain.clock import FixedClock
 from tests.api.resources_support import make_broadcast, player, sync_list
 from tests.conftest import Api
+from tests.responses import json_of
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def courts(partner: Api) -> list[str]:
 def state(phone: FlaskClient, path: str) -> dict[str, Any]:
     response = phone.get(path + "/state")
     assert response.status_code == 200, response.get_data(as_text=True)
-    data: dict[str, Any] = response.json["data"]
+    data: dict[str, Any] = json_of(response)["data"]
     return data
 
 
@@ -171,7 +172,7 @@ def test_rotated_and_revoked_links_answer_404_at_once(operator: Api, phone: Flas
     revoked = operator.delete(f"/operator/tables/{courts[0]}/scorer")
     assert revoked.status_code == 200 and revoked.json["data"]["url"] is None
     assert operator.get(f"/operator/tables/{courts[0]}/scorer").json["data"]["url"] is None
-    assert phone.get(new).status_code == 404 and phone.get(new + "/state").json["error"]["code"] == "not_found"
+    assert phone.get(new).status_code == 404 and json_of(phone.get(new + "/state"))["error"]["code"] == "not_found"
     again = operator.post(f"/operator/tables/{courts[0]}/scorer/rotate").json["data"]["url"]
     assert again is not None and phone.get("/" + again.split("/", 3)[3]).status_code == 200
 
@@ -197,7 +198,7 @@ def test_actions_are_rate_limited_per_link(operator: Api, phone: FlaskClient, co
 def test_actions_check_their_body(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
     path = scorer_path(operator, courts[0])
     missing = phone.post(path + "/point", json={"side": "a"})
-    assert missing.status_code == 400 and missing.json["error"]["details"]["json"]["version"]
+    assert missing.status_code == 400 and json_of(missing)["error"]["details"]["json"]["version"]
     act(phone, path, "start-next", state(phone, path)["version"])
     wrong = act(phone, path, "point", state(phone, path)["version"], side="c")
     assert wrong.status_code == 400 and wrong.json["error"]["code"] == "validation_failed"
@@ -283,8 +284,8 @@ def test_the_console_and_a_phone_are_two_devices_and_the_state_etag_follows_the_
     version = state(phone, path)["version"]
     clock.advance(seconds=61)
     changed = phone.get(path + "/state", headers={"If-None-Match": etag})
-    assert changed.status_code == 200 and changed.json["data"]["devicesScoring"] == 0
-    assert changed.json["data"]["version"] == version
+    assert changed.status_code == 200 and json_of(changed)["data"]["devicesScoring"] == 0
+    assert json_of(changed)["data"]["version"] == version
     assert act(phone, path, "point", version, side="a", deviceID="phone-one").status_code == 200
 
 

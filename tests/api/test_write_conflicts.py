@@ -6,6 +6,7 @@ from flask import Flask
 
 from storage.backend import ATTEMPTS
 from storage.port import WriteConflict
+from tests.responses import json_of
 
 
 def test_a_view_that_keeps_losing_races_is_retried_then_503_busy_with_retry_after(app: Flask) -> None:
@@ -18,7 +19,7 @@ def test_a_view_that_keeps_losing_races_is_retried_then_503_busy_with_retry_afte
     app.add_url_rule("/api/v1/_conflict", "conflict", always_conflicts)
     response = app.test_client().get("/api/v1/_conflict")
     assert response.status_code == 503
-    assert response.json == {"error": {"code": "busy", "message": response.json["error"]["message"]}}
+    assert response.json == {"error": {"code": "busy", "message": json_of(response)["error"]["message"]}}
     assert response.headers["Retry-After"] == "1"
     assert len(calls) == ATTEMPTS
 

@@ -30,6 +30,7 @@ from storage.backend import open_store
 from storage.engine import Store
 from storage.repository import unit_of_work
 from tests.conftest import OPERATOR_KEY
+from tests.responses import json_of
 
 LONE_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
 HUGE_INTEGERS = st.one_of(st.integers(min_value=2**64, max_value=2**200),
@@ -63,7 +64,7 @@ HOSTILE_JSON = st.one_of(VALUES.map(_dumps), DEEP, DUPLICATE_KEYS)
 
 
 def _operations(app: Flask) -> list[tuple[str, str, bool]]:
-    document = app.test_client().get("/api/v1/openapi.json").json
+    document = json_of(app.test_client().get("/api/v1/openapi.json"))
     found = []
     for path, item in document["paths"].items():
         for method, operation in item.items():
@@ -95,7 +96,7 @@ def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 def partner_key(app: Flask) -> str:
     response = app.test_client().post("/api/v1/operator/keys", json={"name": "fuzz"},
                                       headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
-    return str(response.json["data"]["key"])
+    return str(json_of(response)["data"]["key"])
 
 
 def test_the_document_lists_operations_of_both_audiences(app: Flask) -> None:

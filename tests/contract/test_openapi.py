@@ -25,6 +25,7 @@ from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
 from storage.engine import Store
 from tests.conftest import ROOT, Api
+from tests.responses import json_of
 
 METHODS = {"get", "put", "post", "patch", "delete"}
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
@@ -382,14 +383,14 @@ def test_limits_and_the_retry_schedule_are_stated_from_the_settings_the_app_enfo
     """The body limit and the retry schedule come from the settings (not copied by hand), and so does 413."""
     tuned = dataclasses.replace(settings, max_body_bytes=64 * 1024, webhook_retry_schedule=(0, 90, 600, 7200))
     app = create_app(bootstrap(tuned, store, clock=clock))
-    document = app.test_client().get(f"{PREFIX}/openapi.json").json
+    document = json_of(app.test_client().get(f"{PREFIX}/openapi.json"))
     assert document["components"]["responses"]["PayloadTooLarge"]["description"].endswith("larger than 64 KiB.")
     assert "at most\n64 KiB (`413`)" in document["info"]["description"]
     for event in (*MATCH_EVENTS, "integration.test"):
         assert "retried (0, 90 s, 10 min, 2 h); 410" in document["x-webhooks"][event]["post"]["description"]
     too_big = app.test_client().post(f"{PREFIX}/broadcasts", data=b"{" + b" " * (64 * 1024) + b"}",
                                       content_type="application/json")
-    assert too_big.status_code == 413 and too_big.json["error"]["code"] == "payload_too_large"
+    assert too_big.status_code == 413 and json_of(too_big)["error"]["code"] == "payload_too_large"
 
 
 def test_default_document_states_one_mib_and_the_contract_schedule(document: dict[str, Any]) -> None:

@@ -32,6 +32,9 @@ from domain import text
 from domain.pagination import encode_cursor
 from tests.server_process import ServerProcess, free_port
 
+Operation = schemathesis.APIOperation[Any, Any, Any, Any]
+AnyCase = schemathesis.Case[Any]
+
 #: Generous quotas: this test is about conformance, the rate limiter has its own tests.
 SERVER_ENV = {
     "COURTSIDE_RATE_LIMIT": "1000000",
@@ -84,7 +87,7 @@ def operator_live(server_factory: Callable[..., ServerProcess]) -> Live:
 
 def documented_operations(
     live: Live, *, operator: bool, config: schemathesis.Config | None = None
-) -> list[schemathesis.APIOperation]:
+) -> list[Operation]:
     """The operations of the document the server serves: the operator routes, or all the others."""
     schema = schemathesis.openapi.from_url(f"{live.server.base}/openapi.json", config=config)
 
@@ -92,14 +95,14 @@ def documented_operations(
     class Credential:
         """Our bearer credential, except where a case deliberately leaves out or spoils the auth header."""
 
-        def get(self, case: schemathesis.Case, context: schemathesis.AuthContext) -> str:
+        def get(self, case: AnyCase, context: schemathesis.AuthContext) -> str:
             return live.credential_for(case.method, case.operation.path)
 
-        def set(self, case: schemathesis.Case, data: str, context: schemathesis.AuthContext) -> None:
+        def set(self, case: AnyCase, data: str, context: schemathesis.AuthContext) -> None:
             case.headers["Authorization"] = f"Bearer {data}"
 
     @schema.hook("map_case")
-    def valid_means_valid(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
+    def valid_means_valid(context: schemathesis.HookContext, case: AnyCase) -> AnyCase:
         if case.meta is not None and case.meta.generation.mode.is_positive:
             for part in ("body", "query", "path_parameters"):
                 setattr(case, part, without_forbidden_text(getattr(case, part)))
@@ -118,7 +121,7 @@ def documented_operations(
             and op.path not in CREDENTIAL_ROTATING]
 
 
-def partner_operations(live: Live) -> list[schemathesis.APIOperation]:
+def partner_operations(live: Live) -> list[Operation]:
     return documented_operations(live, operator=False)
 
 
@@ -178,7 +181,7 @@ def unique_items(items: list[Any]) -> list[Any]:
 
 
 def status_documented_explicitly(
-    ctx: schemathesis.CheckContext, response: schemathesis.Response, case: schemathesis.Case
+    ctx: schemathesis.CheckContext, response: schemathesis.Response, case: AnyCase
 ) -> bool | None:
     """Every error an operation gives has its own documented response; `default` is only for 500."""
     documented = {str(code) for code in case.operation.responses.status_codes}
@@ -188,7 +191,7 @@ def status_documented_explicitly(
     raise AssertionError(f"{status} is documented only by `default` (documented: {', '.join(sorted(documented))})")
 
 
-def run_operation(live: Live, operation: schemathesis.APIOperation, mode: GenerationMode) -> str | None:
+def run_operation(live: Live, operation: Operation, mode: GenerationMode) -> str | None:
     """Fuzz one operation in one mode; the first failure, described, or None."""
 
     @given(case=operation.as_strategy(generation_mode=mode))
@@ -196,7 +199,7 @@ def run_operation(live: Live, operation: schemathesis.APIOperation, mode: Genera
         max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
         phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
     )
-    def fuzz(case: schemathesis.Case) -> None:
+    def fuzz(case: AnyCase) -> None:
         case.call_and_validate(session=live.session, timeout=30, additional_checks=[status_documented_explicitly])
 
     try:
@@ -207,7 +210,7 @@ def run_operation(live: Live, operation: schemathesis.APIOperation, mode: Genera
     return None
 
 
-def fuzz_all(live: Live, operations: list[schemathesis.APIOperation]) -> list[str]:
+def fuzz_all(live: Live, operations: list[Operation]) -> list[str]:
     """Every operation in both modes; the failures."""
     return [
         failure

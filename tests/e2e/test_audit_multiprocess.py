@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import partial
 
 from tests.e2e.test_multiprocess import Fleet, Partner, all_at_once, fleet  # noqa: F401 - the fixture
 from tests.server_process import ROOT, ServerProcess
@@ -32,30 +33,30 @@ def test_changes_through_two_processes_each_write_one_entry_in_one_gapless_chain
     partner = Partner(servers)
     tables = partner.event(tables=MATCHES)
     before = len(entries(servers[0]))
-    synced = all_at_once([(lambda n=n: partner.match(n % 2, f"m{n}", tables[n]))
+    synced = all_at_once([partial(partner.match, n % 2, f"m{n}", tables[n])
                           for n in range(MATCHES)])
     assert [r.status_code for r in synced] == [200] * MATCHES, [r.text for r in synced]
     ids = [r.json()["data"]["id"] for r in synced]
-    started = all_at_once([(lambda n=n: servers[n % 2].operator_call(
-        "POST", f"/operator/matches/{ids[n]}/start", {"force": True})) for n in range(MATCHES)])
+    started = all_at_once([partial(servers[n % 2].operator_call,
+        "POST", f"/operator/matches/{ids[n]}/start", {"force": True}) for n in range(MATCHES)])
     assert [r.status_code for r in started] == [200] * MATCHES, [r.text for r in started]
-    scored = all_at_once([(lambda n=n: servers[(n + 1) % 2].operator_call(
-        "POST", f"/operator/matches/{ids[n]}/score", {"gameScores": [{"a": 3, "b": n % 5}]}))
+    scored = all_at_once([partial(servers[(n + 1) % 2].operator_call,
+        "POST", f"/operator/matches/{ids[n]}/score", {"gameScores": [{"a": 3, "b": n % 5}]})
         for n in range(MATCHES)])
     assert [r.status_code for r in scored] == [200] * MATCHES, [r.text for r in scored]
-    keys = all_at_once([(lambda n=n: servers[n % 2].operator_call("POST", "/operator/keys", {"name": f"k{n}"}))
+    keys = all_at_once([partial(servers[n % 2].operator_call, "POST", "/operator/keys", {"name": f"k{n}"})
                         for n in range(6)])
     assert [r.status_code for r in keys] == [201] * 6
     won = [{"a": 11, "b": 3}, {"a": 11, "b": 4}]  # best of 3
-    completed = all_at_once([(lambda n=n: servers[n % 2].operator_call(
-        "POST", f"/operator/matches/{ids[n]}/complete", {"gameScores": won})) for n in range(MATCHES)])
+    completed = all_at_once([partial(servers[n % 2].operator_call,
+        "POST", f"/operator/matches/{ids[n]}/complete", {"gameScores": won}) for n in range(MATCHES)])
     assert [r.status_code for r in completed] == [200] * MATCHES, [r.text for r in completed]
-    corrected = all_at_once([(lambda n=n: servers[(n + 1) % 2].operator_call(
+    corrected = all_at_once([partial(servers[(n + 1) % 2].operator_call,
         "POST", f"/operator/matches/{ids[n]}/score", {"gameScores": [won[0], {"a": 9, "b": 11}, {"a": 11, "b": 9}],
-                                                      "reason": f"sheet {n}"})) for n in range(MATCHES)])
+                                                      "reason": f"sheet {n}"}) for n in range(MATCHES)])
     assert [r.status_code for r in corrected] == [200] * MATCHES, [r.text for r in corrected]
     queued = [partner.match(n % 2, f"q{n}", tables[n]).json()["data"]["id"] for n in range(4)]
-    cancelled = all_at_once([(lambda n=n: servers[n % 2].operator_call("POST", f"/operator/matches/{queued[n]}/cancel"))
+    cancelled = all_at_once([partial(servers[n % 2].operator_call, "POST", f"/operator/matches/{queued[n]}/cancel")
                              for n in range(4)])
     assert [r.status_code for r in cancelled] == [200] * 4
 
@@ -90,12 +91,12 @@ def test_draws_and_points_through_two_processes_feed_forward_and_each_write_one_
         "broadcastID": broadcast["id"], "name": "Open", "format": "single_elimination", "bestOf": 1,
         "randomSeed": 7, "entries": [{"players": [{"manualName": f"Player {n}"}], "seed": n} for n in range(1, 5)]},
     )["data"]
-    started = all_at_once([(lambda n=n: servers[n].operator_call("POST", f"/operator/tables/{courts[n]}/start-next"))
+    started = all_at_once([partial(servers[n].operator_call, "POST", f"/operator/tables/{courts[n]}/start-next")
                            for n in range(2)])
     assert [r.status_code for r in started] == [200] * 2, [r.text for r in started]
     semis = [r.json()["data"]["id"] for r in started]
-    completed = all_at_once([(lambda n=n: servers[1 - n].operator_call(
-        "POST", f"/operator/matches/{semis[n]}/complete", {"gameScores": [{"a": 11, "b": 5}]})) for n in range(2)])
+    completed = all_at_once([partial(servers[1 - n].operator_call,
+        "POST", f"/operator/matches/{semis[n]}/complete", {"gameScores": [{"a": 11, "b": 5}]}) for n in range(2)])
     assert [r.status_code for r in completed] == [200] * 2, [r.text for r in completed]
     final = servers[1].call("GET", f"/operator/draws/{knockout['id']}")["data"]["rounds"][1]["drawMatches"][0]
     assert final["status"] == "ready" and all(slot["entryID"] for slot in final["slots"]), final

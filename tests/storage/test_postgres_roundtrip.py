@@ -30,6 +30,7 @@ from tests.api.resources_support import make_broadcast, player, sync_list
 from tests.api.test_oauth import refresh, register, tokens
 from tests.conftest import Api
 from tests.pg_cluster import Cluster
+from tests.responses import json_of
 from tests.webhook_receiver import Receiver, running_receiver
 
 MODELS: dict[str, type] = {value.table: value.model for value in vars(StoreUnitOfWork).values()
@@ -96,9 +97,10 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
 
     scorer = operator.get(f"/operator/tables/{court}/scorer").json["data"]["url"]
     path = "/" + scorer.split("/", 3)[3]
-    started = visitor.post(f"{path}/start-next", json={"version": visitor.get(path + "/state").json["data"]["version"]})
+    version = json_of(visitor.get(path + "/state"))["data"]["version"]
+    started = visitor.post(f"{path}/start-next", json={"version": version})
     assert started.status_code == 200, started.json
-    tapped = visitor.post(f"{path}/point", json={"version": started.json["data"]["version"], "side": "a",
+    tapped = visitor.post(f"{path}/point", json={"version": json_of(started)["data"]["version"], "side": "a",
                                                  "opID": "round-trip-1"})
     assert tapped.status_code == 200, tapped.json
     waiting = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "Called Up"},
