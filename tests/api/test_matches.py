@@ -14,7 +14,7 @@ from storage.engine import Store
 from storage.repository import unit_of_work
 from tests.conftest import Api
 
-PLAYERS = [
+PLAYERS: list[dict[str, Any]] = [
     {"externalID": "p1", "firstName": "Ada", "lastName": "Lovelace"},
     {"externalID": "p2", "firstName": "Grace", "lastName": "Hopper"},
     {"externalID": "p3", "firstName": "Alan"},

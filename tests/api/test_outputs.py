@@ -14,7 +14,7 @@ from tests.api.resources_support import make_broadcast, sync_list
 from tests.conftest import OPERATOR_KEY, Api
 from tests.responses import json_of
 
-PLAYERS = [
+PLAYERS: list[dict[str, Any]] = [
     {"externalID": "p1", "firstName": "Maximiliana", "lastName": "Oberschleissheimer-Konstantinopoulou",
      "clubName": "TTC Riverside", "country": "DE", "imageURL": "https://img.example.com/max.png",
      "rating": 2150},
@@ -38,7 +38,7 @@ def outputs(operator: Api, broadcast_id: str) -> list[dict[str, Any]]:
 
 
 def path_of(output: dict[str, Any]) -> str:
-    return "/" + output["url"].split("/", 3)[3]
+    return "/" + str(output["url"]).split("/", 3)[3]
 
 
 def state(client: FlaskClient, output: dict[str, Any]) -> Any:

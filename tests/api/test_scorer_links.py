@@ -24,7 +24,7 @@ def phone(app: Flask) -> FlaskClient:
 def scorer_path(operator: Api, table_id: str) -> str:
     response = operator.get(f"/operator/tables/{table_id}/scorer")
     assert response.status_code == 200, response.json
-    return "/" + response.json["data"]["url"].split("/", 3)[3]
+    return "/" + str(json_of(response)["data"]["url"]).split("/", 3)[3]
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ def make_roster(partner: Api, **fields: Any) -> dict[str, Any]:
 def sign_up_path(operator: Api, roster_id: str) -> str:
     response = operator.get(f"/operator/rosters/{roster_id}/registration")
     assert response.status_code == 200, response.json
-    return "/" + response.json["data"]["url"].split("/", 3)[3]
+    return "/" + str(response.json["data"]["url"]).split("/", 3)[3]
 
 
 def submit(visitor: FlaskClient, path: str, **fields: str) -> Any:

@@ -18,7 +18,7 @@ from standardwebhooks import WebhookVerificationError
 from api.app import create_app
 from api.bootstrap import bootstrap
 from domain.clock import FixedClock, iso
-from domain.models import MATCH_EVENTS
+from domain.models import MATCH_EVENTS, DeliveryStatus
 from domain.settings import Settings
 from scheduler.dispatcher import Dispatcher
 from storage.engine import Store
@@ -368,7 +368,7 @@ def test_retry_of_a_delivery_in_progress_is_409(partner: Api, receiver: Receiver
     with unit_of_work(store) as uow:
         delivery = uow.deliveries.get(event_id)
         assert delivery is not None
-        delivery.status = "delivering"
+        delivery.status = DeliveryStatus.DELIVERING
         uow.deliveries.put(delivery)
     response = partner.post("/webhooks/retry", json={"eventID": event_id})
     assert (response.status_code, response.json["error"]["code"]) == (409, "delivery_in_progress")

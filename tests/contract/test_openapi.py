@@ -244,7 +244,7 @@ def test_docs_ui_is_served_without_a_cdn(app: Flask) -> None:
 
 def test_fields_and_schemas_can_state_what_marshmallow_cannot() -> None:
     """`OPENAPI` on a field or schema class, and URL validation, reach the document."""
-    class Ranking(fields.Field):
+    class Ranking(fields.Field[Any]):
         OPENAPI = {"oneOf": [{"type": "number"}, {"type": "string", "maxLength": 500}]}
 
     class Change(Strict):

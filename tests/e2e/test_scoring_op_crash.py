@@ -40,7 +40,8 @@ class Scorer:
         session = requests.Session()
         headers = {"Authorization": f"Bearer {self.server.operator_key}"}
         while True:
-            body = {"side": "ab"[self.n % 2], "version": self.version, "opID": f"r{self.round}-{self.n}"}
+            op_id = f"r{self.round}-{self.n}"
+            body: dict[str, Any] = {"side": "ab"[self.n % 2], "version": self.version, "opID": op_id}
             self.in_flight = body
             try:
                 answer = session.post(f"{self.server.base}/operator/matches/{self.match_id}/point", json=body,
@@ -50,7 +51,7 @@ class Scorer:
             if answer.status_code != 200:
                 self.unexpected.append(f"{answer.status_code} {answer.text}")
                 return
-            self.acknowledged.append(body["opID"])
+            self.acknowledged.append(op_id)
             self.version = answer.json()["data"]["scoreVersion"]
             self.n += 1
 

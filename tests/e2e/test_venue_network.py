@@ -42,6 +42,7 @@ def test_a_304_keeps_the_connection_for_the_next_poll(server_factory: Callable[.
     server = server_factory()
     for url in feeds(server):
         parts = urllib.parse.urlsplit(url)
+        assert parts.hostname is not None, url
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
         connection.request("GET", parts.path)
         first = connection.getresponse()
