@@ -33,4 +33,4 @@ test-fast: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy api domain storage scheduler cli console
-	$(BIN)/mypy --strict domain storage scheduler console api cli bench
+	$(BIN)/mypy --strict domain storage scheduler console api cli bench tests

@@ -65,7 +65,7 @@ def test_internal_error_is_500_envelope_without_internals(settings: Any, store: 
     app = create_app(bootstrap(settings, store))
 
     @app.route("/api/v1/boom")
-    def boom() -> None:
+    def boom() -> str:
         raise RuntimeError("secret internal detail")
 
     response = Api(app.test_client()).get("/boom")

@@ -4,6 +4,7 @@ present and expected, undo, the event-day rules, and the printable sign-in sheet
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -55,7 +56,7 @@ def test_the_event_day_rules_are_saved_from_the_page(console: Console, partner: 
 
 
 def test_counts_and_labels() -> None:
-    people = [{"name": "Ann <Lee>", "club": "TTC", "checkedIn": True},
+    people: list[dict[str, Any]] = [{"name": "Ann <Lee>", "club": "TTC", "checkedIn": True},
               {"name": "Bo Chen", "club": None, "checkedIn": False}]
     assert counts(people) == (1, 2)
     assert label(people[0]) == "Ann <Lee> · TTC" and label(people[1]) == "Bo Chen"

@@ -69,8 +69,8 @@ class AnswerLostOnce(requests.adapters.HTTPAdapter):
         super().__init__()
         self.lost = 0
 
-    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
-        response = super().send(request, **kwargs)
+    def send(self, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> requests.Response:
+        response = super().send(request, *args, **kwargs)
         if request.method == "POST" and str(request.url).endswith("/point") and not self.lost:
             self.lost += 1
             raise requests.ConnectionError("the answer was lost")

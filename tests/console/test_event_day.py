@@ -165,7 +165,7 @@ def test_results_page_shows_the_table_and_offers_the_csv(console: Console, opera
     assert list(frame.columns) == ["Court", "Event", "Round", "Side A", "Side B", "Games", "Games won", "Winner",
                                    "Finished", "Minutes"]
     assert frame.iloc[0]["Games"] == "11-4 11-4 11-4" and frame.iloc[0]["Winner"] == "Ann Lee"
-    assert [b.label for b in app.get("download_button")] == ["Print results (A4)",
+    assert [b.label for b in app.get("download_button")] == ["Print results (A4)",  # type: ignore[union-attr]
                                                              "Download results of Saturday Open (CSV)"]
 
 

@@ -30,7 +30,7 @@ def seed(operator_api: Operator, name: str = "Club Open") -> dict[str, Any]:
 
 
 def buttons(app: AppTest) -> list[str]:
-    return [str(button.label) for button in app.get("download_button")]
+    return [str(button.label) for button in app.get("download_button")]  # type: ignore[union-attr]  # streamlit
 
 
 def test_each_page_offers_its_sheet_to_print(console: Console, operator_api: Operator) -> None:

@@ -23,4 +23,5 @@ def test_delivery_schemas_and_console_use_the_delivery_statuses() -> None:
 
 
 def test_a_status_is_its_plain_string_on_the_wire() -> None:
-    assert MatchStatus.ACTIVE == "active" and f"{DeliveryStatus.FAILED}" == "failed"
+    active: str = MatchStatus.ACTIVE  # a StrEnum member is a str, equal to its value
+    assert active == "active" and f"{DeliveryStatus.FAILED}" == "failed"

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.server_process import ServerProcess
 
-PHONE = {"width": 360, "height": 740}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 SHOTS = Path(__file__).resolve().parents[2] / "docs"
 
 
@@ -69,10 +69,12 @@ def test_a_player_finds_their_next_court_in_two_taps_and_follows_call_up_and_res
 def test_a_closed_or_unknown_event_page_is_404_in_the_browser(browser: Browser, live_server: ServerProcess) -> None:
     url, _ = seed(live_server)
     page = browser.new_page(viewport=PHONE)
-    assert page.goto(url.rsplit("/", 1)[0] + "/evt_" + "x" * 43).status == 404
+    unknown = page.goto(url.rsplit("/", 1)[0] + "/evt_" + "x" * 43)
+    assert unknown is not None and unknown.status == 404
     live_server.call("POST", f"/operator/broadcasts/{live_server.call('GET', '/operator/broadcasts')['data'][0]['id']}"
                              "/event-page/disable")
-    assert page.goto(url).status == 404
+    closed = page.goto(url)
+    assert closed is not None and closed.status == 404
 
 
 def test_the_draws_tab_shows_a_bracket_with_its_result_and_group_tables(

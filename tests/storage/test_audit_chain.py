@@ -53,7 +53,7 @@ def verify(settings: Settings) -> tuple[int, dict[str, Any]]:
     return result.returncode, json.loads(result.stdout)
 
 
-def tamper(settings: Settings, account: str, change: Callable[[dict[int, dict[str, Any]]], None]) -> None:
+def tamper(settings: Settings, account: str, change: Callable[[dict[int, dict[str, Any]]], object]) -> None:
     """Change the stored entry documents the way someone with access to the files or the database could."""
     store = open_store(settings)
     try:
