@@ -16,9 +16,12 @@ EVENT_ID = re.compile(EVENT_ID_PATTERN)
 _PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
 #: What a webhook URL looks like (also the documented `pattern`): http(s), a host name or IPv4 address, an
 #: optional port, then anything without whitespace. Bracketed IPv6 literals are accepted besides (`valid_url`).
-URL_PATTERN = rf"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::{_PORT})?(?:[/?#]\S*)?$"
+# "Not whitespace" as Python and ECMAScript (the published pattern's reader) both mean it: `\S` differs between them
+# on U+001C-U+001F, U+0085 and U+FEFF, so those are named and refused on both sides.
+_NOT_SPACE = r"[^\s\x1c-\x1f\x85\ufeff]"
+URL_PATTERN = rf"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::{_PORT})?(?:[/?#]{_NOT_SPACE}*)?$"
 _URL = re.compile(URL_PATTERN.removesuffix("$"))
-_IPV6_URL = re.compile(rf"https?://\[([0-9A-Fa-f:.]+)\](?::{_PORT})?(?:[/?#]\S*)?")
+_IPV6_URL = re.compile(rf"https?://\[([0-9A-Fa-f:.]+)\](?::{_PORT})?(?:[/?#]{_NOT_SPACE}*)?")
 DELIVERY_STATUSES = tuple(DeliveryStatus)
 TEST_EVENT = "integration.test"
 SECRET_PREFIX = "whsec_"
