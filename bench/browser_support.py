@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 import requests
-from playwright.sync_api import Browser, FloatRect, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, FloatRect, Page, ViewportSize, expect, sync_playwright
 
 from tests.server_process import ROOT, ServerProcess, free_port, stop_process
 
@@ -32,6 +32,14 @@ DESK: ViewportSize = {"width": 1440, "height": 1000}  # the console's pictures: 
 class ConsoleDidNotStart(RuntimeError):
     """`courtside console` exited, or did not answer its health check in time; the message says which, with
     the end of its output."""
+
+
+def run_finished(page: Page, *, timeout_ms: float = 30_000) -> None:
+    """Wait until the console's script run has finished. While Streamlit reruns a page it keeps the last run's
+    elements on screen (stale) until the new run ends, so right after a click a heading can show twice: once
+    from the old run, once from the new."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
+                                                           timeout=timeout_ms)
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from bench.browser_support import run_finished
 from tests.server_process import ServerProcess
 
 
@@ -63,6 +64,7 @@ def test_a_knockout_and_a_round_robin_made_in_the_console_play_to_the_end_on_fou
     page.get_by_text("New draw").click()
     new_draw(page, "Groups", [f"Member {i}; Club {'AB'[i % 2]}" for i in range(1, 9)],
              fmt="Round robin (groups)", groups=2)
+    run_finished(page)  # the rerun after saving keeps the preview's tables on screen until it ends
     for group in ("Group A", "Group B"):  # the saved draw's tables; the preview's are gone with the closed form
         expect(page.get_by_role("heading", name=group)).to_have_count(1)
         expect(page.get_by_role("heading", name=group)).to_be_visible()
