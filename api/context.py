@@ -9,6 +9,7 @@ from typing import cast
 
 from flask import Flask, current_app, g, has_request_context, request
 from flask.typing import ResponseReturnValue
+from werkzeug.routing import Rule
 
 from api.bootstrap import Services
 from api.platform import new_request_id
@@ -19,9 +20,27 @@ from storage.repository import StoreUnitOfWork
 from storage.repository import unit_of_work as store_unit_of_work
 
 
+class LazyBuilderRule(Rule):
+    """werkzeug's URL rule, writing and compiling its URL builders (Python source per rule, most of `create_app`'s
+    time, paid again by every test that makes an app) when a URL is first built from it (`url_for`) rather than when
+    the rule is added. Matching requests is not touched; a built URL is the same, from the same builder code."""
+
+    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
+        compile_builder = super()._compile_builder  # reads the rule as `compile` just left it
+        compiled: list[Callable[..., tuple[str, str]]] = []
+
+        def build(rule: Rule, *args: object, **kwargs: object) -> tuple[str, str]:
+            if not compiled:  # two threads may both compile the first time: the same function either way
+                compiled.append(compile_builder(append_unknown))
+            return compiled[0](rule, *args, **kwargs)
+
+        return build
+
+
 class CourtsideFlask(Flask):
     """The Flask app with the `Services` it was built with (`create_app`); nothing else is looked up per request."""
 
+    url_rule_class = LazyBuilderRule
     services: Services
     # cheap answers to a public feed's unchanged poll: (path, If-None-Match) -> the 304's own headers, or None
     not_modified_checks: list[Callable[[str, str], list[tuple[str, str]] | None]]

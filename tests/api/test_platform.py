@@ -188,3 +188,24 @@ def test_the_app_serves_with_the_services_bootstrap_built_once(settings: Any, st
         with app.test_request_context("/api/v1/health"):
             assert services() is built
     assert not app.extensions.get("courtside")
+
+
+def test_every_route_builds_the_url_werkzeug_builds(app: Any) -> None:
+    """`LazyBuilderRule` compiles a rule's URL builder on first use: every route's URL, with and without extra query
+    arguments, is the one werkzeug's own rule builds."""
+    from werkzeug.routing import Map, Rule
+
+    from api.context import LazyBuilderRule
+
+    plain = Map([Rule(rule.rule, endpoint=rule.endpoint, methods=rule.methods, defaults=rule.defaults)
+                 for rule in app.url_map.iter_rules()])
+    plain_adapter = plain.bind("courtside.test")
+    adapter = app.url_map.bind("courtside.test")
+    rules = list(app.url_map.iter_rules())
+    assert len(rules) > 100 and all(isinstance(rule, LazyBuilderRule) for rule in rules)
+    for rule in rules:
+        values = {name: f"x {name}/é" for name in rule.arguments if name not in (rule.defaults or {})}
+        for extra in ({}, {"q": "a b", "n": "1"}):
+            method = sorted(rule.methods or {"GET"})[0]
+            built = adapter.build(rule.endpoint, {**values, **extra}, method=method)
+            assert built == plain_adapter.build(rule.endpoint, {**values, **extra}, method=method), rule.rule
