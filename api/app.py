@@ -300,18 +300,18 @@ def _refuse_huge_integers(s: str | bytes) -> None:
         raise ValueError("The body is nested too deeply.") from exc
 
 
-def _answer_not_modified(app: CourtsideFlask, wsgi_app: Any) -> Any:
-    """Answer a public feed's unchanged poll with 304 before Flask sees it (`CourtsideFlask.not_modified`). The
-    server (`cli/serving.py`) answers most of them even earlier, in its network loop; this covers any other
+def _answer_kept_feeds(app: CourtsideFlask, wsgi_app: Any) -> Any:
+    """Answer a public feed's poll from its kept snapshot before Flask sees it (`CourtsideFlask.kept_feed_answer`).
+    The server (`cli/serving.py`) answers most of them even earlier, in its network loop; this covers any other
     WSGI server."""
 
     def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        headers = app.not_modified(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""),
-                                   environ.get("HTTP_IF_NONE_MATCH"))
-        if headers is None:
+        answer = app.kept_feed_answer(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""),
+                                      environ.get("HTTP_IF_NONE_MATCH"))
+        if answer is None:
             return wsgi_app(environ, start_response)
-        start_response("304 NOT MODIFIED", headers)
-        return [b""]
+        start_response(answer.status, answer.headers)
+        return [answer.body]
 
     return middleware
 
@@ -338,10 +338,10 @@ def create_app(services: Services) -> CourtsideFlask:
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
         lambda filename: send_from_directory(str(swagger_ui_path), filename),
     )
-    app.not_modified_checks = []
+    app.feed_checks = []
     output_pages.install(app)
     event_pages.install(app)
-    app.wsgi_app = _answer_not_modified(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = _answer_kept_feeds(app, app.wsgi_app)  # type: ignore[method-assign]
     phone_pages.install(app)
     app.before_request(_check_request)
     app.after_request(_finish_response)

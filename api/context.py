@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
@@ -37,24 +38,54 @@ class LazyBuilderRule(Rule):
         return build
 
 
+@dataclass(frozen=True)
+class FeedAnswer:
+    """A whole HTTP answer to a feed poll: status line, headers (with Content-Length, so the connection stays
+    open, §8a) and body."""
+
+    status: str
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+@dataclass(frozen=True)
+class KeptFeed:
+    """A public feed's current state as kept in memory: its ETag (unquoted), JSON body and own headers."""
+
+    etag: str
+    body: bytes
+    headers: tuple[tuple[str, str], ...]
+
+    def answer(self, if_none_match: str | None) -> FeedAnswer:
+        """`304` when `If-None-Match` names the current ETag, else `200` with the body; the headers the view's
+        response would carry (the view answers a feed whose snapshot is not kept yet)."""
+        tag = f'"{self.etag}"'
+        headers = [("ETag", tag), *self.headers, ("X-Content-Type-Options", "nosniff"),
+                   ("Service-Request-ID", new_request_id())]
+        if if_none_match and tag in [held.strip() for held in if_none_match.split(",")]:
+            return FeedAnswer("304 Not Modified", [*headers, ("Content-Length", "0")], b"")
+        return FeedAnswer("200 OK", [*headers, ("Content-Type", "application/json"),
+                                     ("Content-Length", str(len(self.body)))], self.body)
+
+
 class CourtsideFlask(Flask):
     """The Flask app with the `Services` it was built with (`create_app`); nothing else is looked up per request."""
 
     url_rule_class = LazyBuilderRule
     services: Services
-    # cheap answers to a public feed's unchanged poll: (path, If-None-Match) -> the 304's own headers, or None
-    not_modified_checks: list[Callable[[str, str], list[tuple[str, str]] | None]]
+    # the public feeds' kept answers: path -> the feed's current snapshot in memory, or None (not a feed, not kept)
+    feed_checks: list[Callable[[str], KeptFeed | None]]
 
-    def not_modified(self, method: str, path: str, if_none_match: str | None) -> list[tuple[str, str]] | None:
-        """The headers of a `304 Not Modified` for a public feed's poll whose ETag is still current, answered from
-        memory without a view, a unit of work or a worker thread (§8a); None when the request must go on."""
-        if method != "GET" or not if_none_match:
+    def kept_feed_answer(self, method: str, path: str, if_none_match: str | None) -> FeedAnswer | None:
+        """The answer to a public feed's poll from its kept snapshot (`304` when the page holds the current ETag,
+        else `200` with the kept body), without a view, a unit of work or a worker thread (§8a); None when the
+        request must go on (not a feed, or its snapshot is not built for the current state)."""
+        if method != "GET":
             return None
-        for check in self.not_modified_checks:
-            headers = check(path, if_none_match.strip())
-            if headers is not None:
-                return [*headers, ("X-Content-Type-Options", "nosniff"), ("Service-Request-ID", new_request_id()),
-                        ("Content-Length", "0")]  # a known length: waitress keeps the connection (§8a)
+        for check in self.feed_checks:
+            kept = check(path)
+            if kept is not None:
+                return kept.answer(if_none_match)
         return None
 
     def dispatch_request(self) -> ResponseReturnValue:

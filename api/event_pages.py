@@ -22,7 +22,7 @@ from flask import Blueprint, Response, render_template, request
 
 from api import errors
 from api.bootstrap import Services
-from api.context import CourtsideFlask, now, services, unit_of_work
+from api.context import CourtsideFlask, KeptFeed, now, services, unit_of_work
 from domain import event_page as svc
 from domain.errors import NotFound
 from domain.estimates import Estimator
@@ -140,22 +140,22 @@ def event_script() -> Response:
                     headers={"Cache-Control": "public, max-age=300"})
 
 
-def _not_modified(app: CourtsideFlask, path: str, tag: str) -> list[tuple[str, str]] | None:
-    """An unchanged poll of `/event/{key}/state` or `.../people/{personID}` whose ETag the page already holds: its
-    304 headers from the kept snapshot, so 300 phones on the page cost a lookup each; None otherwise."""
+def _kept_feed(app: CourtsideFlask, path: str) -> KeptFeed | None:
+    """The kept answer of `/event/{key}/state` or `.../people/{personID}` (a person's once someone asked for it),
+    so 300 phones on the page cost a lookup each; None when it is not kept."""
     parts = path.split("/")  # "", "event", key, "state" | "people", personID
     state = len(parts) == 4 and parts[1] == "event" and parts[3] == "state"
     person = len(parts) == 5 and parts[1] == "event" and parts[3] == "people"
     if not (state or person):
         return None
     stamp, guard = _stamp(app.services)
-    kept = app.services.event_snapshots.get(hash_secret(parts[2]), stamp, guard=guard)
-    etag = None if kept is None else kept.etag if state else kept.people.get(parts[4], ("",))[0]
-    if not etag or tag != f'"{etag}"':
+    kept: _Kept | None = app.services.event_snapshots.get(hash_secret(parts[2]), stamp, guard=guard)
+    if kept is None:
         return None
-    return [("ETag", tag), *FEED_HEADERS.items()]
+    etag, body = (kept.etag, kept.body) if state else kept.people.get(parts[4], ("", b""))
+    return KeptFeed(etag, body, tuple(FEED_HEADERS.items())) if etag else None
 
 
 def install(app: CourtsideFlask) -> None:
     app.register_blueprint(blp)
-    app.not_modified_checks.append(functools.partial(_not_modified, app))
+    app.feed_checks.append(functools.partial(_kept_feed, app))

@@ -14,7 +14,7 @@ import orjson
 from flask import Blueprint, Response, render_template, request
 
 from api import errors
-from api.context import CourtsideFlask, now, services, unit_of_work
+from api.context import CourtsideFlask, KeptFeed, now, services, unit_of_work
 from api.read_cache import ReadCache
 from domain import outputs as svc
 from domain.errors import NotFound
@@ -24,6 +24,7 @@ from domain.ids import hash_secret
 blp = Blueprint("output_pages", __name__, template_folder="templates")
 BACKGROUNDS = ("transparent", "dark", "light")
 LINK_TABLES = ("outputs",)  # a write there (rotate, remove) refuses every cached state at once
+FEED_HEADERS = (("Cache-Control", "no-cache"), ("Access-Control-Allow-Origin", "*"))
 NOT_FOUND_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
 <body style="font-family:sans-serif;background:#0a0f1c;color:#aab4c8;display:flex;align-items:center;
 justify-content:center;height:100vh;margin:0"><p>This output link does not exist (it may have been rotated).</p>
@@ -63,7 +64,7 @@ def output_state(key: str) -> Response:
     except NotFound:
         return errors.error_response(404, "not_found", "No such output.")
     etag = f'"{version}"'
-    headers = {"ETag": etag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
+    headers = {"ETag": etag, **dict(FEED_HEADERS)}
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
     return Response(body, status=200, mimetype="application/json", headers=headers)
@@ -93,9 +94,10 @@ def output_page(key: str) -> Response:
     })
 
 
-def _not_modified(app: CourtsideFlask, path: str, tag: str) -> list[tuple[str, str]] | None:
-    """An unchanged `/outputs/{key}/state` poll (a cache hit whose ETag the page already holds): its 304 headers,
-    so hundreds of open pages cost the API next to nothing (`CourtsideFlask.not_modified`); None otherwise."""
+def _kept_feed(app: CourtsideFlask, path: str) -> KeptFeed | None:
+    """The kept state of `/outputs/{key}/state` (built for the current store version, or within
+    `output_max_stale` of it with the links unchanged), so hundreds of open pages cost the API next to nothing
+    (`CourtsideFlask.kept_feed_answer`); None when it is not kept."""
     if not (path.startswith("/outputs/") and path.endswith("/state")):
         return None
     ctx = app.services
@@ -105,11 +107,9 @@ def _not_modified(app: CourtsideFlask, path: str, tag: str) -> list[tuple[str, s
     stamp = (version, ctx.clock.now().strftime("%Y%m%d%H%M"))
     entry = ctx.output_states.get(hash_secret(path[len("/outputs/"):-len("/state")]), stamp,
                                   guard=ctx.store.versions(*LINK_TABLES))
-    if entry is None or tag != f'"{entry[0]}"':
-        return None
-    return [("ETag", tag), ("Cache-Control", "no-cache"), ("Access-Control-Allow-Origin", "*")]
+    return None if entry is None else KeptFeed(entry[0], entry[1], FEED_HEADERS)
 
 
 def install(app: CourtsideFlask) -> None:
     app.register_blueprint(blp)
-    app.not_modified_checks.append(functools.partial(_not_modified, app))
+    app.feed_checks.append(functools.partial(_kept_feed, app))

@@ -5,16 +5,19 @@
   process's open-file limit raised to its hard limit to hold them.
 - A body-less answer (`304 Not Modified`, `204`) keeps its keep-alive connection: waitress 3.0 closes it because
   it has no Content-Length, so every conditional poll of an output or event page cost a new TCP connection.
-- A public feed's unchanged poll (`If-None-Match` still current: most polls of a venue's screens and phones) is
-  answered `304` in waitress's network loop, as soon as it is parsed, from the app's kept snapshots
-  (`CourtsideFlask.not_modified`): no worker thread, no WSGI environ, no Flask. The worker threads stay free for
-  the operator and the partners, who then do not queue behind hundreds of pollers (§8a, docs/decisions.md).
+- A public feed's poll is answered in waitress's network loop, as soon as it is parsed, from the app's kept
+  snapshots (`CourtsideFlask.kept_feed_answer`): `304` while the page's ETag is current (most polls of a venue's
+  screens and phones), else `200` with the kept body; no worker thread, no WSGI environ, no Flask. Only the first
+  poll after a change builds the snapshot in a worker. The worker threads stay free for the operator and the
+  partners, who then do not queue behind hundreds of pollers (§8a, docs/decisions.md).
 """
 
 from __future__ import annotations
 
+import logging
 import resource
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +26,7 @@ from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 from waitress.task import WSGITask
 from waitress.utilities import build_http_date
 
+from api.context import FeedAnswer
 from cli import event_loop
 from cli.event_loop import EpollLoop
 from domain.settings import Settings
@@ -59,16 +63,26 @@ class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
             loop.opened_or_closed(fd)
 
 
-NotModified = Callable[[str, str, str | None], list[tuple[str, str]] | None]
+FEED_SUMMARY_EVERY = 60.0  # seconds between two access-log lines counting the feed polls answered in the loop
+access_log = logging.getLogger("courtside.access")
+FeedAnswers = Callable[[str, str, str | None], FeedAnswer | None]
 
 
-class AnswerNotModifiedInLoop:
+class AnswerKeptFeedsInLoop:
     """The server's `add_task`, called by a channel in the network loop when a request is parsed: a feed poll
-    that `not_modified` answers is written to the channel at once; anything else goes to a worker as before."""
+    that `answers` answers from memory is written to the channel at once; anything else goes to a worker.
 
-    def __init__(self, hand_over: Callable[[HTTPChannel], None], not_modified: NotModified) -> None:
+    These polls get no access-log line each (hundreds a second of identical lines would drown the operator's):
+    with `summary_every` seconds, the access log gets one line that often counting them by status."""
+
+    def __init__(self, hand_over: Callable[[HTTPChannel], None], answers: FeedAnswers, *,
+                 summary_every: float | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.hand_over = hand_over
-        self.not_modified = not_modified
+        self.answers = answers
+        self.summary_every = summary_every
+        self.monotonic = monotonic
+        self.counted: Counter[str] = Counter()
+        self.counting_since = monotonic()
 
     def __call__(self, channel: HTTPChannel) -> None:
         if not self._answered(channel):
@@ -81,16 +95,28 @@ class AnswerNotModifiedInLoop:
                 or channel.total_outbufs_len  # an earlier answer still being sent: keep the order simple
                 or request.headers.get("CONNECTION", "").lower() == "close"):
             return False
-        headers = self.not_modified(request.command, request.path, request.headers.get("IF_NONE_MATCH"))
-        if headers is None:
+        answer = self.answers(request.command, request.path, request.headers.get("IF_NONE_MATCH"))
+        if answer is None:
             return False
-        head = "".join(f"{name}: {value}\r\n" for name, value in headers)
-        channel.write_soon(f"HTTP/1.1 304 Not Modified\r\n{head}Date: {build_http_date(time.time())}\r\n"
-                           "Server: waitress\r\n\r\n".encode("latin-1"))
+        if self.summary_every is not None:
+            self._count(answer.status[:3], self.summary_every)
+        head = "".join(f"{name}: {value}\r\n" for name, value in answer.headers)
+        channel.write_soon(f"HTTP/1.1 {answer.status}\r\n{head}Date: {build_http_date(time.time())}\r\n"
+                           "Server: waitress\r\n\r\n".encode("latin-1") + answer.body)
         request.close()
         channel.requests.pop(0)
         channel.last_activity = time.time()
         return True
+
+    def _count(self, status: str, every: float) -> None:
+        self.counted[status] += 1
+        elapsed = self.monotonic() - self.counting_since
+        if elapsed >= every:
+            statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.counted.items()))
+            access_log.info("feed polls answered from memory in the last %.0fs: %d (%s)", elapsed,
+                            sum(self.counted.values()), statuses)
+            self.counted.clear()
+            self.counting_since = self.monotonic()
 
 
 def raise_open_file_limit(wanted: int) -> None:
@@ -109,7 +135,7 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
                            channel_timeout=settings.idle_timeout, backlog=2048,
                            # far above ours, so that our own limit answers with the JSON envelope
                            max_request_header_size=16 * settings.max_header_bytes)
-    not_modified: NotModified | None = getattr(app, "not_modified", None)
+    answers: FeedAnswers | None = getattr(app, "kept_feed_answer", None)
     listeners = [server] if isinstance(server, BaseWSGIServer) else [
         listening for listening in getattr(server, "map", {}).values() if isinstance(listening, BaseWSGIServer)]
     loop = EpollLoop() if event_loop.available() else None
@@ -118,6 +144,7 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
     for listening in listeners:
         listening.channel_class = KeepAliveChannel
         listening.venue_loop = loop
-        if not_modified is not None:
-            listening.add_task = AnswerNotModifiedInLoop(listening.add_task, not_modified)
+        if answers is not None:
+            listening.add_task = AnswerKeptFeedsInLoop(
+                listening.add_task, answers, summary_every=FEED_SUMMARY_EVERY if settings.access_log else None)
     return server

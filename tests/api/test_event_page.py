@@ -334,3 +334,21 @@ def test_a_draws_match_waiting_for_a_court_is_in_my_matches(event: Event) -> Non
     assert nxt["court"] is None and nxt["pool"] is True and nxt["status"] == "pending"
     assert nxt["estimatedStartOn"]  # both courts free: the pool's first two matches can start now
     assert [s["names"] for s in nxt["sides"]] == [["Bo Chen"], ["Cy Diaz"]]
+
+
+def test_a_kept_snapshot_is_served_with_the_body_and_headers_the_view_gave(event: Event) -> None:
+    """§8a: after the first poll built the snapshot, every later poll (a phone holding an older state, or none) is
+    answered from memory before the app routes it: byte for byte the view's body, with the view's headers."""
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen")
+    built = event.state(url)  # the view builds and keeps the snapshot
+    ann = next(p for p in built.json["data"]["people"] if p["name"] == "Ann Lee")
+    person_path = event.path(url) + f"/people/{ann['personID']}"
+    person_built = event.client.get(person_path)
+    for first, again in ((built, event.state(url, **{"If-None-Match": '"an-older-state"'})),
+                         (person_built, event.client.get(person_path))):
+        assert again.status_code == 200 and again.data == first.data
+        assert sorted(again.headers.keys()) == sorted(first.headers.keys())
+        for name in ("ETag", "Content-Type", "Content-Length", "Cache-Control", "X-Content-Type-Options"):
+            assert again.headers[name] == first.headers[name], name
+        assert again.headers["Service-Request-ID"] != first.headers["Service-Request-ID"]

@@ -224,6 +224,23 @@ def test_state_answers_304_while_nothing_changed_then_200_after_a_point(partner:
     assert json_of(changed)["match"]["currentGame"] == {"a": 1, "b": 0}
 
 
+def test_a_kept_state_is_served_with_the_body_and_headers_the_view_gave(partner: Api, operator: Api,
+                                                                       client: FlaskClient) -> None:
+    """§8a: after the first poll built the state, later polls (a page holding an older state, or none) are
+    answered from memory before the app routes them: byte for byte the view's body, with the view's headers."""
+    broadcast = make_broadcast(partner, 1, scoreboardIDs=["lowerthird"])
+    [court, _venue] = outputs(operator, broadcast["id"])
+    _live_match(partner, operator, broadcast["tables"][0]["id"])
+    built = state(client, court)
+    for again in (client.get(path_of(court) + "/state", headers={"If-None-Match": '"an-older-state"'}),
+                  client.get(path_of(court) + "/state")):
+        assert again.status_code == 200 and again.get_data() == built.get_data()
+        assert sorted(again.headers.keys()) == sorted(built.headers.keys())
+        for name in ("ETag", "Content-Type", "Content-Length", "Cache-Control", "Access-Control-Allow-Origin",
+                     "X-Content-Type-Options"):
+            assert again.headers[name] == built.headers[name], name
+
+
 def test_completion_changes_the_feed(partner: Api, operator: Api, client: FlaskClient) -> None:
     broadcast = make_broadcast(partner, 1)
     [venue] = outputs(operator, broadcast["id"])  # no scoreboard ID anywhere: only the venue display

@@ -5,6 +5,7 @@ on the output and the event page feeds."""
 from __future__ import annotations
 
 import http.client
+import logging
 import socket
 import threading
 import urllib.parse
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 import requests
 
-from cli import event_loop
+from api.context import FeedAnswer, KeptFeed
+from cli import event_loop, serving
 from cli.serving import raise_open_file_limit, venue_server
 from domain.settings import Settings
 from tests.server_process import ServerProcess
@@ -74,8 +76,9 @@ def test_a_thousand_idle_connections_do_not_stall_a_new_client(
 
 
 class BusyApp:
-    """A WSGI app whose `/slow` holds its worker until released, with the `not_modified` hook the Courtside app
-    offers (`CourtsideFlask.not_modified`): `/feed` with ETag "v1" is unchanged."""
+    """A WSGI app whose `/slow` holds its worker until released, with the `kept_feed_answer` hook the Courtside
+    app offers (`CourtsideFlask.kept_feed_answer`): `/feed` is kept in memory at ETag "v1"; `/unkept` is a feed
+    whose snapshot is not built yet (the app answers it)."""
 
     def __init__(self) -> None:
         self.release = threading.Event()
@@ -87,15 +90,16 @@ class BusyApp:
         start_response("200 OK", [("Content-Length", str(len(body))), ("Content-Type", "text/plain")])
         return [body]
 
-    def not_modified(self, method: str, path: str, tag: str | None) -> list[tuple[str, str]] | None:
-        if method == "GET" and path == "/feed" and tag == '"v1"':
-            return [("ETag", '"v1"'), ("Content-Length", "0")]
+    def kept_feed_answer(self, method: str, path: str, tag: str | None) -> FeedAnswer | None:
+        if method == "GET" and path == "/feed":
+            return KeptFeed("v1", b'{"v":1}', (("Cache-Control", "no-cache"),)).answer(tag)
         return None
 
 
-def test_an_unchanged_feed_poll_is_answered_while_every_worker_is_busy() -> None:
-    """§8a: a feed's 304 is answered in the server's network loop, so pollers never wait for (or take) a worker
-    thread the operator needs. With the only worker held, the poll is still answered, on a kept connection."""
+def test_a_kept_feed_poll_is_answered_while_every_worker_is_busy() -> None:
+    """§8a: a feed poll is answered from its kept snapshot in the server's network loop (304 while unchanged, 200
+    with the kept body after a change), so pollers never wait for (or take) a worker thread the operator needs.
+    With the only worker held, the polls are still answered, on a kept connection."""
     app = BusyApp()
     server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))
     runner = threading.Thread(target=server.run, daemon=True)
@@ -109,14 +113,42 @@ def test_an_unchanged_feed_poll_is_answered_while_every_worker_is_busy() -> None
             poll.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
             answer = poll.getresponse()
             assert answer.read() == b"" and answer.status == 304 and answer.getheader("ETag") == '"v1"'
+        poll.request("GET", "/feed", headers={"If-None-Match": '"v0"'})  # the page holds an older state
+        answer = poll.getresponse()
+        assert (answer.status, answer.read(), answer.getheader("ETag")) == (200, b'{"v":1}', '"v1"')
+        assert answer.getheader("Content-Type") == "application/json" and answer.getheader("Content-Length") == "7"
         assert not app.release.is_set()  # answered while the worker was still busy
-        poll.request("GET", "/feed", headers={"If-None-Match": '"v0"'})  # changed: that one needs the app
+        poll.request("GET", "/unkept")  # not kept: that one needs the app
         app.release.set()
         assert slow.getresponse().read() == b"ok"
         changed = poll.getresponse()
         assert changed.status == 200 and changed.read() == b"ok"
     finally:
         app.release.set()
+        server.close()
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        runner.join(10)
+
+
+def test_feed_polls_answered_in_the_loop_are_counted_in_the_access_log(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """§8a's access log: a poll answered from memory gets no line of its own (hundreds a second would drown the
+    operator's lines); the log counts them by status every `FEED_SUMMARY_EVERY` seconds (here: at every poll)."""
+    monkeypatch.setattr(serving, "FEED_SUMMARY_EVERY", 0.0)
+    server = venue_server(BusyApp(), Settings(host="127.0.0.1", port=0, threads=1))
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    try:
+        poll = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        with caplog.at_level(logging.INFO, logger="courtside.access"):
+            for held in ('"v1"', '"v0"'):
+                poll.request("GET", "/feed", headers={"If-None-Match": held})
+                poll.getresponse().read()
+        lines = [r.getMessage() for r in caplog.records if r.name == "courtside.access"]
+        assert len(lines) == 2
+        assert lines[0].startswith("feed polls answered from memory in the last ") and lines[0].endswith(": 1 (304: 1)")
+        assert lines[1].endswith(": 1 (200: 1)")
+    finally:
         server.close()
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         runner.join(10)
