@@ -8,6 +8,7 @@ import math
 import random
 from collections import Counter
 
+import networkx as nx
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,10 +22,12 @@ from domain.draws.model import (
     DrawMatchStatus,
     DrawPlayer,
     DrawStatus,
+    Entry,
     Options,
     ResultType,
     Score,
     Stage,
+    Standing,
 )
 from domain.draws.placement import circle_rounds, seed_order
 from domain.errors import Conflict, Invalid
@@ -157,6 +160,40 @@ def test_swiss_never_pairs_a_rematch_and_everyone_plays_every_round(n: int, seed
     assert all(c == 1 for c in byes.values())
     assert draw.status == DrawStatus.COMPLETE and len(draw.placings) == n
     assert_nobody_twice_in_a_round(draw)
+
+
+@PROPERTY
+@given(n=st.integers(1, 12).map(lambda half: half * 2), wins=st.lists(st.integers(0, 4), min_size=24, max_size=24),
+       seed=st.integers(0, 2**32), played_share=st.sampled_from([0.0, 0.2, 0.5, 0.8]))
+def test_swiss_pairs_are_a_minimum_weight_perfect_matching(n: int, wins: list[int], seed: int,
+                                                           played_share: float) -> None:
+    """The engine's pairing (rustworkx) costs what networkx's minimum-weight matching costs, and finds no pairing
+    exactly when there is no perfect matching without a rematch."""
+    rng = random.Random(seed)
+    ranked = [Entry(id=f"ent_{i}", name=f"P{i}", players=[DrawPlayer(name=f"P{i}")]) for i in range(n)]
+    won = sorted(wins[:n], reverse=True)
+    rows = {e.id: Standing(entry_id=e.id, rank=i + 1, won=won[i]) for i, e in enumerate(ranked)}
+    played = {frozenset((a.id, b.id)) for a, b in itertools.combinations(ranked, 2) if rng.random() < played_share}
+    half = n // 2
+
+    def cost(i: int, j: int) -> int:
+        return (won[i] - won[j]) ** 2 * 10_000 + abs(j - i - half)
+
+    reference = nx.Graph()
+    reference.add_weighted_edges_from((i, j, cost(i, j)) for i, j in itertools.combinations(range(n), 2)
+                                      if frozenset((ranked[i].id, ranked[j].id)) not in played)
+    best = nx.min_weight_matching(reference)
+    pairs = engine._pairs(ranked, rows, played, first_round=False)
+    if len(best) * 2 != n:
+        assert pairs is None
+        return
+    assert pairs is not None and len(pairs) == half
+    index = {e.id: i for i, e in enumerate(ranked)}
+    chosen = [(index[a.id], index[b.id]) for a, b in pairs]
+    assert sorted(i for pair in chosen for i in pair) == list(range(n))
+    assert not any(frozenset((a.id, b.id)) in played for a, b in pairs)
+    assert all(i < j for i, j in chosen) and chosen == sorted(chosen)
+    assert sum(cost(i, j) for i, j in chosen) == sum(cost(min(i, j), max(i, j)) for i, j in best)
 
 
 @PROPERTY
