@@ -16,8 +16,10 @@ import orjson
 from marshmallow import Schema, fields
 from marshmallow.decorators import POST_DUMP, PRE_DUMP
 
+from api.schemas.common import Vocabulary
+
 Plan = Callable[[Any], Any]
-PASS_THROUGH = (fields.String, fields.Integer, fields.Boolean, fields.Float, fields.Raw)
+PASS_THROUGH = (fields.String, Vocabulary, fields.Integer, fields.Boolean, fields.Float, fields.Raw)
 
 
 class ResponseMismatch(AssertionError):

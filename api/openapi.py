@@ -23,9 +23,9 @@ from marshmallow import Schema, fields, validate
 from werkzeug.routing import Map, Rule
 
 from api.platform import PREFIX, REQUEST_ID_MAX, REQUEST_ID_MIN, REQUEST_ID_PATTERN, human_bytes, human_seconds
-from api.schemas.common import ErrorEnvelope
+from api.schemas.common import ErrorEnvelope, Vocabulary
 from api.schemas.matches import GameScoreRead, MatchMoveSchema, MatchRead
-from domain.models import MATCH_EVENTS, SCOPES
+from domain.models import MATCH_EVENTS, SCOPES, EventType
 from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
 
@@ -144,22 +144,25 @@ class TestEventData(Schema):
     message = fields.String(required=True)
 
 
-def _event_schema(name: str, event_types: list[str], data: type[Schema]) -> type[Schema]:
+def _event_schema(name: str, event_types: list[EventType], data: type[Schema]) -> type[Schema]:
     return type(name, (Schema,), {
         "__doc__": "A webhook delivery body (also stored as the delivery's `payload`).",
         "id": fields.String(required=True, validate=validate.Regexp(EVENT_ID_PATTERN),
                             metadata={"description": "The eventID; also sent as `webhook-id`."}),
-        "type": fields.String(required=True, validate=validate.OneOf(event_types)),
+        "type": Vocabulary(event_types, required=True),
         "createdOn": fields.String(required=True, metadata={"format": "date-time"}),
         "connectionID": fields.String(required=True),
         "data": fields.Nested(data, required=True),
     })
 
 
-RESULT_UPDATED = "match.result_updated"
+RESULT_UPDATED = EventType.MATCH_RESULT_UPDATED
 MatchEvent = _event_schema("MatchEvent", [e for e in MATCH_EVENTS if e != RESULT_UPDATED], MatchEventData)
 ResultUpdatedEvent = _event_schema("ResultUpdatedEvent", [RESULT_UPDATED], ResultUpdatedData)
-TestEvent = _event_schema("TestEvent", ["integration.test"], TestEventData)
+TestEvent = _event_schema("TestEvent", [EventType.INTEGRATION_TEST], TestEventData)
+#: Which body each event type's delivery carries (the `x-webhooks` of the document).
+EVENT_SCHEMAS = {**{event: "MatchEvent" for event in MATCH_EVENTS}, RESULT_UPDATED: "ResultUpdatedEvent",
+                 EventType.INTEGRATION_TEST: "TestEvent"}
 
 SIGNATURE_HEADERS = [
     {"name": "webhook-id", "in": "header", "required": True, "schema": {"type": "string"},
@@ -389,11 +392,8 @@ def install(api: Api, *, settings: Settings) -> None:
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:
         schemes["oauth2"]["flows"]["authorizationCode"]["scopes"] = SCOPE_DESCRIPTIONS
-    spec.options["x-webhooks"] = {
-        **{event: _webhook(event, "ResultUpdatedEvent" if event == RESULT_UPDATED else "MatchEvent", settings)
-           for event in MATCH_EVENTS},
-        "integration.test": _webhook("integration.test", "TestEvent", settings),
-    }
+    spec.options["x-webhooks"] = {event.value: _webhook(event, schema, settings)
+                                  for event, schema in EVENT_SCHEMAS.items()}
     spec.options.setdefault("info", {})["description"] = DESCRIPTION.replace(
         "{max_body}", human_bytes(settings.max_body_bytes))
     _document_own_routes(spec)

@@ -32,6 +32,7 @@ from api.bootstrap import bootstrap  # noqa: E402
 from domain import auth, webhooks  # noqa: E402
 from domain.clock import SystemClock  # noqa: E402
 from domain.events import record_event  # noqa: E402
+from domain.models import EventType  # noqa: E402
 from domain.settings import Settings  # noqa: E402
 from storage.engine import Store  # noqa: E402
 from storage.repository import unit_of_work  # noqa: E402
@@ -148,7 +149,7 @@ def bench_throughput(per_receiver: int, slow_seconds: float) -> dict[str, float]
                                    url=receiver.url)
                 for index in range(per_receiver):
                     record_event(uow, account_id=account.id, connection_id=connection.id,
-                                 event_type="match.score_updated", data={"index": index}, now=now)
+                                 event_type=EventType.MATCH_SCORE_UPDATED, data={"index": index}, now=now)
         dispatcher = bootstrap(settings, store, clock=clock).dispatcher
         started = time.perf_counter()
         dispatcher.start()

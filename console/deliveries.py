@@ -6,14 +6,14 @@ from typing import Any
 
 import pandas as pd
 
-from domain.models import MATCH_EVENTS, DeliveryStatus
+from domain.models import DeliveryStatus, EventType
 
 #: "failing" is what the monitor calls a pending delivery whose last attempt failed: it is retrying after errors.
 FAILING = "failing"
 STATUSES = (DeliveryStatus.PENDING.value, FAILING, DeliveryStatus.DELIVERING.value, DeliveryStatus.DELIVERED.value,
             DeliveryStatus.FAILED.value)
 API_STATUS = {FAILING: DeliveryStatus.PENDING.value}
-EVENT_TYPES = (*MATCH_EVENTS, "integration.test")
+EVENT_TYPES = tuple(event.value for event in EventType)
 COLORS = {DeliveryStatus.PENDING.value: "#9e9e9e", FAILING: "#e8772e", DeliveryStatus.DELIVERING.value: "#f4a000",
           DeliveryStatus.DELIVERED.value: "#2e9d4f", DeliveryStatus.FAILED.value: "#d33c3c"}
 

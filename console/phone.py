@@ -12,6 +12,7 @@ import segno
 import streamlit as st
 
 from console.ui import load, plain
+from domain.models import PlayerSource
 
 
 def qr_png(url: str, *, scale: int = 6) -> bytes:
@@ -46,7 +47,7 @@ code {{ display: block; font-size: 11pt; word-break: break-all; margin-top: 6mm;
 
 def show_sign_ups(api: Any, roster: dict[str, Any], player_list: dict[str, Any] | None) -> None:
     """A roster open to self-registration: its sign-up QR code to print for the desk, and who signed up."""
-    signed = [p for p in (player_list or {}).get("players", []) if p.get("source") == "self"]
+    signed = [p for p in (player_list or {}).get("players", []) if p.get("source") == PlayerSource.SELF]
     with st.expander(f"Sign-ups: {plain(roster['name'])} ({len(signed)})", expanded=True):
         link = load(api.registration_link, roster["id"])
         left, right = st.columns([1, 3])

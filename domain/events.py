@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from domain.clock import iso
-from domain.models import MATCH_EVENTS, Delivery, DeliveryStatus
+from domain.models import MATCH_EVENTS, Delivery, DeliveryStatus, EventType
 from domain.ports import UnitOfWork
 
 
@@ -22,13 +22,14 @@ def new_event_id() -> str:
     return secrets.token_hex(20)
 
 
-def event_body(*, event_id: str, event_type: str, connection_id: str, data: dict[str, Any], now: datetime) -> str:
+def event_body(*, event_id: str, event_type: EventType, connection_id: str, data: dict[str, Any],
+               now: datetime) -> str:
     """The exact bytes a delivery sends (and stores as its payload)."""
     payload = {"id": event_id, "type": event_type, "createdOn": iso(now), "connectionID": connection_id, "data": data}
     return orjson.dumps(payload).decode()
 
 
-def subscribed(uow: UnitOfWork, *, connection_id: str, event_type: str) -> bool:
+def subscribed(uow: UnitOfWork, *, connection_id: str, event_type: EventType) -> bool:
     config = uow.webhook_configs.get(connection_id)
     if config is None or not config.url:
         return False
@@ -37,7 +38,7 @@ def subscribed(uow: UnitOfWork, *, connection_id: str, event_type: str) -> bool:
 
 
 def record_event(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, event_type: str, data: dict[str, Any],
+    uow: UnitOfWork, *, account_id: str, connection_id: str, event_type: EventType, data: dict[str, Any],
     now: datetime, force: bool = False,
 ) -> Delivery | None:
     """Persist the event as a pending delivery, due now; None when the connection would not receive it.

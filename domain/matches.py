@@ -21,7 +21,7 @@ from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import new_id
-from domain.models import POOL, Match, MatchStatus, Table
+from domain.models import POOL, EventType, Match, MatchStatus, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.queues import SIDES
@@ -224,7 +224,7 @@ def account_matches(
 
 
 # ----------------------------------------------------------------------------------------------- operator
-def _emit(uow: UnitOfWork, match: Match, event_type: str, now: datetime, rules: Rules, **extra: Any) -> None:
+def _emit(uow: UnitOfWork, match: Match, event_type: EventType, now: datetime, rules: Rules, **extra: Any) -> None:
     data = {"match": Reader(uow, points=rules.points_per_game).read(match)} | extra
     record_event(uow, account_id=match.account_id, connection_id=match.connection_id, event_type=event_type,
                  data=data, now=now)
@@ -301,7 +301,7 @@ def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Mat
     match.score_version += 1
     match = uow.matches.put(match)
     draw_hooks.on_started(uow, match, now=now)
-    _emit(uow, match, "match.started", now, rules)
+    _emit(uow, match, EventType.MATCH_STARTED, now, rules)
     audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
                  before=before, after=match, now=now)
     return match
@@ -353,9 +353,9 @@ def score_match(
     if completed:
         draw_hooks.on_corrected(uow, match, confirm=confirm_draw_change, now=now, points=rules.points_per_game,
                                 default_best_of=rules.default_best_of)
-        _emit(uow, match, "match.result_updated", now, rules, previous=previous)
+        _emit(uow, match, EventType.MATCH_RESULT_UPDATED, now, rules, previous=previous)
     else:
-        _emit(uow, match, "match.score_updated", now, rules)
+        _emit(uow, match, EventType.MATCH_SCORE_UPDATED, now, rules)
     audit.record(uow, account_id=account_id, action=action or ("match.corrected" if completed else "match.scored"),
                  target=("match", match.id), before=before, after=match, reason=reason, now=now)
     return match
@@ -413,7 +413,7 @@ def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rule
     match.point_log = []
     match = uow.matches.put(match)
     draw_hooks.on_completed(uow, match, now=now, points=rules.points_per_game, default_best_of=rules.default_best_of)
-    _emit(uow, match, "match.completed", now, rules)
+    _emit(uow, match, EventType.MATCH_COMPLETED, now, rules)
     audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,
                  after=match, reason=reason, now=now)
     return match

@@ -15,7 +15,22 @@ SCOPES = (
     "teams.read teams.write tables.read tables.write matches.read matches.write webhooks.read webhooks.write"
 ).split()
 
-MATCH_EVENTS = ("match.started", "match.score_updated", "match.completed", "match.result_updated")
+
+
+class EventType(StrEnum):
+    """A webhook event's `type` (a delivery's `eventType`): the four match events a connection subscribes to, and
+    the test event it asks for (`POST /webhooks/test`)."""
+
+    MATCH_STARTED = "match.started"
+    MATCH_SCORE_UPDATED = "match.score_updated"
+    MATCH_COMPLETED = "match.completed"
+    MATCH_RESULT_UPDATED = "match.result_updated"
+    INTEGRATION_TEST = "integration.test"
+
+
+#: The events a webhook configuration subscribes to (`events`), in the order a match emits them.
+MATCH_EVENTS = (EventType.MATCH_STARTED, EventType.MATCH_SCORE_UPDATED, EventType.MATCH_COMPLETED,
+                EventType.MATCH_RESULT_UPDATED)
 
 
 class MatchStatus(StrEnum):
@@ -33,6 +48,20 @@ class PlayerSource(StrEnum):
     MAPPED = "mapped"
     MANUAL = "manual"
     SELF = "self"
+
+
+class RosterType(StrEnum):
+    """Who a roster holds: players one by one (its own list, may open sign-ups) or teams (synced by a partner)."""
+
+    INDIVIDUAL = "individual"
+    TEAM = "team"
+
+
+class OutputKind(StrEnum):
+    """A managed output link (contract §10): one court x scoreboard ID, or the broadcast's venue display."""
+
+    COURT = "court"
+    VENUE = "venue"
 
 
 class DeliveryStatus(StrEnum):
@@ -162,7 +191,7 @@ class Roster:
     id: str
     account_id: str
     name: str
-    roster_type: str  # "individual" | "team"
+    roster_type: RosterType
     player_list_id: str
     created_on: str
     updated_on: str
@@ -177,7 +206,7 @@ class Roster:
 class PlayerList:
     """A player list. Partner lists have a `connection_id` and `external_id`; roster-backed ones do not.
 
-    Each player is the external-player JSON shape plus `source` ("mapped" | "manual") and, for mapped
+    Each player is the external-player JSON shape plus `source` (a `PlayerSource`) and, for mapped
     players, the `connectionID` that synced it.
     """
 
@@ -261,7 +290,7 @@ class Output:
     id: str
     account_id: str
     broadcast_id: str
-    kind: str  # "court" | "venue"
+    kind: OutputKind
     table_id: str | None
     scoreboard_id: str | None
     key: str
@@ -314,7 +343,7 @@ class WebhookConfig:
     created_on: str
     updated_on: str
     url: str | None = None
-    events: list[str] | None = None  # None: never set, subscribed to every match event
+    events: list[EventType] | None = None  # None: never set, subscribed to every match event (`MATCH_EVENTS`)
     secret: str | None = None
     rotations: list[dict[str, str]] = field(default_factory=list)  # {"keyHash", "rotatedOn"}, oldest first
     seq: int = 0
@@ -327,7 +356,7 @@ class Delivery:
     id: str
     account_id: str
     connection_id: str
-    event_type: str
+    event_type: EventType
     body: str
     status: DeliveryStatus
     created_on: str

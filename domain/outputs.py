@@ -21,7 +21,7 @@ from domain import audit, links, scoring
 from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
-from domain.models import Broadcast, Match, MatchStatus, Output, PlayerList, PlayerSource, Table
+from domain.models import Broadcast, Match, MatchStatus, Output, OutputKind, PlayerList, PlayerSource, Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match, player_list_of
 
@@ -49,7 +49,7 @@ def _new_key() -> tuple[str, str]:
     return links.new_key("out")  # out_ + 43 URL-safe characters
 
 
-def _new_output(broadcast: Broadcast, *, kind: str, table_id: str | None, scoreboard_id: str | None,
+def _new_output(broadcast: Broadcast, *, kind: OutputKind, table_id: str | None, scoreboard_id: str | None,
                 now: datetime) -> Output:
     key, key_hash = _new_key()
     return Output(id=new_id("outp"), account_id=broadcast.account_id, broadcast_id=broadcast.id, kind=kind,
@@ -62,16 +62,16 @@ def sync_outputs(uow: UnitOfWork, *, broadcast: Broadcast, courts: Sequence[tupl
     and keep exactly one venue display."""
     existing = uow.outputs.find(broadcast_id=broadcast.id)
     wanted = [(table.id, scoreboard) for table, scoreboards in courts for scoreboard in dict.fromkeys(scoreboards)]
-    have = {(o.table_id, o.scoreboard_id): o for o in existing if o.kind == "court"}
+    have = {(o.table_id, o.scoreboard_id): o for o in existing if o.kind == OutputKind.COURT}
     for pair, output in have.items():
         if pair not in wanted:
             uow.outputs.delete(output.id)
     for table_id, scoreboard in wanted:
         if (table_id, scoreboard) not in have:
-            uow.outputs.put(_new_output(broadcast, kind="court", table_id=table_id, scoreboard_id=scoreboard,
+            uow.outputs.put(_new_output(broadcast, kind=OutputKind.COURT, table_id=table_id, scoreboard_id=scoreboard,
                                         now=now))
-    if not any(o.kind == "venue" for o in existing):
-        uow.outputs.put(_new_output(broadcast, kind="venue", table_id=None, scoreboard_id=None, now=now))
+    if not any(o.kind == OutputKind.VENUE for o in existing):
+        uow.outputs.put(_new_output(broadcast, kind=OutputKind.VENUE, table_id=None, scoreboard_id=None, now=now))
 
 
 def delete_outputs(uow: UnitOfWork, *, broadcast_id: str) -> None:
@@ -87,7 +87,7 @@ def list_outputs(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list
         raise NotFound(f"No broadcast '{broadcast_id}'.")
     outputs = uow.outputs.find(broadcast_id=broadcast_id)
     courts = {table_id: index for index, table_id in enumerate(broadcast.table_ids)}
-    return sorted(outputs, key=lambda o: (o.kind == "venue", courts.get(o.table_id or "", 0), o.seq))
+    return sorted(outputs, key=lambda o: (o.kind == OutputKind.VENUE, courts.get(o.table_id or "", 0), o.seq))
 
 
 def rotate_output(uow: UnitOfWork, *, account_id: str, output_id: str, now: datetime) -> Output:
@@ -200,14 +200,14 @@ def output_state(uow: UnitOfWork, output: Output, *, points: int, estimates: Est
     """What the output's page shows (contract §10 feed, without `version`, which the caller adds)."""
     broadcast = uow.broadcasts.get(output.broadcast_id)
     name = broadcast.name if broadcast else ""
-    if output.kind == "venue":
+    if output.kind == OutputKind.VENUE:
         tables = [t for t in (uow.tables.get(tid) for tid in (broadcast.table_ids if broadcast else [])) if t]
-        return {"design": "venue", "kind": "venue", "broadcast": {"name": name},
+        return {"design": "venue", "kind": OutputKind.VENUE, "broadcast": {"name": name},
                 "courts": [_court_state(uow, t, count=UP_NEXT_VENUE, points=points, estimates=estimates)
                            for t in tables]}
     table = uow.tables.get(output.table_id or "")
     if table is None:  # the court went with a patch in the same instant: nothing to show
         raise NotFound("No such output.")
     court = _court_state(uow, table, count=UP_NEXT_COURT, points=points, estimates=estimates)
-    return {"design": design_of(output.scoreboard_id), "kind": "court", "broadcast": {"name": name},
+    return {"design": design_of(output.scoreboard_id), "kind": OutputKind.COURT, "broadcast": {"name": name},
             "court": {"label": court["label"]}, "match": court["match"], "upNext": court["upNext"]}

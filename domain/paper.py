@@ -19,7 +19,7 @@ from domain import results as match_results
 from domain.board import Board
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
-from domain.models import Broadcast, Roster, Table
+from domain.models import Broadcast, Roster, RosterType, Table
 from domain.names import name_key
 from domain.ports import UnitOfWork
 from domain.schedule import court_player_list
@@ -105,7 +105,7 @@ def link_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: date
         link = scorer.scorer_link(uow, account_id=account_id, table_id=table.id, now=now)
         scorers.append({"label": table.label, "url": f"{base}/score/{link.key}" if link.key else None})
     open_rosters = [r for r in uow.rosters.find(account_id=account_id)
-                    if r.self_registration_enabled and r.roster_type == "individual"]
+                    if r.self_registration_enabled and r.roster_type == RosterType.INDIVIDUAL]
     chosen = [r for r in open_rosters if _feeds(uow, broadcast, r)] or open_rosters
     sign_ups = []
     for roster in sorted(chosen, key=lambda r: r.seq):

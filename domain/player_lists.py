@@ -20,7 +20,7 @@ from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, DomainError, Invalid, NotFound
 from domain.ids import new_id
-from domain.models import PlayerList, PlayerSource, Team
+from domain.models import PlayerList, PlayerSource, RosterType, Team
 from domain.names import name_key, same_name, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
@@ -195,7 +195,8 @@ def _keep_roster_in_step(uow: UnitOfWork, team: Team, *, now: datetime) -> None:
     roster = uow.rosters.get(team.roster_id)
     if roster is None:
         roster = create_roster(uow, account_id=team.account_id, now=now, new=NewRoster(
-            name=team.name, roster_type="team", team_logo_url=team.logo_url, team_jersey_color=team.jersey_color))
+            name=team.name, roster_type=RosterType.TEAM, team_logo_url=team.logo_url,
+            team_jersey_color=team.jersey_color))
         team.roster_id = roster.id
     else:
         roster.name, roster.team_logo_url, roster.team_jersey_color = team.name, team.logo_url, team.jersey_color

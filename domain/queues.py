@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain import scoring
-from domain.models import Match, MatchStatus, PlayerList
+from domain.models import Match, MatchStatus, PlayerList, PlayerSource
 from domain.ports import UnitOfWork
 from domain.settings import Settings
 
@@ -46,8 +46,9 @@ def _players_by_external_id(player_list: PlayerList | None, wanted: set[str]) ->
     players: dict[str, dict[str, Any]] = {}
     for player in player_list.players if player_list and wanted else []:
         external_id = player.get("externalID")
+        mapped = player.get("source") == PlayerSource.MAPPED
         if external_id in wanted and (external_id not in players or (
-                player.get("source") == "mapped" and players[external_id].get("source") != "mapped")):
+                mapped and players[external_id].get("source") != PlayerSource.MAPPED)):
             players[external_id] = player
     return players
 

@@ -15,7 +15,7 @@ from typing import Any
 from domain import audit, links, text
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
-from domain.models import Link, PlayerList, PlayerSource, Roster
+from domain.models import Link, PlayerList, PlayerSource, Roster, RosterType
 from domain.names import name_key, stored_name
 from domain.player_lists import club_player
 from domain.ports import UnitOfWork
@@ -40,7 +40,7 @@ class SignUp:
 
 
 def _individual(roster: Roster) -> Roster:
-    if roster.roster_type != "individual":
+    if roster.roster_type != RosterType.INDIVIDUAL:
         raise Conflict("Self-registration is available for individual rosters only.", code="roster_not_individual")
     return roster
 
@@ -67,7 +67,7 @@ def roster_by_key(uow: UnitOfWork, *, key: str) -> tuple[Roster, PlayerList]:
     link = links.link_by_key(uow, key=key, kind=KIND, prefix=PREFIX)
     roster = uow.rosters.get(link.target_id) if link is not None else None
     backing = uow.player_lists.get(roster.player_list_id) if roster is not None else None
-    if (roster is None or backing is None or roster.roster_type != "individual"
+    if (roster is None or backing is None or roster.roster_type != RosterType.INDIVIDUAL
             or roster.self_registration_enabled is not True):
         raise NotFound("No such sign-up page.")
     return roster, backing

@@ -14,7 +14,7 @@ from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Invalid, NotFound
 from domain.ids import new_id
-from domain.models import PlayerList, Roster
+from domain.models import PlayerList, Roster, RosterType
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
@@ -24,7 +24,7 @@ class NewRoster:
     """A validated create body."""
 
     name: str
-    roster_type: str
+    roster_type: RosterType
     description: str | None = None
     self_registration_enabled: bool | None = None
     team_logo_url: str | None = None
@@ -36,15 +36,15 @@ class RosterChange:
     """A validated patch body: `UNSET` keeps a field; `roster_type` may only restate the current type."""
 
     name: str = UNSET
-    roster_type: str = UNSET
+    roster_type: RosterType = UNSET
     description: str | None = UNSET
     self_registration_enabled: bool | None = UNSET
     team_logo_url: str | None = UNSET
     team_jersey_color: str | None = UNSET
 
 
-def _check_self_registration(roster_type: str, enabled: bool | None) -> None:
-    if enabled is not None and roster_type != "individual":
+def _check_self_registration(roster_type: RosterType, enabled: bool | None) -> None:
+    if enabled is not None and roster_type != RosterType.INDIVIDUAL:
         raise Invalid(
             "selfRegistrationEnabled is available for individual rosters only.",
             details={"json": {"selfRegistrationEnabled": ["Only for individual rosters."]}},

@@ -24,6 +24,7 @@ from domain.models import (
     MatchStatus,
     Output,
     PlayerList,
+    PlayerSource,
     Roster,
     Table,
     Team,
@@ -287,7 +288,7 @@ def registration_link_view(uow: UnitOfWork, link: Link, *, root: str) -> dict[st
     return {"rosterID": link.target_id, "rosterName": roster.name if roster else None,
             "enabled": bool(roster and roster.self_registration_enabled),
             "url": f"{root.rstrip('/')}/register/{link.key}" if link.key else None,
-            "signUps": sum(1 for p in (backing.players if backing else []) if p.get("source") == "self"),
+            "signUps": sum(1 for p in (backing.players if backing else []) if p.get("source") == PlayerSource.SELF),
             "createdOn": link.created_on}
 
 

@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from domain import models
 from domain.audit import SYSTEM, Actor
+from domain.models import MatchStatus
 from domain.ports import AuditLog
 from storage.audit_log import PgAuditLog, TinyAuditLog
 from storage.backend import AnyStore, AnyTransaction
@@ -64,7 +65,7 @@ class Repository(Generic[M]):
 
 
 QUEUE = "queue"
-QUEUE_ORDER = Ordering(group=("table_id",), sort=("queue_order", "seq"), where={"status": "pending"})
+QUEUE_ORDER = Ordering(group=("table_id",), sort=("queue_order", "seq"), where={"status": MatchStatus.PENDING})
 
 
 class MatchRepository(Repository[models.Match]):

@@ -8,10 +8,11 @@ from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
 from api.context import caller, now, public_root, unit_of_work
-from api.schemas.common import envelope, list_envelope
+from api.schemas.common import Vocabulary, envelope, list_envelope
 from api.security import requires
 from domain import outputs as svc
 from domain import views
+from domain.models import OutputKind
 
 blp = Blueprint("operator_outputs", __name__, description="Operator: scoreboard outputs and venue displays")
 
@@ -20,7 +21,7 @@ Json = dict[str, Any]
 
 class OutputRead(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"enum": ["court", "venue"]})
+    kind = Vocabulary(OutputKind, required=True)
     tableID = fields.String(required=True, allow_none=True)
     tableLabel = fields.String(required=True, allow_none=True)
     scoreboardID = fields.String(required=True, allow_none=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
@@ -59,6 +61,20 @@ def str_field(max_length: int = 500, *, required: bool = False, min_length: int 
               **kwargs: Any) -> fields.String:
     """A bounded string (contract: names 1-120, descriptions <= 800, URLs <= 1000, others <= 500)."""
     return fields.String(required=required, validate=validate.Length(min=min_length, max=max_length), **kwargs)
+
+
+class Vocabulary(fields.String):
+    """A string taking exactly the values of one of the domain's StrEnums (or of a tuple of its members): the
+    document lists them as its `enum`; a request with another value is refused (400 "Must be one of: ..."), an
+    accepted one loads as the enum's member. A response dumps it as the plain string (`api.dumping` passes it)."""
+
+    def __init__(self, vocabulary: Iterable[StrEnum], **kwargs: Any) -> None:
+        self.members = {member.value: member for member in vocabulary}
+        super().__init__(validate=validate.OneOf(list(self.members)), **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        return self.members.get(text, text)  # another value stays a string, for `OneOf` to refuse
 
 
 class Deleted(Schema):

@@ -12,10 +12,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import ErrorBody, Strict, str_field
+from api.schemas.common import ErrorBody, Strict, Vocabulary, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from domain.broadcasts import BroadcastChange, Court, NewBroadcast
-from domain.models import PlayerSource
+from domain.models import PlayerSource, RosterType
 from domain.player_lists import MAX_IMPORT_ROWS, PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
 from domain.rosters import NewRoster, RosterChange
 
@@ -128,7 +128,7 @@ class PlayerRead(Schema):
     jerseyColor = fields.String()
     ranking = NumberOrString()
     rating = NumberOrString()
-    source = fields.String(required=True, validate=validate.OneOf([source.value for source in PlayerSource]))
+    source = Vocabulary(PlayerSource, required=True)
 
 
 class OperatorPlayerRead(PlayerRead):
@@ -215,13 +215,13 @@ class OperatorPlayerListRead(PlayerListRead):
 # ------------------------------------------------------------------ rosters
 #: `selfRegistrationEnabled` is for individual rosters only.
 NO_SELF_REGISTRATION_ON_TEAMS = {"not": {"required": ["rosterType", "selfRegistrationEnabled"],
-                                         "properties": {"rosterType": {"enum": ["team"]}}}}
+                                         "properties": {"rosterType": {"enum": [RosterType.TEAM.value]}}}}
 
 
 class RosterCreate(Strict):
     OPENAPI: dict[str, Any] = NO_SELF_REGISTRATION_ON_TEAMS
     name = str_field(NAME, required=True, min_length=1)
-    rosterType = fields.String(required=True, validate=validate.OneOf(["individual", "team"]))
+    rosterType = Vocabulary(RosterType, required=True)
     description = str_field(DESCRIPTION)
     selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
     teamLogoURL = fields.String(validate=[validate.Length(max=URL), validate.URL(relative=False)])
@@ -242,8 +242,7 @@ class RosterPatch(RosterCreate):
 
     OPENAPI = {**NO_SELF_REGISTRATION_ON_TEAMS, "minProperties": 1}
     name = str_field(NAME, min_length=1)
-    rosterType = fields.String(validate=validate.OneOf(["individual", "team"]),
-                               metadata={"description": "accepted only when equal to the current type"})
+    rosterType = Vocabulary(RosterType, metadata={"description": "accepted only when equal to the current type"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> NewRoster | RosterChange:
@@ -254,10 +253,10 @@ class OperatorRosterCreate(Strict):
     """The console's roster (contract §9a); `broadcastID` makes its list that broadcast's default if it has none."""
 
     OPENAPI: dict[str, Any] = {"not": {"required": ["type", "selfRegistrationEnabled"],
-                                       "properties": {"type": {"enum": ["team"]}}}}
+                                       "properties": {"type": {"enum": [RosterType.TEAM.value]}}}}
     broadcastID = fields.String(validate=validate.Length(min=1, max=200))
     name = str_field(NAME, required=True, min_length=1)
-    type = fields.String(required=True, validate=validate.OneOf(["individual", "team"]))
+    type = Vocabulary(RosterType, required=True)
     selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
 
     @post_load
@@ -290,7 +289,7 @@ class RosterRead(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     description = fields.String()
-    rosterType = fields.String(required=True, validate=validate.OneOf(["individual", "team"]))
+    rosterType = Vocabulary(RosterType, required=True)
     playerCount = fields.Integer(required=True)
     selfRegistrationEnabled = fields.Boolean()
     teamLogoURL = fields.String()

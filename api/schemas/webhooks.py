@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api.schemas.common import PageQuery, Strict, str_field
-from domain.models import MATCH_EVENTS
-from domain.webhooks import DELIVERY_STATUSES, EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, valid_url
+from api.schemas.common import PageQuery, Strict, Vocabulary, str_field
+from domain.models import MATCH_EVENTS, DeliveryStatus, EventType
+from domain.webhooks import EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, valid_url
 
 EVENT_ID_DOC = {"pattern": EVENT_ID_PATTERN, "description": "40 lowercase hexadecimal characters"}
 
@@ -25,13 +25,13 @@ class WebhookConfigPatch(Strict):
         metadata={"pattern": URL_PATTERN,
                   "description": "absolute http(s) URL (also a bracketed IPv6 literal host); null removes it"},
     )
-    events = fields.List(fields.String(validate=validate.OneOf(MATCH_EVENTS)), validate=validate.Length(max=4),
+    events = fields.List(Vocabulary(MATCH_EVENTS), validate=validate.Length(max=len(MATCH_EVENTS)),
                          metadata={"uniqueItems": True})
 
 
 class WebhookConfigSchema(Schema):
     url = fields.String(required=True, allow_none=True)
-    events = fields.List(fields.String(), required=True)
+    events = fields.List(Vocabulary(MATCH_EVENTS), required=True)
     secretConfigured = fields.Boolean(required=True)
     updatedOn = fields.String(required=True, allow_none=True)
     webhook_secret = fields.String(metadata={"description": "only in the PATCH that created the secret; shown once"})
@@ -49,9 +49,9 @@ class SecretRotationSchema(Schema):
 class DeliverySchema(Schema):
     attemptCount = fields.Integer(required=True)
     eventID = fields.String(required=True, metadata=EVENT_ID_DOC)
-    eventType = fields.String(required=True)
+    eventType = Vocabulary(EventType, required=True)
     payload = fields.Dict(required=True, metadata={"description": "the exact JSON body sent"})
-    status = fields.String(required=True, validate=validate.OneOf(DELIVERY_STATUSES))
+    status = Vocabulary(DeliveryStatus, required=True)
     attemptedOn = fields.String()
     createdOn = fields.String()
     deliveredOn = fields.String()
@@ -72,7 +72,7 @@ class OperatorDeliverySchema(DeliverySchema):
 
 
 class DeliveryQuery(PageQuery):
-    status = fields.String(validate=validate.OneOf(DELIVERY_STATUSES))
+    status = Vocabulary(DeliveryStatus)
     eventType = str_field()
 
 

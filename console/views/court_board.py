@@ -41,6 +41,7 @@ from console.ui import (
     side_name,
     submit,
 )
+from domain.models import OutputKind
 
 REFRESH_SECONDS = 2  # any change made anywhere shows within 3 s
 BOARD = "_board_tables"
@@ -60,7 +61,7 @@ def overlay_links(api: Any, broadcast_id: str | None) -> dict[str, list[dict[str
     """The broadcast's court outputs by table ID (contract §10), for a link on each court's card."""
     found: dict[str, list[dict[str, Any]]] = {}
     for output in (load(api.outputs, broadcast_id) or []) if broadcast_id else []:
-        if output.get("kind") == "court" and output.get("tableID"):
+        if output.get("kind") == OutputKind.COURT and output.get("tableID"):
             found.setdefault(output["tableID"], []).append(output)
     return found
 

@@ -14,6 +14,7 @@ import segno
 import streamlit as st
 
 from console.ui import act, client, confirmed, load, plain, show_flash, warn_if_loopback
+from domain.models import OutputKind
 
 PREVIEW_WIDTH = 384  # px; the 1920x1080 page scaled down to a fifth
 
@@ -39,7 +40,7 @@ def preview(url: str) -> None:
 
 
 def title(output: dict[str, Any]) -> str:
-    if output["kind"] == "venue":
+    if output["kind"] == OutputKind.VENUE:
         return "Venue display (every court: now playing, up next)"
     if output["scoreboardID"] == output["design"]:
         return f"{output['tableLabel']} · {output['design']}"

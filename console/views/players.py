@@ -26,9 +26,12 @@ from console.ui import (
     show_problem,
     submit,
 )
+from domain.models import PlayerSource
 
-EDITABLE = ("manual", "self")  # the operator edits these; "mapped" players belong to a partner's sync
-SOURCES = {"manual": "added here", "self": "signed up", "mapped": "partner"}
+#: The operator edits these; mapped players belong to a partner's sync.
+EDITABLE = (PlayerSource.MANUAL.value, PlayerSource.SELF.value)
+SOURCES = {PlayerSource.MANUAL.value: "added here", PlayerSource.SELF.value: "signed up",
+           PlayerSource.MAPPED.value: "partner"}
 FIELDS = (("firstName", "First name"), ("lastName", "Last name"), ("clubName", "Club"), ("country", "Country"),
           ("gender", "Gender"))
 PREVIEW = "_players_preview"  # {"key", "rows", "result"} of the sheet last checked

@@ -23,6 +23,9 @@ from console.ui import (
     submit,
     warn_if_loopback,
 )
+from domain.models import RosterType
+
+ROSTER_TYPES = {RosterType.INDIVIDUAL.value: "Individual players", RosterType.TEAM.value: "Teams"}
 
 st.title("Rosters")
 show_flash()
@@ -38,8 +41,8 @@ with st.expander("New roster", expanded=False):
         form_problem("rn")
         name = st.text_input("Name", max_chars=120, key=form_key("rn", "name"))
         field_errors("rn", "name")
-        kind = st.radio("Type", ["individual", "team"], horizontal=True, key=form_key("rn", "type"),
-                        format_func=lambda k: {"individual": "Individual players", "team": "Teams"}[k])
+        kind = st.radio("Type", list(ROSTER_TYPES), horizontal=True, key=form_key("rn", "type"),
+                        format_func=ROSTER_TYPES.__getitem__)
         broadcast = st.selectbox("For broadcast", [""] + list(names), key=form_key("rn", "broadcast"),
                                  format_func=lambda i: names.get(i, "None"),
                                  help="Its player list becomes the broadcast's list when the broadcast has none.")
@@ -48,7 +51,7 @@ with st.expander("New roster", expanded=False):
             body: dict[str, Any] = {"name": name.strip(), "type": kind}
             if broadcast:
                 body["broadcastID"] = broadcast
-            if open_now and kind == "individual":
+            if open_now and kind == RosterType.INDIVIDUAL:
                 body["selfRegistrationEnabled"] = True
             submit("rn", api.create_roster, body, done=f"Roster {plain(name.strip())} created.")
 
@@ -75,7 +78,7 @@ with st.form(f"roster_rename_{roster_id}"):
         else:
             st.info("Nothing changed.")
 
-if roster.get("rosterType") != "individual":
+if roster.get("rosterType") != RosterType.INDIVIDUAL:
     st.caption("Team rosters have no self-registration: players join a team through its player list.")
 else:
     enabled = bool(roster.get("selfRegistrationEnabled"))

@@ -63,9 +63,6 @@ from domain.webhooks.manual import (
     retry_failing as retry_failing,
 )
 from domain.webhooks.types import (
-    DELIVERY_STATUSES as DELIVERY_STATUSES,
-)
-from domain.webhooks.types import (
     EVENT_ID as EVENT_ID,
 )
 from domain.webhooks.types import (

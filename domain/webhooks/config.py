@@ -10,7 +10,7 @@ from domain.clock import iso
 from domain.commands import UNSET
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import hash_secret
-from domain.models import MATCH_EVENTS, WebhookConfig
+from domain.models import MATCH_EVENTS, EventType, WebhookConfig
 from domain.ports import UnitOfWork
 from domain.views import webhook_config_view
 from domain.webhooks.types import KEY_MAX, KEY_MIN
@@ -48,7 +48,7 @@ def configure(
         if unknown or len(set(events)) != len(events):
             raise Invalid("events must be unique match event types.",
                           details={"json": {"events": [f"Unique values among {', '.join(MATCH_EVENTS)}."]}})
-        config.events = list(events)
+        config.events = [EventType(event) for event in events]
     if url is not UNSET:
         config.url = url
     created_secret = None

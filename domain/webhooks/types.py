@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from domain.models import DeliveryStatus
+from domain.models import EventType
 
 EVENT_ID_PATTERN = "^[a-f0-9]{40}$"
 EVENT_ID = re.compile(EVENT_ID_PATTERN)
@@ -22,8 +22,7 @@ _NOT_SPACE = r"[^\s\x1c-\x1f\x85\ufeff]"
 URL_PATTERN = rf"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::{_PORT})?(?:[/?#]{_NOT_SPACE}*)?$"
 _URL = re.compile(URL_PATTERN.removesuffix("$"))
 _IPV6_URL = re.compile(rf"https?://\[([0-9A-Fa-f:.]+)\](?::{_PORT})?(?:[/?#]{_NOT_SPACE}*)?")
-DELIVERY_STATUSES = tuple(DeliveryStatus)
-TEST_EVENT = "integration.test"
+TEST_EVENT = EventType.INTEGRATION_TEST
 SECRET_PREFIX = "whsec_"
 KEY_MIN, KEY_MAX = 8, 200
 URL_MAX = 1000

@@ -8,6 +8,7 @@ import pytest
 
 from domain import broadcasts, player_lists, rosters
 from domain.clock import FixedClock
+from domain.models import RosterType
 from domain.pagination import encode_cursor
 from storage.engine import Store
 from storage.repository import unit_of_work
@@ -28,8 +29,8 @@ def _seed(store: Store, partner: Api, count: int) -> None:
         for i in range(count):
             broadcasts.create_broadcast(uow, account_id=account_id, now=now, new=broadcasts.NewBroadcast(
                 name=f"B{i}", tables=[broadcasts.Court(label="C")], manager_connection_id=connection_id))
-            rosters.create_roster(uow, account_id=account_id, new=rosters.NewRoster(name=f"R{i}", roster_type="team"),
-                                  now=now)
+            rosters.create_roster(uow, account_id=account_id, now=now,
+                                  new=rosters.NewRoster(name=f"R{i}", roster_type=RosterType.TEAM))
             player_lists.sync_list(uow, account_id=account_id, connection_id=connection_id, now=now,
                                    sync=player_lists.SyncPlayerList(external_id=f"list-{i}", name=f"L{i}", players=[]))
             player_lists.sync_team(uow, account_id=account_id, connection_id=connection_id, now=now,

@@ -19,6 +19,7 @@ from api.bootstrap import bootstrap
 from domain import webhooks
 from domain.clock import FixedClock
 from domain.events import record_event
+from domain.models import EventType
 from domain.settings import Settings
 from scheduler.sender import http_send
 from storage.engine import Store
@@ -80,7 +81,7 @@ def test_retry_while_the_connection_has_an_attempt_under_way_is_409(
         with unit_of_work(store) as uow:
             account_id = uow.connections.get(connection_id).account_id  # type: ignore[union-attr]
             other = record_event(uow, account_id=account_id, connection_id=connection_id,
-                                          event_type="integration.test", data={"message": "x"},
+                                          event_type=EventType.INTEGRATION_TEST, data={"message": "x"},
                                           now=FixedClock().now(), force=True)
         assert other is not None
         response = partner.post("/webhooks/retry", json={"eventID": other.id})
@@ -101,7 +102,7 @@ def test_dispatcher_does_not_claim_a_connection_with_a_request_thread_attempt(
                                           guard=webhooks.UrlGuard(allow_private=True, resolve=lambda host: []))
         assert claim is not None  # the request thread holds this one
         record_event(uow, account_id=account_id, connection_id=connection_id,
-                              event_type="integration.test", data={"message": "x"}, now=clock.now(), force=True)
+                              event_type=EventType.INTEGRATION_TEST, data={"message": "x"}, now=clock.now(), force=True)
     with unit_of_work(store) as uow:
         claims, _ = webhooks.claim_due(uow, now=clock.now(), limit=8)
     assert claims == []

@@ -18,7 +18,7 @@ from standardwebhooks import WebhookVerificationError
 from api.app import create_app
 from api.bootstrap import bootstrap
 from domain.clock import FixedClock, iso
-from domain.models import MATCH_EVENTS, DeliveryStatus
+from domain.models import MATCH_EVENTS, DeliveryStatus, EventType
 from domain.settings import Settings
 from scheduler.dispatcher import Dispatcher
 from storage.engine import Store
@@ -473,9 +473,9 @@ def test_claims_are_one_per_connection_least_recently_served_first(
     busy_id, quiet_id = (api.get("/connection").json["data"]["connectionID"] for api in (partner, other))
     with unit_of_work(store) as uow:
         account_id = uow.connections.get(busy_id).account_id  # type: ignore[union-attr]
-        busy = [record_event(uow, account_id=account_id, connection_id=busy_id, event_type="match.started",
+        busy = [record_event(uow, account_id=account_id, connection_id=busy_id, event_type=EventType.MATCH_STARTED,
                              data={"n": n}, now=clock.now()) for n in range(3)]
-        quiet = record_event(uow, account_id=account_id, connection_id=quiet_id, event_type="match.started",
+        quiet = record_event(uow, account_id=account_id, connection_id=quiet_id, event_type=EventType.MATCH_STARTED,
                              data={}, now=clock.now())
         assert quiet is not None and all(busy)
     with unit_of_work(store) as uow:
@@ -503,7 +503,7 @@ def test_a_revoked_connection_records_no_events(partner: Api, receiver: Receiver
     assert partner.delete("/connection").status_code == 200
     with unit_of_work(store) as uow:
         account_id = uow.connections.get(connection_id).account_id  # type: ignore[union-attr]
-        assert record_event(uow, account_id=account_id, connection_id=connection_id, event_type="match.started",
+        assert record_event(uow, account_id=account_id, connection_id=connection_id, event_type=EventType.MATCH_STARTED,
                             data={}, now=clock.now()) is None
 
 

@@ -410,14 +410,3 @@ def test_no_private_flask_smorest_attribute_is_read() -> None:
     sources = [path for folder in ("api", "domain", "storage", "scheduler", "cli") for path in
                (ROOT / folder).rglob("*.py") if "_apidoc" in path.read_text()]
     assert sources == []
-
-
-def test_a_players_source_is_documented_as_every_source_a_player_can_have(document: dict[str, Any]) -> None:
-    """Sign-ups store `source: "self"`: the document names it with `mapped` and `manual` (one `PlayerSource`)."""
-    from domain.models import PlayerSource
-
-    schemas = document["components"]["schemas"]
-    sources = [schema["properties"]["source"]["enum"] for name, schema in schemas.items()
-               if name in {"PlayerRead", "OperatorPlayerRead"} and "source" in schema.get("properties", {})]
-    assert sources and all(enum == ["mapped", "manual", "self"] for enum in sources)
-    assert [source.value for source in PlayerSource] == ["mapped", "manual", "self"]
