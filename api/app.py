@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 from flask import Flask, Response, current_app, g, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
+from flask_smorest.spec import openapi_cli
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -59,27 +62,58 @@ access_log = logging.getLogger("courtside.access")
 
 
 class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type information
-    """flask-smorest's Api, documenting its blueprints when the document is first read rather than when they are
-    registered: the routes are live at once, and building the document (most of `create_app`'s time, paid by every
-    test that makes an app) waits for the first use of `spec`. The document is the same, in the same order."""
+    """flask-smorest's Api, building its OpenAPI document when the document is first read rather than while the app
+    is made: the spec object itself (`_init_spec`), the platform's parts (`on_first_read`, e.g. `openapi.install`)
+    and then every registered blueprint's views, in the order `create_app` gave them. The routes are live at once;
+    the document (most of `create_app`'s time, paid by every test that makes an app) is the same, in the same
+    order."""
 
     ERROR_SCHEMA = ErrorEnvelope
 
     def __init__(self, app: Flask) -> None:
+        self._spec_kwargs_pending: dict[str, Any] | None = None
+        self._first_read: list[Callable[[], None]] = []
         self._undocumented: list[tuple[Any, str, Any]] = []
-        self._documenting = threading.Lock()
+        self._documenting = threading.RLock()
+        self._building = False
+        self._ready = False
         self._spec: Any = None
         super().__init__(app)
+
+    def _init_spec(self, **kwargs: Any) -> None:
+        """Kept for the first read of `spec` (flask-smorest calls this from `init_app`)."""
+        self._spec_kwargs_pending = kwargs
+        self._app.cli.add_command(openapi_cli)
+        self._ready = False
+
+    def on_first_read(self, step: Callable[[], None]) -> None:
+        """Run `step` (which may read `spec`) once the spec object exists, before any blueprint is documented."""
+        with self._documenting:
+            self._first_read.append(step)
+            self._ready = False
 
     @property
     def spec(self) -> Any:
         """The OpenAPI document, with every registered blueprint's views in it."""
-        if self._undocumented:
-            with self._documenting:
+        if self._ready:
+            return self._spec
+        with self._documenting:
+            if self._building:  # a read from inside the build itself (same thread: the lock is re-entrant)
+                return self._spec
+            self._building = True
+            try:
+                if self._spec_kwargs_pending is not None:
+                    kwargs, self._spec_kwargs_pending = self._spec_kwargs_pending, None
+                    super()._init_spec(**kwargs)
+                while self._first_read:
+                    self._first_read.pop(0)()
                 while self._undocumented:
                     blp, name, parameters = self._undocumented.pop(0)
                     blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
                     self._spec.tag({"name": name, "description": blp.description})
+                self._ready = True
+            finally:
+                self._building = False
         return self._spec
 
     @spec.setter
@@ -93,6 +127,7 @@ class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type in
         self._app.register_blueprint(blp, **options)
         with self._documenting:
             self._undocumented.append((blp, name, parameters))
+            self._ready = False
 
 
 def _openapi_config(app: Flask) -> None:
@@ -328,7 +363,7 @@ def create_app(services: Services) -> CourtsideFlask:
     app.json.sort_keys = False
     _openapi_config(app)
     api = CourtsideApi(app)
-    openapi.install(api, settings=settings)
+    api.on_first_read(functools.partial(openapi.install, api, settings=settings))
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
                    operator_phone, operator_audit, operator_event, operator_people, operator_draws,
