@@ -44,7 +44,7 @@ def broadcast_draws(*, points: int) -> DrawReads:
     def reads(uow: UnitOfWork, broadcast: Broadcast) -> list[dict[str, Any]]:
         shown = []
         for record in draw_service.list_draws(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id):
-            read = draw_service.draw_view(record)
+            read = draw_service.draw_view(uow, record)
             games: dict[str, tuple[int, int]] = {}
             for match_id in (dm.get("matchID") for r in read["rounds"] for dm in r["drawMatches"]):
                 match = uow.matches.get(match_id) if match_id else None

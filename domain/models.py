@@ -377,7 +377,10 @@ POOL = ""  # the `table_id` of a draw's match waiting in the court pool (read as
 
 @dataclass
 class DrawRecord:
-    """A draw (contract §13) as stored: its identity and the engine's whole state (`domain.draws.codec`)."""
+    """A draw (contract §13) as stored: its identity and what the court pool reads of it; the engine's state is in
+    its parts (`DrawPart`). `version` is new at every write of the draw (a random ID, never reused: a process may
+    keep the draw decoded as of one version, `domain.draws.hooks`). `state` is the whole state of a draw stored
+    before draws were stored in parts (read, and moved into parts at its next change)."""
 
     id: str
     account_id: str
@@ -385,5 +388,20 @@ class DrawRecord:
     name: str
     created_on: str
     updated_on: str
+    version: str = ""
+    status: str = "running"
+    table_ids: list[str] | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+
+
+@dataclass
+class DrawPart:
+    """One part of a draw's state (`domain.draws.codec.to_parts`): its head, its entries, or one draw match; a
+    change of the draw writes only the parts it changed. ID: `<draw ID>/<key>`."""
+
+    id: str
+    draw_id: str
+    key: str
     state: dict[str, Any] = field(default_factory=dict)
     seq: int = 0

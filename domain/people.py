@@ -75,7 +75,7 @@ def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -
             if entry.next_rank is None or rank < entry.next_rank:
                 entry.next_match, entry.next_rank = match, rank
     for record in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id):
-        for drawn in draw_hooks.load(record).entries:
+        for drawn in draw_hooks.entries(uow, record):
             for player in drawn.players:
                 if player.name.strip():
                     seen.setdefault(name_key(player.name), _Seen(availability.players.named(

@@ -651,6 +651,19 @@ class Transaction:
         self.staged[(table, key)] = stored
         return _copy(stored)
 
+    def put_all(self, table: str, docs: Mapping[str, Mapping[str, Any]]) -> None:
+        """Stage whole-document writes of many documents (by key) as `put` does, copied in one go and returning
+        nothing (a draw's parts, the real matches of a new draw)."""
+        copies: list[Doc] = orjson.loads(orjson.dumps(list(docs.values())))
+        for key, stored in zip(docs, copies, strict=True):
+            previous = self._current(table, key)
+            if previous is not None and previous.get("seq"):
+                stored["seq"] = previous["seq"]
+            elif not stored.get("seq"):
+                self._store._doc_seq += 1
+                stored["seq"] = self._store._doc_seq
+            self.staged[(table, key)] = stored
+
     def delete(self, table: str, key: str) -> None:
         self._current(table, key)
         self.staged[(table, key)] = None

@@ -13,7 +13,7 @@ import psycopg
 TABLES = (
     "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
     "teams", "matches", "outputs", "webhook_configs", "deliveries", "links", "audit",
-    "operations", "draws",
+    "operations", "draws", "draw_parts",
 )
 
 # Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
@@ -36,6 +36,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "audit": ("account_id", "target_type", "target_id", "actor_kind"),
     "operations": ("account_id",),
     "draws": ("account_id", "broadcast_id"),
+    "draw_parts": ("draw_id",),
 }
 
 
@@ -85,7 +86,11 @@ V3 = _table_sql("operations")
 # Draws (contract §13): one document per draw, found by account and broadcast.
 V4 = _table_sql("draws")
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4)
+# A draw's state in parts (its head, its entries, one per draw match), found by draw: a change writes only the parts
+# it changed instead of the whole draw.
+V5 = _table_sql("draw_parts")
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

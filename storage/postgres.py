@@ -302,6 +302,22 @@ class PgTransaction:
         assert row is not None
         return dict(row[0])
 
+    def put_all(self, table: str, docs: Mapping[str, Mapping[str, Any]]) -> None:
+        """Write many whole documents (by key) as `put` does, in one statement (new ones get their creation `seq`
+        in the order given)."""
+        if not docs:
+            return
+        stored = orjson.loads(orjson.dumps(list(docs.values())))
+        seqs = [doc.pop("seq", None) or None for doc in stored]
+        self._execute(
+            f"INSERT INTO {_t(table)} AS t (id, seq, doc) "
+            "SELECT id, coalesce(seq, nextval('doc_seq')), doc "
+            "FROM unnest(%s::text[], %s::bigint[], %s::jsonb[]) WITH ORDINALITY AS given(id, seq, doc, n) "
+            "ORDER BY n ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc",
+            (list(docs), seqs, [Jsonb(doc) for doc in stored]),
+        )
+        self.written.add(table)
+
     def insert(self, table: str, key: str, doc: Mapping[str, Any], *, unless: str | None = None,
                params: tuple[Any, ...] = ()) -> bool:
         """Add a new document (never replacing one): a key or unique index another transaction took is a unique

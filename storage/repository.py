@@ -57,6 +57,11 @@ class Repository(Generic[M]):
         doc = self._tx.put(self._table, item.id, fields)  # type: ignore[attr-defined]
         return self._load(doc)
 
+    def put_all(self, items: list[M]) -> None:
+        """Store many whole records in one write (nothing read back: `put` them one by one to get their `seq`)."""
+        docs = {item.id: {name: getattr(item, name) for name in self._fields} for item in items}  # type: ignore[attr-defined]
+        self._tx.put_all(self._table, docs)
+
     def delete(self, key: str) -> None:
         self._tx.delete(self._table, key)
 
@@ -122,6 +127,7 @@ class StoreUnitOfWork:
     links = _Repo("links", models.Link, Repository[models.Link])
     operations = _Repo("operations", models.Operation, Repository[models.Operation])
     draws = _Repo("draws", models.DrawRecord, Repository[models.DrawRecord])
+    draw_parts = _Repo("draw_parts", models.DrawPart, Repository[models.DrawPart])
 
     def __init__(self, tx: AnyTransaction, *, actor: Actor = SYSTEM, audit_enabled: bool = True) -> None:
         self._tx = tx

@@ -36,7 +36,7 @@ def create_draw(body: NewDraw) -> tuple[Json, int]:
     with unit_of_work() as uow:
         record = draws.create_draw(uow, account_id=_account(), new=body, now=now(),
                                    default_best_of=rules().default_best_of)
-        return {"data": draws.draw_view(record)}, 201
+        return {"data": draws.draw_view(uow, record)}, 201
 
 
 @blp.route("/operator/draws/preview", methods=["POST"])
@@ -62,7 +62,7 @@ def list_draws(query: Json) -> Json:
     """The broadcast's draws, oldest first."""
     with unit_of_work() as uow:
         found = draws.list_draws(uow, account_id=_account(), broadcast_id=query["broadcastID"])
-        return {"data": [draws.draw_view(d) for d in found], "nextCursor": None}
+        return {"data": [draws.draw_view(uow, d) for d in found], "nextCursor": None}
 
 
 @blp.route("/operator/draws/<string:draw_id>", methods=["GET"])
@@ -72,7 +72,7 @@ def list_draws(query: Json) -> Json:
 def get_draw(draw_id: str) -> Json:
     """One draw as it stands: entries, groups with standings, rounds of draw matches, placings."""
     with unit_of_work() as uow:
-        return {"data": draws.draw_view(draws.get_draw(uow, account_id=_account(), draw_id=draw_id))}
+        return {"data": draws.draw_view(uow, draws.get_draw(uow, account_id=_account(), draw_id=draw_id))}
 
 
 @blp.route("/operator/draws/<string:draw_id>", methods=["DELETE"])
@@ -97,7 +97,7 @@ def withdraw_entry(draw_id: str, entry_id: str) -> Json:
     with unit_of_work() as uow:
         record = draws.withdraw_entry(uow, account_id=_account(), draw_id=draw_id, entry_id=entry_id, now=now(),
                                       rules=rules())
-        return {"data": draws.draw_view(record)}
+        return {"data": draws.draw_view(uow, record)}
 
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/pool", methods=["GET"])

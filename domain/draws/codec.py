@@ -1,4 +1,5 @@
-"""A draw's state as a plain JSON document and back (what `models.DrawRecord.state` holds)."""
+"""A draw's state as a plain JSON document and back, whole (`to_state`) or in the parts it is stored in
+(`to_parts`, each a `models.DrawPart`)."""
 
 from __future__ import annotations
 
@@ -130,9 +131,7 @@ def from_state(doc: dict[str, Any]) -> Draw:
     return Draw(
         id=doc["id"], broadcast_id=doc["broadcast_id"], name=doc["name"], format=DrawFormat(doc["format"]),
         created_on=doc["created_on"],
-        entries=[Entry(id=e["id"], name=e["name"], players=[DrawPlayer(**p) for p in e["players"]],
-                       club=e.get("club"), seed=e.get("seed"), withdrawn=e.get("withdrawn", False))
-                 for e in doc["entries"]],
+        entries=entries_from(doc),
         options=Options(**doc["options"]),
         groups=[Group(name=g["name"], entry_ids=list(g["entry_ids"]),
                       standings=[Standing(**r) for r in g["standings"]], finished=g.get("finished", False))
@@ -143,3 +142,41 @@ def from_state(doc: dict[str, Any]) -> Draw:
         placings=[Placing(**p) for p in doc["placings"]],
         status=DrawStatus(doc["status"]), ready_counter=doc.get("ready_counter", 0),
     )
+
+
+# A draw is stored in parts (`models.DrawPart`), so that a change writes only what it changed: its entries, one part
+# per draw match, and the head (everything else, with the draw matches' order).
+HEAD = "head"
+ENTRIES = "entries"
+MATCH = "m:"
+
+
+def to_parts(draw: Draw) -> dict[str, dict[str, Any]]:
+    """The draw's parts by key: `head`, `entries`, and `m:<draw match ID>` for each draw match."""
+    state = to_state(draw)
+    matches: dict[str, dict[str, Any]] = state.pop("matches")
+    parts: dict[str, dict[str, Any]] = {ENTRIES: {"entries": state.pop("entries")}}
+    state["order"] = list(matches)
+    parts[HEAD] = state
+    for key, doc in matches.items():
+        parts[MATCH + key] = doc
+    return parts
+
+
+def state_of(parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The whole document (`to_state`'s) the parts make."""
+    state = dict(parts[HEAD])
+    order = state.pop("order")
+    state["entries"] = parts[ENTRIES]["entries"]
+    state["matches"] = {key: parts[MATCH + key] for key in order}
+    return state
+
+
+def from_parts(parts: dict[str, dict[str, Any]]) -> Draw:
+    return from_state(state_of(parts))
+
+
+def entries_from(part: dict[str, Any]) -> list[Entry]:
+    """The entries of a draw from its `entries` part alone."""
+    return [Entry(id=e["id"], name=e["name"], players=[DrawPlayer(**p) for p in e["players"]], club=e.get("club"),
+                  seed=e.get("seed"), withdrawn=e.get("withdrawn", False)) for e in part["entries"]]

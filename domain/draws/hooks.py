@@ -7,35 +7,158 @@ did it (operator API, console, scorer link, walkover), so a draw moves on in the
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from domain import audit, scoring
 from domain.clock import iso
 from domain.draws import codec, engine
-from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, ResultType, Score
+from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, Entry, ResultType, Score
 from domain.errors import Conflict
 from domain.ids import new_id
-from domain.models import POOL, DrawRecord, Match, MatchStatus, Table
+from domain.models import POOL, DrawPart, DrawRecord, Match, MatchStatus, Table
 from domain.ports import UnitOfWork
 
 ROUND_SPAN = 100_000  # a pool match's queue_order: round number * ROUND_SPAN + its number in the round
+Parts = dict[str, dict[str, Any]]
 
 
-def load(record: DrawRecord) -> Draw:
-    return codec.from_state(record.state)
+@dataclass
+class Held:
+    """A draw loaded to be changed: the engine's draw, and its parts as stored (what `save` compares with)."""
+
+    draw: Draw
+    stored: Parts
 
 
-def save(uow: UnitOfWork, record: DrawRecord, draw: Draw, now: datetime) -> DrawRecord:
-    record.state = codec.to_state(draw)
+class _Decoded:
+    """Draws this process decoded or saved, each as of one stored version (`DrawRecord.version`, a random ID new at
+    every write, so a version names one state on every backend and in every process).
+
+    Completing a match of a running draw then reads no draw match and decodes nothing. A draw is handed to one
+    caller at a time (`take` removes it): who changes it owns it until `save` keeps it again under the new version,
+    which is only ever found once that version is committed (a rolled-back one is never stored, so never asked
+    for); who fails on the way simply leaves it out, and the next one reads it from storage."""
+
+    def __init__(self, size: int = 16) -> None:
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, tuple[str, Held]] = OrderedDict()
+        self._size = size
+
+    def take(self, record: DrawRecord) -> Held | None:
+        with self._lock:
+            kept = self._kept.pop(record.id, None)
+        return kept[1] if kept is not None and record.version and kept[0] == record.version else None
+
+    def keep(self, record: DrawRecord, held: Held, *, replace: bool = True) -> None:
+        with self._lock:
+            if not replace and record.id in self._kept:
+                return
+            self._kept[record.id] = (record.version, held)
+            self._kept.move_to_end(record.id)
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+_DECODED = _Decoded()
+
+
+def forget_decoded() -> None:
+    """Drop every decoded draw this process keeps (the next reads decode from storage, as a new process would)."""
+    _DECODED.clear()
+
+
+def _part_id(draw_id: str, key: str) -> str:
+    return f"{draw_id}/{key}"
+
+
+def _stored_parts(uow: UnitOfWork, record: DrawRecord) -> Parts:
+    if record.state:  # stored whole, before draws were stored in parts: its parts are all still to write
+        return {}
+    return {part.key: part.state for part in uow.draw_parts.find(draw_id=record.id)}
+
+
+def load(uow: UnitOfWork, record: DrawRecord) -> Held:
+    """The draw to change (then `save`): this process's decoded copy of the stored version, else read from its
+    parts and decoded."""
+    held = _DECODED.take(record)
+    if held is not None:
+        return held
+    stored = _stored_parts(uow, record)
+    draw = codec.from_state(record.state) if record.state else codec.from_parts(stored)
+    return Held(draw=draw, stored=stored)
+
+
+def release(record: DrawRecord, held: Held) -> None:
+    """A loaded draw left unchanged: kept for the next caller."""
+    _DECODED.keep(record, held, replace=False)
+
+
+@contextmanager
+def reading(uow: UnitOfWork, record: DrawRecord) -> Iterator[Draw]:
+    """The draw to read, not to change (its decoded copy is kept for the next caller)."""
+    held = load(uow, record)
+    yield held.draw
+    release(record, held)
+
+
+def entries(uow: UnitOfWork, record: DrawRecord) -> list[Entry]:
+    """The draw's entries alone (one part read)."""
+    if record.state:
+        return codec.entries_from(record.state)
+    part = uow.draw_parts.get(_part_id(record.id, codec.ENTRIES))
+    return codec.entries_from(part.state) if part is not None else []
+
+
+def save(uow: UnitOfWork, record: DrawRecord, held: Held, now: datetime) -> DrawRecord:
+    """Write the parts of the draw that changed since it was loaded, and its record under a new version; the
+    decoded draw is kept for that version (do not change `held` after this without saving again)."""
+    draw = held.draw
+    parts = codec.to_parts(draw)
+    uow.draw_parts.put_all([DrawPart(id=_part_id(draw.id, key), draw_id=draw.id, key=key, state=state)
+                            for key, state in parts.items() if held.stored.get(key) != state])
+    for key in held.stored.keys() - parts.keys():
+        uow.draw_parts.delete(_part_id(draw.id, key))
+    held.stored = parts
+    record.version = new_id("dv")
+    record.status = str(draw.status)
+    record.table_ids = None if draw.options.table_ids is None else list(draw.options.table_ids)
+    record.state = {}
     record.updated_on = iso(now)
-    return uow.draws.put(record)
+    record = uow.draws.put(record)
+    _DECODED.keep(record, held)
+    return record
 
 
-def _participants(draw: Draw, dm: DrawMatch) -> dict[str, dict[str, str]]:
+def delete(uow: UnitOfWork, record: DrawRecord) -> None:
+    """The draw and its parts are gone."""
+    for part in uow.draw_parts.find(draw_id=record.id):
+        uow.draw_parts.delete(part.id)
+    uow.draws.delete(record.id)
+
+
+def table_ids(record: DrawRecord) -> list[str] | None:
+    """The courts the draw's matches may use (None: every court of the broadcast)."""
+    if record.state:
+        found = record.state.get("options", {}).get("table_ids")
+        return None if found is None else list(found)
+    return None if record.table_ids is None else list(record.table_ids)
+
+
+def _participants(draw: Draw, dm: DrawMatch, entries: dict[str, Entry] | None = None) -> dict[str, dict[str, str]]:
     sides: dict[str, dict[str, str]] = {}
     for slot, (first, second) in zip(dm.slots, (("playerA", "playerA2"), ("playerB", "playerB2")), strict=True):
-        entry = draw.entry(slot.entry_id or "")
+        entry = entries[slot.entry_id or ""] if entries is not None else draw.entry(slot.entry_id or "")
         for side, player in zip((first, second), entry.players, strict=False):
             sides[side] = {"manualName": player.name}
     return sides
@@ -46,22 +169,26 @@ def pool_order(dm: DrawMatch) -> int:
 
 
 def make_real_matches(uow: UnitOfWork, record: DrawRecord, draw: Draw, *, house_id: str, now: datetime,
-                      default_best_of: int) -> list[Match]:
-    """A pending real match in the court pool for every ready draw match without one."""
-    made = []
+                      default_best_of: int) -> None:
+    """A pending real match in the court pool for every ready draw match without one (written in one go)."""
+    ready = engine.ready_without_match(draw)
+    if not ready:
+        return
     stamp = iso(now)
-    for dm in engine.ready_without_match(draw):
+    entries = {entry.id: entry for entry in draw.entries}
+    made = []
+    for dm in ready:
         match = Match(
             id=new_id("mat"), scheduled_match_id=new_id("sm"), account_id=record.account_id,
             connection_id=house_id, external_id=new_id("op"), table_id=POOL, player_list_external_id="",
             status=MatchStatus.PENDING, queue_order=pool_order(dm), scheduled_on=stamp, created_on=stamp,
-            updated_on=stamp, participants=_participants(draw, dm), event_name=draw.name,
+            updated_on=stamp, participants=_participants(draw, dm, entries), event_name=draw.name,
             match_round=draw.round_of(dm).name, best_of=draw.options.best_of or default_best_of,
             is_doubles=len(draw.entries[0].players) == 2, draw_id=draw.id, draw_match_id=dm.id,
         )
         dm.match_id = match.id
-        made.append(uow.matches.put(match))
-    return made
+        made.append(match)
+    uow.matches.put_all(made)
 
 
 def _record_of(uow: UnitOfWork, match: Match) -> DrawRecord | None:
@@ -75,9 +202,9 @@ def on_started(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
     record = _record_of(uow, match)
     if record is None or match.draw_match_id is None:
         return
-    draw = load(record)
-    engine.mark_active(draw, match.draw_match_id)
-    save(uow, record, draw, now)
+    held = load(uow, record)
+    engine.mark_active(held.draw, match.draw_match_id)
+    save(uow, record, held, now)
 
 
 def _winner_slot(match: Match, *, points: int, best_of: int) -> int | None:
@@ -100,20 +227,20 @@ def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, points: int, d
     record = _record_of(uow, match)
     if record is None or match.draw_match_id is None:
         return
-    draw = load(record)
+    held = load(uow, record)
+    draw = held.draw
     dm = draw.matches[match.draw_match_id]
-    if dm.status not in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE):
-        return  # already decided (a withdrawal walked it over)
     slot = _winner_slot(match, points=points, best_of=match.best_of or default_best_of)
-    if slot is None:
+    if dm.status not in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE) or slot is None:
+        release(record, held)  # already decided (a withdrawal walked it over), or no winner
         return
     result = {"walkover": ResultType.WALKOVER, "retired": ResultType.RETIRED}.get(match.result_type or "",
                                                                                    ResultType.PLAYED)
     engine.record_result(draw, dm.id, winner_slot=slot, result_type=result, score=_score(match, points=points),
                          new_id=new_id)
     make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)
-    before_status = record.state.get("status")
-    save(uow, record, draw, now)
+    before_status = record.state.get("status") if record.state else record.status
+    save(uow, record, held, now)
     if before_status != draw.status:
         audit.record(uow, account_id=record.account_id, action="draw.completed", target=("draw", record.id),
                      before={"status": before_status}, after={"status": str(draw.status)}, now=now)
@@ -132,10 +259,12 @@ def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime,
     record = _record_of(uow, match)
     if record is None or match.draw_match_id is None:
         return
-    draw = load(record)
+    held = load(uow, record)
+    draw = held.draw
     dm = draw.matches[match.draw_match_id]
     slot = _winner_slot(match, points=points, best_of=match.best_of or default_best_of)
     if slot is None or dm.status != DrawMatchStatus.COMPLETE:
+        release(record, held)
         return
     changes = engine.correction_changes(draw, dm.id, winner_slot=slot)
     if changes and not confirm:
@@ -154,7 +283,7 @@ def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime,
             real.updated_on = iso(now)
             uow.matches.put(real)
     make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)
-    save(uow, record, draw, now)
+    save(uow, record, held, now)
 
 
 def pool_matches(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[Match]:
@@ -175,8 +304,8 @@ def pool_for_table(uow: UnitOfWork, table: Table) -> list[Match]:
         draw_id = match.draw_id or ""
         if draw_id not in allowed:
             record = uow.draws.get(draw_id)
-            table_ids = record.state.get("options", {}).get("table_ids") if record else None
-            allowed[draw_id] = table_ids is None or table.id in table_ids
+            courts = table_ids(record) if record else None
+            allowed[draw_id] = courts is None or table.id in courts
         if allowed[draw_id]:
             result.append(match)
     return result
@@ -187,13 +316,13 @@ def pool_order_of(uow: UnitOfWork, match: Match) -> int:
     record = _record_of(uow, match)
     if record is None or match.draw_match_id is None:
         return 0
-    return pool_order(load(record).matches[match.draw_match_id])
+    if record.state:
+        return pool_order(codec.from_state(record.state).matches[match.draw_match_id])
+    part = uow.draw_parts.get(_part_id(record.id, codec.MATCH + match.draw_match_id))
+    return 0 if part is None else int(part.state["round_number"]) * ROUND_SPAN + int(part.state["number"])
 
 
 def allowed_tables(uow: UnitOfWork, match: Match) -> list[str] | None:
     """The courts a draw's match may use (None: every court of the broadcast)."""
     record = _record_of(uow, match)
-    if record is None:
-        return None
-    table_ids = record.state.get("options", {}).get("table_ids")
-    return None if table_ids is None else list(table_ids)
+    return None if record is None else table_ids(record)

@@ -115,7 +115,7 @@ def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime
                         created_on=draw.created_on, updated_on=draw.created_on)
     house = house_connection(uow, account_id=account_id, now=now)
     hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=default_best_of)
-    record = hooks.save(uow, record, draw, now)
+    record = hooks.save(uow, record, hooks.Held(draw=draw, stored={}), now)
     audit.record(uow, account_id=account_id, action="draw.created", target=("draw", record.id),
                  after={"name": record.name, "format": str(draw.format), "entries": len(draw.entries)}, now=now)
     return record
@@ -143,7 +143,7 @@ def delete_draw(uow: UnitOfWork, *, account_id: str, draw_id: str, now: datetime
                        details={"matchIDs": started})
     for match in matches:
         match_svc.cancel_draw_match(uow, match, now=now)
-    uow.draws.delete(record.id)
+    hooks.delete(uow, record)
     audit.record(uow, account_id=account_id, action="draw.deleted", target=("draw", record.id),
                  before={"name": record.name}, now=now)
     return record
@@ -153,13 +153,15 @@ def withdraw_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: 
                    rules: match_svc.Rules) -> DrawRecord:
     """The entry withdraws: its open matches are walkovers for the opponents, now or as they become ready."""
     record = get_draw(uow, account_id=account_id, draw_id=draw_id)
-    draw = hooks.load(record)
+    held = hooks.load(uow, record)
+    draw = held.draw
     if entry_id not in {e.id for e in draw.entries}:
+        hooks.release(record, held)
         raise NotFound(f"No entry '{entry_id}' in draw '{draw_id}'.")
     walked = engine.withdraw(draw, entry_id, new_id=new_id)
     house = house_connection(uow, account_id=account_id, now=now)
     hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=rules.default_best_of)
-    record = hooks.save(uow, record, draw, now)
+    record = hooks.save(uow, record, held, now)
     for dm in walked:  # their real matches end as walkovers (the draw already has the result)
         winner = "a" if dm.winner_entry_id == dm.slots[0].entry_id else "b"
         match_svc.record_walkover(uow, account_id=account_id, match_id=dm.match_id or "", winner_side=winner,
@@ -192,9 +194,10 @@ def _draw_match_view(dm: DrawMatch) -> dict[str, Any]:
     }
 
 
-def draw_view(record: DrawRecord) -> dict[str, Any]:
+def draw_view(uow: UnitOfWork, record: DrawRecord) -> dict[str, Any]:
     """The §13 draw read."""
-    return _view(hooks.load(record))
+    with hooks.reading(uow, record) as draw:
+        return _view(draw)
 
 
 def _view(draw: Draw) -> dict[str, Any]:

@@ -9,6 +9,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from domain.draws import codec
+from domain.draws import hooks as draw_hooks
+from storage.backend import AnyStore
 from tests.conftest import Api
 from tests.responses import json_of
 
@@ -382,3 +385,79 @@ def test_a_preview_refuses_what_creating_would_refuse(operator: Api) -> None:
     unknown = operator.post("/operator/draws/preview", json={"broadcastID": "brd_nope", "name": "B",
                                                              "format": "swiss", "entries": entries(4)})
     assert unknown.status_code == 404
+
+
+# ------------------------------------------------------------------------------------ a draw stored in parts
+@pytest.mark.parametrize(("fmt", "count", "options"), [
+    ("double_elimination", 6, {}),
+    ("swiss", 6, {"rounds": 3}),
+    ("round_robin", 5, {}),
+])
+def test_a_draw_read_from_its_stored_parts_alone_is_the_draw_the_process_kept_after_every_change(
+    operator: Api, fmt: str, count: int, options: Json,
+) -> None:
+    """A change writes only the parts of the draw it changed, and the process keeps the draw decoded: after every
+    start, completion and withdrawal, the draw read from storage alone (as a new process reads it) is the same."""
+    broadcast_id, courts = make_courts(operator, 2)
+    draw_id = create(operator, broadcast_id, fmt, count, **options)["id"]
+
+    def same_from_storage() -> Json:
+        kept = read(operator, draw_id)
+        draw_hooks.forget_decoded()
+        assert read(operator, draw_id) == kept
+        return kept
+
+    completed, withdrawn = 0, False
+    for _ in range(100):
+        draw = same_from_storage()
+        if draw["status"] == "complete":
+            break
+        if completed >= 2 and not withdrawn:  # between rounds: nothing is active
+            quitter = draw["entries"][-1]["id"]
+            assert operator.post(f"/operator/draws/{draw_id}/entries/{quitter}/withdraw").status_code == 200
+            withdrawn = True
+            continue
+        for court in courts:
+            assert operator.post(f"/operator/tables/{court}/start-next").status_code in (200, 409)
+        for match_id in [dm["matchID"] for dm in draw_matches(same_from_storage()) if dm["status"] == "active"]:
+            complete(operator, match_id)
+            completed += 1
+            same_from_storage()
+    assert withdrawn and read(operator, draw_id)["status"] == "complete"
+
+
+def test_a_draw_stored_whole_before_draws_had_parts_is_read_and_moved_into_parts_at_its_next_change(
+    operator: Api, store: AnyStore,
+) -> None:
+    broadcast_id, courts = make_courts(operator, 1)
+    draw = create(operator, broadcast_id, "single_elimination", 4)
+    with store.transaction() as tx:  # the draw as an earlier Courtside stored it: one document, no parts
+        parts = {doc["key"]: doc["state"] for doc in tx.find("draw_parts", draw_id=draw["id"])}
+        old = {k: v for k, v in (tx.get("draws", draw["id"]) or {}).items()
+               if k not in ("version", "status", "table_ids")}
+        tx.put("draws", draw["id"], old | {"state": codec.state_of(parts)})
+        for key in parts:
+            tx.delete("draw_parts", f"{draw['id']}/{key}")
+    draw_hooks.forget_decoded()
+    assert read(operator, draw["id"]) == draw
+    started = operator.post(f"/operator/tables/{courts[0]}/start-next")
+    assert started.status_code == 200, started.json
+    complete(operator, started.json["data"]["id"])
+    moved = read(operator, draw["id"])
+    assert moved["rounds"][0]["drawMatches"][0]["status"] == "complete"
+    assert moved["rounds"][1]["drawMatches"][0]["slots"][0]["entryID"] is not None  # fed forward
+    with store.transaction() as tx:
+        assert (tx.get("draws", draw["id"]) or {}).get("state") == {}
+        assert len(tx.find("draw_parts", draw_id=draw["id"])) == 2 + 3  # head, entries, three draw matches
+    draw_hooks.forget_decoded()
+    assert read(operator, draw["id"]) == moved
+
+
+def test_a_deleted_draw_leaves_no_part_behind(operator: Api, store: AnyStore) -> None:
+    broadcast_id, _ = make_courts(operator, 1)
+    draw = create(operator, broadcast_id, "round_robin", 4)
+    with store.transaction() as tx:
+        assert len(tx.find("draw_parts", draw_id=draw["id"])) == 2 + 6
+    assert operator.delete(f"/operator/draws/{draw['id']}").status_code == 200
+    with store.transaction() as tx:
+        assert tx.find("draw_parts", draw_id=draw["id"]) == []
