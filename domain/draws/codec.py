@@ -153,14 +153,7 @@ MATCH = "m:"
 
 def to_parts(draw: Draw) -> dict[str, dict[str, Any]]:
     """The draw's parts by key: `head`, `entries`, and `m:<draw match ID>` for each draw match."""
-    state = to_state(draw)
-    matches: dict[str, dict[str, Any]] = state.pop("matches")
-    parts: dict[str, dict[str, Any]] = {ENTRIES: {"entries": state.pop("entries")}}
-    state["order"] = list(matches)
-    parts[HEAD] = state
-    for key, doc in matches.items():
-        parts[MATCH + key] = doc
-    return parts
+    return changed_parts(draw, {})[0]
 
 
 def state_of(parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -180,3 +173,59 @@ def entries_from(part: dict[str, Any]) -> list[Entry]:
     """The entries of a draw from its `entries` part alone."""
     return [Entry(id=e["id"], name=e["name"], players=[DrawPlayer(**p) for p in e["players"]], club=e.get("club"),
                   seed=e.get("seed"), withdrawn=e.get("withdrawn", False)) for e in part["entries"]]
+
+
+def match_mark(dm: DrawMatch) -> tuple[Any, ...]:
+    """Everything a draw match's part holds, cheaply (its nested values are frozen): equal marks, equal parts."""
+    return (dm.id, dm.stage, dm.round_number, dm.number, dm.group, dm.status, dm.match_id, dm.winner_entry_id,
+            dm.loser_entry_id, dm.result_type, dm.next_winner, dm.next_loser, dm.score, dm.ready_seq,
+            tuple((slot.entry_id, slot.source, slot.closed) for slot in dm.slots))
+
+
+def entries_mark(entries: list[Entry]) -> tuple[Any, ...]:
+    """Everything the `entries` part holds, cheaply (players are frozen): equal marks, equal parts."""
+    return tuple((e.id, e.name, tuple(e.players), e.club, e.seed, e.withdrawn) for e in entries)
+
+
+def head_of(draw: Draw) -> dict[str, Any]:
+    """The `head` part alone."""
+    options = _flat(draw.options)
+    if draw.options.table_ids is not None:
+        options["table_ids"] = list(draw.options.table_ids)
+    return {
+        "id": draw.id, "broadcast_id": draw.broadcast_id, "name": draw.name, "format": draw.format,
+        "created_on": draw.created_on, "options": options,
+        "groups": [{"name": g.name, "entry_ids": list(g.entry_ids), "standings": [_flat(r) for r in g.standings],
+                    "finished": g.finished} for g in draw.groups],
+        "rounds": [{"stage": r.stage, "number": r.number, "name": r.name, "draw_match_ids": list(r.draw_match_ids)}
+                   for r in draw.rounds],
+        "placings": [_flat(p) for p in draw.placings],
+        "status": draw.status, "ready_counter": draw.ready_counter, "order": list(draw.matches),
+    }
+
+
+def changed_parts(draw: Draw, marks: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """The parts of the draw whose marks differ from `marks` (the marks of its parts as stored; empty: none
+    stored), encoded, and the marks of every part now. The head is compared whole (it is small)."""
+    now: dict[str, Any] = {}
+    changed: dict[str, dict[str, Any]] = {}
+    head = head_of(draw)
+    now[HEAD] = head
+    if marks.get(HEAD) != head:
+        changed[HEAD] = head
+    mark = now[ENTRIES] = entries_mark(draw.entries)
+    if marks.get(ENTRIES) != mark:
+        changed[ENTRIES] = {"entries": [_entry_state(e) for e in draw.entries]}
+    for key, dm in draw.matches.items():
+        mark = now[MATCH + key] = match_mark(dm)
+        if marks.get(MATCH + key) != mark:
+            changed[MATCH + key] = _match_state(dm)
+    return changed, now
+
+
+def marks_of(draw: Draw) -> dict[str, Any]:
+    """The marks of every part of the draw (what `changed_parts` compares with)."""
+    marks: dict[str, Any] = {HEAD: head_of(draw), ENTRIES: entries_mark(draw.entries)}
+    for key, dm in draw.matches.items():
+        marks[MATCH + key] = match_mark(dm)
+    return marks

@@ -25,15 +25,15 @@ from domain.models import POOL, DrawPart, DrawRecord, Match, MatchStatus, Table
 from domain.ports import UnitOfWork
 
 ROUND_SPAN = 100_000  # a pool match's queue_order: round number * ROUND_SPAN + its number in the round
-Parts = dict[str, dict[str, Any]]
 
 
 @dataclass
 class Held:
-    """A draw loaded to be changed: the engine's draw, and its parts as stored (what `save` compares with)."""
+    """A draw loaded to be changed: the engine's draw, and the marks of its parts as stored (`codec.marks_of`, what
+    `save` compares with; empty when none is stored yet)."""
 
     draw: Draw
-    stored: Parts
+    marks: dict[str, Any]
 
 
 class _Decoded:
@@ -82,21 +82,16 @@ def _part_id(draw_id: str, key: str) -> str:
     return f"{draw_id}/{key}"
 
 
-def _stored_parts(uow: UnitOfWork, record: DrawRecord) -> Parts:
-    if record.state:  # stored whole, before draws were stored in parts: its parts are all still to write
-        return {}
-    return {part.key: part.state for part in uow.draw_parts.find(draw_id=record.id)}
-
-
 def load(uow: UnitOfWork, record: DrawRecord) -> Held:
     """The draw to change (then `save`): this process's decoded copy of the stored version, else read from its
     parts and decoded."""
     held = _DECODED.take(record)
     if held is not None:
         return held
-    stored = _stored_parts(uow, record)
-    draw = codec.from_state(record.state) if record.state else codec.from_parts(stored)
-    return Held(draw=draw, stored=stored)
+    if record.state:  # stored whole, before draws were stored in parts: its parts are all still to write
+        return Held(draw=codec.from_state(record.state), marks={})
+    draw = codec.from_parts({part.key: part.state for part in uow.draw_parts.find(draw_id=record.id)})
+    return Held(draw=draw, marks=codec.marks_of(draw))
 
 
 def release(record: DrawRecord, held: Held) -> None:
@@ -124,12 +119,12 @@ def save(uow: UnitOfWork, record: DrawRecord, held: Held, now: datetime) -> Draw
     """Write the parts of the draw that changed since it was loaded, and its record under a new version; the
     decoded draw is kept for that version (do not change `held` after this without saving again)."""
     draw = held.draw
-    parts = codec.to_parts(draw)
+    changed, marks = codec.changed_parts(draw, held.marks)
     uow.draw_parts.put_all([DrawPart(id=_part_id(draw.id, key), draw_id=draw.id, key=key, state=state)
-                            for key, state in parts.items() if held.stored.get(key) != state])
-    for key in held.stored.keys() - parts.keys():
+                            for key, state in changed.items()])
+    for key in held.marks.keys() - marks.keys():
         uow.draw_parts.delete(_part_id(draw.id, key))
-    held.stored = parts
+    held.marks = marks
     record.version = new_id("dv")
     record.status = str(draw.status)
     record.table_ids = None if draw.options.table_ids is None else list(draw.options.table_ids)

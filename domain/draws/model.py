@@ -52,7 +52,7 @@ class Outcome(StrEnum):
     LOSER = "loser"
 
 
-@dataclass
+@dataclass(frozen=True)
 class DrawPlayer:
     """A player of an entry: a manual name, or a player of one of the account's lists (name resolved)."""
 
@@ -71,9 +71,12 @@ class Entry:
     withdrawn: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class Source:
-    """Where a slot's entry comes from: another draw match's winner/loser, or a group's final rank."""
+    """Where a slot's entry comes from: another draw match's winner/loser, or a group's final rank.
+
+    Frozen, as `DrawPlayer`, `Link` and `Score` are: values replaced, never changed in place, so that what a change
+    of a stored draw changed is found by comparing them (`codec.match_mark`)."""
 
     draw_match_id: str | None = None
     outcome: Outcome | None = None
@@ -88,13 +91,13 @@ class Slot:
     closed: bool = False  # can never be filled (a bye, or the loser of a bye)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Link:
     draw_match_id: str
     slot: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Score:
     """What a result adds to standings, from slot 0's side (a) and slot 1's side (b)."""
 

@@ -115,7 +115,7 @@ def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime
                         created_on=draw.created_on, updated_on=draw.created_on)
     house = house_connection(uow, account_id=account_id, now=now)
     hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=default_best_of)
-    record = hooks.save(uow, record, hooks.Held(draw=draw, stored={}), now)
+    record = hooks.save(uow, record, hooks.Held(draw=draw, marks={}), now)
     audit.record(uow, account_id=account_id, action="draw.created", target=("draw", record.id),
                  after={"name": record.name, "format": str(draw.format), "entries": len(draw.entries)}, now=now)
     return record

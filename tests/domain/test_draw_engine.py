@@ -19,6 +19,7 @@ from domain.draws.engine import DrawSpec, EntrySpec
 from domain.draws.model import (
     Draw,
     DrawFormat,
+    DrawMatch,
     DrawMatchStatus,
     DrawPlayer,
     DrawStatus,
@@ -26,6 +27,7 @@ from domain.draws.model import (
     Options,
     ResultType,
     Score,
+    Slot,
     Stage,
     Standing,
 )
@@ -329,21 +331,40 @@ def test_the_stored_state_is_asdict_without_its_defaults_and_reads_back_as_the_s
         fmt: DrawFormat, n: int, steps: int, doubles: bool, seed: int) -> None:
     """codec.to_state is written out by hand for speed and leaves out None values and False `closed`/`withdrawn`
     flags: it must read back as the same draw at any point of any format (groups, standings, links, scores,
-    placings, withdrawals, court lists), and hold every other value `dataclasses.asdict` gives."""
+    placings, withdrawals, court lists), and hold every other value `dataclasses.asdict` gives. Stored in parts,
+    a change writes every part it changed (found by marks) and the parts read back as the draw."""
     draw = make(fmt, n, seeds=min(4, n), clubs=[["A", "B", None][i % 3] for i in range(n)], doubles=doubles,
                 random_seed=seed, table_ids=["tbl_1", "tbl_2"] if seed % 2 else None, best_of=3,
                 separate_clubs=seed % 5 != 0)
     rng, new_id = random.Random(seed), ids()
+    parts, marks = codec.to_parts(draw), codec.marks_of(draw)
+
+    def only_changed_parts_are_written() -> None:
+        """What a save writes (`changed_parts` against the marks of the parts as stored) is every part that
+        differs from the stored one, and the stored parts with it read back as the draw."""
+        nonlocal parts, marks
+        changed, marks = codec.changed_parts(draw, marks)
+        now = codec.to_parts(draw)
+        assert {key for key, part in now.items() if parts.get(key) != part} <= set(changed)
+        assert {key: changed.get(key, parts.get(key)) for key in now} == now
+        parts = now
+        assert codec.from_parts(orjson.loads(orjson.dumps(parts))) == draw
+
     if seed % 3 == 0:
         engine.withdraw(draw, draw.entries[-1].id, new_id=new_id)
+        only_changed_parts_are_written()
     for _ in range(steps):
         ready = engine.ready_without_match(draw)
         if not ready:
             break
         dm = ready[0]
         dm.match_id = f"mat_{dm.id}"
+        only_changed_parts_are_written()
+        engine.mark_active(draw, dm.id)
+        only_changed_parts_are_written()
         engine.record_result(draw, dm.id, winner_slot=rng.randrange(2), result_type=ResultType.PLAYED,
                              score=Score(games_a=2, games_b=1, points_a=30, points_b=25), new_id=new_id)
+        only_changed_parts_are_written()
     state = codec.to_state(draw)
 
     def without_defaults(node: object) -> object:
@@ -355,3 +376,26 @@ def test_the_stored_state_is_asdict_without_its_defaults_and_reads_back_as_the_s
     assert state == without_defaults(dataclasses.asdict(draw))
     assert codec.from_state(state) == draw
     assert codec.from_state(orjson.loads(orjson.dumps(state))) == draw  # as storage gives it back
+
+
+def test_a_stored_parts_mark_changes_with_every_field_it_stores() -> None:
+    """A save writes the draw matches and entries whose marks changed: a field left out of a mark would be a change
+    never stored. Every field of a draw match, its slots and the entries moves its mark."""
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 4)
+    other: dict[str, object] = {"slots": [Slot(entry_id="ent_other"), Slot()], "players": [DrawPlayer(name="Other")]}
+    for field in dataclasses.fields(DrawMatch):
+        dm = dataclasses.replace(draw.ordered_matches()[0])
+        before = codec.match_mark(dm)
+        setattr(dm, field.name, other.get(field.name, object()))
+        assert codec.match_mark(dm) != before, field.name
+    for field in dataclasses.fields(Slot):
+        dm = draw.ordered_matches()[0]
+        dm = dataclasses.replace(dm, slots=[dataclasses.replace(s) for s in dm.slots])
+        before = codec.match_mark(dm)
+        setattr(dm.slots[1], field.name, object())
+        assert codec.match_mark(dm) != before, field.name
+    for field in dataclasses.fields(Entry):
+        entries = [dataclasses.replace(e) for e in draw.entries]
+        before = codec.entries_mark(entries)
+        setattr(entries[2], field.name, other.get(field.name, object()))
+        assert codec.entries_mark(entries) != before, field.name
