@@ -48,7 +48,8 @@ def test_hostile_json_on_a_body_route_is_400_and_stores_nothing(partner: Api, st
 
 
 @pytest.mark.parametrize("field", ["ranking", "rating"])
-@pytest.mark.parametrize("number", [HUGE, b"-100000000000000000000000", b"18446744073709551616"])
+@pytest.mark.parametrize("number", [HUGE, b"-100000000000000000000000", b"18446744073709551616",
+                                    b"-9223372036854775809"])
 def test_integers_beyond_64_bits_are_400_and_store_nothing(
     partner: Api, store: Store, field: str, number: bytes,
 ) -> None:
