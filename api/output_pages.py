@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from typing import Any
 
 import orjson
 from flask import Blueprint, Response, render_template, request
@@ -36,7 +37,8 @@ def _cache() -> ReadCache:
 
 
 def _state(key: str) -> tuple[str, bytes]:
-    """The output's state as (etag, JSON body); NotFound for an unknown or rotated key."""
+    """The output's state as (etag, JSON body); NotFound for an unknown or rotated key. A miss builds the states of
+    every output of the broadcast at once and keeps them all: after a change, one build serves every link."""
     ctx = services()
     version = getattr(ctx.store, "version", None)
     stamp = None if version is None else (version, now().strftime("%Y%m%d%H%M"))
@@ -48,12 +50,22 @@ def _state(key: str) -> tuple[str, bytes]:
     with unit_of_work() as uow:
         output = svc.output_by_key(uow, key=key)
         estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
-        state = svc.output_state(uow, output, points=ctx.settings.points_per_game, estimates=estimator.starts)
-    version_tag = hashlib.sha256(orjson.dumps(state)).hexdigest()[:24]
-    entry = (version_tag, orjson.dumps(state | {"version": version_tag}))
+        outputs = svc.broadcast_outputs(uow, broadcast_id=output.broadcast_id) if stamp is not None else [output]
+        states = svc.broadcast_output_states(uow, outputs, points=ctx.settings.points_per_game,
+                                             estimates=estimator.starts)
+    if key_hash not in states:  # its court went with a patch in the same instant
+        raise NotFound("No such output.")
+    entries = {built: _entry(state) for built, state in states.items()}
     if stamp is not None:
-        _cache().put(key_hash, stamp, entry, guard=links)
-    return entry
+        for built, entry in entries.items():
+            _cache().put(built, stamp, entry, guard=links)
+    return entries[key_hash]
+
+
+def _entry(state: dict[str, Any]) -> tuple[str, bytes]:
+    """A state as served: its version tag (a hash of what it shows) and its JSON body carrying that version."""
+    version_tag = hashlib.sha256(orjson.dumps(state)).hexdigest()[:24]
+    return version_tag, orjson.dumps(state | {"version": version_tag})
 
 
 @blp.route("/outputs/<string:key>/state", methods=["GET"])

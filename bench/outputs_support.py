@@ -25,8 +25,9 @@ PLAYERS = [
 
 
 @contextmanager
-def running_server() -> Iterator[ServerProcess]:
-    with tempfile.TemporaryDirectory() as tmp:
+def running_server(parent: Path | None = None) -> Iterator[ServerProcess]:
+    """A real server over a fresh data dir (in `parent`, default the system's temp dir)."""
+    with tempfile.TemporaryDirectory(dir=parent) as tmp:
         server = ServerProcess(Path(tmp) / "data", free_port()).start()
         try:
             yield server

@@ -198,16 +198,43 @@ def _court_state(uow: UnitOfWork, table: Table, *, count: int, points: int,
 def output_state(uow: UnitOfWork, output: Output, *, points: int, estimates: Estimates | None = None
                  ) -> dict[str, Any]:
     """What the output's page shows (contract §10 feed, without `version`, which the caller adds)."""
-    broadcast = uow.broadcasts.get(output.broadcast_id)
-    name = broadcast.name if broadcast else ""
-    if output.kind == OutputKind.VENUE:
-        tables = [t for t in (uow.tables.get(tid) for tid in (broadcast.table_ids if broadcast else [])) if t]
-        return {"design": "venue", "kind": OutputKind.VENUE, "broadcast": {"name": name},
-                "courts": [_court_state(uow, t, count=UP_NEXT_VENUE, points=points, estimates=estimates)
-                           for t in tables]}
-    table = uow.tables.get(output.table_id or "")
-    if table is None:  # the court went with a patch in the same instant: nothing to show
+    state = broadcast_output_states(uow, [output], points=points, estimates=estimates).get(output.key_hash)
+    if state is None:  # the court went with a patch in the same instant: nothing to show
         raise NotFound("No such output.")
-    court = _court_state(uow, table, count=UP_NEXT_COURT, points=points, estimates=estimates)
-    return {"design": design_of(output.scoreboard_id), "kind": OutputKind.COURT, "broadcast": {"name": name},
-            "court": {"label": court["label"]}, "match": court["match"], "upNext": court["upNext"]}
+    return state
+
+
+def broadcast_output_states(uow: UnitOfWork, outputs: Sequence[Output], *, points: int,
+                            estimates: Estimates | None = None) -> dict[str, dict[str, Any]]:
+    """What each of `outputs` (one broadcast's) shows, by key hash, built in one pass: the court outputs of one court
+    share its state, so a change costs one build per broadcast, not one per link (§8a). An output whose court is
+    gone is left out."""
+    courts: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def court(table: Table, count: int) -> dict[str, Any]:
+        if (table.id, count) not in courts:
+            courts[table.id, count] = _court_state(uow, table, count=count, points=points, estimates=estimates)
+        return courts[table.id, count]
+
+    states: dict[str, dict[str, Any]] = {}
+    for output in outputs:
+        broadcast = uow.broadcasts.get(output.broadcast_id)
+        name = broadcast.name if broadcast else ""
+        if output.kind == OutputKind.VENUE:
+            tables = [t for t in (uow.tables.get(tid) for tid in (broadcast.table_ids if broadcast else [])) if t]
+            states[output.key_hash] = {"design": "venue", "kind": OutputKind.VENUE, "broadcast": {"name": name},
+                                       "courts": [court(t, UP_NEXT_VENUE) for t in tables]}
+            continue
+        table = uow.tables.get(output.table_id or "")
+        if table is None:
+            continue
+        shown = court(table, UP_NEXT_COURT)
+        states[output.key_hash] = {"design": design_of(output.scoreboard_id), "kind": OutputKind.COURT,
+                                   "broadcast": {"name": name}, "court": {"label": shown["label"]},
+                                   "match": shown["match"], "upNext": shown["upNext"]}
+    return states
+
+
+def broadcast_outputs(uow: UnitOfWork, *, broadcast_id: str) -> list[Output]:
+    """Every output link of a broadcast (for building their states together)."""
+    return uow.outputs.find(broadcast_id=broadcast_id)

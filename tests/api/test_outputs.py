@@ -4,12 +4,14 @@ the state feed (ETag/304), and that neither page nor feed leaks IDs or credentia
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
+import orjson
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.context import CourtsideFlask
 from tests.api.resources_support import make_broadcast, sync_list
 from tests.conftest import OPERATOR_KEY, Api
 from tests.responses import json_of
@@ -239,6 +241,28 @@ def test_a_kept_state_is_served_with_the_body_and_headers_the_view_gave(partner:
         for name in ("ETag", "Content-Type", "Content-Length", "Cache-Control", "Access-Control-Allow-Origin",
                      "X-Content-Type-Options"):
             assert again.headers[name] == built.headers[name], name
+
+
+def test_after_a_change_one_poll_builds_the_state_of_every_output_of_the_broadcast(
+        partner: Api, operator: Api, client: FlaskClient) -> None:
+    """§8a "rebuilt once per change": the first poll after a point builds the states of all the broadcast's links in
+    one pass, so the other links' polls are answered from memory, each with what its own view would show."""
+    broadcast = make_broadcast(partner, 2, scoreboardIDs=["lowerthird", "classic"])
+    links = outputs(operator, broadcast["id"])
+    assert len(links) == 5  # 2 courts x 2 scoreboards, and the venue display
+    match = _live_match(partner, operator, broadcast["tables"][0]["id"])
+    operator.post(f"/operator/matches/{match['id']}/score", json={"gameScores": [{"a": 3, "b": 1}]})
+    app = cast(CourtsideFlask, client.application)
+    assert all(app.kept_feed_answer("GET", path_of(o) + "/state", None) is None for o in links)
+    first = state(client, links[0])
+    assert first.status_code == 200
+    shown = []
+    for output in links[1:]:
+        kept = app.kept_feed_answer("GET", path_of(output) + "/state", None)
+        assert kept is not None and kept.status == "200 OK"
+        shown.append(orjson.loads(kept.body))
+        assert shown[-1] == state(client, output).json
+    assert shown[-1]["courts"][0]["match"]["currentGame"] == {"a": 3, "b": 1}  # the venue display
 
 
 def test_completion_changes_the_feed(partner: Api, operator: Api, client: FlaskClient) -> None:
