@@ -21,9 +21,9 @@ from domain import audit, links, scoring
 from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
-from domain.models import Broadcast, Match, MatchStatus, Output, OutputKind, PlayerList, PlayerSource, Table
+from domain.models import Broadcast, Match, MatchStatus, Output, OutputKind, PlayerList, Table
 from domain.ports import UnitOfWork
-from domain.queues import active_match, player_list_of
+from domain.queues import active_match, display_name, player_list_of, players_by_external_id
 
 DESIGNS: dict[str, str] = {
     "classic": "Both sides with doubles partners, club or country, games won, every finished game, current game "
@@ -112,30 +112,16 @@ def output_by_key(uow: UnitOfWork, *, key: str) -> Output:
 
 
 # ------------------------------------------------------------------------------------------------ state
-def _players(player_list: PlayerList | None) -> dict[str, dict[str, Any]]:
-    players: dict[str, dict[str, Any]] = {}
-    listed = player_list.players if player_list else []
-    for player in sorted(listed, key=lambda p: p.get("source") != PlayerSource.MAPPED):
-        if player.get("externalID"):
-            players.setdefault(player["externalID"], player)
-    return players
-
-
 def _person(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> tuple[str, str | None]:
-    """Display name and club (else country) of one participant."""
-    if reference.get("manualName"):
-        return reference["manualName"], None
-    player = players.get(reference.get("externalID", "")) or {}
-    parts = []
-    for name_field, initial_field in (("firstName", "firstNameInitial"), ("lastName", "lastNameInitial")):
-        part = player.get(name_field)
-        if part:
-            parts.append(f"{part[0]}." if player.get(initial_field) else part)
-    return " ".join(parts) or "TBD", player.get("clubName") or player.get("country")
+    """Display name (the one rule, "TBD" when unknown: a public page shows no IDs) and club, else country."""
+    player = {} if reference.get("manualName") else players.get(reference.get("externalID", "")) or {}
+    return display_name(reference, players) or "TBD", player.get("clubName") or player.get("country")
 
 
-def _sides(match: Match, player_list: PlayerList | None, *, points: int) -> list[dict[str, Any]]:
-    players = _players(player_list)
+def sides_shown(match: Match, player_list: PlayerList | None, *, points: int) -> list[dict[str, Any]]:
+    """Each side as a public page shows it: names (recorded at completion, else by the one rule), club or
+    country, games won."""
+    players = players_by_external_id(player_list)
     won = scoring.score(match.game_scores, points=points)
     sides = []
     for side, partner, letter in (("playerA", "playerA2", "a"), ("playerB", "playerB2", "b")):
@@ -163,7 +149,7 @@ def match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any]
     elif in_play and not games:
         current = {"a": 0, "b": 0}
     return {
-        "sides": _sides(match, player_list_of(uow, match), points=points),
+        "sides": sides_shown(match, player_list_of(uow, match), points=points),
         "games": games,
         "currentGame": current,
         "status": match.status,
@@ -177,7 +163,7 @@ def match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any]
 def next_state(uow: UnitOfWork, match: Match, estimate: str | None, *, points: int) -> dict[str, Any]:
     return {
         "sides": [{"names": side["names"], "team": side["team"]}
-                  for side in _sides(match, player_list_of(uow, match), points=points)],
+                  for side in sides_shown(match, player_list_of(uow, match), points=points)],
         "event": match.event_name, "round": match.match_round, "estimatedStartOn": estimate,
         "notBefore": match.not_before,
     }

@@ -19,20 +19,19 @@ SIDES = ("playerA", "playerA2", "playerB", "playerB2")
 DEFAULT_POINTS = Settings.points_per_game
 
 
-def _display_name(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> str | None:
-    """The legacy display string of a side: the manual name, else "First Last" (initials where the player asks
-    for them), else the externalID."""
+def display_name(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> str | None:
+    """The one rule for a participant's display name (matches, queues, results, outputs): the manual name, else
+    "First Last" from the player list (initials where the player asks for them); None when neither is known (each
+    reader says what stands in: the externalID for the operator and partners, "TBD" on public pages)."""
     if reference.get("manualName"):
         return reference["manualName"]
-    player = players.get(reference.get("externalID", ""))
-    if player is None:
-        return reference.get("externalID")
+    player = players.get(reference.get("externalID", "")) or {}
     parts = []
     for name_field, initial_field in (("firstName", "firstNameInitial"), ("lastName", "lastNameInitial")):
         part = player.get(name_field)
         if part:
             parts.append(f"{part[0]}." if player.get(initial_field) else part)
-    return " ".join(parts) or player.get("externalID")
+    return " ".join(parts) or None
 
 
 def score_of(game_scores: list[dict[str, int]], *, points: int = DEFAULT_POINTS) -> dict[str, int]:
@@ -40,15 +39,17 @@ def score_of(game_scores: list[dict[str, int]], *, points: int = DEFAULT_POINTS)
     return scoring.score(game_scores, points=points)
 
 
-def _players_by_external_id(player_list: PlayerList | None, wanted: set[str]) -> dict[str, dict[str, Any]]:
-    """The list's players with the `wanted` externalIDs. A mapped player wins over a manual entry with the same
-    ID (a partner's matches name the players it synced), else the first holder wins."""
+def players_by_external_id(player_list: PlayerList | None, wanted: set[str] | None = None
+                           ) -> dict[str, dict[str, Any]]:
+    """The list's players by externalID (only the `wanted` ones, if given). A mapped player wins over a manual
+    entry with the same ID (a partner's matches name the players it synced), else the first holder wins."""
     players: dict[str, dict[str, Any]] = {}
-    for player in player_list.players if player_list and wanted else []:
+    for player in player_list.players if player_list and wanted != set() else []:
         external_id = player.get("externalID")
+        if not external_id or (wanted is not None and external_id not in wanted):
+            continue
         mapped = player.get("source") == PlayerSource.MAPPED
-        if external_id in wanted and (external_id not in players or (
-                mapped and players[external_id].get("source") != PlayerSource.MAPPED)):
+        if external_id not in players or (mapped and players[external_id].get("source") != PlayerSource.MAPPED):
             players[external_id] = player
     return players
 
@@ -57,10 +58,11 @@ def side_names(match: Match, player_list: PlayerList | None) -> dict[str, str]:
     """Each side's display name: as recorded at completion, else from the player list now."""
     if match.recorded_names is not None:
         return dict(match.recorded_names)
-    players = _players_by_external_id(
+    players = players_by_external_id(
         player_list, {ref["externalID"] for ref in match.participants.values() if ref and ref.get("externalID")},
     )
-    names = {side: _display_name(ref, players) for side, ref in match.participants.items() if ref}
+    names = {side: display_name(ref, players) or ref.get("externalID") for side, ref in match.participants.items()
+             if ref}
     return {side: name for side, name in names.items() if name}
 
 
