@@ -57,7 +57,9 @@ class Cluster:
     @classmethod
     def start(cls) -> Cluster:
         user = _server_user()
-        root = Path(tempfile.mkdtemp(prefix="courtside-pg-"))
+        # beside the tests' temp dirs (tests/conftest.py puts them on /dev/shm where there is one): initdb's files
+        # and their removal cost seconds on a disk the machine's other runs share
+        root = Path(tempfile.mkdtemp(prefix="courtside-pg-", dir=os.environ.get("PYTEST_DEBUG_TEMPROOT")))
         cluster = cls(root, user, _bindir())
         if user is not None:
             os.chown(root, user.pw_uid, user.pw_gid)

@@ -7,11 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import requests
 
 from storage.engine import Store
 from tests.conftest import Api
-from tests.server_process import ServerProcess
 
 DEEP = b"[" * 10_000 + b"]" * 10_000
 DEEP_OBJECT = b'{"a":' * 5_000 + b"1" + b"}" * 5_000
@@ -91,13 +89,3 @@ def test_oversized_headers_get_431_with_the_envelope(partner: Api) -> None:
     assert response.status_code == 431
     assert response.json["error"]["code"] == "request_header_too_large"
     assert response.headers["Service-Request-ID"]
-
-
-def test_oversized_headers_through_the_real_server_get_the_json_envelope(
-    server_factory: Any,
-) -> None:
-    server: ServerProcess = server_factory()
-    response = requests.get(server.base + "/health", headers={"X-Padding": "a" * 300_000}, timeout=30)
-    assert response.status_code == 431
-    assert response.headers["Content-Type"].startswith("application/json")
-    assert response.json()["error"]["code"] == "request_header_too_large"
