@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -154,8 +155,10 @@ def check_invariants(store: Store, model: Model) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operations, min_size=1, max_size=40))
-def test_queues_stay_contiguous_and_locked_matches_never_change(steps: list[tuple[str, str, str, str]]) -> None:
-    with tempfile.TemporaryDirectory() as directory:
+def test_queues_stay_contiguous_and_locked_matches_never_change(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str, str, str]],
+) -> None:
+    with tempfile.TemporaryDirectory(dir=tmp_path_factory.getbasetemp()) as directory:  # where tmp_path is
         store = Store(Path(directory) / "data")
         try:
             setup(store)

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,9 +57,10 @@ def check(tx: Transaction) -> None:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(writes, min_size=1, max_size=8), st.lists(st.booleans(), min_size=8, max_size=8))
 def test_ordered_index_matches_a_plain_sort_while_staged_committed_and_reloaded(
-    transactions: list[list[tuple[str, dict[str, Any] | None]]], fail: list[bool],
+    tmp_path_factory: pytest.TempPathFactory, transactions: list[list[tuple[str, dict[str, Any] | None]]],
+    fail: list[bool],
 ) -> None:
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory(dir=tmp_path_factory.getbasetemp()) as directory:  # where tmp_path is
         store = Store(Path(directory) / "data")
         try:
             for number, batch in enumerate(transactions):
