@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from domain.models import Attention, BlockReason
+
 Where = Literal["up", "down", "top"]
 
 
@@ -41,13 +43,13 @@ def blocked_text(match: dict[str, Any]) -> str:
         return ""
     players = ", ".join(block.get("players") or [])
     reason = block.get("reason")
-    if reason == "player_busy":
+    if reason == BlockReason.PLAYER_BUSY:
         return busy_text(match) or f"{players} playing on another court"
-    if reason == "player_resting":
+    if reason == BlockReason.PLAYER_RESTING:
         return f"{players} resting until {clock_time(block.get('until'))}"
-    if reason == "not_checked_in":
+    if reason == BlockReason.NOT_CHECKED_IN:
         return f"Not checked in: {players}"
-    if reason == "not_before":
+    if reason == BlockReason.NOT_BEFORE:
         return f"Not before {clock_time(block.get('until'))}"
     return str(reason)
 
@@ -63,15 +65,15 @@ def next_startable(queue: list[dict[str, Any]]) -> dict[str, Any] | None:
 def attention_text(table: dict[str, Any], *, now: datetime) -> str:
     """Why a court is highlighted, in words (the colour only repeats it): overdue, or free with a queue (not while
     every queued match waits for its start time)."""
-    if table.get("attention") == "overdue":
+    if table.get("attention") == Attention.OVERDUE:
         active = table.get("activeMatch") or {}
         started = active.get("startedOn")
         minutes = int((now - datetime.fromisoformat(started.replace("Z", "+00:00"))).total_seconds() // 60) \
             if started else 0
         return f"Overdue: in play {minutes} min, typical {table.get('typicalMinutes', 0):g} min"
-    if table.get("attention") == "waiting":
+    if table.get("attention") == Attention.WAITING:
         queue = table.get("queue") or []
-        if queue and all((m.get("blockedBy") or {}).get("reason") == "not_before" for m in queue):
+        if queue and all((m.get("blockedBy") or {}).get("reason") == BlockReason.NOT_BEFORE for m in queue):
             return ""  # every match waits for its start time: nothing for the operator to do yet (§9a)
         waiting = len(queue)
         return f"Free court: {waiting} {'match' if waiting == 1 else 'matches'} waiting"

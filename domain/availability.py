@@ -13,25 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from enum import StrEnum
 from typing import Any
 
 from domain import queues
 from domain.clock import iso, parse_iso
-from domain.models import Broadcast, Match, MatchStatus
+from domain.models import BlockReason, Broadcast, Match, MatchStatus
 from domain.names import name_key
 from domain.ports import UnitOfWork
 
 MAX_REST_MINUTES = 240
-
-
-class BlockReason(StrEnum):
-    """Why a pending match may not start now (also the 409 code of a refused start)."""
-
-    PLAYER_BUSY = "player_busy"
-    PLAYER_RESTING = "player_resting"
-    NOT_CHECKED_IN = "not_checked_in"
-    NOT_BEFORE = "not_before"
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,10 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
 from statistics import median
 
 from domain.clock import iso, parse_iso
-from domain.models import Match, MatchStatus, Table
+from domain.models import Attention, Match, MatchStatus, Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match
 
@@ -30,13 +29,6 @@ HISTORY = 20  # completed matches the typical duration looks back on
 SHORTEST = timedelta(minutes=3)  # a shorter duration was typed in after the fact: not a real match length
 FEWEST = 3  # real durations needed before the median replaces the default
 OVERDUE_FACTOR = 1.5  # a match in play for longer than this many typical durations is overdue
-
-
-class Attention(StrEnum):
-    """Why a court needs the operator's eye (the board highlights it with colour and text)."""
-
-    OVERDUE = "overdue"  # the active match has run longer than 1.5x the typical duration
-    WAITING = "waiting"  # no match in play, but matches are queued
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from domain import audit, queues, scorers, scoring
-from domain.availability import Availability, BlockReason
+from domain.availability import Availability
 from domain.bulk import check_unique
 from domain.clock import iso
 from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import new_id
-from domain.models import POOL, EventType, Match, MatchStatus, Table
+from domain.models import POOL, BlockReason, EventType, Match, MatchStatus, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.queues import SIDES

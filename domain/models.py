@@ -64,6 +64,23 @@ class OutputKind(StrEnum):
     VENUE = "venue"
 
 
+class BlockReason(StrEnum):
+    """Why a pending match may not start now: a queued match's `blockedBy.reason`, also the 409 code of a refused
+    start."""
+
+    PLAYER_BUSY = "player_busy"
+    PLAYER_RESTING = "player_resting"
+    NOT_CHECKED_IN = "not_checked_in"
+    NOT_BEFORE = "not_before"
+
+
+class Attention(StrEnum):
+    """Why a court needs the operator's eye (a court's `attention`; the board highlights it with colour and text)."""
+
+    OVERDUE = "overdue"  # the active match has run longer than 1.5x the typical duration
+    WAITING = "waiting"  # no match in play, but matches are queued
+
+
 class DeliveryStatus(StrEnum):
     """A webhook delivery's state: waiting (maybe after failed attempts), being attempted, done, given up."""
 

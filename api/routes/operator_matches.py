@@ -12,7 +12,7 @@ from api.blueprint import Blueprint
 from api.bulk import bulk_response
 from api.context import caller, now, services, unit_of_work
 from api.routes.matches import reader, rules
-from api.schemas.common import PageQuery, Strict, envelope, list_envelope
+from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope
 from api.schemas.matches import (
     CompleteBody,
     ImportEnvelope,
@@ -58,7 +58,7 @@ class OperatorMoveBody(Strict):
 
 
 class OperatorMatchQuery(PageQuery):
-    status = fields.String(validate=validate.OneOf([status.value for status in MatchStatus]))
+    status = Vocabulary(MatchStatus)
     tableID = fields.String(validate=validate.Length(min=1, max=500))
 
 

@@ -7,11 +7,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import Strict, str_field
+from api.schemas.common import Strict, Vocabulary, str_field
 from domain import scoring
-from domain.availability import BlockReason
 from domain.matches import MatchSync
-from domain.models import MatchStatus
+from domain.models import Attention, BlockReason, MatchStatus
 from domain.names import stored_name
 from domain.queues import SIDES
 from domain.schedule import CLOCK_TIME, MAX_ROWS, ScheduleRow
@@ -309,7 +308,7 @@ class MatchRead(Schema):
     scheduledMatchID = fields.String(required=True)
     tableID = fields.String(required=True, allow_none=True, metadata={
         "description": "null while a draw's match waits in the court pool (contract §13)"})
-    status = fields.String(required=True, metadata={"enum": [status.value for status in MatchStatus]})
+    status = Vocabulary(MatchStatus, required=True)
     participants = fields.Nested(ParticipantsRead, required=True)
     playerListExternalID = fields.String()
     isActive = fields.Boolean()
@@ -369,7 +368,7 @@ class ActiveMatchRead(MatchRead):
 
 
 class BlockedBy(Schema):
-    reason = fields.String(required=True, validate=validate.OneOf([r.value for r in BlockReason]))
+    reason = Vocabulary(BlockReason, required=True)
     players = fields.List(fields.String(), required=True)
     until = fields.String(metadata={"description": "when the block ends by itself (resting, not before)"})
 
@@ -393,8 +392,7 @@ class OperatorTableRead(TableRead):
         "description": "id of the court's player list (the table's, else the broadcast's default), if any"})
     typicalMinutes = fields.Float(required=True, metadata={
         "description": "median duration of the broadcast's last 20 completed matches, else the default"})
-    attention = fields.String(required=True, allow_none=True, metadata={
-        "enum": ["overdue", "waiting", None],
+    attention = Vocabulary(Attention, required=True, allow_none=True, metadata={
         "description": "overdue: in play over 1.5x typical; waiting: free court with matches queued"})
 
 

@@ -41,7 +41,7 @@ from console.ui import (
     side_name,
     submit,
 )
-from domain.models import OutputKind
+from domain.models import Attention, BlockReason, OutputKind
 
 REFRESH_SECONDS = 2  # any change made anywhere shows within 3 s
 BOARD = "_board_tables"
@@ -75,7 +75,8 @@ def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
         st.markdown(f"#### {plain(table['label'])}")
         attention = attention_text(table, now=now)
         if attention:
-            colour, icon = ("red", "timer") if table.get("attention") == "overdue" else ("orange", "hourglass_top")
+            overdue = table.get("attention") == Attention.OVERDUE
+            colour, icon = ("red", "timer") if overdue else ("orange", "hourglass_top")
             st.markdown(f":{colour}-background[:material/{icon}: **{attention}**]")  # our words only
         active = table.get("activeMatch")
         queue = table.get("queue") or []
@@ -112,7 +113,7 @@ def queue_line(position: int, match: dict[str, Any]) -> str:
     line = f"{position}. {plain(match_label(match))}"
     if match.get("estimatedStartOn"):
         line += f" · about {clock_time(match['estimatedStartOn'])}"
-    if match.get("notBefore") and (match.get("blockedBy") or {}).get("reason") != "not_before":
+    if match.get("notBefore") and (match.get("blockedBy") or {}).get("reason") != BlockReason.NOT_BEFORE:
         line += f" · scheduled {clock_time(match['notBefore'])}"
     if match.get("calledOn"):
         line += "  \n   :blue-background[:material/campaign: **Called to this court**]"

@@ -19,6 +19,8 @@ from flask.testing import FlaskClient
 from domain.clock import FixedClock
 from domain.models import (
     MATCH_EVENTS,
+    Attention,
+    BlockReason,
     DeliveryStatus,
     EventType,
     MatchStatus,
@@ -36,7 +38,8 @@ from tests.webhook_receiver import Receiver, running_receiver
 BOTH_BACKENDS = True
 
 #: Where the document names each vocabulary: `Schema.property` (`[]`: the items of an array), or
-#: `METHOD /path?parameter` for a query parameter. Every listed place must carry exactly the vocabulary's values.
+#: `METHOD /path?parameter` for a query parameter. Every listed place must carry exactly the vocabulary's values
+#: (and null where the field is nullable).
 DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "EventType": (EventType, ["Delivery.eventType", "OperatorDelivery.eventType"]),
     "MATCH_EVENTS": (MATCH_EVENTS, ["WebhookConfig.events[]", "WebhookConfigPatch.events[]"]),
@@ -47,6 +50,8 @@ DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "PlayerSource": (PlayerSource, ["PlayerRead.source", "OperatorPlayerRead.source"]),
     "OutputKind": (OutputKind, ["OutputRead.kind"]),
     "MatchStatus": (MatchStatus, ["MatchRead.status", "GET /operator/matches?status"]),
+    "BlockReason": (BlockReason, ["BlockedBy.reason"]),
+    "Attention": (Attention, ["OperatorTableRead.attention"]),
 }
 
 
@@ -70,14 +75,16 @@ def documented_enum(document: dict[str, Any], place: str) -> Any:
         return parameter["schema"].get("enum")
     schema, prop = place.split(".")
     node = document["components"]["schemas"][schema]["properties"][prop.removesuffix("[]")]
-    return (node["items"] if prop.endswith("[]") else node).get("enum")
+    enum = (node["items"] if prop.endswith("[]") else node).get("enum")
+    return enum if not node.get("nullable") else [value for value in enum if value is not None] + [None]
 
 
 @pytest.mark.parametrize("name", list(DOCUMENTED))
 def test_the_document_lists_exactly_the_vocabularys_values(document: dict[str, Any], name: str) -> None:
     vocabulary, places = DOCUMENTED[name]
+    nullable = {place for place in places if documented_enum(document, place)[-1:] == [None]}
     assert {place: documented_enum(document, place) for place in places} == {
-        place: values(vocabulary) for place in places}
+        place: values(vocabulary) + ([None] if place in nullable else []) for place in places}
 
 
 def test_each_event_type_has_one_documented_webhook_body(document: dict[str, Any]) -> None:

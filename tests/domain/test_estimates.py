@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from domain.clock import iso
-from domain.estimates import Attention, court_times, typical_duration
-from domain.models import Match, MatchStatus
+from domain.estimates import court_times, typical_duration
+from domain.models import Attention, Match, MatchStatus
 
 NOW = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
 DEFAULT = timedelta(minutes=20)
