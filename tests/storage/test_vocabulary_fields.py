@@ -1,0 +1,53 @@
+"""Storage keeps a vocabulary (a StrEnum of `domain.models`) as its plain string in the document and gives the
+member back: a record read back is typed as the record that was stored (issue 24, item 2). Both backends."""
+
+from __future__ import annotations
+
+from domain.clock import FixedClock, iso
+from domain.models import (
+    Delivery,
+    DeliveryStatus,
+    EventType,
+    Output,
+    OutputKind,
+    Roster,
+    RosterType,
+    WebhookConfig,
+)
+from storage.backend import AnyStore
+from storage.repository import unit_of_work
+
+BOTH_BACKENDS = True
+
+
+def test_a_record_read_back_holds_the_vocabularys_members(store: AnyStore, clock: FixedClock) -> None:
+    now = iso(clock.now())
+    with unit_of_work(store) as uow:
+        uow.rosters.put(Roster(id="ros_1", account_id="acc", name="Club", roster_type=RosterType.TEAM,
+                               player_list_id="pl_1", created_on=now, updated_on=now))
+        uow.outputs.put(Output(id="outp_1", account_id="acc", broadcast_id="brd", kind=OutputKind.VENUE,
+                               table_id=None, scoreboard_id=None, key="k", key_hash="h", created_on=now))
+        uow.webhook_configs.put(WebhookConfig(id="conn_1", account_id="acc", created_on=now, updated_on=now,
+                                              events=[EventType.MATCH_COMPLETED]))
+        uow.deliveries.put(Delivery(id="e" * 40, account_id="acc", connection_id="conn_1",
+                                    event_type=EventType.INTEGRATION_TEST, body="{}",
+                                    status=DeliveryStatus.PENDING, created_on=now))
+    with unit_of_work(store) as uow:
+        roster, output = uow.rosters.get("ros_1"), uow.outputs.get("outp_1")
+        config, delivery = uow.webhook_configs.get("conn_1"), uow.deliveries.get("e" * 40)
+        assert roster is not None and output is not None and config is not None and delivery is not None
+        assert type(roster.roster_type) is RosterType and roster.roster_type is RosterType.TEAM
+        assert output.kind is OutputKind.VENUE
+        assert config.events == [EventType.MATCH_COMPLETED] and type(config.events[0]) is EventType
+        assert (delivery.event_type, delivery.status) == (EventType.INTEGRATION_TEST, DeliveryStatus.PENDING)
+        assert type(delivery.status) is DeliveryStatus
+        assert [d.id for d in uow.deliveries.find(status=DeliveryStatus.PENDING)] == ["e" * 40]
+
+
+def test_an_unset_optional_vocabulary_stays_none(store: AnyStore, clock: FixedClock) -> None:
+    now = iso(clock.now())
+    with unit_of_work(store) as uow:
+        uow.webhook_configs.put(WebhookConfig(id="conn_1", account_id="acc", created_on=now, updated_on=now))
+    with unit_of_work(store) as uow:
+        config = uow.webhook_configs.get("conn_1")
+        assert config is not None and config.events is None
