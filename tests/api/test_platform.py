@@ -209,3 +209,26 @@ def test_every_route_builds_the_url_werkzeug_builds(app: Any) -> None:
             method = sorted(rule.methods or {"GET"})[0]
             built = adapter.build(rule.endpoint, {**values, **extra}, method=method)
             assert built == plain_adapter.build(rule.endpoint, {**values, **extra}, method=method), rule.rule
+
+
+def test_every_route_is_parsed_and_matched_as_werkzeug_does(settings: Any, store: Any, clock: Any) -> None:
+    """`LazyBuilderRule` replays an identical rule's parse in every app after the first: each rule of a second app
+    holds what werkzeug's own parse makes of it, and every route's URL matches the same endpoint and values."""
+    from werkzeug.routing import Map, Rule
+
+    create_app(bootstrap(settings, store, clock=clock))  # every rule's parse is known from here on
+    app = create_app(bootstrap(settings, store, clock=clock))
+    plain = Map(converters=dict(app.url_map.converters))
+    for rule in app.url_map.iter_rules():
+        fresh = Rule(rule.rule, endpoint=rule.endpoint, methods=rule.methods, defaults=rule.defaults)
+        plain.add(fresh)
+        assert (rule._parts, rule._trace, rule.arguments) == (fresh._parts, fresh._trace, fresh.arguments), rule.rule
+        assert {name: (type(c), c.regex, c.weight, c.part_isolating) for name, c in rule._converters.items()} == {
+            name: (type(c), c.regex, c.weight, c.part_isolating) for name, c in fresh._converters.items()}
+        assert all(c.map is app.url_map for c in rule._converters.values())
+    adapter, plain_adapter = app.url_map.bind("courtside.test"), plain.bind("courtside.test")
+    for rule in app.url_map.iter_rules():
+        values = {name: f"x-{name}" for name in rule.arguments if name not in (rule.defaults or {})}
+        method = sorted(rule.methods or {"GET"})[0]
+        path = plain_adapter.build(rule.endpoint, values, method=method)
+        assert adapter.match(path, method=method) == plain_adapter.match(path, method=method), path
