@@ -303,15 +303,15 @@ class StrictJSONProvider(DefaultJSONProvider):
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         parsed = orjson.loads(s)
-        # A float may be an integer literal beyond 64 bits (orjson reads those as floats): read the text exactly.
-        # Every JSON float has a digit right before its "." or exponent, and an integer beyond 64 bits has 19
-        # digits or more, so a text with neither holds no float (no walk over a big body).
-        if _MAY_HOLD_FLOAT.search(s.encode() if isinstance(s, str) else s) and _holds_float(parsed):
+        # orjson reads an integer beyond 64 bits as a float: such a body is read again exactly and refused. An
+        # integer beyond 64 bits has 19 digits or more, so a text without 19 digits in a row holds none (and the
+        # parsed body is not walked: a big body's walk cost more than its parse).
+        if _NINETEEN_DIGITS.search(s.encode() if isinstance(s, str) else s) and _holds_float(parsed):
             _refuse_huge_integers(s)
         return parsed
 
 
-_MAY_HOLD_FLOAT = re.compile(rb"[0-9][.eE]|[0-9]{19}")
+_NINETEEN_DIGITS = re.compile(rb"[0-9]{19}")
 
 
 def _holds_float(value: Any) -> bool:

@@ -3,7 +3,10 @@ running 128-entry draw (`POST /operator/matches/{id}/complete`, feed-forward inc
 operator match completion in the same run. The goal: at most 2x each.
 
 Runs the real Flask app in process (Flask test client, no sockets) over a real TinyDB store, rate limits lifted;
-the three operations take turns so the machine's load falls on all alike. Medians of per-operation wall times.
+the operations take turns so the machine's load falls on all alike. Medians of per-operation wall times.
+
+`draw_preview` (`POST /operator/draws/preview` with the same body: the same parsing, checks, engine and 128-entry
+answer, nothing stored) shows how much of making a draw is not storage at all (`preview_ratio`).
 
     .venv/bin/python -m bench.bench_draws [--ops 20] [--format single_elimination]
 
@@ -47,14 +50,20 @@ class Setup:
         self.made = 0
         self.running = self.create()
 
-    def create(self) -> str:
-        self.made += 1
-        body = {"broadcastID": self.broadcast, "name": f"Draw {self.made}", "format": self.format, "bestOf": 1,
-                "randomSeed": self.made, "tableIDs": [self.draw_court],
-                "entries": [{"players": [{"manualName": f"D{self.made} Player {i}"}], "seed": i if i <= 32 else None}
+    def body(self, number: int) -> dict[str, Any]:
+        body = {"broadcastID": self.broadcast, "name": f"Draw {number}", "format": self.format, "bestOf": 1,
+                "randomSeed": number, "tableIDs": [self.draw_court],
+                "entries": [{"players": [{"manualName": f"D{number} Player {i}"}], "seed": i if i <= 32 else None}
                             for i in range(1, 129)]}
         body["entries"] = [{k: v for k, v in e.items() if v is not None} for e in body["entries"]]
-        return str(self.operator.call("POST", "/operator/draws", body, expect=201)["data"]["id"])
+        return body
+
+    def create(self) -> str:
+        self.made += 1
+        return str(self.operator.call("POST", "/operator/draws", self.body(self.made), expect=201)["data"]["id"])
+
+    def preview(self) -> None:
+        self.operator.call("POST", "/operator/draws/preview", self.body(self.made + 1), expect=200)
 
     def plain_ready(self) -> str:
         match = self.operator.call("POST", "/operator/matches", {
@@ -83,18 +92,21 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         setup = Setup(Path(tmp) / "data", args.format)
-        figures: dict[str, list[float]] = {"plain_complete": [], "draw_complete": [], "draw_create": []}
+        figures: dict[str, list[float]] = {"plain_complete": [], "draw_complete": [], "draw_create": [],
+                                           "draw_preview": []}
         try:
             for _ in range(args.ops):
                 figures["plain_complete"].append(timed(setup.complete, setup.plain_ready()))
                 figures["draw_complete"].append(timed(setup.complete, setup.draw_ready()))
                 figures["draw_create"].append(timed(setup.create))
+                figures["draw_preview"].append(timed(setup.preview))
         finally:
             setup.store.close()
     ms = {key: round(statistics.median(values), 2) for key, values in figures.items()}
     print(json.dumps({"format": args.format, "entries": 128, "ops": args.ops, "median_ms": ms,
                       "create_ratio": round(ms["draw_create"] / ms["plain_complete"], 2),
-                      "complete_ratio": round(ms["draw_complete"] / ms["plain_complete"], 2)}))
+                      "complete_ratio": round(ms["draw_complete"] / ms["plain_complete"], 2),
+                      "preview_ratio": round(ms["draw_preview"] / ms["plain_complete"], 2)}))
 
 
 if __name__ == "__main__":
