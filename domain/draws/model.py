@@ -193,10 +193,13 @@ class Draw:
     ready_counter: int = 0
 
     def entry(self, entry_id: str) -> Entry:
-        for entry in self.entries:
-            if entry.id == entry_id:
-                return entry
-        raise KeyError(entry_id)
+        """The entry of that ID, by an index of `entries` (entries are added to the draw, never replaced), made again
+        when the list is another or has grown (kept beside the fields: not compared, not stored)."""
+        kept: tuple[int, int, dict[str, Entry]] | None = self.__dict__.get("_entry_index")
+        if kept is None or kept[0] != id(self.entries) or kept[1] != len(self.entries):
+            kept = (id(self.entries), len(self.entries), {entry.id: entry for entry in self.entries})
+            self.__dict__["_entry_index"] = kept
+        return kept[2][entry_id]
 
     def round_of(self, dm: DrawMatch) -> Round:
         for rnd in self.rounds:
