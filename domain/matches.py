@@ -211,14 +211,17 @@ def list_matches(
 
 def account_matches(
     uow: UnitOfWork, *, account_id: str, status: str | None, table_id: str | None, limit: int | None,
-    cursor: str | None,
+    cursor: str | None, draw_id: str | None = None,
 ) -> tuple[list[Match], str | None]:
-    """Every connection's matches on the account (operator view), optionally one status or table, newest first."""
+    """Every connection's matches on the account (operator view), optionally one status, table or draw, newest
+    first."""
     equals: dict[str, str] = {"account_id": account_id}
     if status is not None:
         equals["status"] = status
     if table_id is not None:
         equals["table_id"] = table_id
+    if draw_id is not None:
+        equals["draw_id"] = draw_id
     found = sorted(uow.matches.find(**equals), key=lambda m: m.seq, reverse=True)
     return paginate(found, seq=lambda m: m.seq, limit=limit, cursor=cursor, newest_first=True)
 

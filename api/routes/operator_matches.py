@@ -60,6 +60,8 @@ class OperatorMoveBody(Strict):
 class OperatorMatchQuery(PageQuery):
     status = Vocabulary(MatchStatus)
     tableID = fields.String(validate=validate.Length(min=1, max=500))
+    drawID = fields.String(validate=validate.Length(min=1, max=500),
+                           metadata={"description": "only the real matches of this draw (contract §13)"})
 
 
 def _account() -> str:
@@ -90,11 +92,11 @@ def list_tables(query: Json) -> Json:
 @blp.arguments(OperatorMatchQuery, location="query")
 @blp.response(200, list_envelope(MatchRead))
 def list_matches(query: Json) -> Json:
-    """Every connection's matches on the account, newest first; filter by `status` and `tableID`."""
+    """Every connection's matches on the account, newest first; filter by `status`, `tableID` and `drawID`."""
     with unit_of_work() as uow:
         page, cursor = svc.account_matches(
             uow, account_id=_account(), status=query.get("status"), table_id=query.get("tableID"),
-            limit=query.get("limit"), cursor=query.get("cursor"),
+            draw_id=query.get("drawID"), limit=query.get("limit"), cursor=query.get("cursor"),
         )
         read = reader(uow)
         return {"data": [read.read(match) for match in page], "nextCursor": cursor}

@@ -42,8 +42,7 @@ def draw_games(draw: dict[str, Any]) -> Games:
     if not wanted:
         return {}
     points = (load(api.rules) or {}).get("pointsPerGame", 11)
-    found = [m for status in ("active", "completed")
-             for m in api.pages("/operator/matches", status=status, max_items=5000) if m["id"] in wanted]
+    found = [m for m in api.pages("/operator/matches", drawID=draw["id"], max_items=5000) if m["id"] in wanted]
     return games_won(found, points=points)
 
 

@@ -157,6 +157,25 @@ def test_feed_forward_is_in_the_very_next_read_and_the_next_match_joins_the_pool
     assert [m["id"] for m in pool] == [final["matchID"]] and pool[0]["matchRound"] == "Final"
 
 
+def test_the_operator_match_list_filters_by_draw(operator: Api) -> None:
+    """`GET /operator/matches?drawID=` lists only that draw's real matches (the console's bracket reads their
+    games won without paging through every match of the account); an unknown draw lists none."""
+    broadcast_id, tables = make_courts(operator, 2)
+    knockout = create(operator, broadcast_id, "single_elimination", 4, name="Knockout")
+    groups = create(operator, broadcast_id, "round_robin", 3, name="Groups", entries=[
+        {"players": [{"manualName": f"Member {i}"}]} for i in range(3)])
+    operator.post("/operator/matches", json={"tableID": tables[0], "playerA": {"manualName": "Guest A"},
+                                             "playerB": {"manualName": "Guest B"}})
+    for draw in (knockout, groups):
+        listed = operator.get(f"/operator/matches?drawID={draw['id']}&limit=100")
+        assert listed.status_code == 200
+        assert sorted(m["id"] for m in listed.json["data"]) == sorted(
+            dm["matchID"] for dm in draw_matches(draw) if dm["matchID"])
+        assert {m["drawID"] for m in listed.json["data"]} == {draw["id"]}
+    assert operator.get("/operator/matches?drawID=drw_nope").json["data"] == []
+    assert operator.get("/operator/matches?drawID=").status_code == 400
+
+
 def test_start_next_takes_the_tables_own_queue_before_the_pool(operator: Api) -> None:
     broadcast_id, courts = make_courts(operator, 1)
     create(operator, broadcast_id, "single_elimination", 4)
