@@ -27,8 +27,9 @@ test: $(VENV)/.installed-test
 
 # Unit and API tests only (no server processes, browser or fuzzing), on TinyDB only: a quick check while working.
 # The PostgreSQL copy of the API and domain tests runs in `make test` (the README's command) and CI (`.ci/run`).
+# Two workers (pytest-xdist; the machine has 2 CPUs); schemathesis's plugin is not loaded (no fuzzing here).
 test-fast: $(VENV)/.installed-test
-	COURTSIDE_TEST_BACKENDS=tinydb $(BIN)/python -m pytest -q tests/domain tests/storage tests/api tests/test_architecture.py
+	COURTSIDE_TEST_BACKENDS=tinydb $(BIN)/python -m pytest -q -n 2 -p no:schemathesis tests/domain tests/storage tests/api tests/test_architecture.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
