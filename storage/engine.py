@@ -642,13 +642,7 @@ class Transaction:
     def put(self, table: str, key: str, doc: Mapping[str, Any]) -> Doc:
         """Stage a whole-document write; a new document gets the next creation `seq`, an old one keeps its own."""
         stored = _copy(doc)
-        previous = self._current(table, key)
-        if previous is not None and previous.get("seq"):
-            stored["seq"] = previous["seq"]
-        elif not stored.get("seq"):
-            self._store._doc_seq += 1
-            stored["seq"] = self._store._doc_seq
-        self.staged[(table, key)] = stored
+        self._stage(table, key, stored)
         return _copy(stored)
 
     def put_all(self, table: str, docs: Mapping[str, Mapping[str, Any]]) -> None:
@@ -656,13 +650,17 @@ class Transaction:
         nothing (a draw's parts, the real matches of a new draw)."""
         copies: list[Doc] = orjson.loads(orjson.dumps(list(docs.values())))
         for key, stored in zip(docs, copies, strict=True):
-            previous = self._current(table, key)
-            if previous is not None and previous.get("seq"):
-                stored["seq"] = previous["seq"]
-            elif not stored.get("seq"):
-                self._store._doc_seq += 1
-                stored["seq"] = self._store._doc_seq
-            self.staged[(table, key)] = stored
+            self._stage(table, key, stored)
+
+    def _stage(self, table: str, key: str, stored: Doc) -> None:
+        """Stage our own copy of a document; a new one gets the next creation `seq`, an old one keeps its own."""
+        previous = self._current(table, key)
+        if previous is not None and previous.get("seq"):
+            stored["seq"] = previous["seq"]
+        elif not stored.get("seq"):
+            self._store._doc_seq += 1
+            stored["seq"] = self._store._doc_seq
+        self.staged[(table, key)] = stored
 
     def delete(self, table: str, key: str) -> None:
         self._current(table, key)

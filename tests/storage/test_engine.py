@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -343,7 +344,17 @@ def test_damage_to_a_line_a_later_line_knew_durable_refuses_to_open(data_dir: Pa
     assert (data_dir / JOURNAL).read_bytes() == journal
 
 
-def test_concurrent_writers_share_fsyncs_and_every_acknowledged_write_survives_sigkill(data_dir: Path) -> None:
+@pytest.fixture
+def disk_data_dir() -> Iterator[Path]:
+    """A data dir on a disk, not on the memory file system the tests' temp dirs use (tests/conftest.py): commits
+    share an fsync only where an fsync takes time."""
+    with tempfile.TemporaryDirectory(dir="/var/tmp", prefix="courtside-test-") as tmp:
+        yield Path(tmp) / "data"
+
+
+def test_concurrent_writers_share_fsyncs_and_every_acknowledged_write_survives_sigkill(
+        disk_data_dir: Path) -> None:
+    data_dir = disk_data_dir
     script = """
 import os, signal, sys, threading
 from pathlib import Path
