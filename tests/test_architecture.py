@@ -6,6 +6,7 @@ imports it (no import cycle)."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -32,7 +33,8 @@ MODULES: dict[str, Path] = {
 }
 
 
-def imports_of(module: str) -> set[str]:
+@functools.cache  # the files do not change during a run; each test of this module reads many of them
+def imports_of(module: str) -> frozenset[str]:
     """Every module `module` imports: `from a import b` is `a.b` when that is one of ours, else `a`."""
     path = MODULES[module]
     found: set[str] = set()
@@ -51,7 +53,7 @@ def imports_of(module: str) -> set[str]:
             for alias in node.names:
                 member = f"{source}.{alias.name}"
                 found.add(member if member in MODULES else source)
-    return found - {module}
+    return frozenset(found - {module})
 
 
 def _matches(imported: str, name: str) -> bool:
