@@ -15,6 +15,7 @@ during the phase (% of one core, from /proc): what the pages cost the server, wh
 hides.
 
     .venv/bin/python -m bench.venue [rounds=3] [samples=200]
+    chrt -f 20 .venv/bin/python -m bench.venue ...   # on a shared machine (root): ahead of everyone else's load
 """
 
 from __future__ import annotations
