@@ -17,7 +17,7 @@ from typing import Any
 
 from domain import queues
 from domain.clock import iso, parse_iso
-from domain.models import BlockReason, Broadcast, Match, MatchStatus
+from domain.models import BlockReason, Broadcast, Match, MatchResultType, MatchStatus
 from domain.names import name_key
 from domain.ports import UnitOfWork
 
@@ -134,7 +134,7 @@ class Availability:
         self._finished: dict[tuple[str, ...], datetime] = {}  # key -> when their latest match completed
         recent = iso(now - timedelta(minutes=MAX_REST_MINUTES))
         for done in uow.matches.find(account_id=account_id, status=MatchStatus.COMPLETED):
-            if not done.completed_on or done.completed_on < recent or done.result_type == "walkover":
+            if not done.completed_on or done.completed_on < recent or done.result_type == MatchResultType.WALKOVER:
                 continue
             ended = parse_iso(done.completed_on)
             for person in self.players.of(done):

@@ -21,7 +21,7 @@ from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
 from domain.ids import new_id
-from domain.models import POOL, BlockReason, EventType, Match, MatchStatus, Table
+from domain.models import POOL, BlockReason, EventType, Match, MatchResultType, MatchStatus, Side, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.queues import SIDES
@@ -398,9 +398,9 @@ def record_walkover(
     if match.status == MatchStatus.COMPLETED:
         raise Conflict(f"Match '{match_id}' is already completed.", code="match_locked")
     before = dataclasses.replace(match)
-    match.result_type = "walkover" if match.status == MatchStatus.PENDING else "retired"
+    match.result_type = MatchResultType.WALKOVER if match.status == MatchStatus.PENDING else MatchResultType.RETIRED
     match.result_reason = str(reason)
-    match.winner_side = winner_side
+    match.winner_side = Side(winner_side)
     return _finish(uow, match, before=before, now=now, rules=rules, action=f"match.{match.result_type}",
                    reason=str(reason))
 

@@ -50,6 +50,20 @@ class PlayerSource(StrEnum):
     SELF = "self"
 
 
+class Side(StrEnum):
+    """A side of a match: `a` (playerA, playerA2) or `b`; also the keys of a game's score."""
+
+    A = "a"
+    B = "b"
+
+
+class MatchResultType(StrEnum):
+    """How a completed match ended when it was not played to the end (contract §14); a played match has none."""
+
+    WALKOVER = "walkover"
+    RETIRED = "retired"
+
+
 class RosterType(StrEnum):
     """Who a roster holds: players one by one (its own list, may open sign-ups) or teams (synced by a partner)."""
 
@@ -286,9 +300,9 @@ class Match:
     player_list_id: str | None = None  # the list's `id`, when the operator made the match (any list of the account)
     called_on: str | None = None  # when the operator last called the players to the court (contract §14)
     not_before: str | None = None  # the match is not started earlier (a schedule's time, contract §9a)
-    result_type: str | None = None  # how a completed match ended: None (played), "walkover" or "retired" (§14)
+    result_type: MatchResultType | None = None  # how a completed match ended: None when played out (§14)
     result_reason: str | None = None  # a walkover's or retirement's reason code (§14)
-    winner_side: str | None = None  # "a" or "b", set when the result is not decided by the games (walkover)
+    winner_side: Side | None = None  # set when the result is not decided by the games (walkover, retirement)
     score_version: int = 0  # +1 on every change of the scores or the state (contract §17 `scoreVersion`)
     point_log: list[str] = field(default_factory=list)  # the sides of the points added one by one, for undo (§17)
     scorers: dict[str, str] = field(default_factory=dict)  # client -> its last score write, the last 60 s (§17)

@@ -12,10 +12,10 @@ from datetime import datetime
 
 from domain import matches, scoring
 from domain.errors import Conflict, Invalid
-from domain.models import Match, MatchStatus
+from domain.models import Match, MatchStatus, Side
 from domain.ports import UnitOfWork
 
-SIDES = ("a", "b")
+SIDES = tuple(Side)
 
 
 def _in_play(uow: UnitOfWork, *, account_id: str, match_id: str, version: int | None) -> Match:

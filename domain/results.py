@@ -13,7 +13,7 @@ from typing import Any
 from domain import scoring, text
 from domain.broadcasts import get_broadcast
 from domain.clock import parse_iso
-from domain.models import POOL, Match, MatchStatus
+from domain.models import POOL, Match, MatchResultType, MatchStatus
 from domain.ports import UnitOfWork
 from domain.queues import player_list_of, side_names
 
@@ -25,15 +25,16 @@ def _names(names: dict[str, str], first: str, second: str) -> str:
     return " / ".join(name for name in (names.get(first), names.get(second)) if name)
 
 
-RESULT_MARKS = {"walkover": "w/o", "retired": "ret."}
+RESULT_MARKS = {MatchResultType.WALKOVER: "w/o", MatchResultType.RETIRED: "ret."}
 
 
 def _games(match: Match) -> str:
     """The games as played (`11-7 9-11 11-5`); a walkover says `w/o`, a retirement adds `ret.` (contract §14)."""
     played = [f"{g['a']}-{g['b']}" for g in match.game_scores]
-    if match.result_type == "walkover":
-        return RESULT_MARKS["walkover"]
-    return " ".join(played + ([RESULT_MARKS["retired"]] if match.result_type == "retired" else []))
+    if match.result_type == MatchResultType.WALKOVER:
+        return RESULT_MARKS[MatchResultType.WALKOVER]
+    retired = match.result_type == MatchResultType.RETIRED
+    return " ".join(played + ([RESULT_MARKS[MatchResultType.RETIRED]] if retired else []))
 
 
 def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, points: int) -> list[dict[str, Any]]:

@@ -16,14 +16,14 @@ from typing import Any
 
 from domain import audit, links, matches, points, scorers, scoring
 from domain.errors import Conflict, Invalid, NotFound
-from domain.models import Link, Match, Table
+from domain.models import Link, Match, Side, Table
 from domain.outputs import match_state, next_state
 from domain.ports import UnitOfWork
 from domain.queues import active_match
 
 KIND = "scorer"
 PREFIX = "scr"
-SIDES = ("a", "b")
+SIDES = tuple(Side)
 
 
 def _table(uow: UnitOfWork, *, account_id: str, table_id: str) -> Table:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.errors import Conflict, Invalid
+from domain.models import Side
 
 Game = dict[str, int]
 
@@ -71,7 +72,7 @@ def match_winner(game_scores: Sequence[Game], *, points: int, best_of: int) -> s
     """The side that has won more than half of `best_of` games, or None."""
     won = score(game_scores, points=points)
     need = games_needed(best_of)
-    return next((side for side in ("a", "b") if won[side] >= need), None)
+    return next((side for side in Side if won[side] >= need), None)
 
 
 def check_game_scores(game_scores: Sequence[Game], *, points: int, best_of: int, final: bool) -> dict[str, int]:

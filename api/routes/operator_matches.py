@@ -33,7 +33,7 @@ from domain import operations, points, schedule
 from domain import results as match_results
 from domain.board import Board
 from domain.errors import Conflict
-from domain.models import Match, MatchStatus
+from domain.models import Match, MatchStatus, Side
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
@@ -223,8 +223,8 @@ def call_match(match_id: str) -> Json:
 
 
 class WalkoverBody(Strict):
-    winnerSide = fields.String(required=True, validate=validate.OneOf(["a", "b"]))
-    reason = fields.String(required=True, validate=validate.OneOf([r.value for r in svc.WalkoverReason]))
+    winnerSide = Vocabulary(Side, required=True)
+    reason = Vocabulary(svc.WalkoverReason, required=True)
 
 
 @blp.route("/operator/matches/<string:match_id>/walkover", methods=["POST"])

@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from api.schemas.common import Strict, Vocabulary, str_field
 from domain import scoring
 from domain.matches import MatchSync
-from domain.models import Attention, BlockReason, MatchStatus
+from domain.models import Attention, BlockReason, MatchResultType, MatchStatus, Side
 from domain.names import stored_name
 from domain.queues import SIDES
 from domain.schedule import CLOCK_TIME, MAX_ROWS, ScheduleRow
@@ -261,7 +261,7 @@ DEVICE_ID = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"), me
 class PointBody(Strict):
     opID = OP_ID
     deviceID = DEVICE_ID
-    side = fields.String(required=True, validate=validate.OneOf(["a", "b"]))
+    side = Vocabulary(Side, required=True)
     version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                             metadata={"description": VERSION_HELP})
 
@@ -327,9 +327,9 @@ class MatchRead(Schema):
     isDoubles = fields.Boolean()
     startedOn = fields.String(metadata={"description": "once started"})
     notBefore = fields.String(metadata={"description": "start-next does not start it earlier (contract §9a)"})
-    resultType = fields.String(validate=validate.OneOf(["walkover", "retired"]), metadata={
+    resultType = Vocabulary(MatchResultType, metadata={
         "description": "a result not played to the end (contract §14); absent for a played match"})
-    winnerSide = fields.String(validate=validate.OneOf(["a", "b"]), metadata={
+    winnerSide = Vocabulary(Side, metadata={
         "description": "the winner of a walkover or retirement"})
     calledOn = fields.String(metadata={"description": "when the operator called the players to the court "
                                                       "(pending matches only; contract §14)"})

@@ -21,10 +21,13 @@ from domain.draws import codec, engine
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, Entry, ResultType, Score
 from domain.errors import Conflict
 from domain.ids import new_id
-from domain.models import POOL, DrawPart, DrawRecord, Match, MatchStatus, Table
+from domain.models import POOL, DrawPart, DrawRecord, Match, MatchResultType, MatchStatus, Side, Table
 from domain.ports import UnitOfWork
 
 ROUND_SPAN = 100_000  # a pool match's queue_order: round number * ROUND_SPAN + its number in the round
+
+#: How a match that was not played out enters its draw.
+DRAW_RESULTS = {MatchResultType.WALKOVER: ResultType.WALKOVER, MatchResultType.RETIRED: ResultType.RETIRED}
 
 
 @dataclass
@@ -203,10 +206,10 @@ def on_started(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
 
 
 def _winner_slot(match: Match, *, points: int, best_of: int) -> int | None:
-    if match.winner_side in ("a", "b"):
-        return 0 if match.winner_side == "a" else 1
+    if match.winner_side in (Side.A, Side.B):
+        return 0 if match.winner_side == Side.A else 1
     side = scoring.match_winner(match.game_scores, points=points, best_of=best_of)
-    return None if side is None else (0 if side == "a" else 1)
+    return None if side is None else (0 if side == Side.A else 1)
 
 
 def _score(match: Match, *, points: int) -> Score:
@@ -229,8 +232,7 @@ def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, points: int, d
     if dm.status not in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE) or slot is None:
         release(record, held)  # already decided (a withdrawal walked it over), or no winner
         return
-    result = {"walkover": ResultType.WALKOVER, "retired": ResultType.RETIRED}.get(match.result_type or "",
-                                                                                   ResultType.PLAYED)
+    result = DRAW_RESULTS[match.result_type] if match.result_type else ResultType.PLAYED
     engine.record_result(draw, dm.id, winner_slot=slot, result_type=result, score=_score(match, points=points),
                          new_id=new_id)
     make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)

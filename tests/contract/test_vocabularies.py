@@ -17,16 +17,19 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain.clock import FixedClock
+from domain.matches import WalkoverReason
 from domain.models import (
     MATCH_EVENTS,
     Attention,
     BlockReason,
     DeliveryStatus,
     EventType,
+    MatchResultType,
     MatchStatus,
     OutputKind,
     PlayerSource,
     RosterType,
+    Side,
 )
 from domain.webhooks.machine import claim_due
 from storage.backend import AnyStore
@@ -52,6 +55,9 @@ DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "MatchStatus": (MatchStatus, ["MatchRead.status", "GET /operator/matches?status"]),
     "BlockReason": (BlockReason, ["BlockedBy.reason"]),
     "Attention": (Attention, ["OperatorTableRead.attention"]),
+    "Side": (Side, ["PointBody.side", "MatchRead.winnerSide", "WalkoverBody.winnerSide"]),
+    "MatchResultType": (MatchResultType, ["MatchRead.resultType"]),
+    "WalkoverReason": (WalkoverReason, ["WalkoverBody.reason"]),
 }
 
 
@@ -187,3 +193,23 @@ def test_event_types_and_delivery_states_the_server_returns_are_members(
     assert {d["status"] for d in deliveries} == set(values(DeliveryStatus))
     assert {d["payload"]["type"] for d in deliveries} == set(values(EventType))
     assert ok(partner.get("/webhooks/configuration"))["events"] == values(MATCH_EVENTS)
+
+
+def test_result_types_and_sides_the_server_returns_are_members(partner: Api, operator: Api) -> None:
+    table_id = ok(partner.post("/broadcasts", json={"name": "Open", "tables": [{"label": "Court 1"}]}),
+                  201)["tables"][0]["id"]
+    players = [{"externalID": f"p{n}", "firstName": f"Player{n}", "lastName": "Test"} for n in (1, 2)]
+    ok(partner.put("/player-lists", json={"externalID": "pl-1", "name": "Entrants", "players": players}))
+    ids = [ok(partner.put("/matches", json={
+        "externalID": f"m-{n}", "tableID": table_id, "playerListExternalID": "pl-1", "bestOf": 3,
+        "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}}))["id"] for n in (1, 2, 3)]
+    walked = ok(operator.post(f"/operator/matches/{ids[0]}/walkover", json={"winnerSide": "b", "reason": "no_show"}))
+    ok(operator.post(f"/operator/matches/{ids[1]}/start", json=None))
+    ok(operator.post(f"/operator/matches/{ids[1]}/point", json={"side": "a", "version": 1}))
+    retired = ok(operator.post(f"/operator/matches/{ids[1]}/walkover", json={"winnerSide": "a", "reason": "injury"}))
+    assert (walked["resultType"], walked["winnerSide"]) == (MatchResultType.WALKOVER, Side.B)
+    assert (retired["resultType"], retired["winnerSide"]) == (MatchResultType.RETIRED, Side.A)
+    reads = ok(partner.get("/matches", query_string={"limit": 100}))
+    assert {m["resultType"] for m in reads if "resultType" in m} == set(values(MatchResultType))
+    assert {m["winnerSide"] for m in reads if "winnerSide" in m} == set(values(Side))
+    assert {m["status"] for m in reads} <= set(values(MatchStatus))
