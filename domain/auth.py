@@ -9,13 +9,14 @@ from domain import audit
 from domain.clock import iso
 from domain.errors import Conflict, InsufficientScope, Invalid, NotFound, Unauthenticated
 from domain.ids import hash_secret, new_id, new_secret, same_secret
-from domain.models import SCOPES, Account, Connection, Credential
+from domain.models import SCOPES, Account, Connection, ConnectionKind, Credential
 from domain.ports import UnitOfWork
 
 PARTNER_PREFIXES = ("svc_token_", "svc_test_")
 OPERATOR_PREFIX = "svc_op_"
 DEVELOPER_KEY_APP = "developer-key"
-HOUSE = "house"  # the kind (and appID) of the account's own connection: what the operator creates belongs to it
+#: The kind (and appID) of the account's own connection: what the operator creates belongs to it.
+HOUSE = ConnectionKind.HOUSE
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def create_developer_key(
     connection = uow.connections.put(
         Connection(
             id=new_id("conn"), account_id=account_id, app_id=DEVELOPER_KEY_APP, app_name=name or "Developer key",
-            kind="developer_key", scopes=granted, approved_on=iso(now), token_expires_on=expires,
+            kind=ConnectionKind.DEVELOPER_KEY, scopes=granted, approved_on=iso(now), token_expires_on=expires,
         )
     )
     uow.credentials.put(

@@ -64,6 +64,15 @@ class MatchResultType(StrEnum):
     RETIRED = "retired"
 
 
+class ConnectionKind(StrEnum):
+    """How a connection was made: an app's OAuth consent, an operator's developer key, or the account's own
+    (`house`: what the operator creates in the console belongs to it)."""
+
+    OAUTH = "oauth"
+    DEVELOPER_KEY = "developer_key"
+    HOUSE = "house"
+
+
 class RosterType(StrEnum):
     """Who a roster holds: players one by one (its own list, may open sign-ups) or teams (synced by a partner)."""
 
@@ -136,7 +145,7 @@ class Connection:
     account_id: str
     app_id: str
     app_name: str | None
-    kind: str  # "oauth" | "developer_key"
+    kind: ConnectionKind
     scopes: list[str]
     approved_on: str
     token_expires_on: str | None = None

@@ -18,7 +18,7 @@ from domain.auth import Principal, authenticate, parse_scopes, revoke_connection
 from domain.clock import iso
 from domain.errors import DomainError, Invalid, NotFound, Unauthenticated
 from domain.ids import hash_secret, new_id, new_secret
-from domain.models import SCOPES, App, AuthorizationCode, Connection, Credential
+from domain.models import SCOPES, App, AuthorizationCode, Connection, ConnectionKind, Credential
 from domain.ports import UnitOfWork
 
 # A registered redirect URI: absolute http(s), a DNS name or IPv4 host, no fragment (RFC 6749 §3.1.2).
@@ -257,7 +257,7 @@ def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode, now: dat
             break
     else:
         connection = Connection(
-            id=new_id("conn"), account_id=app.account_id, app_id=app.id, app_name=app.name, kind="oauth",
+            id=new_id("conn"), account_id=app.account_id, app_id=app.id, app_name=app.name, kind=ConnectionKind.OAUTH,
             scopes=code.scopes, approved_on=code.created_on,
         )
     actor = audit.Actor(audit.ActorKind.PARTNER, connection.id, uow.actor.request_id)

@@ -12,10 +12,11 @@ from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
 from api.oauth_server import TokenRequest, TokenServer, token_body
 from api.routes.connection import RevokedSchema
-from api.schemas.common import PageQuery, Strict, envelope, list_envelope, str_field
+from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
 from api.security import requires
 from domain import oauth, views
 from domain.errors import DomainError, Invalid, NotFound, RateLimited
+from domain.models import ConnectionKind
 from domain.pagination import paginate
 
 blp = Blueprint("oauth", __name__, description="OAuth 2.0 and partner apps", template_folder="../templates")
@@ -101,8 +102,7 @@ class OperatorConnectionSchema(Strict):
     connectionID = fields.String(required=True)
     appID = fields.String(required=True)
     appName = fields.String(allow_none=True)
-    kind = fields.String(required=True, metadata={"enum": ["oauth", "developer_key", "house"],
-                                                  "description": "house: the account's own (contract §9)"})
+    kind = Vocabulary(ConnectionKind, required=True, metadata={"description": "house: the account's own (contract §9)"})
     scopes = fields.List(fields.String(), required=True)
     approvedOn = fields.String(required=True)
     tokenExpiresOn = fields.String(required=True, allow_none=True)

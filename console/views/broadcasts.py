@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from console.ui import act, client, confirmed, field_errors, form_key, form_problem, load, plain, show_flash, submit
+from domain.models import ConnectionKind
 
 st.title("Broadcasts and courts")
 show_flash()
@@ -122,7 +123,8 @@ if broadcasts:
     st.subheader("Courts: player lists")
     st.caption("A court's players are picked by name from its player list (New match form, schedule sheets). "
                "Without a list of its own, a court uses the broadcast's list (a roster made for the broadcast).")
-    house = next((c["connectionID"] for c in load(api.connections) or [] if c.get("kind") == "house"), None)
+    house = next((c["connectionID"] for c in load(api.connections) or [] if c.get("kind") == ConnectionKind.HOUSE),
+                 None)
     all_lists = load(api.player_lists) or []
     own = {pl["externalID"]: pl["name"] for pl in all_lists if house and pl.get("connectionID") == house
            and pl.get("externalID")}

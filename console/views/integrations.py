@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from console.ui import act, client, confirmed, load, one_time_secret, show_flash
+from domain.models import ConnectionKind
 
 NEW_APP, NEW_KEY = "_new_app_secret", "_new_developer_key"
 
@@ -44,7 +45,8 @@ if connections is not None:
             frame["scopes"] = frame["scopes"].map(lambda s: " ".join(s or []))
         st.dataframe(frame, hide_index=True, width="stretch")
         st.caption("The house connection holds the matches and broadcasts made here in the console; it stays.")
-        live = {c["connectionID"]: c for c in connections if not c.get("revokedOn") and c.get("kind") != "house"}
+        live = {c["connectionID"]: c for c in connections
+                if not c.get("revokedOn") and c.get("kind") != ConnectionKind.HOUSE}
         if live:
             picked = st.selectbox("Connection", list(live), key="conn_pick",
                                   format_func=lambda i: f"{live[i].get('appName') or live[i].get('kind')} · {i}")

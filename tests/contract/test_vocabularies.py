@@ -22,6 +22,7 @@ from domain.models import (
     MATCH_EVENTS,
     Attention,
     BlockReason,
+    ConnectionKind,
     DeliveryStatus,
     EventType,
     MatchResultType,
@@ -58,6 +59,7 @@ DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "Side": (Side, ["PointBody.side", "MatchRead.winnerSide", "WalkoverBody.winnerSide"]),
     "MatchResultType": (MatchResultType, ["MatchRead.resultType"]),
     "WalkoverReason": (WalkoverReason, ["WalkoverBody.reason"]),
+    "ConnectionKind": (ConnectionKind, ["OperatorConnection.kind"]),
 }
 
 
@@ -213,3 +215,11 @@ def test_result_types_and_sides_the_server_returns_are_members(partner: Api, ope
     assert {m["resultType"] for m in reads if "resultType" in m} == set(values(MatchResultType))
     assert {m["winnerSide"] for m in reads if "winnerSide" in m} == set(values(Side))
     assert {m["status"] for m in reads} <= set(values(MatchStatus))
+
+
+def test_connection_kinds_the_server_returns_are_members(partner: Api, operator: Api) -> None:
+    ok(operator.post("/operator/broadcasts", json={"name": "Desk", "tables": [{"label": "Court 1"}]}), 201)
+    ok(partner.get("/connection"))
+    kinds = [connection["kind"] for connection in ok(operator.get("/operator/connections"))]
+    assert set(kinds) == {ConnectionKind.DEVELOPER_KEY, ConnectionKind.HOUSE}
+    assert set(kinds) <= set(values(ConnectionKind))

@@ -13,7 +13,7 @@ from domain import oauth
 from domain.clock import iso
 from domain.errors import Invalid
 from domain.ids import hash_secret
-from domain.models import AuthorizationCode, Connection, Credential
+from domain.models import AuthorizationCode, Connection, ConnectionKind, Credential
 from storage.engine import Store
 from storage.repository import StoreUnitOfWork, unit_of_work
 
@@ -41,8 +41,8 @@ def stored_code(uow: StoreUnitOfWork, **extra: object) -> AuthorizationCode:
 
 
 def connection(scopes: list[str]) -> Connection:
-    return Connection(id="conn_1", account_id="acc", app_id="app_1", app_name="App", kind="oauth", scopes=scopes,
-                      approved_on=iso(NOW))
+    return Connection(id="conn_1", account_id="acc", app_id="app_1", app_name="App", kind=ConnectionKind.OAUTH,
+                      scopes=scopes, approved_on=iso(NOW))
 
 
 def refresh_token(scopes: list[str]) -> Credential:
