@@ -146,7 +146,7 @@ def bench_throughput(per_receiver: int, slow_seconds: float) -> dict[str, float]
                                                           now=now, ttl_seconds=3600)
                 webhooks.configure(uow, account_id=account.id, connection_id=connection.id, now=now,
                                    guard=webhooks.UrlGuard(allow_private=True, resolve=lambda host: []),
-                                   url=receiver.url)
+                                   change=webhooks.WebhookChange(url=receiver.url))
                 for index in range(per_receiver):
                     record_event(uow, account_id=account.id, connection_id=connection.id,
                                  event_type=EventType.MATCH_SCORE_UPDATED, data={"index": index}, now=now)

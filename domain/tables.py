@@ -7,8 +7,8 @@ the account that the caller does not manage is `403 table_not_managed`; one not 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from domain.auth import house_connection
 from domain.bulk import check_unique, each
@@ -21,6 +21,20 @@ from domain.player_lists import own_list
 from domain.ports import UnitOfWork
 
 
+@dataclass(frozen=True)
+class ListAssignment:
+    """A validated `PATCH /tables/{tableID}` body: the player list the table uses (`None` clears it)."""
+
+    player_list_external_id: str | None
+
+
+@dataclass(frozen=True)
+class TableAssignment(ListAssignment):
+    """One item of `PATCH /tables/bulk`: a table and the player list it uses."""
+
+    table_id: str
+
+
 def list_tables(
     uow: UnitOfWork, *, account_id: str, connection_id: str, limit: int | None, cursor: str | None
 ) -> tuple[list[Table], str | None]:
@@ -30,11 +44,12 @@ def list_tables(
 
 
 def assign_player_list(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, table_id: str, player_list_external_id: str | None,
+    uow: UnitOfWork, *, account_id: str, connection_id: str, table_id: str, assignment: ListAssignment,
     now: datetime,
 ) -> Table:
     """Point a managed table at one of the caller's player lists (404 otherwise), or clear it with None."""
     table = managed_table(uow, account_id=account_id, connection_id=connection_id, table_id=table_id)
+    player_list_external_id = assignment.player_list_external_id
     if player_list_external_id is not None:
         own_list(uow, connection_id=connection_id, external_id=player_list_external_id)
     table.player_list_external_id, table.updated_on = player_list_external_id, iso(now)
@@ -42,25 +57,24 @@ def assign_player_list(
 
 
 def operator_assign_player_list(
-    uow: UnitOfWork, *, account_id: str, table_id: str, player_list_external_id: str | None, now: datetime,
+    uow: UnitOfWork, *, account_id: str, table_id: str, assignment: ListAssignment, now: datetime,
 ) -> Table:
     """The console's court player list (contract §9a): a court of a house-managed broadcast takes one of the
     house connection's lists; a partner's court is read-only here (`403 table_not_managed`), other IDs 404."""
     house = house_connection(uow, account_id=account_id, now=now)
     return assign_player_list(uow, account_id=account_id, connection_id=house.id, table_id=table_id,
-                              player_list_external_id=player_list_external_id, now=now)
+                              assignment=assignment, now=now)
 
 
 def assign_many(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, items: Sequence[dict[str, Any]], now: datetime
+    uow: UnitOfWork, *, account_id: str, connection_id: str, items: Sequence[TableAssignment], now: datetime
 ) -> list[Table | DomainError]:
     """Bulk assignment, in request order: each item applies or fails alone (`domain.bulk.each`).
 
     A tableID named twice makes the whole batch `400 duplicate_table` before anything is applied.
     """
-    check_unique([item["tableID"] for item in items], field="tables", member="tableID", code="duplicate_table",
+    check_unique([item.table_id for item in items], field="tables", member="tableID", code="duplicate_table",
                  message="Table '{key}' appears more than once.")
     return each(uow, items, lambda item: assign_player_list(
-        uow, account_id=account_id, connection_id=connection_id, table_id=item["tableID"],
-        player_list_external_id=item["playerListExternalID"], now=now,
+        uow, account_id=account_id, connection_id=connection_id, table_id=item.table_id, assignment=item, now=now,
     ))

@@ -102,3 +102,70 @@ def test_the_checker_sees_function_level_and_relative_imports() -> None:
     """The parser is not blind: a lazy import inside a function is an import (cli imports storage that way)."""
     assert "storage.backend" in imports_of("cli.data_dir")
     assert "domain.audit_records" in imports_of("domain.ports")
+
+
+# ------------------------------------------------------------------ camelCase stays in api/schemas
+CAMEL_CASE = re.compile(r"^[a-z]+[A-Z][A-Za-z0-9]*$")
+
+#: The only domain modules that read camelCase keys from a dict, and the keys each reads. Request bodies never
+#: reach the domain as dicts (api/schemas builds a typed command), so what is left is records the domain keeps in
+#: their wire shape, documented in `docs/decisions.md` ("camelCase in the domain"): a list's players and a match's
+#: participant references (`PlayerList.players`, `Team.players`, `Match.participants`), a webhook secret's
+#: rotations (`WebhookConfig.rotations`), an audit entry's view (`domain.audit` verifies the exported chain), and
+#: the read views that other read modules compose (board, paper sheets, the event page). Adding a key or a module
+#: here is a decision to write down there; a key no longer read must leave this table too.
+CAMEL_CASE_READS: dict[str, set[str]] = {
+    "domain.audit": {"prevHash", "requestID"},
+    "domain.availability": {"clubName", "externalID", "manualName"},
+    "domain.board": {"activeMatch"},
+    "domain.draws.service": {"externalID", "firstName", "lastName", "manualName", "playerListExternalID"},
+    "domain.event_page": {"calledOn", "completedOn", "currentGame", "drawMatchID", "drawMatches", "entryID",
+                          "estimatedStartOn", "matchID", "personID", "resultType", "winnerEntryID"},
+    "domain.matches": {"externalID"},
+    "domain.outputs": {"clubName", "externalID", "manualName", "upNext"},
+    "domain.paper": {"activeMatch", "bestOf", "calledOn", "checkedIn", "estimatedStartOn", "eventName",
+                     "expectedEndOn", "matchRound", "notBefore", "queuePosition", "startedOn"},
+    "domain.player_lists": {"connectionID", "externalID", "firstName"},
+    "domain.queues": {"externalID", "manualName"},
+    "domain.registration": {"firstName", "lastName"},
+    "domain.schedule": {"externalID", "firstName", "lastName", "manualName"},
+    "domain.webhooks.config": {"keyHash", "rotatedOn"},
+}
+
+
+def camel_case_reads(source: str) -> set[str]:
+    """The camelCase keys a module reads from a dict: `d["tableID"]`, `d.get("tableID")` (also `.pop`,
+    `.setdefault`) and `"tableID" in d`."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        key: object = None
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Constant):
+            key = node.slice.value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("get", "pop", "setdefault") and node.args
+              and isinstance(node.args[0], ast.Constant)):
+            key = node.args[0].value
+        elif (isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant)
+              and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops)):
+            key = node.left.value
+        if isinstance(key, str) and CAMEL_CASE.match(key):
+            found.add(key)
+    return found
+
+
+def test_the_camel_case_scan_sees_every_form_of_read() -> None:
+    reads = camel_case_reads('a = body["tableID"]\nb = body.get("bestOf")\nif "externalID" in body: pass\n'
+                             'body["written"] = 1\nc = body["snake_case"]\nd = body.pop("dryRun", False)\n')
+    assert reads == {"tableID", "bestOf", "externalID", "dryRun"}
+
+
+def test_the_domain_reads_no_camel_case_key_but_the_documented_ones() -> None:
+    """Request bodies reach services as typed commands (`domain/commands.py`); camelCase stays in api/schemas."""
+    found = {module: reads for module in MODULES if _matches(module, "domain")
+             if (reads := camel_case_reads(MODULES[module].read_text(encoding="utf-8")))}
+    undocumented = {module: sorted(reads - CAMEL_CASE_READS.get(module, set())) for module, reads in found.items()
+                    if reads - CAMEL_CASE_READS.get(module, set())}
+    stale = {module: sorted(keys - found.get(module, set())) for module, keys in CAMEL_CASE_READS.items()
+             if keys - found.get(module, set())}
+    assert undocumented == {}, "a domain module reads camelCase keys: build a command in api/schemas"
+    assert stale == {}, "these exceptions are no longer needed: remove them from CAMEL_CASE_READS"

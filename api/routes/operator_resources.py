@@ -229,10 +229,9 @@ def patch_roster(change: rosters.RosterChange, roster_id: str) -> dict[str, Any]
                   "here; its connection assigns its lists.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no table of this account, or no house "
                   "player list with that externalID.")
-def assign_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
+def assign_table(assignment: tables.ListAssignment, table_id: str) -> dict[str, Any]:
     """Choose which of the club's player lists a court of a house-managed broadcast uses (`null` clears it)."""
     with unit_of_work() as uow:
         table = tables.operator_assign_player_list(uow, account_id=caller().account_id, table_id=table_id,
-                                                   player_list_external_id=body["playerListExternalID"],
-                                                   now=now())
+                                                   assignment=assignment, now=now())
         return {"data": reader(uow).table(table, connection_id=None)}

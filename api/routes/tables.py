@@ -40,14 +40,14 @@ def list_tables(query: dict[str, Any]) -> dict[str, Any]:
 @blp.arguments(BulkTableAssign)
 @blp.response(200, envelope(BulkTableOutcome), description="every assignment succeeded")
 @blp.alt_response(207, schema=envelope(BulkTableOutcome), description="some assignments failed (see results)")
-def assign_tables(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+def assign_tables(items: list[tables.TableAssignment]) -> tuple[dict[str, Any], int]:
     """Assign player lists to several tables; per-table results in request order (a failing item alone is undone)."""
     principal = caller()
     with unit_of_work() as uow:
         outcomes = tables.assign_many(uow, account_id=principal.account_id,
-                                      connection_id=principal.connection_id or "", items=body["tables"], now=now())
+                                      connection_id=principal.connection_id or "", items=items, now=now())
         read = reader(uow)
-        return bulk_response(outcomes, key_field="tableID", keys=[item["tableID"] for item in body["tables"]],
+        return bulk_response(outcomes, key_field="tableID", keys=[item.table_id for item in items],
                              present=lambda table: read.table(table, connection_id=principal.connection_id))
 
 
@@ -67,12 +67,12 @@ def get_table(table_id: str) -> dict[str, Any]:
 @requires("tables.write")
 @blp.arguments(TableAssign)
 @blp.response(200, envelope(TableRead))
-def assign_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
+def assign_table(assignment: tables.ListAssignment, table_id: str) -> dict[str, Any]:
     """Assign one of the connection's player lists to a managed table (`null` clears it)."""
     principal = caller()
     with unit_of_work() as uow:
         table = tables.assign_player_list(
             uow, account_id=principal.account_id, connection_id=principal.connection_id or "", table_id=table_id,
-            player_list_external_id=body["playerListExternalID"], now=now(),
+            assignment=assignment, now=now(),
         )
         return {"data": reader(uow).table(table, connection_id=principal.connection_id)}

@@ -70,14 +70,12 @@ def get_configuration() -> dict[str, Any]:
 @requires("webhooks.write")
 @blp.arguments(WebhookConfigPatch)
 @blp.response(200, envelope(WebhookConfigSchema))
-def patch_configuration(body: dict[str, Any]) -> dict[str, Any]:
+def patch_configuration(change: webhooks.WebhookChange) -> dict[str, Any]:
     """Set the URL and/or events; the first URL creates the signing secret, returned once as `webhook_secret`."""
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
-        return {"data": webhooks.configure(
-            uow, account_id=account_id, connection_id=connection_id, now=now(),
-            guard=services().url_guard, **body,
-        )}
+        return {"data": webhooks.configure(uow, account_id=account_id, connection_id=connection_id, change=change,
+                                           now=now(), guard=services().url_guard)}
 
 
 @blp.route("/webhooks/test", methods=["POST"])
@@ -104,11 +102,11 @@ def send_test() -> tuple[dict[str, Any], int]:
 @blp.response(200, envelope(DeliverySchema))
 @blp.alt_response(404, response="DEFAULT_ERROR")
 @blp.alt_response(409, response="DEFAULT_ERROR")
-def retry_delivery(body: dict[str, str]) -> dict[str, Any]:
+def retry_delivery(retry: webhooks.DeliveryRetry) -> dict[str, Any]:
     """Attempt a persisted delivery again now, with the current secret; 200 whatever the outcome."""
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
-        claim = webhooks.begin_retry(uow, event_id=body["eventID"], account_id=account_id,
+        claim = webhooks.begin_retry(uow, event_id=retry.event_id, account_id=account_id,
                                      connection_id=connection_id, guard=services().url_guard,
                                      owner=services().dispatcher.owner)
     return {"data": views.delivery_view(attempt_now(claim))}

@@ -18,6 +18,7 @@ from domain.broadcasts import BroadcastChange, Court, NewBroadcast
 from domain.models import PlayerSource, RosterType
 from domain.player_lists import MAX_IMPORT_ROWS, PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
 from domain.rosters import NewRoster, RosterChange
+from domain.tables import ListAssignment, TableAssignment
 
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
 
@@ -465,15 +466,28 @@ class TableAssign(Strict):
     playerListExternalID = str_field(OTHER, required=True, min_length=1, allow_none=True,
                                      metadata={"description": "one of the caller's lists; null clears it"})
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> ListAssignment:
+        return ListAssignment(player_list_external_id=data["playerListExternalID"])
+
 
 class TableAssignItem(TableAssign):
     tableID = str_field(OTHER, required=True, min_length=1)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> ListAssignment:
+        return TableAssignment(table_id=data["tableID"], player_list_external_id=data["playerListExternalID"])
 
 
 class BulkTableAssign(Strict):
     tables = fields.List(fields.Nested(TableAssignItem), required=True, validate=validate.Length(min=1, max=100),
                          metadata={"uniqueItems": True, "description": "each tableID at most once (else 400 "
                                    "`duplicate_table`)"})
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> list[TableAssignment]:
+        items: list[TableAssignment] = data["tables"]
+        return items
 
 
 class TableResult(Schema):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.schemas.common import PageQuery, Strict, Vocabulary, str_field
 from domain.models import MATCH_EVENTS, DeliveryStatus, EventType
-from domain.webhooks import EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, valid_url
+from domain.webhooks import EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, DeliveryRetry, WebhookChange, valid_url
 
 EVENT_ID_DOC = {"pattern": EVENT_ID_PATTERN, "description": "40 lowercase hexadecimal characters"}
 
@@ -28,6 +30,10 @@ class WebhookConfigPatch(Strict):
     events = fields.List(Vocabulary(MATCH_EVENTS), validate=validate.Length(max=len(MATCH_EVENTS)),
                          metadata={"uniqueItems": True})
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> WebhookChange:
+        return WebhookChange(**data)
+
 
 class WebhookConfigSchema(Schema):
     url = fields.String(required=True, allow_none=True)
@@ -39,6 +45,10 @@ class WebhookConfigSchema(Schema):
 
 class WebhookRetryBody(Strict):
     eventID = str_field(required=True, metadata=EVENT_ID_DOC)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> DeliveryRetry:
+        return DeliveryRetry(event_id=data["eventID"])
 
 
 class SecretRotationSchema(Schema):

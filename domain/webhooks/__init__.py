@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from domain.events import record_event as record_event
 from domain.webhooks.config import (
+    WebhookChange as WebhookChange,
+)
+from domain.webhooks.config import (
     configure as configure,
 )
 from domain.webhooks.config import (
@@ -52,6 +55,9 @@ from domain.webhooks.machine import (
 )
 from domain.webhooks.machine import (
     release as release,
+)
+from domain.webhooks.manual import (
+    DeliveryRetry as DeliveryRetry,
 )
 from domain.webhooks.manual import (
     begin_retry as begin_retry,

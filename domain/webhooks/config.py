@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from domain.clock import iso
-from domain.commands import UNSET
+from domain.commands import UNSET, given
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import hash_secret
 from domain.models import MATCH_EVENTS, EventType, WebhookConfig
@@ -34,22 +35,30 @@ def get_configuration(uow: UnitOfWork, *, connection_id: str) -> dict[str, Any]:
     return webhook_config_view(uow.webhook_configs.get(connection_id))
 
 
+@dataclass(frozen=True)
+class WebhookChange:
+    """A validated `PATCH /webhooks/configuration` body (`UNSET`: not in the request; a `None` URL removes it)."""
+
+    url: str | None = UNSET
+    events: Sequence[str] = UNSET
+
+
 def configure(
-    uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, guard: UrlGuard,
-    url: str | None = UNSET, events: Sequence[str] = UNSET,
+    uow: UnitOfWork, *, account_id: str, connection_id: str, change: WebhookChange, now: datetime, guard: UrlGuard,
 ) -> dict[str, Any]:
     """Set the URL (None removes it) and/or subscriptions. The first URL creates the secret, returned once."""
     _active_connection(uow, account_id=account_id, connection_id=connection_id)
     config = _config(uow, account_id=account_id, connection_id=connection_id, now=now)
-    if url is not UNSET and url is not None:
+    url, events = change.url, change.events
+    if given(url) and url is not None:
         guard.check(url)
-    if events is not UNSET:
+    if given(events):
         unknown = [event for event in events if event not in MATCH_EVENTS]
         if unknown or len(set(events)) != len(events):
             raise Invalid("events must be unique match event types.",
                           details={"json": {"events": [f"Unique values among {', '.join(MATCH_EVENTS)}."]}})
         config.events = [EventType(event) for event in events]
-    if url is not UNSET:
+    if given(url):
         config.url = url
     created_secret = None
     if config.url and config.secret is None:

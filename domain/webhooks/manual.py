@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from domain.clock import iso
@@ -14,6 +15,13 @@ from domain.webhooks.deliveries import get_delivery
 from domain.webhooks.machine import _attempting, _claim, _one_attempt_at_a_time
 from domain.webhooks.types import TEST_EVENT, Attempt
 from domain.webhooks.urls import UrlGuard, new_webhook_secret
+
+
+@dataclass(frozen=True)
+class DeliveryRetry:
+    """A validated `POST /webhooks/retry` body: the delivery to attempt again now."""
+
+    event_id: str
 
 
 def _destination(uow: UnitOfWork, *, connection_id: str, guard: UrlGuard) -> WebhookConfig:
