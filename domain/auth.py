@@ -153,6 +153,15 @@ def require_scope(principal: Principal, scope: str | None) -> None:
         raise InsufficientScope(scope)
 
 
+@dataclass(frozen=True)
+class NewDeveloperKey:
+    """A validated `POST /operator/keys` body: an optional name, and its scopes as the request spells them
+    (space-separated; all scopes when None), checked by `parse_scopes`."""
+
+    name: str | None = None
+    scope: str | None = None
+
+
 def create_developer_key(
     uow: UnitOfWork, *, account_id: str, name: str | None, scopes: list[str] | None, now: datetime,
     ttl_seconds: int,

@@ -230,13 +230,21 @@ def delete_broadcast(
     return broadcast
 
 
+@dataclass(frozen=True)
+class BroadcastHandover:
+    """A validated handover body: the connection that manages the broadcast's courts from now on."""
+
+    connection_id: str
+
+
 def hand_over(
-    uow: UnitOfWork, *, account_id: str, broadcast_id: str, connection_id: str, now: datetime
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, handover: BroadcastHandover, now: datetime
 ) -> Broadcast:
-    """Operator: the broadcast's courts are now managed by `connection_id` (an active connection).
+    """Operator: the broadcast's courts are now managed by `handover.connection_id` (an active connection).
 
     A court's player-list assignment named the previous manager's list, so it is cleared on a change of hands.
     """
+    connection_id = handover.connection_id
     _check_connection(uow, account_id=account_id, connection_id=connection_id)
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     for table in _tables(uow, broadcast):

@@ -114,9 +114,17 @@ def broadcast_people(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now
     return [_row(uow, broadcast, seen[key], availability) for key in sorted(seen)]
 
 
-def check_in(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person: str, present: bool,
+@dataclass(frozen=True)
+class CheckIn:
+    """A validated check-in body: whether the person is present."""
+
+    present: bool
+
+
+def check_in(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person: str, check: CheckIn,
              now: datetime) -> dict[str, Any]:
     """Mark a person of the broadcast present (or not); their row. 404 for a person the broadcast does not have."""
+    present = check.present
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     availability = Availability(uow, account_id=account_id, now=now)
     seen = _people(uow, broadcast, availability)

@@ -248,9 +248,17 @@ def account_lists(
                     cursor=cursor)
 
 
-def create_house_list(uow: UnitOfWork, *, account_id: str, name: str, now: datetime) -> PlayerList:
+@dataclass(frozen=True)
+class NewHouseList:
+    """A validated `POST /operator/player-lists` body."""
+
+    name: str
+
+
+def create_house_list(uow: UnitOfWork, *, account_id: str, new: NewHouseList, now: datetime) -> PlayerList:
     """A club's own list (contract §9a), owned by the house connection; its `externalID` is its id, so courts
     of house-managed broadcasts name it in `playerListExternalID`."""
+    name = new.name
     if not name.strip():
         raise Invalid("A player list needs a name.", details={"json": {"name": ["A name is required."]}})
     house = house_connection(uow, account_id=account_id, now=now)
@@ -277,18 +285,43 @@ def _mirror_to_teams(uow: UnitOfWork, player_list: PlayerList, *, now: datetime)
         uow.teams.put(team)
 
 
+@dataclass(frozen=True)
+class NewManualPlayer:
+    """A validated manual player body: `fields` in the stored player shape (the module doc), its first name and
+    its externalID (if any) typed."""
+
+    first_name: str
+    external_id: str | None
+    fields: Player
+
+
+@dataclass(frozen=True)
+class PlayerChanges:
+    """A validated player edit body: the stored player fields to change."""
+
+    changes: Player
+
+
+@dataclass(frozen=True)
+class PlayerSheet:
+    """A validated player sheet: each row the fields of a manual player in the stored shape."""
+
+    rows: Sequence[Player]
+    dry_run: bool = False
+
+
 def add_manual_player(
-    uow: UnitOfWork, *, account_id: str, list_id: str, player: Player, now: datetime
+    uow: UnitOfWork, *, account_id: str, list_id: str, player: NewManualPlayer, now: datetime
 ) -> PlayerList:
     """The operator adds a manual entry (externalID optional); no connection's sync ever removes it.
 
     A manual entry needs a name, and never takes an externalID a player of the list already has (a partner's
     matches name their players by it): `409 player_exists`, naming who holds it.
     """
-    if not str(player.get("firstName") or "").strip():
+    if not player.first_name.strip():
         raise Invalid("A player needs a first name.", details={"json": {"firstName": ["A name is required."]}})
     player_list = _account_list(uow, account_id=account_id, list_id=list_id)
-    external_id = player.get("externalID")
+    external_id = player.external_id
     holder = next((p for p in player_list.players if external_id and p.get("externalID") == external_id), None)
     if holder is not None:
         name = " ".join(str(holder.get(f)) for f in ("firstName", "lastName") if holder.get(f)) or "a player"
@@ -297,7 +330,7 @@ def add_manual_player(
             "choose another externalID or none.",
             code="player_exists", details={"externalID": external_id, "name": name},
         )
-    player_list.players.append(club_player(player, PlayerSource.MANUAL))
+    player_list.players.append(club_player(player.fields, PlayerSource.MANUAL))
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
@@ -308,7 +341,7 @@ OPERATOR_EDITABLE = (PlayerSource.MANUAL, PlayerSource.SELF)
 
 
 def edit_player(
-    uow: UnitOfWork, *, account_id: str, list_id: str, player_id: str, changes: Player, now: datetime
+    uow: UnitOfWork, *, account_id: str, list_id: str, player_id: str, edit: PlayerChanges, now: datetime
 ) -> PlayerList:
     """Change a manual or self-registered player's fields; mapped players belong to their connection (404).
 
@@ -320,6 +353,7 @@ def edit_player(
                    if p.get("id") == player_id and p.get("source") in OPERATOR_EDITABLE), None)
     if target is None:
         raise NotFound(f"No manual or self-registered player '{player_id}' in this list.")
+    changes = edit.changes
     edited = {**target, **changes}
     if not str(edited.get("firstName") or "").strip():
         raise Invalid("A player needs a first name.", details={"json": {"firstName": ["A name is required."]}})
@@ -339,7 +373,7 @@ MAX_IMPORT_ROWS = 1000
 
 
 def import_players(
-    uow: UnitOfWork, *, account_id: str, list_id: str, rows: Sequence[Player], dry_run: bool, now: datetime,
+    uow: UnitOfWork, *, account_id: str, list_id: str, sheet: PlayerSheet, now: datetime,
 ) -> tuple[list[Player | DomainError], bool]:
     """A CSV/Excel sheet of players into a list, all or nothing (contract §9a).
 
@@ -350,7 +384,7 @@ def import_players(
     player_list = _account_list(uow, account_id=account_id, list_id=list_id)
     taken = {name_key(full_name(p)): full_name(p) for p in player_list.players}
     outcomes: list[Player | DomainError] = []
-    for row in rows:
+    for row in sheet.rows:
         record = club_player({k: stored_name(v) if isinstance(v, str) else v for k, v in row.items()},
                              PlayerSource.MANUAL)
         name, key = full_name(record), name_key(full_name(record))
@@ -360,7 +394,7 @@ def import_players(
             continue
         taken[key] = name
         outcomes.append(record)
-    stored = not dry_run and not any(isinstance(o, DomainError) for o in outcomes)
+    stored = not sheet.dry_run and not any(isinstance(o, DomainError) for o in outcomes)
     if stored:
         player_list.players.extend(o for o in outcomes if not isinstance(o, DomainError))
         player_list.updated_on = iso(now)

@@ -67,15 +67,24 @@ def create_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: date
     ))
 
 
+@dataclass(frozen=True)
+class OperatorNewRoster:
+    """A validated `POST /operator/rosters` body: the roster, and the broadcast whose default list it may become."""
+
+    roster: NewRoster
+    broadcast_id: str | None = None
+
+
 def operator_create_roster(
-    uow: UnitOfWork, *, account_id: str, new: NewRoster, broadcast_id: str | None, now: datetime
+    uow: UnitOfWork, *, account_id: str, new: OperatorNewRoster, now: datetime
 ) -> Roster:
     """The console's roster (contract §9a): with `broadcast_id`, the broadcast must be the account's (404) and,
     when it has no default player list yet, the new roster's backing list becomes that default."""
+    broadcast_id = new.broadcast_id
     broadcast = uow.broadcasts.get(broadcast_id) if broadcast_id is not None else None
     if broadcast_id is not None and (broadcast is None or broadcast.account_id != account_id):
         raise NotFound(f"No broadcast '{broadcast_id}'.")
-    roster = create_roster(uow, account_id=account_id, new=new, now=now)
+    roster = create_roster(uow, account_id=account_id, new=new.roster, now=now)
     if broadcast is not None and broadcast.default_player_list_id is None:
         broadcast.default_player_list_id, broadcast.updated_on = roster.player_list_id, iso(now)
         uow.broadcasts.put(broadcast)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import fields
+from typing import Any
+
+from marshmallow import fields, post_load
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
@@ -19,6 +21,10 @@ class DeveloperKeyCreate(Strict):
     scope = fields.String(metadata={"description": "space-separated scopes; all scopes when absent",
                                     "pattern": SCOPE_PATTERN})  # unknown scopes: 400 invalid_scope
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> auth.NewDeveloperKey:
+        return auth.NewDeveloperKey(name=data.get("name"), scope=data.get("scope"))
+
 
 class DeveloperKeySchema(Strict):
     key = fields.String(required=True, metadata={"description": "shown once"})
@@ -30,12 +36,11 @@ class DeveloperKeySchema(Strict):
 @requires(operator=True)
 @blp.arguments(DeveloperKeyCreate)
 @blp.response(201, envelope(DeveloperKeySchema))
-def create_developer_key(body: dict[str, str]) -> dict[str, object]:
+def create_developer_key(new: auth.NewDeveloperKey) -> dict[str, object]:
     """Create a developer key (its own connection); the key is shown only in this response."""
     with unit_of_work() as uow:
         key, connection = auth.create_developer_key(
-            uow, account_id=caller().account_id, name=body.get("name"),
-            scopes=auth.parse_scopes(body.get("scope")), now=now(),
+            uow, account_id=caller().account_id, name=new.name, scopes=auth.parse_scopes(new.scope), now=now(),
             ttl_seconds=services().settings.dev_key_ttl,
         )
     return {"data": {"key": key, "connectionID": connection.id, "scopes": connection.scopes}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_load, validate
 
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
@@ -35,6 +35,10 @@ class PersonRead(Schema):
 class CheckInBody(Strict):
     present = StrictBoolean(required=True)
 
+    @post_load
+    def to_command(self, data: Json, **_: Any) -> people.CheckIn:
+        return people.CheckIn(present=data["present"])
+
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/people", methods=["GET"])
 @requires(operator=True)
@@ -53,8 +57,8 @@ def list_people(broadcast_id: str) -> Json:
 @blp.arguments(CheckInBody)
 @blp.response(200, envelope(PersonRead))
 @blp.alt_response(404, response="DEFAULT_ERROR")
-def check_in(body: Json, broadcast_id: str, person_id: str) -> Json:
+def check_in(check: people.CheckIn, broadcast_id: str, person_id: str) -> Json:
     """Check a person in (`present: true`) or out; their row."""
     with unit_of_work() as uow:
         return {"data": people.check_in(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
-                                         person=person_id, present=body["present"], now=now())}
+                                         person=person_id, check=check, now=now())}

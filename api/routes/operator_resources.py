@@ -93,11 +93,11 @@ def delete_broadcast(broadcast_id: str) -> dict[str, Any]:
 @requires(operator=True)
 @blp.arguments(Handover)
 @blp.response(200, envelope(OperatorBroadcastRead))
-def hand_over(body: dict[str, Any], broadcast_id: str) -> dict[str, Any]:
+def hand_over(handover: broadcasts.BroadcastHandover, broadcast_id: str) -> dict[str, Any]:
     """Hand a broadcast's tables to another connection of the account."""
     with unit_of_work() as uow:
         broadcast = broadcasts.hand_over(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
-                                         connection_id=body["connectionID"], now=now())
+                                         handover=handover, now=now())
         return _broadcast(uow, broadcast)
 
 
@@ -118,11 +118,10 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
 @requires(operator=True)
 @blp.arguments(OperatorPlayerListCreate)
 @blp.response(201, envelope(OperatorPlayerListRead))
-def create_player_list(body: dict[str, Any]) -> dict[str, Any]:
+def create_player_list(new: player_lists.NewHouseList) -> dict[str, Any]:
     """Create a club's own player list, owned by the house connection (`externalID` = its `id`)."""
     with unit_of_work() as uow:
-        player_list = player_lists.create_house_list(uow, account_id=caller().account_id, name=body["name"],
-                                                     now=now())
+        player_list = player_lists.create_house_list(uow, account_id=caller().account_id, new=new, now=now())
     return {"data": views.player_list_view(player_list, internal=True)}
 
 
@@ -131,11 +130,11 @@ def create_player_list(body: dict[str, Any]) -> dict[str, Any]:
 @blp.arguments(ManualPlayer)
 @blp.response(201, envelope(OperatorPlayerListRead))
 @blp.alt_response(409, response="DEFAULT_ERROR", description="`player_exists`: the externalID is taken in this list.")
-def add_manual_player(body: dict[str, Any], list_id: str) -> dict[str, Any]:
+def add_manual_player(player: player_lists.NewManualPlayer, list_id: str) -> dict[str, Any]:
     """Add a manual entry to a list (`source: "manual"`); no connection's sync or patch removes it."""
     with unit_of_work() as uow:
         player_list = player_lists.add_manual_player(uow, account_id=caller().account_id, list_id=list_id,
-                                                     player=body, now=now())
+                                                     player=player, now=now())
     return {"data": views.player_list_view(player_list, internal=True)}
 
 
@@ -145,13 +144,13 @@ def add_manual_player(body: dict[str, Any], list_id: str) -> dict[str, Any]:
 @blp.response(200, PlayerImportEnvelope, description="Every row is valid (and added unless `dryRun`).")
 @blp.alt_response(207, schema=PlayerImportEnvelope, description="Some row failed (`player_exists`): nothing is added.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no player list of this account.")
-def import_players(body: dict[str, Any], list_id: str) -> tuple[dict[str, Any], int]:
+def import_players(sheet: player_lists.PlayerSheet, list_id: str) -> tuple[dict[str, Any], int]:
     """Import a sheet of players into a list, all or nothing: each row a manual player; a name already in the list
     or in an earlier row (§8a's name rule) is that row's `409 player_exists`. `dryRun` only checks. At most 1,000
     rows (more is 400)."""
     with unit_of_work() as uow:
         outcomes, stored = player_lists.import_players(uow, account_id=caller().account_id, list_id=list_id,
-                                                       rows=body["rows"], dry_run=body["dryRun"], now=now())
+                                                       sheet=sheet, now=now())
     answer, status = bulk_response(outcomes, key_field=None, keys=None, details=True, present=lambda p: p)
     answer["data"]["imported"] = len(outcomes) if stored else 0
     return answer, status
@@ -165,11 +164,11 @@ def import_players(body: dict[str, Any], list_id: str) -> tuple[dict[str, Any], 
                   "manual or self-registered player of that `id` in it (mapped players are their connection's).")
 @blp.alt_response(409, response="DEFAULT_ERROR", description="`player_exists`: the new name is another player's "
                   "of this list (§8a's name rule).")
-def edit_player(body: dict[str, Any], list_id: str, player_id: str) -> dict[str, Any]:
+def edit_player(edit: player_lists.PlayerChanges, list_id: str, player_id: str) -> dict[str, Any]:
     """Change a manual or self-registered player; the whole list comes back."""
     with unit_of_work() as uow:
         player_list = player_lists.edit_player(uow, account_id=caller().account_id, list_id=list_id,
-                                               player_id=player_id, changes=body, now=now())
+                                               player_id=player_id, edit=edit, now=now())
     return {"data": views.player_list_view(player_list, internal=True)}
 
 
@@ -199,12 +198,11 @@ def list_rosters(query: dict[str, Any]) -> dict[str, Any]:
 @blp.response(201, envelope(RosterRead))
 @blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: `broadcastID` is not a broadcast of "
                   "this account.")
-def create_roster(body: dict[str, Any]) -> dict[str, Any]:
+def create_roster(new: rosters.OperatorNewRoster) -> dict[str, Any]:
     """Create a roster and its backing player list; with `broadcastID`, that list becomes the broadcast's default
     player list when it has none."""
     with unit_of_work() as uow:
-        roster = rosters.operator_create_roster(uow, account_id=caller().account_id, new=body["new"],
-                                                broadcast_id=body["broadcast_id"], now=now())
+        roster = rosters.operator_create_roster(uow, account_id=caller().account_id, new=new, now=now())
         return {"data": views.roster_view(uow, roster)}
 
 

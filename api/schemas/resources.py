@@ -14,10 +14,20 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from api.schemas.common import ErrorBody, Strict, Vocabulary, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
-from domain.broadcasts import BroadcastChange, Court, NewBroadcast
+from domain.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
 from domain.models import PlayerSource, RosterType
-from domain.player_lists import MAX_IMPORT_ROWS, PlayerListChange, SyncPlayerList, SyncTeam, TeamChange
-from domain.rosters import NewRoster, RosterChange
+from domain.player_lists import (
+    MAX_IMPORT_ROWS,
+    NewHouseList,
+    NewManualPlayer,
+    PlayerChanges,
+    PlayerListChange,
+    PlayerSheet,
+    SyncPlayerList,
+    SyncTeam,
+    TeamChange,
+)
+from domain.rosters import NewRoster, OperatorNewRoster, RosterChange
 from domain.tables import ListAssignment, TableAssignment
 
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
@@ -82,6 +92,10 @@ class ManualPlayer(PlayerFields):
     firstName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
                                                        validate.Regexp(VISIBLE, error="A name is required.")])
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> NewManualPlayer:
+        return NewManualPlayer(first_name=data["firstName"], external_id=data.get("externalID"), fields=data)
+
 
 class PlayerEdit(PlayerFields):
     """The fields to change of a manual or self-registered player (at least one)."""
@@ -95,6 +109,10 @@ class PlayerEdit(PlayerFields):
     def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
         if not data:
             raise ValidationError("Give at least one property to change.")
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> PlayerChanges:
+        return PlayerChanges(changes=data)
 
 
 class PlayerImportRow(Strict):
@@ -114,6 +132,10 @@ class PlayerImport(Strict):
                        validate=validate.Length(min=1, max=MAX_IMPORT_ROWS),
                        metadata={"description": "1 to 1,000 rows"})
     dryRun = StrictBoolean(load_default=False, metadata={"description": "only check; store nothing"})
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> PlayerSheet:
+        return PlayerSheet(rows=data["rows"], dry_run=data["dryRun"])
 
 
 class PlayerRead(Schema):
@@ -261,10 +283,10 @@ class OperatorRosterCreate(Strict):
     selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
 
     @post_load
-    def to_command(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
-        return {"broadcast_id": data.get("broadcastID"), "new": NewRoster(
+    def to_command(self, data: dict[str, Any], **_: Any) -> OperatorNewRoster:
+        return OperatorNewRoster(broadcast_id=data.get("broadcastID"), roster=NewRoster(
             name=data["name"], roster_type=data["type"],
-            self_registration_enabled=data.get("selfRegistrationEnabled"))}
+            self_registration_enabled=data.get("selfRegistrationEnabled")))
 
 
 class OperatorRosterPatch(Strict):
@@ -279,6 +301,10 @@ class OperatorRosterPatch(Strict):
 
 class OperatorPlayerListCreate(Strict):
     name = str_field(NAME, required=True, min_length=1)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> NewHouseList:
+        return NewHouseList(name=data["name"])
 
 
 class RosterSource(Schema):
@@ -428,6 +454,10 @@ class OperatorBroadcastCreate(BroadcastCreate):
 
 class Handover(Strict):
     connectionID = str_field(OTHER, required=True, min_length=1)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> BroadcastHandover:
+        return BroadcastHandover(connection_id=data["connectionID"])
 
 
 class Output(Schema):
