@@ -55,6 +55,47 @@ class Rules:
     default_best_of: int = 5
 
 
+# ----------------------------------------------------------------------------------------------- commands
+# Validated operator bodies (api/schemas builds them); the services take their typed fields.
+@dataclass(frozen=True)
+class StartMatch:
+    """`POST /operator/matches/{id}/start`: `force` starts it even if a player may not start now."""
+
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreWrite:
+    """`POST /operator/matches/{id}/score`: the game scores (each `{"a", "b"}`), based on `version` if given."""
+
+    game_scores: list[dict[str, int]]
+    op_id: str | None = None
+    reason: str | None = None
+    version: int | None = None
+    confirm_draw_change: bool = False
+
+
+@dataclass(frozen=True)
+class Completion:
+    """`POST /operator/matches/{id}/complete`: optionally the final game scores."""
+
+    game_scores: list[dict[str, int]] | None = None
+
+
+@dataclass(frozen=True)
+class OperatorMove:
+    """`POST /operator/matches/{id}/move`: the destination table (None: back to a draw's court pool)."""
+
+    table_id: str | None
+
+
+@dataclass(frozen=True)
+class QueueOrder:
+    """`PUT /operator/tables/{id}/queue`: the table's pending matches in their new order."""
+
+    match_ids: list[str]
+
+
 # ----------------------------------------------------------------------------------------------- lookups
 def managed_table(uow: UnitOfWork, *, account_id: str, table_id: str, connection_id: str | None) -> Table:
     """The table, if it exists in the account (404) and the caller manages it (403); operator: None."""
@@ -386,6 +427,14 @@ class WalkoverReason(StrEnum):
     RETIRED = "retired"
     WITHDRAWN = "withdrawn"
     INJURY = "injury"
+
+
+@dataclass(frozen=True)
+class Walkover:
+    """`POST /operator/matches/{id}/walkover`: the winner's side and why the match was not played out."""
+
+    winner_side: str
+    reason: WalkoverReason
 
 
 def record_walkover(

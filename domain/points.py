@@ -8,6 +8,7 @@ an older one is `409 stale_state`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from domain import matches, scoring
@@ -24,6 +25,25 @@ def _in_play(uow: UnitOfWork, *, account_id: str, match_id: str, version: int | 
     if match.status != MatchStatus.ACTIVE:
         raise Conflict(f"Match '{match_id}' is {match.status}, not active.", code="match_not_active")
     return match
+
+
+@dataclass(frozen=True)
+class PointWrite:
+    """A validated `POST .../point` body: +1 for `side`, based on the match's `version` (`scoreVersion`)."""
+
+    side: str
+    version: int
+    op_id: str | None = None
+    device_id: str | None = None
+
+
+@dataclass(frozen=True)
+class UndoWrite:
+    """A validated `POST .../undo` body: take back the last point, based on the match's `version`."""
+
+    version: int
+    op_id: str | None = None
+    device_id: str | None = None
 
 
 def add_point(uow: UnitOfWork, *, account_id: str, match_id: str, side: str, version: int | None, now: datetime,

@@ -253,9 +253,19 @@ def _check_not_pending(uow: UnitOfWork, planned: Planned, pending: dict[str, set
                        code="duplicate_match", details={"court": ["Same court and sides as a pending match."]})
 
 
+@dataclass(frozen=True)
+class ScheduleImport:
+    """A validated `POST /operator/matches/import` body: the rows for a broadcast's courts; `day` places a
+    row's `time` (default: today in the event's time zone); `dry_run` only checks."""
+
+    broadcast_id: str
+    rows: Sequence[ScheduleRow]
+    dry_run: bool = False
+    day: date | None = None
+
+
 def import_schedule(
-    uow: UnitOfWork, *, account_id: str, broadcast_id: str, rows: Sequence[ScheduleRow], dry_run: bool,
-    now: datetime, rules: Rules, zone: tzinfo, day: date | None = None,
+    uow: UnitOfWork, *, account_id: str, schedule: ScheduleImport, now: datetime, rules: Rules, zone: tzinfo,
 ) -> tuple[list[Planned | DomainError], bool]:
     """Plan every row in order (per-row results); queue them all only when none failed and not `dry_run`.
 
@@ -264,6 +274,7 @@ def import_schedule(
 
     Returns the outcomes and whether the matches were queued.
     """
+    broadcast_id, rows, dry_run, day = schedule.broadcast_id, schedule.rows, schedule.dry_run, schedule.day
     if len(rows) > MAX_ROWS:
         raise Invalid(f"At most {MAX_ROWS} rows per import; this one has {len(rows)}.",
                       details={"json": {"rows": [f"Longer than maximum length {MAX_ROWS}."]}})

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Response
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_load, validate
 
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
@@ -55,6 +55,10 @@ class OperatorScoreBody(ScoreBody):
 class OperatorMoveBody(Strict):
     tableID = fields.String(required=True, allow_none=True, validate=validate.Length(min=1, max=500), metadata={
         "description": "a table of the account; null puts a draw's match back into the court pool (§13)"})
+
+    @post_load
+    def to_command(self, data: Json, **_: Any) -> svc.OperatorMove:
+        return svc.OperatorMove(table_id=data["tableID"])
 
 
 class OperatorMatchQuery(PageQuery):
@@ -126,7 +130,7 @@ def create_match(body: svc.MatchSync) -> Json:
 @blp.response(200, ImportEnvelope, description="Every row is valid (and queued unless `dryRun`).")
 @blp.alt_response(207, schema=ImportEnvelope, description="Some row failed: nothing is queued.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
-def import_matches(body: Json) -> tuple[Json, int]:
+def import_matches(schedule_import: schedule.ScheduleImport) -> tuple[Json, int]:
     """Import a schedule: each row a match on a court of the broadcast, all or nothing (contract §9).
 
     A player cell naming a player of the court's list ("First Last", any case) is that player, else a manual
@@ -134,9 +138,8 @@ def import_matches(body: Json) -> tuple[Json, int]:
     rows (more is 400).
     """
     with unit_of_work() as uow:
-        outcomes, queued = schedule.import_schedule(
-            uow, account_id=_account(), broadcast_id=body["broadcastID"], rows=body["rows"],
-            dry_run=body["dryRun"], now=now(), rules=rules(), zone=services().settings.zone(), day=body.get("day"))
+        outcomes, queued = schedule.import_schedule(uow, account_id=_account(), schedule=schedule_import, now=now(),
+                                                    rules=rules(), zone=services().settings.zone())
     points = services().settings.points_per_game
     answer, status = bulk_response(outcomes, key_field=None, keys=None, details=True,
                                    present=lambda planned: planned.read(points=points))
@@ -193,6 +196,10 @@ def results(query: Json) -> Json | Response:
 class StartBody(Strict):
     force = StrictBoolean(metadata={"description": "start even if a player is still playing on another table"})
 
+    @post_load
+    def to_command(self, data: Json, **_: Any) -> svc.StartMatch:
+        return svc.StartMatch(force=data.get("force", False))
+
 
 @blp.route("/operator/matches/<string:match_id>/start", methods=["POST"])
 @requires(operator=True)
@@ -201,12 +208,12 @@ class StartBody(Strict):
 @blp.alt_response(409, description="match_not_pending, table_busy (the table already plays a match), or unless "
                                    "`force`: player_busy (`details.players`, `details.tableIDs`), player_resting "
                                    "(`details.until`), not_checked_in, not_before (each with `details.players`).")
-def start_match(body: Json, match_id: str) -> Json:
+def start_match(start: svc.StartMatch | None, match_id: str) -> Json:
     """Start a pending match (one active match per table, no player on two tables unless forced); emits
     match.started."""
     with unit_of_work() as uow:
         match = svc.start_match(uow, account_id=_account(), match_id=match_id, now=now(), rules=rules(),
-                                force=bool((body or {}).get("force")))
+                                force=start is not None and start.force)
         return {"data": reader(uow).read(match)}
 
 
@@ -226,6 +233,10 @@ class WalkoverBody(Strict):
     winnerSide = Vocabulary(Side, required=True)
     reason = Vocabulary(svc.WalkoverReason, required=True)
 
+    @post_load
+    def to_command(self, data: Json, **_: Any) -> svc.Walkover:
+        return svc.Walkover(winner_side=data["winnerSide"], reason=svc.WalkoverReason(data["reason"]))
+
 
 @blp.route("/operator/matches/<string:match_id>/walkover", methods=["POST"])
 @requires(operator=True)
@@ -233,12 +244,12 @@ class WalkoverBody(Strict):
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(404, response="DEFAULT_ERROR")
 @blp.alt_response(409, description="match_locked: the match is already completed.")
-def walkover(body: Json, match_id: str) -> Json:
+def walkover(decision: svc.Walkover, match_id: str) -> Json:
     """Decide a match without playing it to the end: a pending match is a walkover, an active one a retirement
     (its games kept); `winnerSide` wins. Emits match.completed and feeds a draw (contract §14)."""
     with unit_of_work() as uow:
-        match = svc.record_walkover(uow, account_id=_account(), match_id=match_id, winner_side=body["winnerSide"],
-                                    reason=svc.WalkoverReason(body["reason"]), now=now(), rules=rules())
+        match = svc.record_walkover(uow, account_id=_account(), match_id=match_id, winner_side=decision.winner_side,
+                                    reason=decision.reason, now=now(), rules=rules())
         return {"data": reader(uow).read(match)}
 
 
@@ -255,11 +266,11 @@ def start_next(table_id: str) -> Json:
         return {"data": reader(uow).read(match)}
 
 
-def _scoring(match_id: str, body: Json, write: Callable[[UnitOfWork], Match]) -> Json:
+def _scoring(match_id: str, op_id: str | None, write: Callable[[UnitOfWork], Match]) -> Json:
     """Run one scoring write and answer the match read; a repeated `opID` answers the first answer again and
     changes nothing (stored in the write's unit of work). `409 stale_state` carries the current read in
     `details.match` (contract §17), so a client can show the score it lost the race to."""
-    op_id = operations.check_op_id(body.get("opID"))
+    op_id = operations.check_op_id(op_id)
     try:
         with unit_of_work() as uow:
             return {"data": operations.once(uow, account_id=_account(), scope=match_id, op_id=op_id, now=now(),
@@ -280,7 +291,7 @@ def _scoring(match_id: str, body: Json, write: Callable[[UnitOfWork], Match]) ->
 @blp.alt_response(409, description="match_not_active (pending), match_undecided (correction of a result), "
                                    "stale_state (`version` is not the current `scoreVersion`), "
                                    "draw_change_required or downstream_started (a draw's match, §13).")
-def score_match(body: Json, match_id: str) -> Json:
+def score_match(write: svc.ScoreWrite, match_id: str) -> Json:
     """Replace the game scores of an active match (live) or a completed one (correction).
 
     Games go to the server's points per game (11), won by 2. On an active match the last game may be in
@@ -290,10 +301,9 @@ def score_match(body: Json, match_id: str) -> Json:
     `match.result_updated` carries `previous: {gameScores, score}`. With `version`, a write based on an older
     `scoreVersion` is 409 `stale_state` (the current read in `details.match`) and changes nothing.
     """
-    return _scoring(match_id, body, lambda uow: svc.score_match(
-        uow, account_id=_account(), match_id=match_id, game_scores=body["gameScores"], now=now(), rules=rules(),
-        reason=body.get("reason"), version=body.get("version"),
-        confirm_draw_change=body.get("confirmDrawChange", False)))
+    return _scoring(match_id, write.op_id, lambda uow: svc.score_match(
+        uow, account_id=_account(), match_id=match_id, game_scores=write.game_scores, now=now(), rules=rules(),
+        reason=write.reason, version=write.version, confirm_draw_change=write.confirm_draw_change))
 
 
 @blp.route("/operator/matches/<string:match_id>/point", methods=["POST"])
@@ -303,12 +313,12 @@ def score_match(body: Json, match_id: str) -> Json:
 @blp.alt_response(404, response="DEFAULT_ERROR")
 @blp.alt_response(409, description="stale_state (`details.match` is the current read), match_not_active, or "
                                    "match_decided (complete it).")
-def add_point(body: Json, match_id: str) -> Json:
+def add_point(point: points.PointWrite, match_id: str) -> Json:
     """+1 for `side` in the current game of an active match (a new game once the last is won), based on
     `version` (the match's `scoreVersion`); emits match.score_updated (contract §17)."""
-    return _scoring(match_id, body, lambda uow: points.add_point(
-        uow, account_id=_account(), match_id=match_id, side=body["side"], version=body["version"], now=now(),
-        rules=rules(), device=body.get("deviceID")))
+    return _scoring(match_id, point.op_id, lambda uow: points.add_point(
+        uow, account_id=_account(), match_id=match_id, side=point.side, version=point.version, now=now(),
+        rules=rules(), device=point.device_id))
 
 
 @blp.route("/operator/matches/<string:match_id>/undo", methods=["POST"])
@@ -318,12 +328,12 @@ def add_point(body: Json, match_id: str) -> Json:
 @blp.alt_response(404, response="DEFAULT_ERROR")
 @blp.alt_response(409, description="stale_state (`details.match` is the current read), match_not_active, or "
                                    "nothing_to_undo.")
-def undo_point(body: Json, match_id: str) -> Json:
+def undo_point(undo: points.UndoWrite, match_id: str) -> Json:
     """Take back the last point added to the match, whoever added it (console, scorer page or this API), based on
     `version`; emits match.score_updated (contract §17)."""
-    return _scoring(match_id, body, lambda uow: points.undo_point(
-        uow, account_id=_account(), match_id=match_id, version=body["version"], now=now(), rules=rules(),
-        device=body.get("deviceID")))
+    return _scoring(match_id, undo.op_id, lambda uow: points.undo_point(
+        uow, account_id=_account(), match_id=match_id, version=undo.version, now=now(), rules=rules(),
+        device=undo.device_id))
 
 
 @blp.route("/operator/matches/<string:match_id>/complete", methods=["POST"])
@@ -331,11 +341,11 @@ def undo_point(body: Json, match_id: str) -> Json:
 @blp.arguments(CompleteBody)
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="match_not_active, or match_undecided (no side has won the match).")
-def complete_match(body: Json, match_id: str) -> Json:
+def complete_match(completion: svc.Completion, match_id: str) -> Json:
     """Complete an active match, optionally with its final game scores; emits match.completed."""
     with unit_of_work() as uow:
         match = svc.complete_match(uow, account_id=_account(), match_id=match_id,
-                                   game_scores=body.get("gameScores"), now=now(), rules=rules())
+                                   game_scores=completion.game_scores, now=now(), rules=rules())
         return {"data": reader(uow).read(match)}
 
 
@@ -346,14 +356,14 @@ def complete_match(body: Json, match_id: str) -> Json:
 @blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed: null for a match of no draw, "
                                                              "or a court the draw may not use.")
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
-def move_match(body: Json, match_id: str) -> Json:
+def move_match(move: svc.OperatorMove, match_id: str) -> Json:
     """Move a pending match to the end of another table's queue.
 
     The operator may use any table of the account, whichever connection manages it; moving onto the match's
     own table changes nothing.
     """
     with unit_of_work() as uow:
-        match = svc.operator_move_match(uow, account_id=_account(), match_id=match_id, table_id=body["tableID"],
+        match = svc.operator_move_match(uow, account_id=_account(), match_id=match_id, table_id=move.table_id,
                                         now=now())
         return {"data": reader(uow).read(match)}
 
@@ -373,13 +383,13 @@ def cancel_match(match_id: str) -> Json:
 @requires(operator=True)
 @blp.arguments(QueueOrderBody)
 @blp.response(200, envelope(TableRead))
-def reorder_queue(body: Json, table_id: str) -> Json:
+def reorder_queue(order: svc.QueueOrder, table_id: str) -> Json:
     """Reorder a table's queue.
 
     `matchIDs` lists exactly the table's pending matches (every connection's), each once, in the new order;
     anything else is 400 `validation_failed` and nothing changes.
     """
     with unit_of_work() as uow:
-        table = svc.reorder_queue(uow, account_id=_account(), table_id=table_id, match_ids=body["matchIDs"],
+        table = svc.reorder_queue(uow, account_id=_account(), table_id=table_id, match_ids=order.match_ids,
                                   now=now())
         return {"data": reader(uow).table(table, connection_id=None)}

@@ -9,11 +9,12 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from api.schemas.common import Strict, Vocabulary, str_field
 from domain import scoring
-from domain.matches import MatchSync
+from domain.matches import Completion, MatchSync, QueueOrder, ScoreWrite
 from domain.models import Attention, BlockReason, MatchResultType, MatchStatus, Side
 from domain.names import stored_name
+from domain.points import PointWrite, UndoWrite
 from domain.queues import SIDES
-from domain.schedule import CLOCK_TIME, MAX_ROWS, ScheduleRow
+from domain.schedule import CLOCK_TIME, MAX_ROWS, ScheduleImport, ScheduleRow
 
 BULK_SIZE = validate.Length(min=1, max=100)
 MAX_POINTS = 999
@@ -186,6 +187,11 @@ class ScheduleImportBody(Strict):
     day = fields.Date(metadata={"description": "the broadcast's day a row's `time` falls on (YYYY-MM-DD); default: "
                                                "today in the server's time zone (COURTSIDE_TIME_ZONE)"})
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> ScheduleImport:
+        return ScheduleImport(broadcast_id=data["broadcastID"], rows=data["rows"], dry_run=data["dryRun"],
+                              day=data.get("day"))
+
 
 class MatchPatchSchema(MatchSyncSchema):
     """PATCH /matches/{externalID}: only `tableID` (a move), or a full match sync body (a replacement, whose
@@ -252,6 +258,11 @@ class ScoreBody(Strict):
                                                     "audit log, contract §16)"})
     version = StrictInteger(validate=validate.Range(min=0, max=MAX_VERSION), metadata={"description": VERSION_HELP})
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> ScoreWrite:
+        return ScoreWrite(game_scores=data["gameScores"], op_id=data.get("opID"), reason=data.get("reason"),
+                          version=data.get("version"), confirm_draw_change=data.get("confirmDrawChange", False))
+
 
 DEVICE_ID = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"), metadata={
     "description": "the client's own device (a console session, a phone): the board says \"2 devices scoring\" "
@@ -265,6 +276,11 @@ class PointBody(Strict):
     version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                             metadata={"description": VERSION_HELP})
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> PointWrite:
+        return PointWrite(side=data["side"], version=data["version"], op_id=data.get("opID"),
+                          device_id=data.get("deviceID"))
+
 
 class UndoBody(Strict):
     opID = OP_ID
@@ -272,14 +288,26 @@ class UndoBody(Strict):
     version = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                             metadata={"description": VERSION_HELP})
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> UndoWrite:
+        return UndoWrite(version=data["version"], op_id=data.get("opID"), device_id=data.get("deviceID"))
+
 
 class CompleteBody(Strict):
     gameScores = fields.List(fields.Nested(GameScoreBody), validate=validate.Length(max=MAX_POINTS))
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> Completion:
+        return Completion(game_scores=data.get("gameScores"))
 
 
 class QueueOrderBody(Strict):
     matchIDs = fields.List(str_field(500, min_length=1), required=True, validate=validate.Length(max=5000),
                            metadata={"uniqueItems": True, "description": "exactly the table's pending matches"})
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> QueueOrder:
+        return QueueOrder(match_ids=data["matchIDs"])
 
 
 # ------------------------------------------------------------------------------------------------ reads
