@@ -48,6 +48,20 @@ class MatchSync:
 
 
 @dataclass(frozen=True)
+class MatchMove:
+    """A validated move body (`PATCH /matches/{externalID}` with only `tableID`): the table to queue it on."""
+
+    table_id: str
+
+
+@dataclass(frozen=True)
+class MatchAssignment(MatchMove):
+    """One item of `PATCH /matches/bulk`: which match moves to which table."""
+
+    external_id: str
+
+
+@dataclass(frozen=True)
 class Rules:
     """The scoring rules of the server (settings `points_per_game`, `default_best_of`)."""
 

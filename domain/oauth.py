@@ -53,6 +53,30 @@ class AuthorizationCheck:
     can_redirect: bool = False
 
 
+@dataclass(frozen=True)
+class NewApp:
+    """A validated `POST /operator/apps` body: `scope` space-separated (all scopes when None); a `legacy` app
+    may authorize without PKCE."""
+
+    name: str
+    redirect_uris: list[str]
+    scope: str | None = None
+    legacy: bool = False
+
+
+@dataclass(frozen=True)
+class Approval:
+    """The operator's consent to an authorization request (`POST /operator/oauth/approve`, or the consent
+    page's form)."""
+
+    client_id: str
+    redirect_uri: str
+    scope: str | None = None
+    code_challenge: str | None = None
+    code_challenge_method: str | None = None
+    state: str | None = None
+
+
 # ---------------------------------------------------------------- apps
 def _check_redirect_uri(uri: str) -> None:
     """Registered redirect URIs are absolute http(s) URLs without a fragment (RFC 6749 §3.1.2)."""
@@ -63,11 +87,9 @@ def _check_redirect_uri(uri: str) -> None:
         )
 
 
-def register_app(
-    uow: UnitOfWork, *, account_id: str, name: str, redirect_uris: list[str], scope: str | None,
-    legacy: bool = False, now: datetime,
-) -> tuple[App, str]:
+def register_app(uow: UnitOfWork, *, account_id: str, new: NewApp, now: datetime) -> tuple[App, str]:
     """Register a partner app; returns it and its client secret, which is shown only this once."""
+    name, redirect_uris, scope, legacy = new.name, new.redirect_uris, new.scope, new.legacy
     if not 1 <= len(redirect_uris) <= MAX_REDIRECT_URIS:
         raise Invalid(f"Register 1 to {MAX_REDIRECT_URIS} redirect URIs.")
     for uri in redirect_uris:
@@ -163,14 +185,14 @@ def operator_for(uow: UnitOfWork, *, operator_key: str | None, now: datetime) ->
 
 
 def approve(
-    uow: UnitOfWork, *, account_id: str, client_id: str, redirect_uri: str, scope: str | None,
-    code_challenge: str | None, code_challenge_method: str | None = None, state: str | None = None,
-    now: datetime, code_ttl: int = 600,
+    uow: UnitOfWork, *, account_id: str, approval: Approval, now: datetime, code_ttl: int = 600,
 ) -> tuple[str, str]:
     """The operator approves: a single-use code bound to the app and redirect URI; returns it and the redirect."""
+    state = approval.state
     check = check_authorization(
-        uow, client_id=client_id, redirect_uri=redirect_uri, scope=scope, code_challenge=code_challenge,
-        code_challenge_method=code_challenge_method, account_id=account_id,
+        uow, client_id=approval.client_id, redirect_uri=approval.redirect_uri, scope=approval.scope,
+        code_challenge=approval.code_challenge, code_challenge_method=approval.code_challenge_method,
+        account_id=account_id,
     )
     if check.problem is not None:
         raise check.problem

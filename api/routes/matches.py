@@ -55,10 +55,10 @@ def _sync(uow: UnitOfWork, sync: svc.MatchSync, ends: svc.QueueEnds | None = Non
                           rules=rules(), ends=ends)
 
 
-def _move(uow: UnitOfWork, external_id: str, table_id: str, ends: svc.QueueEnds | None = None) -> Match:
+def _move(uow: UnitOfWork, external_id: str, move: svc.MatchMove, ends: svc.QueueEnds | None = None) -> Match:
     account_id, connection_id = _ids()
     return svc.move_match(uow, account_id=account_id, connection_id=connection_id, external_id=external_id,
-                          table_id=table_id, now=now(), ends=ends)
+                          table_id=move.table_id, now=now(), ends=ends)
 
 
 def _bulk(
@@ -106,9 +106,8 @@ def list_matches(query: Json) -> Json:
 @blp.arguments(BulkSyncSchema)
 @blp.response(200, SYNC_BULK)
 @blp.alt_response(207, schema=SYNC_BULK, description="Some items failed; see each result.")
-def bulk_sync(body: Json) -> tuple[Json, int]:
+def bulk_sync(items: list[svc.MatchSync]) -> tuple[Json, int]:
     """Sync up to 100 matches; per-match results in request order."""
-    items: list[svc.MatchSync] = body["matches"]
     return _bulk(items, [item.external_id for item in items], _sync, lambda read, match: read.read(match))
 
 
@@ -117,11 +116,10 @@ def bulk_sync(body: Json) -> tuple[Json, int]:
 @blp.arguments(BulkAssignSchema)
 @blp.response(200, SYNC_BULK)
 @blp.alt_response(207, schema=SYNC_BULK, description="Some items failed; see each result.")
-def bulk_move(body: Json) -> tuple[Json, int]:
+def bulk_move(items: list[svc.MatchAssignment]) -> tuple[Json, int]:
     """Move up to 100 pending matches; request order is kept within each destination table."""
-    items: list[Json] = body["matches"]
-    return _bulk(items, [item["externalID"] for item in items],
-                 lambda uow, item, ends: _move(uow, item["externalID"], item["tableID"], ends),
+    return _bulk(items, [item.external_id for item in items],
+                 lambda uow, item, ends: _move(uow, item.external_id, item, ends),
                  lambda read, match: read.read(match))
 
 
@@ -130,9 +128,8 @@ def bulk_move(body: Json) -> tuple[Json, int]:
 @blp.arguments(BulkCancelSchema)
 @blp.response(200, CANCEL_BULK)
 @blp.alt_response(207, schema=CANCEL_BULK, description="Some items failed; see each result.")
-def bulk_cancel(body: Json) -> tuple[Json, int]:
+def bulk_cancel(keys: list[str]) -> tuple[Json, int]:
     """Cancel up to 100 pending matches; per-match results in request order."""
-    keys: list[str] = body["externalIDs"]
     stamp = now()
     return _bulk(keys, keys,
                  lambda uow, key, _: svc.cancel_match(uow, connection_id=_ids()[1], external_id=key, now=stamp),
@@ -161,7 +158,7 @@ def get_match(external_id: str) -> Json:
 @blp.arguments(MatchPatchSchema)
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
-def patch_match(body: svc.MatchSync | Json, external_id: str) -> Json:
+def patch_match(body: svc.MatchSync | svc.MatchMove, external_id: str) -> Json:
     """Move or replace a pending match.
 
     A body with only `tableID` is a move to the end of that table's queue (already there: unchanged). Any other
@@ -169,7 +166,7 @@ def patch_match(body: svc.MatchSync | Json, external_id: str) -> Json:
     """
     with unit_of_work() as uow:
         if not isinstance(body, svc.MatchSync):
-            return {"data": reader(uow).read(_move(uow, external_id, body["tableID"]))}
+            return {"data": reader(uow).read(_move(uow, external_id, body))}
         svc.find_match(uow, connection_id=_ids()[1], external_id=external_id)
         if body.external_id != external_id:
             raise Invalid("externalID in the body must match the path.",

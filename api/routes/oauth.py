@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, g, redirect, render_template, request
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
 from werkzeug.wrappers import Response as BaseResponse
 
 from api.blueprint import Blueprint
@@ -78,6 +78,11 @@ class AppCreateSchema(Strict):
     legacy = fields.Boolean(truthy={True}, falsy={False},
                             metadata={"description": "a legacy app may authorize without PKCE"})
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> oauth.NewApp:
+        return oauth.NewApp(name=data["name"], redirect_uris=data["redirectURIs"], scope=data.get("scope"),
+                            legacy=data.get("legacy", False))
+
 
 class AppCreatedSchema(Strict):
     appID = fields.String(required=True)
@@ -118,6 +123,14 @@ class ApproveSchema(Strict):
                                         metadata={"description": "S256 (the default, the only method)"})
     scope = str_field(metadata={"description": "space-separated; all of the app's scopes when absent"})
     state = str_field()
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> oauth.Approval:
+        return oauth.Approval(
+            client_id=data["clientID"], redirect_uri=data["redirectURI"], scope=data.get("scope"),
+            code_challenge=data.get("codeChallenge"),
+            code_challenge_method=data.get("codeChallengeMethod", "S256" if "codeChallenge" in data else None),
+            state=data.get("state"))
 
 
 class ApprovedSchema(Strict):
@@ -284,12 +297,12 @@ def decide() -> BaseResponse:
             return _go(oauth.error_redirect(check, code="access_denied", state=params["state"]))
         if decision != "approve":
             return _page("consent.html", 400, **context | {"error": "Choose Approve or Deny."})
-        _, location = oauth.approve(
-            uow, account_id=principal.account_id, client_id=check.app.client_id, redirect_uri=check.redirect_uri,
-            scope=params["scope"], code_challenge=params["code_challenge"],
-            code_challenge_method=params["code_challenge_method"], state=params["state"], now=now(),
-            code_ttl=services().settings.code_ttl,
-        )
+        approval = oauth.Approval(
+            client_id=check.app.client_id, redirect_uri=check.redirect_uri, scope=params["scope"],
+            code_challenge=params["code_challenge"], code_challenge_method=params["code_challenge_method"],
+            state=params["state"])
+        _, location = oauth.approve(uow, account_id=principal.account_id, approval=approval, now=now(),
+                                    code_ttl=services().settings.code_ttl)
     return _go(location)
 
 
@@ -310,13 +323,10 @@ def list_apps(query: dict[str, Any]) -> dict[str, object]:
 @requires(operator=True)
 @blp.arguments(AppCreateSchema)
 @blp.response(201, envelope(AppCreatedSchema))
-def create_app(body: dict[str, Any]) -> dict[str, object]:
+def create_app(new: oauth.NewApp) -> dict[str, object]:
     """Register a partner app; its client secret is shown only in this response."""
     with unit_of_work() as uow:
-        app, secret = oauth.register_app(
-            uow, account_id=caller().account_id, name=body["name"], redirect_uris=body["redirectURIs"],
-            scope=body.get("scope"), legacy=body.get("legacy", False), now=now(),
-        )
+        app, secret = oauth.register_app(uow, account_id=caller().account_id, new=new, now=now())
     return {"data": views.app_view(app) | {"clientSecret": secret}}
 
 
@@ -353,14 +363,9 @@ def revoke_connection(connection_id: str) -> dict[str, object]:
 @blp.response(200, envelope(ApprovedSchema))
 @blp.alt_response(400, response="DEFAULT_ERROR")
 @blp.alt_response(404, response="DEFAULT_ERROR")
-def approve(body: dict[str, Any]) -> dict[str, object]:
+def approve(approval: oauth.Approval) -> dict[str, object]:
     """The consent step as an API call: a single-use code for the app and its exact redirect URI."""
     with unit_of_work() as uow:
-        code, location = oauth.approve(
-            uow, account_id=caller().account_id, client_id=body["clientID"], redirect_uri=body["redirectURI"],
-            scope=body.get("scope"), code_challenge=body.get("codeChallenge"),
-            code_challenge_method=body.get("codeChallengeMethod", "S256" if "codeChallenge" in body else None),
-            state=body.get("state"), now=now(),
-            code_ttl=services().settings.code_ttl,
-        )
+        code, location = oauth.approve(uow, account_id=caller().account_id, approval=approval, now=now(),
+                                       code_ttl=services().settings.code_ttl)
     return {"data": {"code": code, "redirectURL": location}}

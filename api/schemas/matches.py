@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from api.schemas.common import Strict, Vocabulary, str_field
 from domain import scoring
-from domain.matches import Completion, MatchSync, QueueOrder, ScoreWrite
+from domain.matches import Completion, MatchAssignment, MatchMove, MatchSync, QueueOrder, ScoreWrite
 from domain.models import Attention, BlockReason, MatchResultType, MatchStatus, Side
 from domain.names import stored_name
 from domain.points import PointWrite, UndoWrite
@@ -113,7 +113,7 @@ class MatchSyncSchema(Strict):
     playerB2 = fields.Nested(PlayerReference)
 
     @post_load
-    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | dict[str, Any]:
+    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | MatchMove:
         return match_sync(data)
 
 
@@ -137,7 +137,7 @@ class OperatorMatchCreate(MatchSyncSchema):
         "description": "a list of the account by externalID or id; default: the court's player list"})
 
     @post_load
-    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | dict[str, Any]:
+    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | MatchMove:
         return match_sync({"externalID": "", "playerListExternalID": ""} | data)
 
 
@@ -203,9 +203,9 @@ class MatchPatchSchema(MatchSyncSchema):
         super().__init__(partial=True, **kwargs)
 
     @post_load
-    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | dict[str, Any]:
+    def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | MatchMove:
         if set(data) == {"tableID"}:
-            return {"tableID": data["tableID"]}
+            return MatchMove(table_id=data["tableID"])
         missing = {name: ["Missing data for required field."]
                    for name in ("externalID", "tableID", "playerListExternalID") if name not in data}
         if missing:
@@ -216,6 +216,10 @@ class MatchPatchSchema(MatchSyncSchema):
 class MatchMoveSchema(Strict):
     tableID = str_field(500, required=True, min_length=1)
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> MatchMove:
+        return MatchMove(table_id=data["tableID"])
+
 
 UNIQUE = {"uniqueItems": True, "description": "1 to 100 items; each externalID at most once (else 400)"}
 
@@ -223,18 +227,37 @@ UNIQUE = {"uniqueItems": True, "description": "1 to 100 items; each externalID a
 class BulkSyncSchema(Strict):
     matches = fields.List(fields.Nested(MatchSyncSchema), required=True, validate=BULK_SIZE, metadata=UNIQUE)
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> list[MatchSync]:
+        items: list[MatchSync] = data["matches"]
+        return items
+
 
 class AssignmentSchema(Strict):
     externalID = str_field(500, required=True, min_length=1)
     tableID = str_field(500, required=True, min_length=1)
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> MatchAssignment:
+        return MatchAssignment(external_id=data["externalID"], table_id=data["tableID"])
+
 
 class BulkAssignSchema(Strict):
     matches = fields.List(fields.Nested(AssignmentSchema), required=True, validate=BULK_SIZE, metadata=UNIQUE)
 
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> list[MatchAssignment]:
+        items: list[MatchAssignment] = data["matches"]
+        return items
+
 
 class BulkCancelSchema(Strict):
     externalIDs = fields.List(str_field(500, min_length=1), required=True, validate=BULK_SIZE, metadata=UNIQUE)
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> list[str]:
+        external_ids: list[str] = data["externalIDs"]
+        return external_ids
 
 
 class GameScoreBody(Strict):
