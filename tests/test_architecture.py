@@ -118,7 +118,7 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.audit": {"prevHash", "requestID"},
     "domain.availability": {"clubName", "externalID", "manualName"},
     "domain.board": {"activeMatch"},
-    "domain.draws.service": {"externalID", "firstName", "lastName", "manualName", "playerListExternalID"},
+    "domain.draws.service": {"externalID", "firstName", "lastName"},
     "domain.event_page": {"calledOn", "completedOn", "currentGame", "drawMatchID", "drawMatches", "entryID",
                           "estimatedStartOn", "matchID", "personID", "resultType", "winnerEntryID"},
     "domain.matches": {"externalID"},

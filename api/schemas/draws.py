@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from api.schemas.common import Strict, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
 from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, Stage
-from domain.draws.service import NewDraw, NewEntry
+from domain.draws.service import EntryPlayer, NewDraw, NewEntry
 
 MAX_SEED = 256
 
@@ -48,6 +48,13 @@ def _player(value: dict[str, Any]) -> None:
     raise ValidationError("Give either manualName, or playerListExternalID and externalID (non-empty strings).")
 
 
+def entry_player(value: dict[str, str]) -> EntryPlayer:
+    """A player `_player` accepted, as the draw command's `EntryPlayer`."""
+    return EntryPlayer(manual_name=value.get("manualName"),
+                       player_list_external_id=value.get("playerListExternalID", ""),
+                       external_id=value.get("externalID", ""))
+
+
 class DrawEntryBody(Strict):
     players = fields.List(fields.Dict(validate=_player, metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
                           required=True, validate=validate.Length(min=1, max=2))
@@ -81,7 +88,7 @@ class DrawCreateBody(Strict):
             else None, separate_clubs=data.get("separateClubs", True), random_seed=data.get("randomSeed"))
         return NewDraw(
             broadcast_id=data["broadcastID"], name=data["name"], format=DrawFormat(data["format"]),
-            entries=[NewEntry(players=[dict(p) for p in e["players"]], seed=e.get("seed"), club=e.get("club"),
+            entries=[NewEntry(players=[entry_player(p) for p in e["players"]], seed=e.get("seed"), club=e.get("club"),
                               name=e.get("name")) for e in data["entries"]],
             group_count=data.get("groupCount"), options=options)
 

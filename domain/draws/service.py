@@ -27,11 +27,21 @@ from domain.ports import UnitOfWork
 from domain.views import Reader
 
 
+@dataclass(frozen=True)
+class EntryPlayer:
+    """A player of a new entry: a typed `manual_name`, or a player of a list (`player_list_external_id` and
+    `external_id`, the list named by its externalID or id)."""
+
+    manual_name: str | None = None
+    player_list_external_id: str = ""
+    external_id: str = ""
+
+
 @dataclass
 class NewEntry:
-    """An entry as the request gives it: each player `{"manualName"}` or `{"playerListExternalID", "externalID"}`."""
+    """An entry as the request gives it."""
 
-    players: list[dict[str, str]]
+    players: list[EntryPlayer]
     seed: int | None = None
     club: str | None = None
     name: str | None = None
@@ -47,10 +57,10 @@ class NewDraw:
     options: Options = field(default_factory=Options)
 
 
-def _player(uow: UnitOfWork, account_id: str, ref: dict[str, str], where: str) -> DrawPlayer:
-    if ref.get("manualName") is not None:
-        return DrawPlayer(name=stored_name(ref["manualName"]))
-    reference, external_id = ref.get("playerListExternalID", ""), ref.get("externalID", "")
+def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> DrawPlayer:
+    if ref.manual_name is not None:
+        return DrawPlayer(name=stored_name(ref.manual_name))
+    reference, external_id = ref.player_list_external_id, ref.external_id
     lists = [pl for pl in uow.player_lists.find(account_id=account_id) if reference in (pl.external_id, pl.id)]
     for player_list in lists:
         for player in player_list.players:
