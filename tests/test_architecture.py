@@ -169,3 +169,32 @@ def test_the_domain_reads_no_camel_case_key_but_the_documented_ones() -> None:
              if keys - found.get(module, set())}
     assert undocumented == {}, "a domain module reads camelCase keys: build a command in api/schemas"
     assert stale == {}, "these exceptions are no longer needed: remove them from CAMEL_CASE_READS"
+
+
+def body_parameters() -> dict[str, str]:
+    """Each view that takes a JSON body (`@blp.arguments(Schema)` without `location=`): `module.view` -> the
+    annotation of the parameter the parsed body arrives in (the first one)."""
+    found: dict[str, str] = {}
+    for module, path in MODULES.items():
+        if not _matches(module, "api"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for decorator in node.decorator_list:
+                if (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)
+                        and decorator.func.attr == "arguments"
+                        and not any(keyword.arg == "location" for keyword in decorator.keywords)):
+                    annotation = node.args.args[0].annotation
+                    found[f"{module}.{node.name}"] = ast.unparse(annotation) if annotation else ""
+    return found
+
+
+def test_every_write_view_takes_a_typed_command_not_a_request_dict() -> None:
+    """A request schema's `@post_load` builds the command; a view that took `dict`/`Json`/`Any` would read
+    camelCase keys itself or hand the dict on to a service."""
+    views = body_parameters()
+    assert len(views) >= 40  # the scan sees the routes
+    untyped = {view: annotation for view, annotation in views.items()
+               if not annotation or re.search(r"\b(dict|Json|Any|Mapping)\b", annotation)}
+    assert untyped == {}
