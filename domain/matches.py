@@ -447,7 +447,7 @@ class WalkoverReason(StrEnum):
 class Walkover:
     """`POST /operator/matches/{id}/walkover`: the winner's side and why the match was not played out."""
 
-    winner_side: str
+    winner_side: Side
     reason: WalkoverReason
 
 

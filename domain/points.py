@@ -31,7 +31,7 @@ def _in_play(uow: UnitOfWork, *, account_id: str, match_id: str, version: int | 
 class PointWrite:
     """A validated `POST .../point` body: +1 for `side`, based on the match's `version` (`scoreVersion`)."""
 
-    side: str
+    side: Side
     version: int
     op_id: str | None = None
     device_id: str | None = None

@@ -40,7 +40,7 @@ class WebhookChange:
     """A validated `PATCH /webhooks/configuration` body (`UNSET`: not in the request; a `None` URL removes it)."""
 
     url: str | None = UNSET
-    events: Sequence[str] = UNSET
+    events: Sequence[EventType] = UNSET
 
 
 def configure(

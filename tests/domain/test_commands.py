@@ -5,6 +5,7 @@ from __future__ import annotations
 from api.schemas.resources import BroadcastCreate, BroadcastPatch, PlayerListPatch, RosterPatch, TeamPatch
 from domain.broadcasts import BroadcastChange, Court, NewBroadcast
 from domain.commands import UNSET, changed_fields, given
+from domain.models import EventType, Side
 from domain.player_lists import PlayerListChange, TeamChange
 from domain.rosters import RosterChange
 
@@ -50,7 +51,8 @@ def test_a_webhook_patch_tells_a_removed_url_from_an_absent_one() -> None:
 
     assert WebhookConfigPatch().load({"url": None}) == WebhookChange(url=None)
     events_only = WebhookConfigPatch().load({"events": ["match.started"]})
-    assert events_only == WebhookChange(events=["match.started"]) and not given(events_only.url)
+    assert events_only == WebhookChange(events=[EventType.MATCH_STARTED]) and not given(events_only.url)
+    assert type(events_only.events[0]) is EventType  # a vocabulary loads as its member
 
 
 def test_bulk_bodies_become_lists_of_item_commands() -> None:
@@ -83,8 +85,8 @@ def test_scoring_bodies_become_writes_with_their_op_and_device() -> None:
 
     assert OperatorScoreBody().load({"gameScores": [{"a": 11, "b": 3}], "opID": "op-1", "confirmDrawChange": True}) \
         == ScoreWrite(game_scores=[{"a": 11, "b": 3}], op_id="op-1", confirm_draw_change=True)
-    assert PointBody().load({"side": "a", "version": 4, "deviceID": "phone-1"}) == PointWrite(
-        side="a", version=4, device_id="phone-1")
+    point = PointBody().load({"side": "a", "version": 4, "deviceID": "phone-1"})
+    assert point == PointWrite(side=Side.A, version=4, device_id="phone-1") and point.side is Side.A
     assert UndoBody().load({"version": 5}) == UndoWrite(version=5)
 
 
