@@ -7,6 +7,7 @@ Runs on both storage backends: the values read back come from storage.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
@@ -35,7 +36,7 @@ from domain.models import (
 from domain.webhooks.machine import claim_due
 from storage.backend import AnyStore
 from storage.repository import unit_of_work
-from tests.conftest import Api
+from tests.conftest import ROOT, Api
 from tests.responses import json_of
 from tests.webhook_receiver import Receiver, running_receiver
 
@@ -93,6 +94,33 @@ def test_the_document_lists_exactly_the_vocabularys_values(document: dict[str, A
     nullable = {place for place in places if documented_enum(document, place)[-1:] == [None]}
     assert {place: documented_enum(document, place) for place in places} == {
         place: values(vocabulary) + ([None] if place in nullable else []) for place in places}
+
+
+#: Closed lists the API may spell out by hand: protocol words (OAuth 2.0, PKCE, the consent form) and the results
+#: export's own choices, none of them a vocabulary of the domain.
+HAND_WRITTEN = {("authorization_code", "refresh_token"), ("S256",), ("code",), ("approve", "deny"), ("json", "csv"),
+                ("A", "B")}
+
+
+def _literal_lists(tree: ast.AST) -> Iterator[tuple[int, tuple[object, ...]]]:
+    """Lists of constants given to `OneOf(...)` or as an `"enum"` value."""
+    for node in ast.walk(tree):
+        listed: ast.expr | None = None
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "OneOf":
+            listed = node.args[0] if node.args else None
+        elif isinstance(node, ast.Dict):
+            listed = next((v for k, v in zip(node.keys, node.values, strict=True)
+                           if isinstance(k, ast.Constant) and k.value == "enum"), None)
+        if isinstance(listed, ast.List | ast.Tuple) and all(isinstance(e, ast.Constant) for e in listed.elts):
+            yield listed.lineno, tuple(e.value for e in listed.elts if isinstance(e, ast.Constant))
+
+
+def test_no_schema_spells_a_vocabulary_by_hand() -> None:
+    """A schema builds a vocabulary's field from its StrEnum (`Vocabulary(TheEnum)`); a list of string literals in
+    `OneOf` or an `enum` is a copy that drifts (a player's `source` once documented without `self`)."""
+    found = [(f"{path.relative_to(ROOT)}:{line}", listed) for path in sorted((ROOT / "api").rglob("*.py"))
+             for line, listed in _literal_lists(ast.parse(path.read_text()))]
+    assert found and [(place, listed) for place, listed in found if listed not in HAND_WRITTEN] == []
 
 
 def test_each_event_type_has_one_documented_webhook_body(document: dict[str, Any]) -> None:
