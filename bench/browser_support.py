@@ -20,6 +20,7 @@ from typing import IO
 
 import requests
 from playwright.sync_api import Browser, FloatRect, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server_process import ROOT, ServerProcess, free_port, stop_process
 
@@ -40,6 +41,25 @@ def run_finished(page: Page, *, timeout_ms: float = 30_000) -> None:
     from the old run, once from the new."""
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
                                                            timeout=timeout_ms)
+
+
+def choose(page: Page, label: str, option: str, *, tries: int = 3) -> None:
+    """Pick an option of a Streamlit selectbox by the box's label, once the page's script run has finished: a run
+    that ends while the dropdown is open redraws the box and closes it, so an option that does not show is asked
+    for again."""
+    box = page.get_by_role("combobox", name=label)
+    wanted = page.get_by_role("option", name=option, exact=True)
+    for attempt in range(tries):
+        run_finished(page)
+        box.click()
+        try:
+            wanted.wait_for(timeout=5_000)
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+            continue
+        wanted.click()
+        return
 
 
 @contextmanager

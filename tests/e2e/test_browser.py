@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
+from bench.browser_support import choose
 from tests.conftest import ROOT
 from tests.eventually import eventually
 from tests.server_process import ServerProcess
@@ -59,12 +60,6 @@ def delivered(server: ServerProcess, event_id: str, bound: float = 30) -> bool:
         return response.status_code == 200 and response.json()["data"]["status"] == "delivered"
 
     return eventually(record_says_delivered, timeout=bound, interval=0.1)
-
-
-def choose(page: Page, label: str, option: str) -> None:
-    """Pick an option of a Streamlit selectbox by the box's label."""
-    page.get_by_label(label).click()
-    page.get_by_role("option", name=option, exact=True).click()
 
 
 def test_operator_starts_scores_and_completes_a_match_then_finds_its_delivery(

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from bench.browser_support import ConsoleDidNotStart, ConsolePage, running_console
+from bench.browser_support import ConsoleDidNotStart, ConsolePage, choose, running_console
 from tests.server_process import ROOT, ServerProcess, free_port
 
 PLAYERS = ROOT / "docs" / "sample-players.csv"
@@ -78,8 +78,7 @@ def run_club_day(console: ConsolePage, server: ServerProcess, browser: Browser, 
     console.open("/rosters", ready="New roster")
     page.get_by_text("New roster").click()
     page.get_by_label("Name").fill(ROSTER)
-    page.get_by_role("combobox", name="For broadcast").click()
-    page.get_by_role("option", name=EVENT, exact=True).click()
+    choose(page, "For broadcast", EVENT)
     page.get_by_role("button", name="Create roster").click()
     expect(page.get_by_text(f"Roster {ROSTER} created.")).to_be_visible()
 
