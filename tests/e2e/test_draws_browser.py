@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from bench.browser_support import run_finished
+from bench.browser_support import choose, run_finished
 from tests.server_process import ServerProcess
 
 
@@ -31,8 +31,7 @@ def finish_active(server: ServerProcess) -> int:
 def new_draw(page: Page, name: str, lines: list[str], fmt: str | None = None, groups: int | None = None) -> None:
     """Fill the New draw form with typed entries, preview, check the preview, save."""
     if fmt:
-        page.get_by_role("combobox", name="Format").click()
-        page.get_by_role("option", name=fmt, exact=True).click()
+        choose(page, "Format", fmt)
         expect(page.get_by_role("combobox", name="Format")).to_have_value(fmt)
     box = page.get_by_label("Name", exact=True)
     box.fill(name)
