@@ -78,7 +78,7 @@ def _kept(key: str) -> _Kept:
     with unit_of_work() as uow:
         broadcast = svc.broadcast_by_key(uow, key=key)
         estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
-        points = ctx.settings.points_per_game
+        points = ctx.rules.points_per_game
         snapshot = svc.event_snapshot(uow, broadcast, points=points, estimator=estimator,
                                       draws=svc.broadcast_draws(points=points))
     version = _tag(snapshot.state)

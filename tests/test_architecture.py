@@ -198,3 +198,12 @@ def test_every_write_view_takes_a_typed_command_not_a_request_dict() -> None:
     untyped = {view: annotation for view, annotation in views.items()
                if not annotation or re.search(r"\b(dict|Json|Any|Mapping)\b", annotation)}
     assert untyped == {}
+
+
+def test_the_scoring_rules_are_read_from_settings_in_one_place() -> None:
+    """Points per game and the default best-of come from settings once, into `Services.rules` (api/bootstrap.py);
+    every other reader takes them from there, so the console, the scorer page and the API count alike."""
+    reads = re.compile(r"settings(?:\(\))?\.(?:points_per_game|default_best_of)\b")
+    readers = sorted(str(path.relative_to(ROOT)) for package in PACKAGES if package not in ("tests", "bench")
+                     for path in (ROOT / package).rglob("*.py") if reads.search(path.read_text()))
+    assert readers == ["api/bootstrap.py"]

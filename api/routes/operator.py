@@ -71,5 +71,5 @@ class ScoringRulesSchema(Strict):
 @blp.response(200, envelope(ScoringRulesSchema))
 def get_scoring_rules() -> dict[str, object]:
     """The server's scoring rules, so scoring devices and the console count games as the server does."""
-    settings = services().settings
-    return {"data": {"pointsPerGame": settings.points_per_game, "defaultBestOf": settings.default_best_of}}
+    rules = services().rules
+    return {"data": {"pointsPerGame": rules.points_per_game, "defaultBestOf": rules.default_best_of}}

@@ -111,6 +111,6 @@ def broadcast_pool(broadcast_id: str) -> Json:
     with unit_of_work() as uow:
         settings = services().settings
         data = draws.broadcast_pool(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                                    points=settings.points_per_game,
+                                    points=services().rules.points_per_game,
                                     default_minutes=settings.default_match_minutes)
     return {"data": data, "nextCursor": None}

@@ -85,7 +85,7 @@ def list_tables(query: Json) -> Json:
     with unit_of_work() as uow:
         tables, cursor = paginate(uow.tables.find(account_id=_account()), seq=lambda t: t.seq,
                                   limit=query.get("limit"), cursor=query.get("cursor"))
-        board = Board(uow, account_id=_account(), now=now(), points=services().settings.points_per_game,
+        board = Board(uow, account_id=_account(), now=now(), points=services().rules.points_per_game,
                       default_minutes=services().settings.default_match_minutes)
         data = [board.court(t) for t in tables]
     return {"data": data, "nextCursor": cursor}
@@ -121,7 +121,7 @@ def create_match(body: svc.MatchSync) -> Json:
     """
     with unit_of_work() as uow:
         planned = schedule.create_match(uow, account_id=_account(), sync=body, now=now(), rules=rules())
-    return {"data": planned.read(points=services().settings.points_per_game)}
+    return {"data": planned.read(points=services().rules.points_per_game)}
 
 
 @blp.route("/operator/matches/import", methods=["POST"])
@@ -140,7 +140,7 @@ def import_matches(schedule_import: schedule.ScheduleImport) -> tuple[Json, int]
     with unit_of_work() as uow:
         outcomes, queued = schedule.import_schedule(uow, account_id=_account(), schedule=schedule_import, now=now(),
                                                     rules=rules(), zone=services().settings.zone())
-    points = services().settings.points_per_game
+    points = services().rules.points_per_game
     answer, status = bulk_response(outcomes, key_field=None, keys=None, details=True,
                                    present=lambda planned: planned.read(points=points))
     answer["data"]["queued"] = len(outcomes) if queued else 0
@@ -186,7 +186,7 @@ def results(query: Json) -> Json | Response:
     """Every completed match of a broadcast, oldest result first, as JSON or a CSV download (contract §9)."""
     with unit_of_work() as uow:
         rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"],
-                                               points=services().settings.points_per_game)
+                                               points=services().rules.points_per_game)
     if query["format"] == "csv":
         return Response(match_results.as_csv(rows), mimetype="text/csv", headers={
             "Content-Disposition": f'attachment; filename="results-{query["broadcastID"]}.csv"'})

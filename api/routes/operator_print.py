@@ -85,15 +85,15 @@ def _account() -> str:
 @_route("schedules", "Court schedules to print: one A4 page per court, its match in play and its queue with "
                      "not-before times, estimated starts and players (contract §9a).")
 def _schedules(uow: UnitOfWork, broadcast_id: str) -> Json:
-    settings = services().settings
     return paper.court_schedules(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                                 default_minutes=settings.default_match_minutes, points=settings.points_per_game)
+                                 default_minutes=services().settings.default_match_minutes,
+                                 points=services().rules.points_per_game)
 
 
 @_route("results", "Results to print: every completed match of the broadcast, oldest first (contract §9a).")
 def _results(uow: UnitOfWork, broadcast_id: str) -> Json:
     return paper.results_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                               points=services().settings.points_per_game)
+                               points=services().rules.points_per_game)
 
 
 @_route("sign-in", "The desk's sign-in sheet to print: every player of the broadcast sorted by surname with a box "
