@@ -118,7 +118,9 @@ def _card(uow: UnitOfWork, match: Match, table: Table | None, *, points: int, es
     """One match as the page shows it (court, sides, games, times); the same shape everywhere on the page."""
     state = outputs.match_state(uow, match, points=points)
     won = scoring.score(match.game_scores, points=points)
-    winner = "a" if won["a"] > won["b"] else "b" if won["b"] > won["a"] else None
+    # a walkover or retirement (§14) is decided by `winner_side`, not by who leads on games
+    winner = str(match.winner_side) if match.winner_side else \
+        "a" if won["a"] > won["b"] else "b" if won["b"] > won["a"] else None
     return {
         "court": table.label if table else None,
         "status": match.status,

@@ -191,6 +191,27 @@ def test_person_feed_gives_next_match_court_estimate_call_up_and_results(event: 
     assert [[s["names"] for s in r["sides"]] for r in results] == [[["Ann Lee"], ["Bo Chen"]]]
 
 
+def test_a_walkover_or_retirement_shows_its_recorded_winner_not_the_games_leader(event: Event) -> None:
+    """A walkover has no games and a retirement may leave the retiring side ahead: the page names `winnerSide`."""
+    url = open_page(event)
+    no_show = event.match("Ann Lee", "Bo Chen")
+    retired = event.match("Cy Diaz", "Di Evans", table=1)
+    walkover = event.operator.post(f"/operator/matches/{no_show['id']}/walkover",
+                                   json={"winnerSide": "b", "reason": "no_show"})
+    assert walkover.status_code == 200, walkover.json
+    assert event.operator.post(f"/operator/matches/{retired['id']}/start").status_code == 200
+    scored = event.operator.post(f"/operator/matches/{retired['id']}/score", json={"gameScores": [{"a": 11, "b": 3}]})
+    assert scored.status_code == 200, scored.json
+    retirement = event.operator.post(f"/operator/matches/{retired['id']}/walkover",
+                                     json={"winnerSide": "b", "reason": "retired"})
+    assert retirement.status_code == 200 and retirement.json["data"]["resultType"] == "retired"
+    results = event.state(url).json["data"]["results"]
+    assert {r["sides"][1]["names"][0]: r["winner"] for r in results} == {"Bo Chen": "b", "Di Evans": "b"}
+    di = next(p for p in event.state(url).json["data"]["people"] if p["name"] == "Di Evans")
+    finished = event.client.get(event.path(url) + f"/people/{di['personID']}").json["data"]["finished"]
+    assert [(f["winner"], f["side"]) for f in finished] == [("b", "b")]
+
+
 def test_unknown_person_is_404(event: Event) -> None:
     url = open_page(event)
     event.match("Ann Lee", "Bo Chen")
