@@ -84,6 +84,11 @@ class FeedAnswer:
     headers: list[tuple[str, str]]
     body: bytes
 
+    @property
+    def request_id(self) -> str:
+        """The answer's `Service-Request-ID` (the access log names it)."""
+        return next((value for name, value in self.headers if name == "Service-Request-ID"), "")
+
 
 @dataclass(frozen=True)
 class KeptFeed:

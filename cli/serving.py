@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import resource
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -63,7 +62,6 @@ class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
             loop.opened_or_closed(fd)
 
 
-FEED_SUMMARY_EVERY = 60.0  # seconds between two access-log lines counting the feed polls answered in the loop
 access_log = logging.getLogger("courtside.access")
 FeedAnswers = Callable[[str, str, str | None], FeedAnswer | None]
 
@@ -72,17 +70,14 @@ class AnswerKeptFeedsInLoop:
     """The server's `add_task`, called by a channel in the network loop when a request is parsed: a feed poll
     that `answers` answers from memory is written to the channel at once; anything else goes to a worker.
 
-    These polls get no access-log line each (hundreds a second of identical lines would drown the operator's):
-    with `summary_every` seconds, the access log gets one line that often counting them by status."""
+    With `log_each`, every poll answered here gets its access-log line as a request the app answers does (§8a:
+    method, path, status, ms, request ID; queued, so the log thread redacts the key and writes it)."""
 
     def __init__(self, hand_over: Callable[[HTTPChannel], None], answers: FeedAnswers, *,
-                 summary_every: float | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
+                 log_each: bool = False) -> None:
         self.hand_over = hand_over
         self.answers = answers
-        self.summary_every = summary_every
-        self.monotonic = monotonic
-        self.counted: Counter[str] = Counter()
-        self.counting_since = monotonic()
+        self.log_each = log_each
 
     def __call__(self, channel: HTTPChannel) -> None:
         if not self._answered(channel):
@@ -95,11 +90,13 @@ class AnswerKeptFeedsInLoop:
                 or channel.total_outbufs_len  # an earlier answer still being sent: keep the order simple
                 or request.headers.get("CONNECTION", "").lower() == "close"):
             return False
+        started = time.perf_counter()
         answer = self.answers(request.command, request.path, request.headers.get("IF_NONE_MATCH"))
         if answer is None:
             return False
-        if self.summary_every is not None:
-            self._count(answer.status[:3], self.summary_every)
+        if self.log_each:  # before the answer leaves: a client that has it finds its line queued
+            access_log.info("%s %s %s %.1fms request_id=%s", request.command, request.path, answer.status[:3],
+                            (time.perf_counter() - started) * 1000, answer.request_id)
         head = "".join(f"{name}: {value}\r\n" for name, value in answer.headers)
         channel.write_soon(f"HTTP/1.1 {answer.status}\r\n{head}Date: {build_http_date(time.time())}\r\n"
                            "Server: waitress\r\n\r\n".encode("latin-1") + answer.body)
@@ -107,16 +104,6 @@ class AnswerKeptFeedsInLoop:
         channel.requests.pop(0)
         channel.last_activity = time.time()
         return True
-
-    def _count(self, status: str, every: float) -> None:
-        self.counted[status] += 1
-        elapsed = self.monotonic() - self.counting_since
-        if elapsed >= every:
-            statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.counted.items()))
-            access_log.info("feed polls answered from memory in the last %.0fs: %d (%s)", elapsed,
-                            sum(self.counted.values()), statuses)
-            self.counted.clear()
-            self.counting_since = self.monotonic()
 
 
 def raise_open_file_limit(wanted: int) -> None:
@@ -146,5 +133,5 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
         listening.venue_loop = loop
         if answers is not None:
             listening.add_task = AnswerKeptFeedsInLoop(
-                listening.add_task, answers, summary_every=FEED_SUMMARY_EVERY if settings.access_log else None)
+                listening.add_task, answers, log_each=settings.access_log)
     return server

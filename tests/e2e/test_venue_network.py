@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import logging
+import re
 import socket
 import threading
 import urllib.parse
@@ -16,7 +17,7 @@ import pytest
 import requests
 
 from api.context import FeedAnswer, KeptFeed
-from cli import event_loop, serving
+from cli import event_loop
 from cli.serving import raise_open_file_limit, venue_server
 from domain.settings import Settings
 from tests.server_process import ServerProcess
@@ -130,24 +131,44 @@ def test_a_kept_feed_poll_is_answered_while_every_worker_is_busy() -> None:
         runner.join(10)
 
 
-def test_feed_polls_answered_in_the_loop_are_counted_in_the_access_log(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    """§8a's access log: a poll answered from memory gets no line of its own (hundreds a second would drown the
-    operator's lines); the log counts them by status every `FEED_SUMMARY_EVERY` seconds (here: at every poll)."""
-    monkeypatch.setattr(serving, "FEED_SUMMARY_EVERY", 0.0)
+def test_every_feed_poll_answered_in_the_loop_gets_its_access_log_line(caplog: pytest.LogCaptureFixture) -> None:
+    """§8a: an access log line for every request, also a poll answered from memory in the network loop: method,
+    path, status, ms and the request ID its answer carries."""
     server = venue_server(BusyApp(), Settings(host="127.0.0.1", port=0, threads=1))
     runner = threading.Thread(target=server.run, daemon=True)
     runner.start()
     try:
         poll = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        request_ids = []
         with caplog.at_level(logging.INFO, logger="courtside.access"):
-            for held in ('"v1"', '"v0"'):
+            for held in ('"v1"', '"v0"', '"v1"'):
                 poll.request("GET", "/feed", headers={"If-None-Match": held})
-                poll.getresponse().read()
+                answer = poll.getresponse()
+                answer.read()
+                request_ids.append(answer.getheader("Service-Request-ID"))
         lines = [r.getMessage() for r in caplog.records if r.name == "courtside.access"]
-        assert len(lines) == 2
-        assert lines[0].startswith("feed polls answered from memory in the last ") and lines[0].endswith(": 1 (304: 1)")
-        assert lines[1].endswith(": 1 (200: 1)")
+        assert [line.split()[:3] for line in lines] == [["GET", "/feed", "304"], ["GET", "/feed", "200"],
+                                                        ["GET", "/feed", "304"]]
+        assert [line.split()[4] for line in lines] == [f"request_id={rid}" for rid in request_ids]
+        assert all(re.fullmatch(r"\d+\.\dms", line.split()[3]) for line in lines)
+    finally:
+        server.close()
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        runner.join(10)
+
+
+def test_feed_polls_answered_in_the_loop_are_not_logged_with_the_access_log_off(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`COURTSIDE_ACCESS_LOG=false` turns the loop's lines off too."""
+    server = venue_server(BusyApp(), Settings(host="127.0.0.1", port=0, threads=1, access_log=False))
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    try:
+        poll = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        with caplog.at_level(logging.INFO, logger="courtside.access"):
+            poll.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
+            assert poll.getresponse().status == 304
+        assert [r for r in caplog.records if r.name == "courtside.access"] == []
     finally:
         server.close()
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
