@@ -14,15 +14,18 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
+from marshmallow import ValidationError
 
 from api.context import actor, now, services, unit_of_work
 from api.errors import status_of
-from domain import operations, registration, scorer, scorers
+from api.schemas.matches import ScorerPointBody, ScorerRetireBody, ScorerTapBody
+from domain import operations, registration, scorer
 from domain.audit import ActorKind
 from domain.clock import parse_iso
 from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited
 from domain.ids import hash_secret
 from domain.ratelimit import RateLimiter
+from domain.scorer import ScorerTap
 from domain.settings import Settings
 
 blp = Blueprint("phone_pages", __name__, template_folder="templates")
@@ -83,32 +86,41 @@ def scorer_state(key: str) -> Response:
 
 
 Action = Callable[..., Any]
+TAP, POINT, RETIRE = ScorerTapBody(), ScorerPointBody(), ScorerRetireBody()
 
 
-def _act(key: str, action: Action, **extra: Any) -> Response:
-    """Rate-limit per link, read `version`, run the domain action, answer the new state."""
+def _tap(schema: ScorerTapBody) -> ScorerTap:
+    """The request's body as the scorer action's typed command (400 `validation_failed` naming the field)."""
+    body = request.get_json(silent=True)
+    try:
+        tap: ScorerTap = schema.load({} if body is None else body)
+    except ValidationError as exc:
+        raise Invalid("The scorer action is not valid.", details={"json": exc.messages}) from exc
+    return tap
+
+
+def _act(key: str, action: Action, schema: ScorerTapBody = TAP,
+         **extra: Callable[[ScorerTap], Any]) -> Response:
+    """Rate-limit per link, read the action's command, run the domain action (`extra` names its further
+    arguments, each taken from the command), answer the new state."""
     ctx = services()
     quota = ctx.limiter.hit(f"scorer:{hash_secret(key)}", ctx.settings.scorer_rate_limit)
     if not quota.allowed:
         raise RateLimited("Too many taps on this court; wait a moment.", retry_after=quota.reset)
-    body = request.get_json(silent=True) or {}
-    version = body.get("version") if isinstance(body, dict) else None
-    if not isinstance(version, str) or not version:
-        raise Invalid("Name the state version this action is based on.",
-                      details={"json": {"version": ["Missing or not a string."]}})
-    op_id = operations.check_op_id(body.get("opID") if isinstance(body, dict) else None)
+    tap = _tap(schema)
+    arguments = {name: take(tap) for name, take in extra.items()}
     try:
         with unit_of_work() as uow:
             link, table = scorer.scorer_by_key(uow, key=key)
             uow.actor = actor(ActorKind.SCORER, table.id)  # what the link changes is recorded as its table's
 
             def act() -> dict[str, Any]:
-                action(uow, key=key, version=version, now=now(), rules=ctx.rules, **extra)
+                action(uow, key=key, version=tap.version, now=now(), rules=ctx.rules, **arguments)
                 current, court = scorer.scorer_by_key(uow, key=key)
                 return scorer.scorer_state(uow, current, court, rules=ctx.rules, now=now())
 
             # a repeated opID answers the first answer again (contract §17); scoped to the link's table
-            state = operations.once(uow, account_id=link.account_id, scope=f"table:{table.id}", op_id=op_id,
+            state = operations.once(uow, account_id=link.account_id, scope=f"table:{table.id}", op_id=tap.op_id,
                                     now=now(), act=act)
     except Conflict as refused:
         raise _for_the_phone(refused) from None
@@ -140,11 +152,6 @@ def _for_the_phone(refused: Conflict) -> Conflict:
     return Conflict(PHONE_MESSAGES.get(refused.code, refused.message), code=refused.code, details=kept or None)
 
 
-def _device(body: Any) -> str | None:
-    """The phone's own `deviceID` (its taps count as one device's for "2 devices scoring", §17)."""
-    return scorers.check_device_id(body.get("deviceID") if isinstance(body, dict) else None)
-
-
 def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
     view.takes_json_body = True  # type: ignore[attr-defined]  # the platform lets a JSON body through
     return view
@@ -154,16 +161,14 @@ def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
 @_json_view
 def add_point(key: str) -> Response:
     """+1 for side `a` or `b` in the current game."""
-    body = request.get_json(silent=True)
-    side = body.get("side") if isinstance(body, dict) else None
-    return _act(key, scorer.add_point, side=side if isinstance(side, str) else "", device=_device(body))
+    return _act(key, scorer.add_point, POINT, side=lambda tap: tap.side, device=lambda tap: tap.device_id)
 
 
 @blp.route("/score/<string:key>/undo", methods=["POST"])
 @_json_view
 def undo_point(key: str) -> Response:
     """Take back the last point of the match, whoever scored it."""
-    return _act(key, scorer.undo_point, device=_device(request.get_json(silent=True)))
+    return _act(key, scorer.undo_point, device=lambda tap: tap.device_id)
 
 
 @blp.route("/score/<string:key>/complete", methods=["POST"])
@@ -177,9 +182,7 @@ def complete_match(key: str) -> Response:
 @_json_view
 def retire(key: str) -> Response:
     """Record a retirement of the match in play: `winnerSide` wins (contract §14)."""
-    body = request.get_json(silent=True)
-    side = body.get("winnerSide") if isinstance(body, dict) else None
-    return _act(key, scorer.retire, winner_side=side if isinstance(side, str) else "")
+    return _act(key, scorer.retire, RETIRE, winner_side=lambda tap: tap.winner_side)
 
 
 @blp.route("/score/<string:key>/start-next", methods=["POST"])

@@ -26,6 +26,18 @@ PREFIX = "scr"
 SIDES = tuple(Side)
 
 
+@dataclasses.dataclass(frozen=True)
+class ScorerTap:
+    """A validated scorer-page action body: the state `version` the phone showed, its own `opID` and `deviceID`
+    (contract §17), and the side a point is for or a retirement goes to."""
+
+    version: str
+    op_id: str | None = None
+    device_id: str | None = None
+    side: Side | None = None  # `point`: the side that scored
+    winner_side: Side | None = None  # `retire`: the side that wins
+
+
 def _table(uow: UnitOfWork, *, account_id: str, table_id: str) -> Table:
     table = uow.tables.get(table_id)
     if table is None or table.account_id != account_id:

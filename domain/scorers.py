@@ -8,21 +8,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from domain.clock import iso, parse_iso
-from domain.errors import Invalid
 from domain.models import Match
-from domain.operations import OP_ID
 
 SCORING_WINDOW = timedelta(seconds=60)  # "2 devices scoring" while more than one client wrote within it (§17)
-
-
-def check_device_id(device_id: object) -> str | None:
-    """A client's own `deviceID` (None when absent): 1-64 URL-safe characters, else 400 `validation_failed`."""
-    if device_id is None:
-        return None
-    if not isinstance(device_id, str) or not OP_ID.fullmatch(device_id):
-        raise Invalid("deviceID must be 1-64 URL-safe characters (A-Z, a-z, 0-9, '-', '_').",
-                      details={"json": {"deviceID": ["1-64 URL-safe characters."]}})
-    return device_id
 
 
 def noted_scorer(scorers: dict[str, str], client: str, now: datetime) -> dict[str, str]:

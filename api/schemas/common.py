@@ -7,7 +7,17 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+
+class FullMatch(validate.Regexp):
+    """`validate.Regexp` over the whole value: marshmallow's matches at the start only, and a pattern's `$` also
+    matches before a final newline, so `"abc\\n"` would pass `^[a-z]+$`. The document shows the pattern as is."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
 
 
 class Strict(Schema):

@@ -5,16 +5,17 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import Strict, Vocabulary, str_field
-from domain import scoring
+from api.schemas.common import FullMatch, Strict, Vocabulary, str_field
+from domain import operations, scoring
 from domain.matches import Completion, MatchAssignment, MatchMove, MatchSync, QueueOrder, ScoreWrite
 from domain.models import Attention, BlockReason, MatchResultType, MatchStatus, Side
 from domain.names import stored_name
 from domain.points import PointWrite, UndoWrite
 from domain.queues import SIDES
 from domain.schedule import CLOCK_TIME, MAX_ROWS, ScheduleImport, ScheduleRow
+from domain.scorer import ScorerTap
 
 BULK_SIZE = validate.Length(min=1, max=100)
 MAX_POINTS = 999
@@ -156,7 +157,7 @@ class ScheduleRowSchema(Strict):
     bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})
     scheduledOn = Timestamp(metadata={"description": "planned start (the match's startTime); the match is not "
                                                      "started earlier (its notBefore, contract §9a)"})
-    time = fields.String(validate=validate.Regexp(CLOCK_TIME, error="Not a time of day (HH:MM, 00:00 to 23:59)."),
+    time = fields.String(validate=FullMatch(CLOCK_TIME, error="Not a time of day (HH:MM, 00:00 to 23:59)."),
                          metadata={"description": "HH:MM (or HH:MM:SS) on the import's `day` in the server's time "
                                                   "zone: the planned start, as scheduledOn (not with scheduledOn)",
                                    "example": "14:00"})
@@ -269,7 +270,8 @@ MAX_VERSION = 2**53 - 1  # a JSON number every client reads exactly
 VERSION_HELP = "the match's `scoreVersion` this write is based on; another one is 409 `stale_state` (contract §17)"
 
 
-OP_ID = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"), metadata={
+OP_ID_RULE = FullMatch(f"^{operations.OP_ID.pattern}$", error="1-64 URL-safe characters (A-Z, a-z, 0-9, '-', '_').")
+OP_ID = fields.String(validate=OP_ID_RULE, metadata={
     "description": "chosen by the client; a repeated opID on the same match answers the first answer again and "
                    "changes nothing, for 24 hours (contract §17)"})
 
@@ -287,7 +289,7 @@ class ScoreBody(Strict):
                           version=data.get("version"), confirm_draw_change=data.get("confirmDrawChange", False))
 
 
-DEVICE_ID = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"), metadata={
+DEVICE_ID = fields.String(validate=OP_ID_RULE, metadata={
     "description": "the client's own device (a console session, a phone): the board says \"2 devices scoring\" "
                    "while more than one client wrote to the match in the last 60 s (contract §17)"})
 
@@ -314,6 +316,31 @@ class UndoBody(Strict):
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> UndoWrite:
         return UndoWrite(version=data["version"], op_id=data.get("opID"), device_id=data.get("deviceID"))
+
+
+class ScorerTapBody(Schema):
+    """A scorer page's action (`POST /score/{key}/…`): the page's own body, so keys it may add are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    version = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                            metadata={"description": "the state version the phone showed (its `/state`)"})
+    opID = OP_ID
+    deviceID = DEVICE_ID
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> ScorerTap:
+        return ScorerTap(version=data["version"], op_id=data.get("opID"), device_id=data.get("deviceID"),
+                         side=data.get("side"), winner_side=data.get("winnerSide"))
+
+
+class ScorerPointBody(ScorerTapBody):
+    side = Vocabulary(Side, required=True)
+
+
+class ScorerRetireBody(ScorerTapBody):
+    winnerSide = Vocabulary(Side, required=True)
 
 
 class CompleteBody(Strict):

@@ -73,7 +73,7 @@ def test_a_dry_run_shows_the_time_and_queues_nothing(operator: Api, broadcast: d
     assert response.json["data"]["queued"] == 0 and queue(operator, broadcast) == []
 
 
-@pytest.mark.parametrize("time", ["25:00", "14h", "14:60", ""])
+@pytest.mark.parametrize("time", ["25:00", "14h", "14:60", "", "14:00\n", "14:00x"])
 def test_a_time_that_is_not_a_time_of_day_is_400(operator: Api, broadcast: dict[str, Any], time: str) -> None:
     response = import_rows(operator, broadcast, [row("Ann Lee", "Bo Chen", time=time)])
     assert response.status_code == 400

@@ -205,6 +205,47 @@ def test_actions_check_their_body(operator: Api, phone: FlaskClient, courts: lis
     assert state(phone, path)["match"]["games"] == []
 
 
+@pytest.mark.parametrize(("action", "body", "field"), [
+    ("point", {"side": "c"}, "side"),
+    ("point", {}, "side"),
+    ("point", {"side": "a", "opID": "op-1\n"}, "opID"),
+    ("point", {"side": "a", "opID": ""}, "opID"),
+    ("undo", {"opID": 7}, "opID"),
+    ("retire", {"winnerSide": "x"}, "winnerSide"),
+    ("retire", {"side": "a"}, "winnerSide"),
+    ("complete", {"version": 3}, "version"),
+    ("start-next", {"version": ""}, "version"),
+])
+def test_a_scorer_action_with_a_bad_field_is_400_naming_it_and_changes_nothing(
+        operator: Api, phone: FlaskClient, courts: list[str], action: str, body: dict[str, Any], field: str) -> None:
+    """Each action's body is read as one typed command before anything runs: 400 `validation_failed` naming the
+    field, the court's state as it was."""
+    path = scorer_path(operator, courts[0])
+    assert act(phone, path, "start-next", state(phone, path)["version"]).status_code == 200
+    before = state(phone, path)
+    refused = phone.post(f"{path}/{action}", json={"version": before["version"], **body})
+    assert refused.status_code == 400, refused.json
+    assert refused.json["error"]["code"] == "validation_failed"
+    assert list(refused.json["error"]["details"]["json"]) == [field]
+    assert state(phone, path) == before
+
+
+@pytest.mark.parametrize("body", [[], "point", 5])
+def test_a_scorer_action_whose_body_is_not_an_object_is_400(operator: Api, phone: FlaskClient, courts: list[str],
+                                                          body: Any) -> None:
+    path = scorer_path(operator, courts[0])
+    refused = phone.post(path + "/start-next", json=body)
+    assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
+
+
+def test_a_scorer_action_ignores_keys_the_page_may_add(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
+    """The scorer page's body is ours, not a partner's: a key it adds later does not break older servers."""
+    path = scorer_path(operator, courts[0])
+    assert act(phone, path, "start-next", state(phone, path)["version"], queuedAt="12:00").status_code == 200
+    scored = act(phone, path, "point", state(phone, path)["version"], side="b", opID="tap-1", tappedAt=1)
+    assert scored.status_code == 200 and scored.json["data"]["match"]["games"] == [{"a": 0, "b": 1}]
+
+
 @pytest.mark.parametrize("settings", [{"public_url": "http://192.168.1.20:8000"}], indirect=True)
 def test_links_use_the_address_phones_reach(operator: Api, partner: Api, courts: list[str]) -> None:
     url = operator.get(f"/operator/tables/{courts[0]}/scorer").json["data"]["url"]
@@ -289,7 +330,7 @@ def test_the_console_and_a_phone_are_two_devices_and_the_state_etag_follows_the_
     assert act(phone, path, "point", version, side="a", deviceID="phone-one").status_code == 200
 
 
-@pytest.mark.parametrize("device", ["", "x" * 65, "bad id", 7])
+@pytest.mark.parametrize("device", ["", "x" * 65, "bad id", 7, "phone-1\n"])
 def test_a_bad_device_id_is_400_and_counts_nothing(operator: Api, phone: FlaskClient, courts: list[str],
                                                    device: Any) -> None:
     path = scorer_path(operator, courts[0])

@@ -185,6 +185,14 @@ def test_an_opid_that_is_not_1_to_64_url_safe_characters_is_400(operator: Api, l
     assert read(operator, live)["scoreVersion"] == 1
 
 
+@pytest.mark.parametrize("field", ["opID", "deviceID"])
+def test_an_opid_or_device_id_ending_in_a_newline_is_400(operator: Api, live: dict[str, Any], field: str) -> None:
+    """The whole value must be URL-safe characters (a pattern's `$` alone would let a final newline through)."""
+    bad = operator.post(f"/operator/matches/{live['id']}/point", json={"side": "a", "version": 1, field: "op-1\n"})
+    assert bad.status_code == 400 and list(bad.json["error"]["details"]["json"]) == [field]
+    assert read(operator, live)["scoreVersion"] == 1
+
+
 def test_a_retried_scorer_page_opid_answers_the_first_answer_and_counts_once(
         operator: Api, phone_client: FlaskClient, courts: list[str], live: dict[str, Any]) -> None:  # noqa: F811
     path = scorer_path(operator, courts[0])
