@@ -225,8 +225,8 @@ def test_a_scorer_action_with_a_bad_field_is_400_naming_it_and_changes_nothing(
     before = state(phone, path)
     refused = phone.post(f"{path}/{action}", json={"version": before["version"], **body})
     assert refused.status_code == 400, refused.json
-    assert refused.json["error"]["code"] == "validation_failed"
-    assert list(refused.json["error"]["details"]["json"]) == [field]
+    error = json_of(refused)["error"]
+    assert error["code"] == "validation_failed" and list(error["details"]["json"]) == [field]
     assert state(phone, path) == before
 
 
@@ -235,7 +235,7 @@ def test_a_scorer_action_whose_body_is_not_an_object_is_400(operator: Api, phone
                                                           body: Any) -> None:
     path = scorer_path(operator, courts[0])
     refused = phone.post(path + "/start-next", json=body)
-    assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
+    assert refused.status_code == 400 and json_of(refused)["error"]["code"] == "validation_failed"
 
 
 def test_a_scorer_action_ignores_keys_the_page_may_add(operator: Api, phone: FlaskClient, courts: list[str]) -> None:
