@@ -14,8 +14,7 @@ and remembers each broadcast's typical duration, so a board of many courts reads
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from statistics import median
@@ -77,22 +76,26 @@ def court_times(*, active: Match | None, queue: Sequence[Match], typical: timede
     return CourtTimes(typical=typical, expected_end=expected_end, starts=starts, attention=attention)
 
 
-def pool_starts(*, courts_free: Sequence[datetime], pool: Sequence[Match], typical: timedelta,
-                now: datetime) -> dict[str, datetime]:
-    """When each match of a court pool (§13) should start: in pool order (start-next's), each takes the court
-    that comes free first after its own queue, for one typical match, and waits for its own time (`notBefore`).
-    Blocks that lift by themselves (rest, check-in) are not foreseen; the pool's court limits are not either."""
-    free = [max(moment, now) for moment in courts_free]
-    heapq.heapify(free)
+def pool_starts(*, courts_free: Mapping[str, datetime], pool: Sequence[Match], typical: timedelta,
+                now: datetime, courts_of: Callable[[Match], Collection[str] | None] = lambda _: None,
+                ) -> dict[str, datetime]:
+    """When each match of a court pool (§13) should start: in pool order (start-next's), each takes the court it
+    may use (`courts_of`: its draw's `tableIDs`, None for any) that comes free first after its own queue, for one
+    typical match, and waits for its own time (`notBefore`). A match no court may take gets no estimate. Blocks
+    that lift by themselves (rest, check-in) are not foreseen."""
+    free = {court: max(moment, now) for court, moment in courts_free.items()}
     starts: dict[str, datetime] = {}
     for match in pool:
-        if not free:
-            break
-        moment = heapq.heappop(free)
+        allowed = courts_of(match)
+        usable = [court for court in free if allowed is None or court in allowed]
+        if not usable:
+            continue
+        court = min(usable, key=lambda c: free[c])  # the first court to come free; ties: the broadcast's order
+        moment = free[court]
         if match.not_before and parse_iso(match.not_before) > moment:
             moment = parse_iso(match.not_before)
         starts[match.id] = moment
-        heapq.heappush(free, moment + typical)
+        free[court] = moment + typical
     return starts
 
 
@@ -125,17 +128,19 @@ class Estimator:
         """The court's times, given its active match and queue as the caller already read them."""
         return court_times(active=active, queue=queue, typical=self.typical(table.broadcast_id), now=self.now)
 
-    def pool(self, broadcast_id: str, pool: Sequence[Match]) -> dict[str, str]:
-        """Estimated start (ISO) of each court-pool match of the broadcast, by match id (§13 "with estimates")."""
+    def pool(self, broadcast_id: str, pool: Sequence[Match],
+             courts_of: Callable[[Match], Collection[str] | None] = lambda _: None) -> dict[str, str]:
+        """Estimated start (ISO) of each court-pool match of the broadcast, by match id (§13 "with estimates");
+        `courts_of` names the courts a match may use (its draw's `tableIDs`)."""
         if not pool:
             return {}
         typical = self.typical(broadcast_id)
-        courts_free = []
+        courts_free = {}
         for table in self.uow.tables.find(broadcast_id=broadcast_id):
             times = self.court(table, active=active_match(self.uow, table.id), queue=self.uow.matches.queue(table.id))
             last = max(times.starts.values(), default=None)
-            courts_free.append(last + typical if last is not None else times.expected_end or self.now)
-        starts = pool_starts(courts_free=courts_free, pool=pool, typical=typical, now=self.now)
+            courts_free[table.id] = last + typical if last is not None else times.expected_end or self.now
+        starts = pool_starts(courts_free=courts_free, pool=pool, typical=typical, now=self.now, courts_of=courts_of)
         return {match_id: iso(moment) for match_id, moment in starts.items()}
 
     def starts(self, table: Table) -> dict[str, str]:

@@ -163,7 +163,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
     drawn = {d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)}
     decided = [m for m in uow.matches.find(account_id=broadcast.account_id, table_id=POOL,
                                            status=MatchStatus.COMPLETED) if m.draw_id in drawn] if drawn else []
-    pool_starts = estimator.pool(broadcast.id, pool)
+    pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
     cards += [_card(uow, m, None, points=points, estimate=pool_starts.get(m.id))
               | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]
     results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -317,6 +317,19 @@ def pool_order_of(uow: UnitOfWork, match: Match) -> int:
         return pool_order(codec.from_state(record.state).matches[match.draw_match_id])
     part = uow.draw_parts.get(_part_id(record.id, codec.MATCH + match.draw_match_id))
     return 0 if part is None else int(part.state["round_number"]) * ROUND_SPAN + int(part.state["number"])
+
+
+def pool_courts(uow: UnitOfWork) -> Callable[[Match], list[str] | None]:
+    """`allowed_tables` for many pool matches, each draw's record read once (the pool's estimates)."""
+    known: dict[str, list[str] | None] = {}
+
+    def courts(match: Match) -> list[str] | None:
+        draw_id = match.draw_id or ""
+        if draw_id not in known:
+            known[draw_id] = allowed_tables(uow, match)
+        return known[draw_id]
+
+    return courts
 
 
 def allowed_tables(uow: UnitOfWork, match: Match) -> list[str] | None:

@@ -237,7 +237,8 @@ def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: 
     pool = hooks.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
     reader = Reader(uow, points=points)
     availability = Availability(uow, account_id=account_id, now=now)
-    starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool)
+    starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool,
+                                                                           hooks.pool_courts(uow))
     reads = []
     for match in pool:
         read = reader.read(match)
