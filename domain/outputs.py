@@ -165,7 +165,7 @@ def next_state(uow: UnitOfWork, match: Match, estimate: str | None, *, points: i
         "sides": [{"names": side["names"], "team": side["team"]}
                   for side in sides_shown(match, player_list_of(uow, match), points=points)],
         "event": match.event_name, "round": match.match_round, "estimatedStartOn": estimate,
-        "notBefore": match.not_before,
+        "notBefore": match.not_before, "calledOn": match.called_on,  # §14: "Called to {court}" until it starts
     }
 
 

@@ -205,9 +205,32 @@ def test_idle_court_shows_up_next_then_the_court_label(partner: Api, operator: A
     queued = state(client, court).json
     assert queued["match"] is None
     assert [n["sides"][1]["names"] for n in queued["upNext"]] == [["Guest 0"]]
-    assert set(queued["upNext"][0]) == {"sides", "event", "round", "estimatedStartOn", "notBefore"}
+    assert set(queued["upNext"][0]) == {"sides", "event", "round", "estimatedStartOn", "notBefore", "calledOn"}
     assert [[n["sides"][1]["names"] for n in c["upNext"]] for c in state(client, venue).json["courts"]] == [
         [["Guest 0"], ["Guest 1"]]]
+
+
+def test_venue_display_says_called_to_the_court_until_the_match_starts(partner: Api, operator: Api,
+                                                                       client: FlaskClient) -> None:
+    """Contract §14: a called match shows "Called to {court}" on the venue display until it starts."""
+    broadcast = make_broadcast(partner, 1)
+    [venue] = outputs(operator, broadcast["id"])
+    sync_list(partner, "pl", players=PLAYERS)
+    for n in range(2):
+        partner.put("/matches", json={"externalID": f"c{n}", "tableID": broadcast["tables"][0]["id"],
+                                      "playerListExternalID": "pl", "playerA": {"externalID": "p2"},
+                                      "playerB": {"manualName": f"Guest {n}"}})
+    before = state(client, venue).json
+    assert [n["calledOn"] for n in before["courts"][0]["upNext"]] == [None, None]
+    second = partner.get("/matches/c1").json["data"]["id"]
+    called = operator.post(f"/operator/matches/{second}/call")
+    assert called.status_code == 200, called.json
+    after = state(client, venue).json
+    assert after["version"] != before["version"]
+    assert [n["calledOn"] for n in after["courts"][0]["upNext"]] == [None, called.json["data"]["calledOn"]]
+    assert "Called to " in client.get(path_of(venue)).get_data(as_text=True)
+    assert operator.post(f"/operator/matches/{second}/start").status_code == 200
+    assert [n["calledOn"] for n in state(client, venue).json["courts"][0]["upNext"]] == [None]
 
 
 def test_state_answers_304_while_nothing_changed_then_200_after_a_point(partner: Api, operator: Api,
