@@ -21,8 +21,9 @@ KEY_FILE = "operator.key"
 INFO_FILE = "courtside.json"
 
 
-def write_file_atomically(path: Path, text: str, mode: int = 0o644) -> None:
-    """Write `path` whole or not at all (temp file, fsync, rename, fsync the dir): a crash never leaves half."""
+def write_file_atomically(path: Path, text: str, mode: int = 0o600) -> None:
+    """Write `path` whole or not at all (temp file, fsync, rename, fsync the dir): a crash never leaves half.
+    Private by default: a data dir's files are 0600 (contract §8a)."""
     temp = path.with_name(path.name + ".tmp")
     temp.unlink(missing_ok=True)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)

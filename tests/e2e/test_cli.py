@@ -71,6 +71,8 @@ def test_init_is_idempotent_and_prints_the_same_object(tmp_path: Path) -> None:
     key_file = data_dir / "operator.key"
     assert key_file.read_text().strip() == first["operatorKey"]
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in data_dir.iterdir() if p.is_file()}
+    assert "courtside.json" in files and set(files.values()) == {0o600}, files  # §8a: every file of the data dir
 
 
 def test_init_reads_the_data_dir_from_the_environment(tmp_path: Path) -> None:
