@@ -349,7 +349,7 @@ def _answer_kept_feeds(app: CourtsideFlask, wsgi_app: Any) -> Any:
 
     def middleware(environ: dict[str, Any], start_response: Any) -> Any:
         answer = app.kept_feed_answer(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""),
-                                      environ.get("HTTP_IF_NONE_MATCH"))
+                                      environ.get("HTTP_IF_NONE_MATCH"), environ.get("HTTP_SERVICE_REQUEST_ID"))
         if answer is None:
             return wsgi_app(environ, start_response)
         start_response(answer.status, answer.headers)

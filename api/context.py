@@ -14,7 +14,7 @@ from werkzeug.routing import BaseConverter, Rule
 from werkzeug.routing.rules import RulePart
 
 from api.bootstrap import Services
-from api.platform import new_request_id
+from api.platform import new_request_id, valid_request_id
 from domain.audit import SYSTEM, Actor, ActorKind
 from domain.auth import Principal
 from storage.backend import retrying
@@ -98,16 +98,26 @@ class KeptFeed:
     body: bytes
     headers: tuple[tuple[str, str], ...]
 
-    def answer(self, if_none_match: str | None) -> FeedAnswer:
-        """`304` when `If-None-Match` names the current ETag, else `200` with the body; the headers the view's
-        response would carry (the view answers a feed whose snapshot is not kept yet)."""
+    def answer(self, if_none_match: str | None, request_id: str | None = None) -> FeedAnswer:
+        """`304` when `If-None-Match` holds the current ETag, else `200` with the body; the headers the view's
+        response would carry (the view answers a feed whose snapshot is not kept yet), with the client's own
+        `Service-Request-ID` (already checked) or a new one."""
         tag = f'"{self.etag}"'
         headers = [("ETag", tag), *self.headers, ("X-Content-Type-Options", "nosniff"),
-                   ("Service-Request-ID", new_request_id())]
-        if if_none_match and tag in [held.strip() for held in if_none_match.split(",")]:
+                   ("Service-Request-ID", request_id or new_request_id())]
+        if holds_current(if_none_match, tag):
             return FeedAnswer("304 Not Modified", [*headers, ("Content-Length", "0")], b"")
         return FeedAnswer("200 OK", [*headers, ("Content-Type", "application/json"),
                                      ("Content-Length", str(len(self.body)))], self.body)
+
+
+def holds_current(if_none_match: str | None, etag: str) -> bool:
+    """Whether a request's `If-None-Match` names the current `etag` (quoted) by RFC 9110's weak comparison
+    (`W/"x"` is `"x"`), or is `*` (the feed always has a current state): then the answer is `304`."""
+    if not if_none_match:
+        return False
+    held = [tag.strip() for tag in if_none_match.split(",")]
+    return "*" in held or any(tag.removeprefix("W/") == etag for tag in held)
 
 
 class CourtsideFlask(Flask):
@@ -118,16 +128,18 @@ class CourtsideFlask(Flask):
     # the public feeds' kept answers: path -> the feed's current snapshot in memory, or None (not a feed, not kept)
     feed_checks: list[Callable[[str], KeptFeed | None]]
 
-    def kept_feed_answer(self, method: str, path: str, if_none_match: str | None) -> FeedAnswer | None:
+    def kept_feed_answer(self, method: str, path: str, if_none_match: str | None,
+                         request_id: str | None = None) -> FeedAnswer | None:
         """The answer to a public feed's poll from its kept snapshot (`304` when the page holds the current ETag,
         else `200` with the kept body), without a view, a unit of work or a worker thread (§8a); None when the
-        request must go on (not a feed, or its snapshot is not built for the current state)."""
-        if method != "GET":
+        request must go on (not a feed, its snapshot not built for the current state, or a `Service-Request-ID`
+        the platform answers `400 invalid_request_id`). A valid client request ID is echoed (§2)."""
+        if method != "GET" or (request_id is not None and not valid_request_id(request_id)):
             return None
         for check in self.feed_checks:
             kept = check(path)
             if kept is not None:
-                return kept.answer(if_none_match)
+                return kept.answer(if_none_match, request_id)
         return None
 
     def dispatch_request(self) -> ResponseReturnValue:

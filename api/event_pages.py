@@ -22,7 +22,7 @@ from flask import Blueprint, Response, render_template, request
 
 from api import errors
 from api.bootstrap import Services
-from api.context import CourtsideFlask, KeptFeed, now, services, unit_of_work
+from api.context import CourtsideFlask, KeptFeed, holds_current, now, services, unit_of_work
 from domain import event_page as svc
 from domain.errors import NotFound
 from domain.estimates import Estimator
@@ -91,7 +91,7 @@ def _kept(key: str) -> _Kept:
 def _conditional(etag: str, body: bytes) -> Response:
     tag = f'"{etag}"'
     headers = {"ETag": tag, **FEED_HEADERS}
-    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+    if holds_current(request.headers.get("If-None-Match"), tag):
         return Response(status=304, headers=headers)
     return Response(body, status=200, mimetype="application/json", headers=headers)
 

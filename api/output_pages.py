@@ -15,7 +15,7 @@ import orjson
 from flask import Blueprint, Response, render_template, request
 
 from api import errors
-from api.context import CourtsideFlask, KeptFeed, now, services, unit_of_work
+from api.context import CourtsideFlask, KeptFeed, holds_current, now, services, unit_of_work
 from api.read_cache import ReadCache
 from domain import outputs as svc
 from domain.errors import NotFound
@@ -77,7 +77,7 @@ def output_state(key: str) -> Response:
         return errors.error_response(404, "not_found", "No such output.")
     etag = f'"{version}"'
     headers = {"ETag": etag, **dict(FEED_HEADERS)}
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    if holds_current(request.headers.get("If-None-Match"), etag):
         return Response(status=304, headers=headers)
     return Response(body, status=200, mimetype="application/json", headers=headers)
 

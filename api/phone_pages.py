@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
 from marshmallow import ValidationError
 
-from api.context import actor, now, services, unit_of_work
+from api.context import actor, holds_current, now, services, unit_of_work
 from api.errors import status_of
 from api.schemas.matches import ScorerPointBody, ScorerRetireBody, ScorerTapBody
 from domain import operations, registration, scorer
@@ -78,7 +78,7 @@ def scorer_state(key: str) -> Response:
     state = _scorer_state(key)
     etag = _etag(state)
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    if holds_current(request.headers.get("If-None-Match"), etag):
         return Response(status=304, headers=headers)
     response = jsonify({"data": state})
     response.headers.update(headers)

@@ -63,7 +63,7 @@ class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
 
 
 access_log = logging.getLogger("courtside.access")
-FeedAnswers = Callable[[str, str, str | None], FeedAnswer | None]
+FeedAnswers = Callable[[str, str, str | None, str | None], FeedAnswer | None]
 
 
 class AnswerKeptFeedsInLoop:
@@ -91,7 +91,8 @@ class AnswerKeptFeedsInLoop:
                 or request.headers.get("CONNECTION", "").lower() == "close"):
             return False
         started = time.perf_counter()
-        answer = self.answers(request.command, request.path, request.headers.get("IF_NONE_MATCH"))
+        answer = self.answers(request.command, request.path, request.headers.get("IF_NONE_MATCH"),
+                              request.headers.get("SERVICE_REQUEST_ID"))
         if answer is None:
             return False
         if self.log_each:  # before the answer leaves: a client that has it finds its line queued

@@ -373,3 +373,35 @@ def test_a_kept_snapshot_is_served_with_the_body_and_headers_the_view_gave(event
         for name in ("ETag", "Content-Type", "Content-Length", "Cache-Control", "X-Content-Type-Options"):
             assert again.headers[name] == first.headers[name], name
         assert again.headers["Service-Request-ID"] != first.headers["Service-Request-ID"]
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["built", "kept"])
+def test_a_poll_holding_the_state_weakly_or_as_star_is_304(event: Event, kept: bool) -> None:
+    """RFC 9110: `If-None-Match` compares weakly (`W/"x"` holds `"x"`), and `*` holds any current state; the same
+    whether the view builds the state or the kept snapshot answers."""
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen")
+    first = event.state(url)
+    if not kept:
+        event.match("Cy Diaz", "Di Evans")  # a change: the next poll is built by the view again
+        first = event.state(url, **{"If-None-Match": '"an-older-state"'})
+    etag = first.headers["ETag"]
+    for held in (f"W/{etag}", "*", f'"other", W/{etag}'):
+        again = event.state(url, **{"If-None-Match": held})
+        assert again.status_code == 304, held
+        assert again.headers["ETag"] == etag
+    assert event.state(url, **{"If-None-Match": 'W/"other"'}).status_code == 200
+
+
+def test_a_kept_feed_echoes_the_clients_request_id_and_refuses_a_bad_one(event: Event) -> None:
+    """§2 on every response, also a poll answered from the kept snapshot: a valid `Service-Request-ID` is echoed
+    (200 and 304), an invalid one is `400 invalid_request_id`."""
+    url = open_page(event)
+    event.match("Ann Lee", "Bo Chen")
+    etag = event.state(url).headers["ETag"]  # the snapshot is kept from here
+    fresh = event.state(url, **{"Service-Request-ID": "desk-poll-0001"})
+    same = event.state(url, **{"Service-Request-ID": "desk-poll-0002", "If-None-Match": etag})
+    assert (fresh.status_code, fresh.headers["Service-Request-ID"]) == (200, "desk-poll-0001")
+    assert (same.status_code, same.headers["Service-Request-ID"]) == (304, "desk-poll-0002")
+    bad = event.state(url, **{"Service-Request-ID": "short"})
+    assert bad.status_code == 400 and bad.json["error"]["code"] == "invalid_request_id"

@@ -91,9 +91,10 @@ class BusyApp:
         start_response("200 OK", [("Content-Length", str(len(body))), ("Content-Type", "text/plain")])
         return [body]
 
-    def kept_feed_answer(self, method: str, path: str, tag: str | None) -> FeedAnswer | None:
+    def kept_feed_answer(self, method: str, path: str, tag: str | None,
+                         request_id: str | None = None) -> FeedAnswer | None:
         if method == "GET" and path == "/feed":
-            return KeptFeed("v1", b'{"v":1}', (("Cache-Control", "no-cache"),)).answer(tag)
+            return KeptFeed("v1", b'{"v":1}', (("Cache-Control", "no-cache"),)).answer(tag, request_id)
         return None
 
 
@@ -151,6 +152,26 @@ def test_every_feed_poll_answered_in_the_loop_gets_its_access_log_line(caplog: p
                                                         ["GET", "/feed", "304"]]
         assert [line.split()[4] for line in lines] == [f"request_id={rid}" for rid in request_ids]
         assert all(re.fullmatch(r"\d+\.\dms", line.split()[3]) for line in lines)
+    finally:
+        server.close()
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        runner.join(10)
+
+
+def test_a_feed_poll_answered_in_the_loop_echoes_the_clients_request_id() -> None:
+    """§2: the client's `Service-Request-ID` reaches the app's `kept_feed_answer` from the loop and comes back on
+    the answer (the Courtside app refuses an invalid one there: tests/api/test_event_page.py)."""
+    app = BusyApp()
+    app.release.set()
+    server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    try:
+        poll = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        poll.request("GET", "/feed", headers={"If-None-Match": 'W/"v1"', "Service-Request-ID": "desk-poll-0001"})
+        answer = poll.getresponse()
+        assert answer.read() == b"" and answer.status == 304
+        assert answer.getheader("Service-Request-ID") == "desk-poll-0001"
     finally:
         server.close()
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
