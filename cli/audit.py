@@ -1,5 +1,6 @@
 """`courtside audit verify` and `audit export` (contract §16): walk the chain of the data dir or database, or of
-the running server through its API when the data dir is in use."""
+the running server through its API when the data dir is in use. Offline they only read: the data dir is left
+exactly as it was (no compaction, no torn tail cut, no lock file written), so a tampered one keeps its evidence."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def _audit_chains(settings: Settings) -> Iterator[tuple[str, Iterator[Any]]]:
     from storage.repository import unit_of_work
 
     try:
-        store = open_store(settings)
+        store = open_store(settings, read_only=True)  # offline, nothing in the data dir changes
     except DataDirBusy:
         yield "", (audit.from_view("", view) for view in reversed(_served_audit(settings)))
         return

@@ -23,14 +23,20 @@ AnyStore = Union["Store", "PgStore"]
 AnyTransaction = Union["Transaction", "PgTransaction"]
 
 
-def open_store(settings: Settings) -> AnyStore:
-    """Open the configured store (raises `storage.engine.StorageError` with a message saying what to do)."""
+def open_store(settings: Settings, *, read_only: bool = False) -> AnyStore:
+    """Open the configured store (raises `storage.engine.StorageError` with a message saying what to do).
+
+    `read_only`: for a command that only reads, offline; the data dir is read into memory and nothing in it
+    changes (`storage.engine.ReadOnlyStore`; `DataDirBusy` while a server owns it). PostgreSQL opens as usual:
+    reading it changes nothing."""
     if settings.database_url:
         from storage.postgres import PgStore
 
         return PgStore(settings.database_url, pool_size=settings.threads + 4)
-    from storage.engine import Store
+    from storage.engine import ReadOnlyStore, Store
 
+    if read_only:
+        return ReadOnlyStore(settings.data_dir)
     return Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
 
 

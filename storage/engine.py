@@ -24,6 +24,9 @@ snapshot is gone, or whose journal does not continue the snapshot's sequence wit
 (`StoreDamaged`) and never started empty. A failed append is cut off at once, so a later append never lands
 behind half a line. An OS lock on the data dir keeps a second process out (`DataDirBusy`).
 
+`ReadOnlyStore` loads a data dir the same way for the offline commands that only read it (`courtside audit verify`
+and `export`) and changes nothing on disk: no torn tail cut, no compaction, no lock file written, no mode changed.
+
 Journal line: `{"s": <journal seq>, "g": <first seq not known durable>, "q": <last document seq>,
 "ops": [[table, key, doc | null], ...]}`.
 """
@@ -31,6 +34,7 @@ Journal line: `{"s": <journal seq>, "g": <first seq not known durable>, "q": <la
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import logging
 import os
@@ -186,6 +190,24 @@ class Store:
         self.closed = False
 
     def _open(self, compact_bytes: int) -> None:
+        self._init_memory(compact_bytes)
+        path = self.data_dir / JOURNAL
+        if not (self.data_dir / SNAPSHOT).exists() and not path.exists():  # a new store: its snapshot first
+            self._snapshot_write(orjson.dumps({META_TABLE: {"1": {"journalSeq": 0, "docSeq": 0}}}))
+        self._read_files()
+        existed = path.exists()
+        try:
+            self._journal_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StoreDamaged(f"Cannot open the journal {path}: {exc.strerror}; {RESTORE_HINT}.") from exc
+        if not existed:
+            _fsync_dir(self.data_dir)  # the journal's directory entry must be durable before any append
+        self._journal_size = os.fstat(self._journal_fd).st_size
+        os.fsync(self._journal_fd)  # lines a killed process left in the page cache are on disk from here on
+        self._durable_seq = self._journal_seq
+        self._compact_at = max(self._compact_bytes, self._snapshot_size)
+
+    def _init_memory(self, compact_bytes: int) -> None:
         # One job: the in-memory state (tables, indexes, orderings, sequence numbers) and the commit order.
         self._lock = threading.RLock()
         self._compact_bytes = compact_bytes
@@ -211,24 +233,6 @@ class Store:
         self._flushing = False
         self._flush_failed: OSError | None = None
         self.flushes = 0  # how many fsyncs group commit made (observability: fewer than commits under load)
-        path = self.data_dir / JOURNAL
-        if not (self.data_dir / SNAPSHOT).exists() and not path.exists():  # a new store: its snapshot first
-            self._snapshot_write(orjson.dumps({META_TABLE: {"1": {"journalSeq": 0, "docSeq": 0}}}))
-        try:
-            self._load()
-        except (OSError, ValueError, TypeError, AttributeError) as exc:
-            raise StoreDamaged(f"Cannot read the data dir {self.data_dir.resolve()}: {exc}; {RESTORE_HINT}.") from exc
-        existed = path.exists()
-        try:
-            self._journal_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        except OSError as exc:
-            raise StoreDamaged(f"Cannot open the journal {path}: {exc.strerror}; {RESTORE_HINT}.") from exc
-        if not existed:
-            _fsync_dir(self.data_dir)  # the journal's directory entry must be durable before any append
-        self._journal_size = os.fstat(self._journal_fd).st_size
-        os.fsync(self._journal_fd)  # lines a killed process left in the page cache are on disk from here on
-        self._durable_seq = self._journal_seq
-        self._compact_at = max(self._compact_bytes, self._snapshot_size)
 
     # ----------------------------------------------------------------- loading
     def _table(self, name: str) -> Table:
@@ -246,9 +250,15 @@ class Store:
         """The stored documents of one table (the live dict: never hand it out)."""
         return self._all().get(name) or {}
 
+    def _read_files(self) -> None:
+        """Load the snapshot and replay the journal into memory (`StoreDamaged` when they cannot be read)."""
+        try:
+            self._load()
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            raise StoreDamaged(f"Cannot read the data dir {self.data_dir.resolve()}: {exc}; {RESTORE_HINT}.") from exc
+
     def _load(self) -> None:
-        for leftover in (SNAPSHOT + ".tmp", JOURNAL + ".tmp"):  # an interrupted compaction
-            (self.data_dir / leftover).unlink(missing_ok=True)
+        self._drop_leftovers()
         snapshot = self.data_dir / SNAPSHOT
         if snapshot.exists():
             self._load_snapshot(snapshot)
@@ -334,11 +344,20 @@ class Store:
             previous = entry["s"]
             good_until = end + 1
         if good_until != len(data):
-            log.warning("dropping a torn journal tail of %d bytes in %s", len(data) - good_until, path)
-            with open(path, "r+b") as journal:
-                journal.truncate(good_until)
-                journal.flush()
-                os.fsync(journal.fileno())
+            self._drop_torn_tail(path, good_until, len(data) - good_until)
+
+    def _drop_leftovers(self) -> None:
+        """Remove the temp files of an interrupted compaction."""
+        for leftover in (SNAPSHOT + ".tmp", JOURNAL + ".tmp"):
+            (self.data_dir / leftover).unlink(missing_ok=True)
+
+    def _drop_torn_tail(self, path: Path, keep: int, torn: int) -> None:
+        """Cut the journal after its last whole line (`keep` bytes): appends must follow a whole line."""
+        log.warning("dropping a torn journal tail of %d bytes in %s", torn, path)
+        with open(path, "r+b") as journal:
+            journal.truncate(keep)
+            journal.flush()
+            os.fsync(journal.fileno())
 
     # ----------------------------------------------------------------- writing
     def _apply(self, ops: Ops) -> None:
@@ -614,6 +633,85 @@ class Store:
                 self.closed = True
                 os.close(self._journal_fd)
                 self._os_lock.release()
+
+
+def _shared_lock(path: Path, data_dir: Path) -> int | None:
+    """A shared OS lock on an existing lock file, opened read-only (nothing is written), or None when there is no
+    lock file; `DataDirBusy` while a server holds it (exclusively)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StorageError(f"Cannot read the lock file {path}: {exc.strerror}.") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if isinstance(exc, BlockingIOError):
+            raise DataDirBusy(f"The data dir {data_dir} is in use by a running Courtside server.") from exc
+        raise StorageError(f"Cannot lock {path}: {exc.strerror}.") from exc
+    return fd
+
+
+class ReadOnlyStore(Store):
+    """A data dir read into memory and never written, for the offline commands that only read it (`courtside
+    audit verify` and `audit export`). The snapshot and the journal load as `Store` loads them (a torn tail is
+    left out, not cut off), and nothing on disk changes: no file or directory is created, no mode tightened, no
+    leftover removed, no compaction; a transaction that writes fails (`StorageError`).
+
+    While open it holds a shared OS lock on an existing `courtside.lock` (opened read-only), so no server starts
+    and compacts under it, and a server holding that lock makes it `DataDirBusy`. A copy without a lock file has
+    nothing to lock; if a lock file appears while the files are read, they are read again under it.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.closed = True
+        where = self.data_dir.resolve()
+        if not (self.data_dir / SNAPSHOT).exists() and not (self.data_dir / JOURNAL).exists():
+            raise StoreDamaged(f"The data dir {where} holds no Courtside store (no {SNAPSHOT}, no {JOURNAL}).")
+        for _attempt in range(3):
+            self._lock_fd = _shared_lock(self.data_dir / LOCK, where)
+            try:
+                self._init_memory(0)
+                self._read_files()
+            except BaseException:
+                self._unlock()
+                raise
+            if self._lock_fd is not None or not (self.data_dir / LOCK).exists():
+                break  # read under the lock, or no server could have started meanwhile
+        else:
+            raise DataDirBusy(f"A Courtside server is starting on the data dir {where}; try again.")
+        self._durable_seq = self._journal_seq  # all of it is on disk: no read waits for an fsync
+        self.closed = False
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor gives the shared lock back
+            self._lock_fd = None
+
+    def _drop_leftovers(self) -> None:
+        """Left in place (they are never read)."""
+
+    def _drop_torn_tail(self, path: Path, keep: int, torn: int) -> None:
+        log.warning("leaving out a torn journal tail of %d bytes in %s (the file is not changed)", torn, path)
+
+    def _commit(self, staged: dict[tuple[str, str], Doc | None]) -> None:
+        raise StorageError(f"The data dir {self.data_dir.resolve()} is open read-only: nothing can be written.")
+
+    def _compact_if_due(self) -> None:
+        """Never: a read-only store writes no snapshot."""
+
+    def compact(self) -> None:
+        raise StorageError(f"The data dir {self.data_dir.resolve()} is open read-only: it is not compacted.")
+
+    def close(self) -> None:
+        """Give the lock back; nothing is written."""
+        with self._lock:
+            if not self.closed:
+                self.closed = True
+                self._unlock()
 
 
 class Transaction:
