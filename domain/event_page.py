@@ -145,6 +145,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
     """The page's state (contract §15 feed without `version`, which the caller adds) and each person's matches."""
     courts: list[dict[str, Any]] = []
     cards: list[dict[str, Any]] = []
+    made: list[Match] = []  # each card's match
     for table in (t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None):
         active = active_match(uow, table.id)
         queue = uow.matches.queue(table.id)
@@ -155,9 +156,10 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
         courts.append({"label": table.label, "match": now_card,
                        "called": [c for c in queued if c["calledOn"]],
                        "upNext": queued[:UP_NEXT]})
-        done = [_card(uow, m, table, points=points, estimate=None)
-                for m in uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)]
+        finished = uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)
+        done = [_card(uow, m, table, points=points, estimate=None) for m in finished]
         cards += ([now_card] if now_card else []) + queued + done
+        made += ([active] if active else []) + queue + finished
     # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
     pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     drawn = {d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)}
@@ -166,15 +168,19 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
     pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
     cards += [_card(uow, m, None, points=points, estimate=pool_starts.get(m.id))
               | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]
+    made += [*pool, *decided]
     results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
                      key=lambda c: c["completedOn"] or "", reverse=True)
     people: dict[str, dict[str, Any]] = {}
     mine: dict[str, list[tuple[int, dict[str, Any]]]] = {}
-    for card in cards:
-        for side, name, team in _names_of(card):
+    # a person is shown as their earliest match spells them, so the name does not change as matches start
+    for _, card in sorted(zip((m.seq for m in made), cards, strict=True), key=lambda pair: pair[0]):
+        for _side, name, team in _names_of(card):
             pid = person_id(broadcast.id, name)
             people.setdefault(pid, {"personID": pid, "name": name, "club": team})
-            mine.setdefault(pid, []).append((side, card))
+    for card in cards:
+        for side, name, _team in _names_of(card):
+            mine.setdefault(person_id(broadcast.id, name), []).append((side, card))
     listed = sorted(people.values(), key=lambda p: (name_key(p["name"]), p["personID"]))
     state = {"event": {"name": broadcast.name}, "courts": courts,
              "draws": draws(uow, broadcast) if draws else [], "results": results[:RESULTS], "people": listed}

@@ -41,11 +41,26 @@ class PersonStatus(StrEnum):
     FREE = "free"
 
 
+NOT_IN_A_MATCH = 2**63  # the spelling rank of a draw entry that has no match yet: any match's spelling wins
+
+
 @dataclass
 class _Seen:
     person: Person
+    spelled_by: int  # the `seq` of the match whose spelling `person` has (the earliest one)
     next_match: Match | None = None
     next_rank: tuple[int, str, int, int] | None = None
+
+
+def _note(seen: dict[str, _Seen], person: Person, spelled_by: int) -> _Seen:
+    """The person of this name key, spelled as their earliest match spells them: "Ann Lee" stays "Ann Lee"
+    when her first match starts and a later one says "ann lee"."""
+    entry = seen.get(name_key(person.name))
+    if entry is None:
+        entry = seen[name_key(person.name)] = _Seen(person, spelled_by)
+    elif spelled_by < entry.spelled_by:
+        entry.person, entry.spelled_by = person, spelled_by
+    return entry
 
 
 def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -> dict[str, _Seen]:
@@ -59,27 +74,27 @@ def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -
         for place, match in enumerate(queue):
             rank = (0 if match.called_on else 1, match.called_on or "", place, court)
             for person in availability.players.of(match):
-                entry = seen.setdefault(name_key(person.name), _Seen(person))
+                entry = _note(seen, person, match.seq)
                 if entry.next_rank is None or rank < entry.next_rank:
                     entry.next_match, entry.next_rank = match, rank
         for match in rest:
             for person in availability.players.of(match):
-                seen.setdefault(name_key(person.name), _Seen(person))
+                _note(seen, person, match.seq)
     # the draws' people (§13): their matches in the court pool come after every court's queue, and an entry
     # with no match yet (a later round) is a person of the broadcast too, so the desk can check them in
     pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     for place, match in enumerate(pool):
         rank = (0 if match.called_on else 1, match.called_on or "", len(tables) * 10_000 + place, 0)
         for person in availability.players.of(match):
-            entry = seen.setdefault(name_key(person.name), _Seen(person))
+            entry = _note(seen, person, match.seq)
             if entry.next_rank is None or rank < entry.next_rank:
                 entry.next_match, entry.next_rank = match, rank
     for record in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id):
         for drawn in draw_hooks.entries(uow, record):
             for player in drawn.players:
                 if player.name.strip():
-                    seen.setdefault(name_key(player.name), _Seen(availability.players.named(
-                        broadcast.id, player.name, club=drawn.club)))
+                    _note(seen, availability.players.named(broadcast.id, player.name, club=drawn.club),
+                          NOT_IN_A_MATCH)
     return seen
 
 

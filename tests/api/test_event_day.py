@@ -427,3 +427,19 @@ def test_a_pool_match_waits_while_its_player_plays_on_a_court_and_while_they_res
     again = day.post(f"/operator/tables/{day.tables[1]}/start-next")
     assert again.status_code == 200, again.json
     assert {again.json["data"]["playerA"], again.json["data"]["playerB"]} == {"Ann Lee", "Di Evans"}
+
+
+def test_a_person_keeps_the_spelling_of_their_earliest_match(day: Day) -> None:
+    """§8a's one name rule makes "Ann Lee" and "ann  lee" one person; the row shows her as her first match spells
+    her, also once that match has started and only the later spelling is still waiting."""
+    first = day.match("Ann Lee", "Bo Chen", table=1)
+    day.match("ann  lee", "Cy Diaz")  # waiting on the court listed first
+    def spellings() -> list[str]:
+        return [name for name in day.people() if name.lower().split() == ["ann", "lee"]]
+
+    assert spellings() == ["Ann Lee"]
+    assert day.post(f"/operator/matches/{first['id']}/start").status_code == 200
+    assert spellings() == ["Ann Lee"] and day.people()["Ann Lee"]["status"] == "playing"
+    assert day.post(f"/operator/matches/{first['id']}/complete", {"gameScores": BEST_OF_ONE}
+                    ).status_code == 200
+    assert spellings() == ["Ann Lee"]

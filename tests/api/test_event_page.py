@@ -405,3 +405,13 @@ def test_a_kept_feed_echoes_the_clients_request_id_and_refuses_a_bad_one(event: 
     assert (same.status_code, same.headers["Service-Request-ID"]) == (304, "desk-poll-0002")
     bad = event.state(url, **{"Service-Request-ID": "short"})
     assert bad.status_code == 400 and bad.json["error"]["code"] == "invalid_request_id"
+
+
+def test_a_person_on_the_page_keeps_the_spelling_of_their_earliest_match(event: Event) -> None:
+    """One person under §8a's name rule, shown as their first match spells them, also once it has started."""
+    url = open_page(event)
+    first = event.match("Ann Lee", "Bo Chen", table=1)
+    event.match("ann  lee", "Cy Diaz")  # waiting on the court listed first
+    assert event.operator.post(f"/operator/matches/{first['id']}/start").status_code == 200
+    names = [p["name"] for p in event.state(url).json["data"]["people"]]
+    assert [name for name in names if name.lower().split() == ["ann", "lee"]] == ["Ann Lee"]
