@@ -121,7 +121,7 @@ def export_store(settings: Settings, out: Path) -> dict[str, Any]:
     from storage.transfer import export_to
 
     try:
-        store = open_store(settings)
+        store = open_store(settings, read_only=True)  # an export changes nothing in the data dir it reads
     except StorageError as exc:
         raise CliError(str(exc)) from exc
     try:

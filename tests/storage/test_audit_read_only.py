@@ -27,9 +27,9 @@ KEYS = 3
 FileState = tuple[bytes, int, int]  # content, mtime (ns), mode
 
 
-def courtside(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def courtside(data_dir: Path, *args: str, command: str = "audit") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURTSIDE_")}
-    return subprocess.run([sys.executable, "-m", "cli.main", "audit", *args, "--data-dir", str(data_dir)], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "cli.main", command, *args, "--data-dir", str(data_dir)], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=120)
 
 
@@ -102,6 +102,18 @@ def test_offline_verify_and_export_change_nothing_in_the_data_dir(kind: str, liv
     exported = courtside(data_dir, "export", "--out", str(out))
     assert exported.returncode == 0, exported.stderr
     assert json.loads(exported.stdout)["entries"] == json.loads(verified.stdout)["entries"] >= KEYS
+    assert state(data_dir) == before
+
+
+@pytest.mark.parametrize("kind", list(DATA_DIRS))
+def test_the_data_dirs_export_changes_nothing_in_it(kind: str, live: Path, store: AnyStore, tmp_path: Path) -> None:
+    """`courtside export` (the whole store, for a move or a backup) reads the data dir as the audit commands do."""
+    data_dir = DATA_DIRS[kind](live, tmp_path, store)
+    before = state(data_dir)
+    out = tmp_path / "store.jsonl"
+    exported = courtside(data_dir, "--out", str(out), command="export")
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["documents"] > KEYS and out.stat().st_size > 0
     assert state(data_dir) == before
 
 
