@@ -71,8 +71,11 @@ def event_link(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: date
 
 
 def set_enabled(uow: UnitOfWork, *, account_id: str, broadcast_id: str, enabled: bool, now: datetime) -> Link:
-    """Open or close the page; the link stays the same (a closed page answers 404 at once)."""
+    """Open or close the page; the link stays the same (a closed page answers 404 at once). Opening an open page
+    or closing a closed one changes nothing and writes no entry."""
     link = event_link(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
+    if link.enabled == enabled:
+        return link
     before = dataclasses.replace(link)
     link.enabled = enabled
     link = uow.links.put(link)

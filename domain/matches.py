@@ -183,7 +183,8 @@ def sync_match(
 ) -> Match:
     """Create a pending match at the end of its table's queue, or replace the pending one with this externalID.
 
-    A replacement keeps its queue position unless `tableID` changes (then it goes to the end of that queue).
+    A replacement keeps its queue position unless `tableID` changes (then it goes to the end of that queue); one
+    that restates the match as it is changes nothing (`updatedOn` kept, no entry) and answers it.
     """
     existing = uow.matches.find(external_id=sync.external_id, connection_id=connection_id)
     current = existing[0] if existing else None
@@ -208,6 +209,8 @@ def sync_match(
         start_time=sync.start_time, best_of=sync.best_of or rules.default_best_of, is_doubles=sync.is_doubles,
         seq=current.seq if current else 0,
     )
+    if current is not None and match == dataclasses.replace(current, updated_on=stamp):
+        return current
     stored = uow.matches.put(match)
     audit.record(uow, account_id=account_id, action="match.synced", target=("match", stored.id), before=current,
                  after=stored, now=now)
@@ -377,13 +380,19 @@ def check_version(match: Match, version: int | None) -> None:
                        code="stale_state", details={"matchID": match.id})
 
 
+def _games(game_scores: list[dict[str, int]]) -> list[dict[str, int]]:
+    """Game scores as a match keeps them: each `{"a", "b"}`, nothing else."""
+    return [{"a": g["a"], "b": g["b"]} for g in game_scores]
+
+
 def score_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
     rules: Rules, reason: str | None = None, action: str | None = None, version: int | None = None,
     point_log: list[str] | None = None, confirm_draw_change: bool = False, device: str | None = None,
 ) -> Match:
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
-    (`match.result_updated` with the previous result; it must stay decided).
+    (`match.result_updated` with the previous result; it must stay decided). A correction to the scores the
+    match already has changes nothing (no entry, no event, `scoreVersion` and `updatedOn` kept) and answers it.
 
     `version`, when given, must be the match's `score_version` (else `409 stale_state`, contract §17). A whole
     score written clears the point history undo walks back; the point engine (`domain.points`) passes the new
@@ -398,10 +407,12 @@ def score_match(
     completed = match.status == MatchStatus.COMPLETED
     scoring.check_game_scores(game_scores, points=rules.points_per_game, best_of=_best_of(match, rules),
                               final=completed)
+    if completed and _games(game_scores) == match.game_scores:
+        return match  # a correction to the result it already has changes nothing: no entry, event or version
     previous = {"gameScores": match.game_scores,
                 "score": scoring.score(match.game_scores, points=rules.points_per_game)}
     before = dataclasses.replace(match)
-    match.game_scores = [{"a": g["a"], "b": g["b"]} for g in game_scores]
+    match.game_scores = _games(game_scores)
     match.point_log = list(point_log) if point_log is not None else []
     writer = f"{uow.actor.kind}:{uow.actor.id}" + (f":{device}" if device else "")
     match.scorers = scorers.noted_scorer(match.scorers, writer, now)
@@ -423,15 +434,26 @@ def complete_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]] | None, now: datetime,
     rules: Rules,
 ) -> Match:
-    """active -> completed with a decided result (`409 match_undecided` otherwise). Emits `match.completed`."""
+    """active -> completed with a decided result (`409 match_undecided` otherwise). Emits `match.completed`.
+
+    Completing again a match played to its end, with no scores or the ones it has, is answered as it is and
+    changes nothing; other scores on a completed match are a correction (`score`), `409 match_not_active` here."""
     match = get_match(uow, account_id=account_id, match_id=match_id)
+    if _completed_as(match, game_scores):
+        return match
     if match.status != MatchStatus.ACTIVE:
         raise Conflict(f"Match '{match_id}' is {match.status}, not active.", code="match_not_active")
-    final = match.game_scores if game_scores is None else [{"a": g["a"], "b": g["b"]} for g in game_scores]
+    final = match.game_scores if game_scores is None else _games(game_scores)
     scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
     before = dataclasses.replace(match)
     match.game_scores = final
     return _finish(uow, match, before=before, now=now, rules=rules, action="match.completed")
+
+
+def _completed_as(match: Match, game_scores: list[dict[str, int]] | None) -> bool:
+    """Whether the match is already completed, played out, with these scores (None: whichever it has)."""
+    return (match.status == MatchStatus.COMPLETED and match.result_type is None
+            and (game_scores is None or _games(game_scores) == match.game_scores))
 
 
 class WalkoverReason(StrEnum):

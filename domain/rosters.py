@@ -6,6 +6,7 @@ roster creates its backing list (roster-backed: no connection, no externalID); d
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -101,7 +102,8 @@ def get_roster(uow: UnitOfWork, *, account_id: str, roster_id: str) -> Roster:
 def patch_roster(
     uow: UnitOfWork, *, account_id: str, roster_id: str, change: RosterChange, now: datetime
 ) -> Roster:
-    """Change any create field; `rosterType` only restated (else `400 roster_type_immutable`)."""
+    """Change any create field; `rosterType` only restated (else `400 roster_type_immutable`). A patch that only
+    restates the roster's values changes nothing (`updatedOn` kept, no entry) and answers the roster."""
     if not changed_fields(change):
         raise Invalid("Give at least one property to change.")
     roster = get_roster(uow, account_id=account_id, roster_id=roster_id)
@@ -111,6 +113,7 @@ def patch_roster(
     enabled = change.self_registration_enabled
     _check_self_registration(roster.roster_type, enabled if given(enabled) else None)
     was_enabled = roster.self_registration_enabled is True
+    before = dataclasses.replace(roster)
     if given(change.name):
         roster.name = change.name
     if given(change.description):
@@ -121,6 +124,8 @@ def patch_roster(
         roster.team_logo_url = change.team_logo_url
     if given(change.team_jersey_color):
         roster.team_jersey_color = change.team_jersey_color
+    if roster == before:
+        return roster
     roster.updated_on = iso(now)
     backing = uow.player_lists.get(roster.player_list_id)
     if backing is not None and backing.name != roster.name:

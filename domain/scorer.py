@@ -58,8 +58,11 @@ def rotate_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: 
 
 
 def revoke_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime) -> Link:
-    """Kill the table's scorer link at once (404); rotating makes a new one."""
+    """Kill the table's scorer link at once (404); rotating makes a new one. Revoking a revoked link changes
+    nothing and writes no entry."""
     link = scorer_link(uow, account_id=account_id, table_id=table_id, now=now)
+    if link.key is None:
+        return link
     before = dataclasses.replace(link)
     link.key = link.key_hash = None
     revoked = uow.links.put(link)

@@ -93,7 +93,8 @@ def delete_draw(draw_id: str) -> Json:
 @blp.alt_response(404, response="DEFAULT_ERROR")
 def withdraw_entry(draw_id: str, entry_id: str) -> Json:
     """The entry withdraws: each of its matches not yet complete is a walkover for the opponent, as it becomes
-    ready; in round robin and Swiss its played results stand."""
+    ready; in round robin and Swiss its played results stand. An entry already withdrawn is answered with the
+    draw as it is."""
     with unit_of_work() as uow:
         record = draws.withdraw_entry(uow, account_id=_account(), draw_id=draw_id, entry_id=entry_id, now=now(),
                                       rules=rules())

@@ -50,13 +50,14 @@ def get_event_page(broadcast_id: str) -> Json:
 
 @_route(EVENT_PAGE + "/enable", "POST")
 def enable_event_page(broadcast_id: str) -> Json:
-    """Open the event page (the same link as before it was closed)."""
+    """Open the event page (the same link as before it was closed); an open page is answered as it is."""
     return _link(event_page.enable_event_page, broadcast_id)
 
 
 @_route(EVENT_PAGE + "/disable", "POST")
 def disable_event_page(broadcast_id: str) -> Json:
-    """Close the event page: its link answers 404 at once; enabling again brings the same link back."""
+    """Close the event page: its link answers 404 at once; enabling again brings the same link back. A closed
+    page is answered as it is."""
     return _link(event_page.disable_event_page, broadcast_id)
 
 

@@ -299,7 +299,9 @@ def score_match(write: svc.ScoreWrite, match_id: str) -> Json:
     once a side has won more than half of `bestOf`. Impossible scores are 400 `validation_failed`. Emits
     `match.score_updated`; on a completed match the result must stay decided (409 `match_undecided`) and
     `match.result_updated` carries `previous: {gameScores, score}`. With `version`, a write based on an older
-    `scoreVersion` is 409 `stale_state` (the current read in `details.match`) and changes nothing.
+    `scoreVersion` is 409 `stale_state` (the current read in `details.match`) and changes nothing. A correction
+    to the scores the match already has answers it and changes nothing (no event, no audit entry, same
+    `scoreVersion`).
     """
     return _scoring(match_id, write.op_id, lambda uow: svc.score_match(
         uow, account_id=_account(), match_id=match_id, game_scores=write.game_scores, now=now(), rules=rules(),
@@ -342,7 +344,8 @@ def undo_point(undo: points.UndoWrite, match_id: str) -> Json:
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="match_not_active, or match_undecided (no side has won the match).")
 def complete_match(completion: svc.Completion, match_id: str) -> Json:
-    """Complete an active match, optionally with its final game scores; emits match.completed."""
+    """Complete an active match, optionally with its final game scores; emits match.completed. Completing a
+    match already completed with no scores or the ones it has answers it and changes nothing."""
     with unit_of_work() as uow:
         match = svc.complete_match(uow, account_id=_account(), match_id=match_id,
                                    game_scores=completion.game_scores, now=now(), rules=rules())

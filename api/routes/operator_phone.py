@@ -78,7 +78,8 @@ def rotate_scorer_link(table_id: str) -> Json:
 
 @_link_route(SCORER, "DELETE", ScorerLinkRead)
 def revoke_scorer_link(table_id: str) -> Json:
-    """Revoke the table's scorer link: it answers 404 at once; rotate to make a new one."""
+    """Revoke the table's scorer link: it answers 404 at once; rotate to make a new one. A revoked link is
+    answered as it is."""
     return _link(scorer.revoke_scorer_link, views.scorer_link_view, table_id=table_id)
 
 

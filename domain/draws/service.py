@@ -161,13 +161,18 @@ def delete_draw(uow: UnitOfWork, *, account_id: str, draw_id: str, now: datetime
 
 def withdraw_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: str, now: datetime,
                    rules: match_svc.Rules) -> DrawRecord:
-    """The entry withdraws: its open matches are walkovers for the opponents, now or as they become ready."""
+    """The entry withdraws: its open matches are walkovers for the opponents, now or as they become ready.
+    Withdrawing an entry already withdrawn changes nothing (no entry, the draw's version kept) and answers the
+    draw."""
     record = get_draw(uow, account_id=account_id, draw_id=draw_id)
     held = hooks.load(uow, record)
     draw = held.draw
-    if entry_id not in {e.id for e in draw.entries}:
+    entry = next((e for e in draw.entries if e.id == entry_id), None)
+    if entry is None or entry.withdrawn:
         hooks.release(record, held)
-        raise NotFound(f"No entry '{entry_id}' in draw '{draw_id}'.")
+        if entry is None:
+            raise NotFound(f"No entry '{entry_id}' in draw '{draw_id}'.")
+        return record
     walked = engine.withdraw(draw, entry_id, new_id=new_id)
     house = house_connection(uow, account_id=account_id, now=now)
     hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=rules.default_best_of)

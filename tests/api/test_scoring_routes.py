@@ -133,8 +133,11 @@ def test_complete_with_a_decided_result(courts: Courts, operator: Api, clock: An
     assert data["score"] == {"a": 3, "b": 1} and data["completedOn"] == "2026-11-21T10:01:30.000Z"
     assert data["queuePosition"] is None
     assert events(courts.api)[-1] == {"type": "match.completed", "data": {"match": data}}
-    again = call(operator, "complete", live["id"], {"gameScores": WIN})
-    assert again.status_code == 409 and again.json["error"]["code"] == "match_not_active"
+    again = call(operator, "complete", live["id"], {"gameScores": WIN})  # a repeat: answered, nothing changes
+    assert again.status_code == 200 and again.json["data"] == data
+    assert events(courts.api)[-1] == {"type": "match.completed", "data": {"match": data}}
+    other = call(operator, "complete", live["id"], {"gameScores": WIN[:2] + [{"a": 11, "b": 0}]})
+    assert other.status_code == 409 and other.json["error"]["code"] == "match_not_active"
 
 
 def test_complete_uses_the_live_scores_when_no_body_scores(courts: Courts, operator: Api,
