@@ -369,6 +369,32 @@ def test_creating_withdrawing_and_deleting_a_draw_each_write_one_audit_entry(ope
                           dropped["id"]: ["draw.created", "draw.deleted"]}
 
 
+def test_every_match_a_draw_makes_writes_its_created_entry(operator: Api) -> None:
+    """Contract §16 "every change to matches (create, …)": the real matches a draw makes, at creation and as
+    results move entries on, each have their `match.created` entry, by whoever acted, in the match's history."""
+    broadcast_id, courts = make_courts(operator, 2)
+    draw = create(operator, broadcast_id, "single_elimination", 4)
+
+    def created(match_id: str) -> list[dict[str, Any]]:
+        listed = operator.get(f"/operator/audit?targetType=match&targetID={match_id}&limit=100")
+        assert listed.status_code == 200, listed.json
+        return [e for e in listed.json["data"] if e["action"] == "match.created"]
+
+    semis = draw["rounds"][0]["drawMatches"]
+    for semi in semis:
+        [entry] = created(semi["matchID"])
+        assert entry["actor"]["kind"] == "operator"
+        assert (entry["after"]["drawID"], entry["after"]["drawMatchID"]) == (draw["id"], semi["id"])
+    for court in courts:
+        started = operator.post(f"/operator/tables/{court}/start-next")
+        assert started.status_code == 200, started.json
+        done = operator.post(f"/operator/matches/{started.json['data']['id']}/complete",
+                             json={"gameScores": [{"a": 11, "b": 5}]})
+        assert done.status_code == 200, done.json
+    final = read(operator, draw["id"])["rounds"][1]["drawMatches"][0]
+    assert final["matchID"] and len(created(final["matchID"])) == 1
+
+
 def test_a_preview_is_the_draw_creating_would_make_and_stores_nothing(operator: Api) -> None:
     broadcast_id, _ = make_courts(operator, 2)
     body = {"broadcastID": broadcast_id, "name": "Open", "format": "single_elimination", "entries": entries(6),
