@@ -236,7 +236,7 @@ class ConsoleClient:
 
     # ------------------------------------------------------------ draws and the court pool (contract §13)
     def draws(self, broadcast_id: str) -> list[dict[str, Any]]:
-        return list(self.data("GET", "/operator/draws", params={"broadcastID": broadcast_id}))
+        return self.all("/operator/draws", broadcastID=broadcast_id)
 
     def preview_draw(self, body: dict[str, Any]) -> dict[str, Any]:
         """The draw creating `body` would make, stored nowhere (the same `randomSeed` gives the same draw)."""
@@ -253,7 +253,7 @@ class ConsoleClient:
 
     def pool(self, broadcast_id: str) -> list[dict[str, Any]]:
         """The broadcast's court pool: draw matches waiting for a court, in start-next's order."""
-        return list(self.data("GET", f"/operator/broadcasts/{broadcast_id}/pool"))
+        return self.all(f"/operator/broadcasts/{broadcast_id}/pool")
 
     # ------------------------------------------------------------ audit log (contract §16)
     def audit(self, *, target_type: str | None = None, target_id: str | None = None, actor_kind: str | None = None,
@@ -321,7 +321,7 @@ class ConsoleClient:
 
     def outputs(self, broadcast_id: str) -> list[dict[str, Any]]:
         """The broadcast's output links: one per court x scoreboard ID, then its venue display (contract §10)."""
-        return list(self.data("GET", f"/operator/broadcasts/{broadcast_id}/outputs"))
+        return self.all(f"/operator/broadcasts/{broadcast_id}/outputs")
 
     def rotate_output(self, output_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/outputs/{output_id}/rotate"))
@@ -374,7 +374,7 @@ class ConsoleClient:
 
     # ------------------------------------------------------------ check-in (contract §14)
     def people(self, broadcast_id: str) -> list[dict[str, Any]]:
-        return list(self.data("GET", f"/operator/broadcasts/{broadcast_id}/people"))
+        return self.all(f"/operator/broadcasts/{broadcast_id}/people")
 
     def check_in(self, broadcast_id: str, person_id: str, present: bool = True) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/people/{person_id}/check-in",

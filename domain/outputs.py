@@ -22,6 +22,7 @@ from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
 from domain.models import Broadcast, Match, MatchStatus, Output, OutputKind, PlayerList, Table
+from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.queues import active_match, display_name, player_list_of, players_by_external_id
 
@@ -80,14 +81,33 @@ def delete_outputs(uow: UnitOfWork, *, broadcast_id: str) -> None:
         uow.outputs.delete(output.id)
 
 
-def list_outputs(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[Output]:
-    """The broadcast's outputs: court outputs in court then scoreboard order, the venue display last."""
+def _broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
     broadcast = uow.broadcasts.get(broadcast_id)
     if broadcast is None or broadcast.account_id != account_id:
         raise NotFound(f"No broadcast '{broadcast_id}'.")
-    outputs = uow.outputs.find(broadcast_id=broadcast_id)
+    return broadcast
+
+
+def _output_order(broadcast: Broadcast) -> Callable[[Output], tuple[int, int, int]]:
+    """The key of the outputs' order: court outputs by court, then creation; the venue display last."""
     courts = {table_id: index for index, table_id in enumerate(broadcast.table_ids)}
-    return sorted(outputs, key=lambda o: (o.kind == OutputKind.VENUE, courts.get(o.table_id or "", 0), o.seq))
+    return lambda o: (int(o.kind == OutputKind.VENUE), courts.get(o.table_id or "", 0), o.seq)
+
+
+def outputs_page(uow: UnitOfWork, *, account_id: str, broadcast_id: str, limit: int | None,
+                 cursor: str | None) -> tuple[list[Output], str | None]:
+    """A page of the broadcast's outputs (the list envelope, contract §2): court outputs in court then scoreboard
+    order, the venue display last."""
+    order = _output_order(_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id))
+    found = sorted(uow.outputs.find(broadcast_id=broadcast_id), key=order)
+    return paginate(found, seq=order, limit=limit, cursor=cursor)
+
+
+def designs_page(*, limit: int | None, cursor: str | None) -> tuple[list[dict[str, str]], str | None]:
+    """A page of the built-in designs `{"id", "description"}`, in their fixed order."""
+    designs = [{"id": key, "description": text} for key, text in DESIGNS.items()]
+    order = {design["id"]: place for place, design in enumerate(designs)}
+    return paginate(designs, seq=lambda design: order[design["id"]], limit=limit, cursor=cursor)
 
 
 def rotate_output(uow: UnitOfWork, *, account_id: str, output_id: str, now: datetime) -> Output:

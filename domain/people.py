@@ -22,6 +22,7 @@ from domain.draws import hooks as draw_hooks
 from domain.errors import NotFound
 from domain.models import Broadcast, Match, MatchStatus
 from domain.names import name_key
+from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
 
@@ -127,6 +128,17 @@ def broadcast_people(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now
     availability = Availability(uow, account_id=account_id, now=now)
     seen = _people(uow, broadcast, availability)
     return [_row(uow, broadcast, seen[key], availability) for key in sorted(seen)]
+
+
+def people_page(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, limit: int | None,
+                cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of `broadcast_people` (the list envelope, contract §2): keyed by the name key the list is ordered by;
+    only the page's rows are built."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    availability = Availability(uow, account_id=account_id, now=now)
+    seen = _people(uow, broadcast, availability)
+    keys, next_cursor = paginate(sorted(seen), seq=lambda key: key, limit=limit, cursor=cursor)
+    return [_row(uow, broadcast, seen[key], availability) for key in keys], next_cursor
 
 
 @dataclass(frozen=True)

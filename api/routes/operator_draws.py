@@ -7,7 +7,7 @@ from typing import Any
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
 from api.routes.matches import rules
-from api.schemas.common import envelope, list_envelope
+from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.draws import DrawCreateBody, DrawDeleted, DrawQuery, DrawRead, PoolMatchRead
 from api.security import requires
 from domain.draws import service as draws
@@ -61,8 +61,9 @@ def preview_draw(body: NewDraw) -> Json:
 def list_draws(query: Json) -> Json:
     """The broadcast's draws, oldest first."""
     with unit_of_work() as uow:
-        found = draws.list_draws(uow, account_id=_account(), broadcast_id=query["broadcastID"])
-        return {"data": [draws.draw_view(uow, d) for d in found], "nextCursor": None}
+        found, cursor = draws.draws_page(uow, account_id=_account(), broadcast_id=query["broadcastID"],
+                                         limit=query.get("limit"), cursor=query.get("cursor"))
+        return {"data": [draws.draw_view(uow, d) for d in found], "nextCursor": cursor}
 
 
 @blp.route("/operator/draws/<string:draw_id>", methods=["GET"])
@@ -103,15 +104,17 @@ def withdraw_entry(draw_id: str, entry_id: str) -> Json:
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/pool", methods=["GET"])
 @requires(operator=True)
+@blp.arguments(PageQuery, location="query")
 @blp.response(200, list_envelope(PoolMatchRead))
 @blp.alt_response(404, response="DEFAULT_ERROR")
-def broadcast_pool(broadcast_id: str) -> Json:
+def broadcast_pool(query: Json, broadcast_id: str) -> Json:
     """The court pool: draw matches waiting for any free court, in the order start-next takes them (earlier
     round, then the time it became ready, then draw creation, then number), with `blockedBy` when §14 holds one
     back."""
     with unit_of_work() as uow:
         settings = services().settings
-        data = draws.broadcast_pool(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                                    points=services().rules.points_per_game,
-                                    default_minutes=settings.default_match_minutes)
-    return {"data": data, "nextCursor": None}
+        data, cursor = draws.broadcast_pool(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
+                                            points=services().rules.points_per_game,
+                                            default_minutes=settings.default_match_minutes,
+                                            limit=query.get("limit"), cursor=query.get("cursor"))
+    return {"data": data, "nextCursor": cursor}

@@ -8,7 +8,7 @@ from marshmallow import Schema, fields
 
 from api.blueprint import Blueprint
 from api.context import caller, now, public_root, unit_of_work
-from api.schemas.common import Vocabulary, envelope, list_envelope
+from api.schemas.common import PageQuery, Vocabulary, envelope, list_envelope
 from api.security import requires
 from domain import outputs as svc
 from domain import views
@@ -39,12 +39,14 @@ class ScoreboardRead(Schema):
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/outputs", methods=["GET"])
 @requires(operator=True)
+@blp.arguments(PageQuery, location="query")
 @blp.response(200, list_envelope(OutputRead))
-def list_outputs(broadcast_id: str) -> Json:
+def list_outputs(query: Json, broadcast_id: str) -> Json:
     """The broadcast's managed output links: one per court x scoreboard ID, then its venue display."""
     with unit_of_work() as uow:
-        found = svc.list_outputs(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
-        return {"data": [views.output_view(uow, o, root=public_root()) for o in found], "nextCursor": None}
+        found, cursor = svc.outputs_page(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
+                                         limit=query.get("limit"), cursor=query.get("cursor"))
+        return {"data": [views.output_view(uow, o, root=public_root()) for o in found], "nextCursor": cursor}
 
 
 @blp.route("/operator/outputs/<string:output_id>/rotate", methods=["POST"])
@@ -60,7 +62,9 @@ def rotate_output(output_id: str) -> Json:
 
 @blp.route("/operator/scoreboards", methods=["GET"])
 @requires(operator=True)
+@blp.arguments(PageQuery, location="query")
 @blp.response(200, list_envelope(ScoreboardRead))
-def list_scoreboards() -> Json:
+def list_scoreboards(query: Json) -> Json:
     """The built-in designs a scoreboard ID can name (any other ID renders `classic`)."""
-    return {"data": [{"id": k, "description": v} for k, v in svc.DESIGNS.items()], "nextCursor": None}
+    designs, cursor = svc.designs_page(limit=query.get("limit"), cursor=query.get("cursor"))
+    return {"data": designs, "nextCursor": cursor}

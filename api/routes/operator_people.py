@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, post_load, validate
 
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
-from api.schemas.common import Strict, envelope, list_envelope
+from api.schemas.common import PageQuery, Strict, envelope, list_envelope
 from api.schemas.matches import StrictBoolean
 from api.security import requires
 from domain import people
@@ -42,14 +42,16 @@ class CheckInBody(Strict):
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/people", methods=["GET"])
 @requires(operator=True)
+@blp.arguments(PageQuery, location="query")
 @blp.response(200, list_envelope(PersonRead))
 @blp.alt_response(404, response="DEFAULT_ERROR")
-def list_people(broadcast_id: str) -> Json:
+def list_people(query: Json, broadcast_id: str) -> Json:
     """Every person of the broadcast's matches, one row per person (names compared as contract §8a says), with
-    check-in and where they are now."""
+    check-in and where they are now; in name order."""
     with unit_of_work() as uow:
-        rows = people.broadcast_people(uow, account_id=caller().account_id, broadcast_id=broadcast_id, now=now())
-    return {"data": rows, "nextCursor": None}
+        rows, cursor = people.people_page(uow, account_id=caller().account_id, broadcast_id=broadcast_id, now=now(),
+                                          limit=query.get("limit"), cursor=query.get("cursor"))
+    return {"data": rows, "nextCursor": cursor}
 
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/people/<string:person_id>/check-in", methods=["POST"])

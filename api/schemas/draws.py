@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import Strict, str_field
+from api.schemas.common import PageQuery, Strict, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
 from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, Stage
 from domain.draws.service import EntryPlayer, NewDraw, NewEntry
@@ -93,7 +93,7 @@ class DrawCreateBody(Strict):
             group_count=data.get("groupCount"), options=options)
 
 
-class DrawQuery(Schema):
+class DrawQuery(PageQuery):
     broadcastID = str_field(500, required=True, min_length=1)
 
 

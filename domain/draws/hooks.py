@@ -286,14 +286,27 @@ def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime,
     save(uow, record, held, now)
 
 
+PoolKey = tuple[int, str, int, int, int]
+
+
+def _pool_key(draw_seqs: dict[str, int]) -> Callable[[Match], PoolKey]:
+    return lambda m: (m.queue_order // ROUND_SPAN, m.scheduled_on, draw_seqs.get(m.draw_id or "", 0),
+                      m.queue_order % ROUND_SPAN, m.seq)
+
+
+def pool_key(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Callable[[Match], PoolKey]:
+    """The key of the broadcast's court pool order (`pool_matches`), unique per match (its `seq` breaks ties):
+    what a page of the pool is keyed by."""
+    return _pool_key({d.id: d.seq for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)})
+
+
 def pool_matches(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[Match]:
     """The broadcast's court pool in order: earlier round first, then the time it became ready, then draw
-    creation order, then its number in the round."""
-    draws = {d.id: d for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)}
+    creation order, then its number in the round (then creation, should all of those tie)."""
+    draw_seqs = {d.id: d.seq for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)}
     found = [m for m in uow.matches.find(account_id=account_id, table_id=POOL, status=MatchStatus.PENDING)
-             if m.draw_id in draws]
-    return sorted(found, key=lambda m: (m.queue_order // ROUND_SPAN, m.scheduled_on,
-                                        draws[m.draw_id or ""].seq, m.queue_order % ROUND_SPAN))
+             if m.draw_id in draw_seqs]
+    return sorted(found, key=_pool_key(draw_seqs))
 
 
 def pool_for_table(uow: UnitOfWork, table: Table) -> list[Match]:

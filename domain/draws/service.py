@@ -23,6 +23,7 @@ from domain.estimates import Estimator
 from domain.ids import new_id
 from domain.models import DrawRecord, MatchStatus
 from domain.names import name_key, stored_name
+from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.views import Reader
 
@@ -143,6 +144,13 @@ def list_draws(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[D
     return sorted(uow.draws.find(account_id=account_id, broadcast_id=broadcast_id), key=lambda d: d.seq)
 
 
+def draws_page(uow: UnitOfWork, *, account_id: str, broadcast_id: str, limit: int | None,
+               cursor: str | None) -> tuple[list[DrawRecord], str | None]:
+    """A page of the broadcast's draws, oldest first (the list envelope, contract §2)."""
+    return paginate(list_draws(uow, account_id=account_id, broadcast_id=broadcast_id), seq=lambda d: d.seq,
+                    limit=limit, cursor=cursor)
+
+
 def delete_draw(uow: UnitOfWork, *, account_id: str, draw_id: str, now: datetime) -> DrawRecord:
     """Delete a draw none of whose matches has started (`409 draw_started`); its pending matches are cancelled."""
     record = get_draw(uow, account_id=account_id, draw_id=draw_id)
@@ -235,17 +243,21 @@ def _view(draw: Draw) -> dict[str, Any]:
 
 
 def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, points: int,
-                   default_minutes: float = 20.0) -> list[dict[str, Any]]:
-    """The broadcast's court pool in §13's order, each a match read with `blockedBy` when §14 holds it back and
-    `estimatedStartOn` (the courts as they come free after their own queues, `Estimator.pool`)."""
+                   default_minutes: float = 20.0, limit: int | None = None,
+                   cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of the broadcast's court pool in §13's order (keyed by that order, `hooks.pool_key`), each a match
+    read with `blockedBy` when §14 holds it back and `estimatedStartOn` (the courts as they come free after their
+    own queues, `Estimator.pool`, over the whole pool); the cursor of the next page or None."""
     get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     pool = hooks.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
     reader = Reader(uow, points=points)
     availability = Availability(uow, account_id=account_id, now=now)
     starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool,
                                                                            hooks.pool_courts(uow))
+    key = hooks.pool_key(uow, account_id=account_id, broadcast_id=broadcast_id)
+    page, next_cursor = paginate(pool, seq=key, limit=limit, cursor=cursor)
     reads = []
-    for match in pool:
+    for match in page:
         read = reader.read(match)
         if match.id in starts:
             read["estimatedStartOn"] = starts[match.id]
@@ -253,4 +265,4 @@ def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: 
         if block is not None:
             read["blockedBy"] = block.view()
         reads.append(read)
-    return reads
+    return reads, next_cursor

@@ -55,6 +55,31 @@ def test_lists_follow_next_cursor_to_the_end(api: ConsoleClient, server: ServerP
     assert len(list(api.pages("/operator/connections", limit=1, max_items=2))) == 2
 
 
+def test_the_broadcast_lists_of_the_console_follow_next_cursor(api: ConsoleClient, operator_api: Operator,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """People, draws, the pool and outputs page (contract §2): the console still gets every row, page by page."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {
+        "name": "Paged", "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})
+    for number in range(2):
+        operator_api.data("POST", "/operator/draws", {
+            "broadcastID": broadcast["id"], "name": f"Group {number}", "format": "round_robin", "bestOf": 1,
+            "entries": [{"players": [{"manualName": f"Player {number}{i}"}]} for i in range(3)]})
+    asked: list[Any] = []
+    pages = ConsoleClient.pages
+
+    def one_a_page(self: ConsoleClient, path: str, **filters: Any) -> Any:
+        asked.append(path)
+        return pages(self, path, **(filters | {"limit": 1}))
+
+    monkeypatch.setattr(ConsoleClient, "pages", one_a_page)
+    assert len({p["personID"] for p in api.people(broadcast["id"])}) == 6
+    assert [d["name"] for d in api.draws(broadcast["id"])] == ["Group 0", "Group 1"]
+    assert len({m["id"] for m in api.pool(broadcast["id"])}) == 6
+    outputs = api.outputs(broadcast["id"])
+    assert len({o["id"] for o in outputs}) == len(outputs) >= 1 and outputs[-1]["kind"] == "venue"
+    assert len(asked) == 4
+
+
 def test_the_key_file_of_the_data_dir_is_used_when_no_key_is_set(server: ServerProcess) -> None:
     api = ConsoleClient.from_settings(Settings(api_url=f"http://127.0.0.1:{server.port}", data_dir=server.data_dir))
     assert api.operator_key == server.operator_key
