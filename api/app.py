@@ -256,7 +256,10 @@ def _takes_json_body() -> bool:
 
 
 def _refuse_unexpected_body() -> Response | None:
-    """Strict bodies everywhere: an operation that takes none accepts only an empty JSON object."""
+    """Strict bodies everywhere: an operation that takes none accepts only an empty JSON object, or an empty body
+    (a JSON content type with no bytes is no body, as on the operations that take one: decisions.md)."""
+    if not request.get_data(cache=True):
+        return None
     body = request.get_json(silent=True)
     if body is None:
         return errors.error_response(400, "bad_request", "The request body is not valid JSON.")

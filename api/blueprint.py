@@ -32,8 +32,11 @@ class Parser(FlaskParser):
     def _raw_load_json(self, req: flask.Request) -> typing.Any:
         if not is_json_request(req):
             return core.missing
+        raw = req.get_data(cache=True)
+        if not raw:
+            return core.missing  # an empty body under a JSON content type is no body (decisions.md)
         try:
-            return flask.current_app.json.loads(req.get_data(cache=True))
+            return flask.current_app.json.loads(raw)
         except ValueError as exc:  # orjson's JSONDecodeError is a ValueError too
             raise json.JSONDecodeError(str(exc), str(exc), 0) from exc  # a non-empty doc: not "no body"
 
