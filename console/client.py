@@ -169,8 +169,12 @@ class ConsoleClient:
         return dict(self.data("POST", f"/operator/matches/{match_id}/start"))
 
     def score_match(self, match_id: str, game_scores: list[dict[str, int]], *,
-                    reason: str | None = None) -> dict[str, Any]:
+                    reason: str | None = None, confirm_draw_change: bool = False) -> dict[str, Any]:
+        """Write a match's whole score (a correction); `confirm_draw_change` lets a winner-changing correction of a
+        draw's match move the new winner on (contract §13: without it, 409 draw_change_required)."""
         body: dict[str, Any] = {"gameScores": game_scores} | ({"reason": reason} if reason else {})
+        if confirm_draw_change:
+            body["confirmDrawChange"] = True
         return dict(self.data("POST", f"/operator/matches/{match_id}/score", json=body))
 
     def add_point(self, match_id: str, side: str, *, version: int, op_id: str | None = None,

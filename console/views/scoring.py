@@ -16,10 +16,10 @@ from typing import Any
 
 import streamlit as st
 
-from console.board import busy_text, next_startable
+from console.board import blocked_text, busy_text, next_startable
 from console.history import match_history
 from console.scoring import Side, finished_games, match_state, parse_games, score_line
-from console.ui import act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
+from console.ui import FLASH, act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
 SHOWN = "_shown_score_version"  # match id -> the scoreVersion the page last showed (undo names it)
 PENDING_CORRECTION = "_pending_correction"  # (match id, games) waiting for "Yes, change the winner"
@@ -132,15 +132,27 @@ def free_court(table: dict[str, Any]) -> None:
                 f"{score_line(last.get('gameScores') or [])} ({plain(match_label(last))}).")
     queue = table.get("queue") or []
     startable = next_startable(queue)  # what the start-next endpoint starts: the first with every player free
+    pool = [] if queue else load(api.pool, table["broadcastID"]) or []  # a draw's matches waiting for a court
     if startable:
         st.markdown(f"**Up next:** {plain(match_label(startable))}")
+    elif pool:  # start-next takes the first pool match this court may play (contract §13); the API picks it
+        startable = next_startable(pool)
+        waiting = f"{len(pool)} {'match' if len(pool) == 1 else 'matches'} of the draws waiting for a court"
+        if startable:
+            st.markdown(f"**Up next from the court pool** ({waiting})")
+        else:
+            st.warning(f"No match of the court pool may start now ({waiting}): "
+                       f"{plain(blocked_text(pool[0]) or busy_text(pool[0]))}.", icon=":material/warning:")
     elif queue:
         st.warning(f"Every waiting match has a busy player: {plain(busy_text(queue[0]))}.", icon=":material/warning:")
     else:
         st.caption("No match waiting on this court.")
     if st.button("Start next", key="scoring_start_next", type="primary", disabled=startable is None,
                  width="stretch") and startable is not None:
-        act(api.start_next, table["id"], done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
+        started = act(api.start_next, table["id"], done="", rerun=False)
+        if started is not None:
+            st.session_state[FLASH] = f"Started {plain(match_label(started))} on {plain(table['label'])}."
+            st.rerun()
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
@@ -194,9 +206,12 @@ if recent:
     reason = st.text_input("Reason for the correction (kept in the audit log)", key=f"correct_reason_{match_id}",
                            max_chars=500, placeholder="e.g. the umpire's sheet says 11-9 in game 3").strip()
 
-    def save(games: list[dict[str, int]]) -> None:
+    def save(games: list[dict[str, int]], *, new_winner: bool = False) -> None:
         st.session_state.pop(PENDING_CORRECTION, None)
-        fixed = act(api.score_match, match_id, games, reason=reason or None, done="Result corrected.", rerun=False)
+        # the operator confirmed the new winner, so a draw's match moves them on (contract §13)
+        fixed = act(api.score_match, match_id, games, reason=reason or None,
+                    confirm_draw_change=new_winner and bool(chosen.get("drawID")), done="Result corrected.",
+                    rerun=False)
         if fixed is not None:
             st.success(f"Result corrected: {plain(match_label(fixed))} {score_line(fixed.get('gameScores') or [])}.")
 
@@ -214,11 +229,13 @@ if recent:
     pending = st.session_state.get(PENDING_CORRECTION)
     if pending and pending[0] == match_id:
         before, after = winner_of(chosen["gameScores"], chosen), winner_of(pending[1], chosen)
-        st.warning(f"This correction changes the winner from {plain(before)} to {plain(after)}.")
+        moves_on = (f" In {plain(chosen.get('eventName') or 'the draw')}, {plain(after)} goes on instead, unless a "
+                    "match that result leads to has already started." if chosen.get("drawID") else "")
+        st.warning(f"This correction changes the winner from {plain(before)} to {plain(after)}.{moves_on}")
         yes, no = st.columns(2)
         if yes.button("Yes, change the winner", key="correct_confirm", type="primary"):
             if reason:
-                save(pending[1])
+                save(pending[1], new_winner=True)
             else:  # a changed winner is the disputed moment of the day: the log must say why
                 st.error("Give the reason for changing the winner above, then confirm again.")
         if no.button("Keep the recorded winner", key="correct_keep"):

@@ -136,3 +136,37 @@ def test_the_bracket_shows_games_won_next_to_each_name_of_a_played_match(operato
     assert "<div class='cs-slot win'><span>(1) Player 1</span><span class='cs-games'>3</span>" in drawn
     assert "<div class='cs-slot out'><span>(4) Player 4</span><span class='cs-games'>1</span>" in drawn
     assert drawn.count("class='cs-games'") == 2  # the other semifinal is not played yet
+
+
+def test_the_scoring_page_starts_the_pool_and_corrects_a_draw_winner_who_then_goes_on(
+        console: Console, operator_api: Operator) -> None:
+    """Found by the QA walk-through: a free court on the Scoring page said "No match waiting on this court" with its
+    Start next off while the draw's matches waited in the pool, and a winner-changing correction of a draw's match
+    ended in "confirm with confirmDrawChange (draw_change_required, HTTP 409)" after the operator had confirmed."""
+    broadcast, draw = running_draw(operator_api, courts=1)
+    court = operator_api.data("GET", "/operator/tables")[0]
+    first = operator_api.data("POST", f"/operator/tables/{court['id']}/start-next")
+    won = [{"a": 11, "b": 3}] * 3
+    operator_api.data("POST", f"/operator/matches/{first['id']}/complete", {"gameScores": won})
+
+    app = console("views/scoring.py")
+    assert any("Up next from the court pool" in text for text in texts(app, "markdown"))
+    assert not app.button(key="scoring_start_next").disabled
+    app.button(key="scoring_start_next").click().run()
+    assert not app.exception, app.exception
+    second = operator_api.data("GET", "/operator/matches?status=active")
+    assert [m["drawID"] for m in second] == [draw["id"]] and second[0]["id"] != first["id"]
+
+    app.selectbox(key="correct_pick").select(first["id"]).run()
+    app.text_input(key=f"correct_games_{first['id']}").input("3-11, 3-11, 3-11").run()
+    app.text_input(key=f"correct_reason_{first['id']}").input("Sides swapped on the sheet").run()
+    app.button(key="correct_save").click().run()
+    assert any(f"{first['playerB']} goes on instead" in text for text in texts(app, "warning"))
+    app.button(key="correct_confirm").click().run()
+    assert not app.exception, app.exception
+    assert texts(app, "error") == []
+    after = operator_api.data("GET", f"/operator/draws/{draw['id']}")
+    final = after["rounds"][-1]["drawMatches"][0]
+    names = {e["id"]: e["name"] for e in after["entries"]}
+    assert first["playerB"] in [names.get(slot["entryID"] or "") for slot in final["slots"]]
+    assert broadcast["id"] == after["broadcastID"]
