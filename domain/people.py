@@ -9,7 +9,7 @@ are kept on the broadcast by that key, so they hold whichever match names the pe
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -60,7 +60,9 @@ def _note(seen: dict[str, _Seen], person: Person, spelled_by: int) -> _Seen:
     if entry is None:
         entry = seen[name_key(person.name)] = _Seen(person, spelled_by)
     elif spelled_by < entry.spelled_by:
-        entry.person, entry.spelled_by = person, spelled_by
+        entry.person, entry.spelled_by = replace(person, club=person.club or entry.person.club), spelled_by
+    elif entry.person.club is None and person.club:  # a draw's entry knows the club its matches do not name
+        entry.person = replace(entry.person, club=person.club)
     return entry
 
 

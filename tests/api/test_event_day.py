@@ -443,3 +443,19 @@ def test_a_person_keeps_the_spelling_of_their_earliest_match(day: Day) -> None:
     assert day.post(f"/operator/matches/{first['id']}/complete", {"gameScores": BEST_OF_ONE}
                     ).status_code == 200
     assert spellings() == ["Ann Lee"]
+
+
+def test_a_draw_entrys_club_is_the_persons_club_once_their_match_exists(day: Day) -> None:
+    """Found by the QA walk-through: the Check-in page and the sign-in sheet showed no club for anyone of a draw,
+    because a person took the club of their match's name (none) and not the one their draw entry gives."""
+    made = day.post("/operator/draws", {
+        "broadcastID": day.id, "name": "Open", "format": "single_elimination", "bestOf": 1, "randomSeed": 7,
+        "entries": [{"players": [{"manualName": name}]} | ({"club": club} if club else {})
+                    for name, club in (("Ann Lee", "Harbour"), ("Bo Chen", "Hilltop"), ("Cy Diaz", ""),
+                                       ("Di Evans", "Harbour"))]})
+    assert made.status_code == 201, made.json
+    people = day.people()
+    assert {name: row["club"] for name, row in people.items()} == {
+        "Ann Lee": "Harbour", "Bo Chen": "Hilltop", "Cy Diaz": None, "Di Evans": "Harbour"}
+    sheet = day.operator.get(f"/operator/broadcasts/{day.id}/print/sign-in").get_data(as_text=True)
+    assert "Hilltop" in sheet
