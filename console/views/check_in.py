@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from console.check_in import STATUS_WORDS, counts, label
+from console.check_in import counts, label, now_text
 from console.paper import print_button
 from console.ui import act, client, load, plain, show_flash
 
@@ -40,8 +40,7 @@ elif broadcasts:
 
     if people:
         table = pd.DataFrame([{"Here": "✓" if p["checkedIn"] else "", "Name": p["name"], "Club": p.get("club") or "",
-                               "Now": STATUS_WORDS.get(p["status"], p["status"]) +
-                               (f" ({p['tableLabel']})" if p.get("tableLabel") else "")} for p in people])
+                               "Now": now_text(p)} for p in people])
         st.dataframe(table, hide_index=True, width="stretch")
         here = {p["personID"]: p for p in people if p["checkedIn"]}
         with st.expander("Undo a check-in"):

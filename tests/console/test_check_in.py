@@ -8,7 +8,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from console.check_in import counts, label
+from console.check_in import counts, label, now_text
 from tests.console.conftest import Operator, Partner
 
 Console = Callable[[str], AppTest]
@@ -60,3 +60,13 @@ def test_counts_and_labels() -> None:
               {"name": "Bo Chen", "club": None, "checkedIn": False}]
     assert counts(people) == (1, 2)
     assert label(people[0]) == "Ann <Lee> · TTC" and label(people[1]) == "Bo Chen"
+
+
+def test_the_now_column_calls_nobody_here_who_has_not_checked_in() -> None:
+    """Found by the QA walk-through: with "Start only players who checked in" off, everyone not on court showed
+    "here" next to an empty Here column."""
+    person = {"status": "free", "checkedIn": False, "tableLabel": None}
+    assert now_text(person) == "not checked in"
+    assert now_text(person | {"checkedIn": True}) == "here"
+    assert now_text({"status": "playing", "checkedIn": False, "tableLabel": "Court 2"}) == "playing (Court 2)"
+    assert now_text({"status": "absent", "checkedIn": False, "tableLabel": None}) == "not here yet"
