@@ -212,8 +212,10 @@ if recent:
         fixed = act(api.score_match, match_id, games, reason=reason or None,
                     confirm_draw_change=new_winner and bool(chosen.get("drawID")), done="Result corrected.",
                     rerun=False)
-        if fixed is not None:
-            st.success(f"Result corrected: {plain(match_label(fixed))} {score_line(fixed.get('gameScores') or [])}.")
+        if fixed is not None:  # a fresh run: the question and the old score in the picker go
+            st.session_state[FLASH] = (f"Result corrected: {plain(match_label(fixed))} "
+                                       f"{score_line(fixed.get('gameScores') or [])}.")
+            st.rerun()
 
     if st.button("Save corrected result", key="correct_save"):
         try:

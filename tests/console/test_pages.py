@@ -336,6 +336,8 @@ def test_scoring_corrects_a_completed_result(console: Console, partner: Partner,
     app.text_input(key=f"correct_reason_{match['id']}").input("Sides swapped on the sheet").run()
     click(app, "correct_confirm")
     assert "Result corrected: Ann Lee vs Bo Kim · m1 3-11, 4-11." in texts(app, "success")
+    assert texts(app, "warning") == []  # the question is answered: it no longer shows (QA walk-through)
+    assert not [button for button in app.button if button.key == "correct_confirm"]
     receiver.wait_for(3)  # started, completed, result_updated
     deliveries = operator_api.data("GET", "/operator/webhooks?eventType=match.result_updated")
     assert deliveries[0]["payload"]["data"]["match"]["score"] == {"a": 0, "b": 2}
