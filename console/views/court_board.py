@@ -175,19 +175,20 @@ def show_board() -> None:
     if tables is None:
         return
     if not tables:
-        st.info("No tables yet. Create a broadcast with courts on the Broadcasts page.")
+        st.info("No courts yet. Create a broadcast with courts on the Broadcasts page.")
         return
     rules = load(api.rules) or {"pointsPerGame": 11, "defaultBestOf": 5}
     names = {b["id"]: b["name"] for b in load(api.broadcasts) or []}
     in_play = sum(1 for t in tables if t.get("activeMatch"))
-    waiting = sum(len(t.get("queue") or []) for t in tables)
-    st.caption(f"{count(len(tables), 'table', 'tables')} · {count(in_play, 'match', 'matches')} in play · "
+    pools = {b: (load(api.pool, b) or []) if b else [] for b in dict.fromkeys(t.get("broadcastID") for t in tables)}
+    # a draw's match waiting for a court (the pool) waits as much as one queued on a court
+    waiting = sum(len(t.get("queue") or []) for t in tables) + sum(len(pool) for pool in pools.values())
+    st.caption(f"{count(len(tables), 'court', 'courts')} · {count(in_play, 'match', 'matches')} in play · "
                f"{waiting} waiting")
-    for broadcast_id in dict.fromkeys(t.get("broadcastID") for t in tables):
+    for broadcast_id, pool in pools.items():
         courts = [t for t in tables if t.get("broadcastID") == broadcast_id]
         st.subheader(plain(names.get(broadcast_id or "", "Courts")))
         overlays = overlay_links(api, broadcast_id)
-        pool = (load(api.pool, broadcast_id) or []) if broadcast_id else []
         columns = st.columns(3)
         now = datetime.now(UTC)
         for index, table in enumerate(courts):

@@ -69,6 +69,7 @@ def test_the_board_lists_the_pool_with_estimates_and_a_free_court_starts_from_it
     app = console("views/court_board.py")
     shown = "\n".join(texts(app, "markdown"))
     assert "**Waiting for a court (4)**" in shown
+    assert "1 court · 0 matches in play · 4 waiting" in texts(app, "caption")  # the pool waits too (QA)
     again = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/pool")  # the minute may turn meanwhile
     assert any(f"1. Player 1 vs Player 8 · Quarterfinal · Open · about {clock_time(read[0]['estimatedStartOn'])}"
                in shown for read in (pool, again))

@@ -108,7 +108,7 @@ def test_a_console_with_sign_in_asks_for_the_operator_key_first(
 
 def test_empty_account_shows_what_to_do_on_every_page(console: Console) -> None:
     expected = {
-        "views/court_board.py": "No tables yet. Create a broadcast with courts on the Broadcasts page.",
+        "views/court_board.py": "No courts yet. Create a broadcast with courts on the Broadcasts page.",
         "views/scoring.py": "No courts yet. Create a broadcast with courts on the Broadcasts page.",
         "views/deliveries.py": "No deliveries match these filters.",
         "views/integrations.py": "No apps registered yet.",
@@ -144,7 +144,7 @@ def test_court_board_shows_each_table_with_match_in_play_score_and_queue_in_orde
         "#### Court 2",
     ]
     assert "_No match in play_" in markdown
-    assert "2 tables · 1 match in play · 2 waiting" in texts(app, "caption")
+    assert "2 courts · 1 match in play · 2 waiting" in texts(app, "caption")
     assert [h.value for h in app.subheader][0] == "Club Open"  # courts grouped under their broadcast
 
 
