@@ -99,7 +99,7 @@ def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
                 start_next_button(table, queue)
                 call_button(table, queue)
             elif pool:
-                pool_button(table)
+                pool_button(table, pool)
         if queue:
             st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(queue, start=1)))
         else:
@@ -136,11 +136,15 @@ def start_next_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> Non
             done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
 
 
-def pool_button(table: dict[str, Any]) -> None:
+def pool_button(table: dict[str, Any], pool: list[dict[str, Any]]) -> None:
     """A free court with an empty queue takes the first match of the court pool that may use it (contract §13);
-    the API picks it, as start-next does for any caller."""
-    if st.button("Start next from the pool", key=f"start_pool_{table['id']}", type="primary", width="stretch",
-                 icon=":material/play_arrow:"):
+    the API picks it, as start-next does for any caller. While every pool match is held back (its list says why)
+    the button says so and is off, as a court's own queue's is."""
+    if next_startable(pool) is None:
+        st.button("Start next: no waiting match may start now", key=f"start_pool_{table['id']}", width="stretch",
+                  disabled=True)
+    elif st.button("Start next from the pool", key=f"start_pool_{table['id']}", type="primary", width="stretch",
+                   icon=":material/play_arrow:"):
         act(client().start_next, table["id"], done=f"Started the next pool match on {plain(table['label'])}.")
 
 

@@ -171,3 +171,16 @@ def test_the_scoring_page_starts_the_pool_and_corrects_a_draw_winner_who_then_go
     names = {e["id"]: e["name"] for e in after["entries"]}
     assert first["playerB"] in [names.get(slot["entryID"] or "") for slot in final["slots"]]
     assert broadcast["id"] == after["broadcastID"]
+
+
+def test_a_free_courts_pool_button_says_when_no_waiting_match_may_start(console: Console,
+                                                                         operator_api: Operator) -> None:
+    """Found by the QA walk-through: with every pool match held back (players not checked in), each free court
+    still offered "Start next from the pool", and a click did nothing a club could see."""
+    broadcast, _ = running_draw(operator_api, count=4, courts=2)
+    operator_api.data("PATCH", f"/operator/broadcasts/{broadcast['id']}", {"eventDay": {"requireCheckIn": True}})
+    app = console("views/court_board.py")
+    for court in broadcast["tables"]:
+        button = app.button(key=f"start_pool_{court['id']}")
+        assert button.disabled and button.label == "Start next: no waiting match may start now"
+    assert operator_api.data("GET", "/operator/matches?status=active") == []
