@@ -162,8 +162,10 @@ class ConsoleClient:
         return dict(self.data("GET", "/operator/rules"))
 
     def completed_matches(self, *, limit: int = 100) -> list[dict[str, Any]]:
-        """The account's most recently created completed matches (newest first), for corrections."""
-        return list(self.pages("/operator/matches", limit=limit, max_items=limit, status=MatchStatus.COMPLETED.value))
+        """The account's most recently created completed matches, the last one finished first (a draw makes its
+        matches long before they are played, so creation order is not the order a desk corrects them in)."""
+        found = self.pages("/operator/matches", limit=limit, max_items=limit, status=MatchStatus.COMPLETED.value)
+        return sorted(found, key=lambda m: str(m.get("completedOn") or ""), reverse=True)
 
     def start_match(self, match_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/start"))

@@ -184,3 +184,18 @@ def test_a_free_courts_pool_button_says_when_no_waiting_match_may_start(console:
         button = app.button(key=f"start_pool_{court['id']}")
         assert button.disabled and button.label == "Start next: no waiting match may start now"
     assert operator_api.data("GET", "/operator/matches?status=active") == []
+
+
+def test_the_correction_picker_offers_the_match_finished_last_first(console: Console,
+                                                                    operator_api: Operator) -> None:
+    """Found by the QA walk-through: "Completed match (newest first)" put the draw's matches in the order the draw
+    made them, so the match just finished was somewhere down the list."""
+    broadcast, draw = running_draw(operator_api, count=4, courts=2)
+    first, second = (dm["matchID"] for dm in draw["rounds"][0]["drawMatches"])
+    for match_id in (second, first):  # the second made is played first
+        operator_api.data("POST", f"/operator/matches/{match_id}/move", {"tableID": broadcast["tables"][0]["id"]})
+        operator_api.data("POST", f"/operator/matches/{match_id}/start")
+        operator_api.data("POST", f"/operator/matches/{match_id}/complete", {"gameScores": [{"a": 11, "b": 3}] * 3})
+    app = console("views/scoring.py")
+    assert app.selectbox(key="correct_pick").options[0].startswith("Player 1 vs Player 4")
+    assert app.selectbox(key="correct_pick").value == first
