@@ -19,7 +19,7 @@ BOTH_BACKENDS = True  # contract §12: these servers run on TinyDB and on Postgr
 ENV = {"COURTSIDE_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.4", "COURTSIDE_WEBHOOK_POLL_SECONDS": "0.2"}
 PLAYERS = [{"externalID": "p1", "firstName": "Ada"}, {"externalID": "p2", "firstName": "Grace"}]
 WIN = [{"a": 11, "b": 7}, {"a": 11, "b": 9}, {"a": 11, "b": 5}]
-CORRECTED = [{"a": 11, "b": 7}, {"a": 11, "b": 9}, {"a": 11, "b": 8}]
+CORRECTED = [{"a": 11, "b": 7}, {"a": 11, "b": 8}]  # the second game corrected (a repeat changes nothing)
 
 
 @pytest.fixture
