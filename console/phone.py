@@ -54,9 +54,10 @@ def show_sign_ups(api: Any, roster: dict[str, Any], player_list: dict[str, Any] 
         if link and link.get("url"):
             left.image(qr_png(link["url"]), width=170, caption="Scan to sign up")
             right.code(link["url"], language=None)
-        if signed:
-            columns = ["firstName", "lastName", "clubName", "country", "gender"]
-            right.dataframe(pd.DataFrame([{c: p.get(c) for c in columns} for p in signed]), hide_index=True,
-                            width="stretch")
+        if signed:  # in the desk's words, an empty cell for what the player left out (not "None")
+            columns = {"firstName": "First name", "lastName": "Last name", "clubName": "Club", "country": "Country",
+                       "gender": "Gender"}
+            right.dataframe(pd.DataFrame([{label: p.get(field) or "" for field, label in columns.items()}
+                                          for p in signed]), hide_index=True, width="stretch")
         else:
             right.caption("Nobody has signed up yet.")

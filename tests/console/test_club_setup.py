@@ -156,6 +156,9 @@ def test_rosters_page_creates_an_individual_roster_open_to_sign_ups_with_its_lin
     assert sign_up(url, "Mima", "Ito") == 201
     app.run()
     assert any(e.label == "Sign-ups: Open entries (1)" for e in app.expander)
+    # who signed up, in the desk's words: no field names, no "None" for what they left out (QA walk-through)
+    assert app.dataframe[-1].value.to_dict("records") == [
+        {"First name": "Mima", "Last name": "Ito", "Club": "", "Country": "", "Gender": ""}]
 
 
 def test_rosters_page_switches_self_registration_off_and_on_and_asks_before_a_new_link(
