@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from datetime import datetime
 from typing import Any, Literal
 
@@ -183,3 +184,30 @@ def player_rows(frame: pd.DataFrame) -> tuple[list[dict[str, str]], list[str]]:
             first, _, last = full.rpartition(" ")
             row.update({"firstName": first, "lastName": last} if first else {"firstName": last})
     return rows, problems
+
+
+def repeated_in_sheet(rows: list[dict[str, str]], results: list[dict[str, Any]]) -> list[bool]:
+    """Per player row of an import's dry run: whether its `player_exists` names a new player of this same sheet
+    (an earlier row), not one already in the list, so the preview can say "twice in this sheet". The API names the
+    player it matched as stored (`details.name`); a new row is stored NFC, trimmed, one space between words."""
+    new_names: set[str] = set()
+    repeated = []
+    for row, result in zip(rows, results, strict=True):
+        error = result.get("error") or {}
+        repeated.append(error.get("code") == "player_exists"
+                        and str((error.get("details") or {}).get("name")) in new_names)
+        if not error:
+            written = f"{row.get('firstName', '')} {row.get('lastName', '')}"
+            new_names.add(" ".join(unicodedata.normalize("NFC", written).split()))
+    return repeated
+
+
+def left_out_text(in_list: int, in_sheet: int, total: int, fresh: int, list_name: str) -> str:
+    """The preview's line about the rows left out: which are already in the list, which are in the sheet twice."""
+    parts = []
+    if in_list:
+        parts.append(f"{in_list} of {total} players {'is' if in_list == 1 else 'are'} already in {list_name}")
+    if in_sheet:
+        parts.append(f"{in_sheet} {'row repeats a name' if in_sheet == 1 else 'rows repeat a name'} "
+                     "from higher up in the sheet")
+    return f"{' and '.join(parts)}: {'it is' if in_list + in_sheet == 1 else 'they are'} left out; {fresh} new."

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from console.board import MAX_ROWS, player_rows
+from console.board import MAX_ROWS, left_out_text, player_rows, repeated_in_sheet
 from console.client import ConsoleError
 from console.sheets import dry_run, read_sheet
 from console.ui import (
@@ -164,8 +164,10 @@ with sheet:
             shown = pd.DataFrame(rows).reindex(columns=[f for f, _ in FIELDS]).astype(object).fillna("")
             shown.columns = [label for _, label in FIELDS]
             shown.insert(0, "Row", range(2, len(rows) + 2))  # as numbered in a spreadsheet, under its header
-            shown["Problem"] = ["Already in the list (left out)" if dup else problem
-                                for problem, dup in zip(result["problems"], duplicate, strict=True)]
+            repeated = repeated_in_sheet(rows, result["results"]) if result["results"] else [False] * len(rows)
+            shown["Problem"] = [("Twice in this sheet (left out)" if again else "Already in the list (left out)")
+                                if dup else problem
+                                for problem, dup, again in zip(result["problems"], duplicate, repeated, strict=True)]
             if result.get("message"):
                 st.error(result["message"], icon=":material/error:")
             fresh = [row for row, dup in zip(rows, duplicate, strict=True) if not dup]
@@ -173,8 +175,9 @@ with sheet:
                 st.error(f"{other_problems} of {len(rows)} rows have a problem: fix them in the sheet and upload "
                          "it again. Nothing is added until every row is valid.", icon=":material/error:")
             elif any(duplicate):
-                st.warning(f"{sum(duplicate)} of {len(rows)} players are already in {plain(chosen['name'])}: "
-                           f"they are left out; {len(fresh)} new.", icon=":material/content_copy:")
+                in_sheet = sum(1 for dup, again in zip(duplicate, repeated, strict=True) if dup and again)
+                st.warning(left_out_text(sum(duplicate) - in_sheet, in_sheet, len(rows), len(fresh),
+                                         plain(chosen["name"])), icon=":material/content_copy:")
             else:
                 st.success(f"{len(rows)} {'player' if len(rows) == 1 else 'players'} ready to add.",
                            icon=":material/check_circle:")
