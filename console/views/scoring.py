@@ -25,8 +25,10 @@ SHOWN = "_shown_score_version"  # match id -> the scoreVersion the page last sho
 PENDING_CORRECTION = "_pending_correction"  # (match id, games) waiting for "Yes, change the winner"
 REFRESH_SECONDS = 2
 
+BIG_BUTTONS = ("point_a", "point_b", "complete", "scoring_start_next")  # the court-side taps, nothing else
 st.markdown(
-    "<style>div[data-testid='stButton'] button[kind='primary'] p {font-size: 2rem; font-weight: 700;}</style>",
+    "<style>" + ", ".join(f".st-key-{key} button p" for key in BIG_BUTTONS)
+    + " {font-size: 2rem; font-weight: 700;}</style>",
     unsafe_allow_html=True,
 )
 st.title("Scoring")

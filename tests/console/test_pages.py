@@ -338,6 +338,9 @@ def test_scoring_corrects_a_completed_result(console: Console, partner: Partner,
     assert "Result corrected: Ann Lee vs Bo Kim · m1 3-11, 4-11." in texts(app, "success")
     assert texts(app, "warning") == []  # the question is answered: it no longer shows (QA walk-through)
     assert not [button for button in app.button if button.key == "correct_confirm"]
+    # only the court-side taps are big: "Yes, change the winner" was drawn in 2rem bold too (QA walk-through)
+    style = next(m.value for m in app.markdown if str(m.value).startswith("<style>"))
+    assert "kind='primary'" not in style and ".st-key-point_a button p" in style
     receiver.wait_for(3)  # started, completed, result_updated
     deliveries = operator_api.data("GET", "/operator/webhooks?eventType=match.result_updated")
     assert deliveries[0]["payload"]["data"]["match"]["score"] == {"a": 0, "b": 2}
