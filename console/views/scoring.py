@@ -233,8 +233,9 @@ if recent:
     pending = st.session_state.get(PENDING_CORRECTION)
     if pending and pending[0] == match_id:
         before, after = winner_of(chosen["gameScores"], chosen), winner_of(pending[1], chosen)
-        moves_on = (f" In {plain(chosen.get('eventName') or 'the draw')}, {plain(after)} goes on instead, unless a "
-                    "match that result leads to has already started." if chosen.get("drawID") else "")
+        moves_on = (f" The draw {plain(chosen.get('eventName') or '')} follows the new result ({plain(after)} goes on "
+                    "in a knockout, standings change in a group), unless a match it leads to has already started."
+                    if chosen.get("drawID") else "")
         st.warning(f"This correction changes the winner from {plain(before)} to {plain(after)}.{moves_on}")
         yes, no = st.columns(2)
         if yes.button("Yes, change the winner", key="correct_confirm", type="primary"):

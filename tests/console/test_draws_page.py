@@ -162,7 +162,8 @@ def test_the_scoring_page_starts_the_pool_and_corrects_a_draw_winner_who_then_go
     app.text_input(key=f"correct_games_{first['id']}").input("3-11, 3-11, 3-11").run()
     app.text_input(key=f"correct_reason_{first['id']}").input("Sides swapped on the sheet").run()
     app.button(key="correct_save").click().run()
-    assert any(f"{first['playerB']} goes on instead" in text for text in texts(app, "warning"))
+    assert any(f"The draw Open follows the new result ({first['playerB']} goes on in a knockout" in text
+               for text in texts(app, "warning"))
     app.button(key="correct_confirm").click().run()
     assert not app.exception, app.exception
     assert texts(app, "error") == []
