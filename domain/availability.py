@@ -131,6 +131,7 @@ class Availability:
             for person in self.players.of(active):
                 for key in person.keys:
                     self._on_court.setdefault(key, []).append((active.table_id, active.id))
+        self._started: dict[str, dict[tuple[str, ...], datetime]] = {}  # broadcast -> key -> their first start
         self._finished: dict[tuple[str, ...], datetime] = {}  # key -> when their latest match completed
         recent = iso(now - timedelta(minutes=MAX_REST_MINUTES))
         for done in uow.matches.find(account_id=account_id, status=MatchStatus.COMPLETED):
@@ -171,8 +172,40 @@ class Availability:
         until = ended + timedelta(minutes=rest)
         return until if until > self.now else None
 
+    def first_starts(self, broadcast: Broadcast) -> dict[tuple[str, ...], datetime]:
+        """When each person (by key) first started a match on one of the broadcast's courts (read once)."""
+        if broadcast.id not in self._started:
+            found: dict[tuple[str, ...], datetime] = {}
+            for table_id in broadcast.table_ids:
+                for status in (MatchStatus.ACTIVE, MatchStatus.COMPLETED):
+                    for match in self.uow.matches.find(table_id=table_id, status=status):
+                        if not match.started_on:
+                            continue
+                        started = parse_iso(match.started_on)
+                        for person in self.players.of(match):
+                            for key in person.keys:
+                                if key not in found or started < found[key]:
+                                    found[key] = started
+            self._started[broadcast.id] = found
+        return self._started[broadcast.id]
+
+    def checked_in_on(self, person: Person, broadcast: Broadcast | None) -> str | None:
+        """When the person checked in: at the desk, or by starting a match of the broadcast (someone who has
+        played is at the venue), whichever came first; None if neither (decisions: check-in)."""
+        if broadcast is None:
+            return None
+        desk = broadcast.check_ins.get(name_key(person.name))
+        starts = self.first_starts(broadcast)
+        played = min((starts[k] for k in person.keys if k in starts), default=None)
+        moments = [parse_iso(desk)] if desk else []
+        moments += [played] if played is not None else []
+        if not moments:
+            return None
+        earliest = min(moments)
+        return desk if desk and parse_iso(desk) == earliest else iso(earliest)
+
     def checked_in(self, person: Person, broadcast: Broadcast | None) -> bool:
-        return broadcast is not None and name_key(person.name) in broadcast.check_ins
+        return self.checked_in_on(person, broadcast) is not None
 
     def block(self, match: Match) -> Block | None:
         """The first reason the pending match may not start now (busy, resting, not checked in, not before)."""

@@ -102,8 +102,8 @@ def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -
 
 
 def _row(uow: UnitOfWork, broadcast: Broadcast, seen: _Seen, availability: Availability) -> dict[str, Any]:
-    person, key = seen.person, name_key(seen.person.name)
-    checked_on = broadcast.check_ins.get(key)
+    person = seen.person
+    checked_on = availability.checked_in_on(person, broadcast)
     playing = availability.playing_on(person)
     resting = availability.resting_until(person, broadcast)
     called = seen.next_match if seen.next_match is not None and seen.next_match.called_on else None

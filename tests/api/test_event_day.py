@@ -142,9 +142,12 @@ def test_statuses_playing_called_resting_absent(day: Day) -> None:
     assert (rows["Ann Lee"]["status"], rows["Ann Lee"]["tableLabel"]) == ("playing", "Court 1")
     assert (rows["Cy Diaz"]["status"], rows["Cy Diaz"]["tableLabel"]) == ("called", "Court 2")
     assert rows["Ed Fox"]["status"] == "resting" and rows["Ed Fox"]["restingUntil"] == "2026-11-21T10:10:00.000Z"
+    waiting = day.match("Gus Hart", "Ida Jo")
     day.clock.advance(seconds=600)
-    assert day.people()["Ed Fox"]["status"] == "absent"
-    assert day.check_in("Ed Fox").json["data"]["status"] == "free"
+    rows = day.people()
+    assert rows["Ed Fox"]["status"] == "free"  # has played: at the venue (decisions: check-in)
+    assert rows["Gus Hart"]["status"] == "absent" and rows["Gus Hart"]["nextMatchID"] == waiting["id"]
+    assert day.check_in("Gus Hart").json["data"]["status"] == "free"
 
 
 # ------------------------------------------------------------------------------------------------ who may start
@@ -405,6 +408,52 @@ def test_draw_entries_are_people_and_start_next_takes_no_pool_match_of_an_absent
     started = day.post(f"/operator/tables/{day.tables[0]}/start-next")
     assert started.status_code == 200, started.json
     assert {started.json["data"]["playerA"], started.json["data"]["playerB"]} == {"Bo Chen", "Cy Diaz"}
+
+
+def test_turning_on_check_in_mid_day_holds_back_nobody_who_has_played(day: Day) -> None:
+    """§14: a person who has started a match of the broadcast is at the venue: from their first start they count
+    as checked in (people row, blockedBy, start and start-next), without a desk check-in, even when the event
+    asks for check-in only after they played (the QA walk-through: finalists were 'not here yet')."""
+    knockout_of_four(day)
+    semis = []
+    for table in (0, 1):
+        started = day.post(f"/operator/tables/{day.tables[table]}/start-next")
+        assert started.status_code == 200, started.json
+        semis.append(started.json["data"])
+        day.clock.advance(seconds=60)
+    for semi in semis:
+        done = day.post(f"/operator/matches/{semi['id']}/complete", {"gameScores": BEST_OF_ONE})
+        assert done.status_code == 200, done.json
+    friendly = day.match("Eve Fox", "Gus Hart", table=2)
+    assert day.settings(requireCheckIn=True).status_code == 200
+    rows = day.people()
+    first_starts = {"2026-11-21T10:00:00.000Z": semis[0], "2026-11-21T10:01:00.000Z": semis[1]}
+    for started_on, semi in first_starts.items():
+        for name in (semi["playerA"], semi["playerB"]):
+            assert (rows[name]["checkedIn"], rows[name]["checkedInOn"], rows[name]["status"]) == (
+                True, started_on, "free"), name
+    assert (rows["Eve Fox"]["checkedIn"], rows["Eve Fox"]["status"]) == (False, "absent")
+    final = day.operator.get(f"/operator/broadcasts/{day.id}/pool").json["data"]
+    assert [m.get("blockedBy") for m in final] == [None]  # the pool names only a block that holds
+    assert day.post(f"/operator/matches/{friendly['id']}/start").json["error"]["code"] == "not_checked_in"
+    started = day.post(f"/operator/tables/{day.tables[0]}/start-next")
+    assert started.status_code == 200, started.json
+    assert started.json["data"]["id"] == final[0]["id"]
+    # a desk check-out cannot make someone who has played absent again; a desk check-in before it counts first
+    assert day.check_in(semis[0]["playerA"], present=False).json["data"]["checkedIn"] is True
+
+
+def test_a_desk_check_in_before_the_first_start_is_the_check_in_time(day: Day) -> None:
+    assert day.settings(requireCheckIn=True).status_code == 200
+    match = day.match("Ann Lee", "Bo Chen")
+    day.check_in("Ann Lee")
+    day.clock.advance(seconds=300)
+    day.check_in("Bo Chen")
+    assert day.post(f"/operator/matches/{match['id']}/start").status_code == 200
+    day.clock.advance(seconds=300)
+    rows = day.people()
+    assert rows["Ann Lee"]["checkedInOn"] == "2026-11-21T10:00:00.000Z"
+    assert rows["Bo Chen"]["checkedInOn"] == "2026-11-21T10:05:00.000Z"
 
 
 def test_a_pool_match_waits_while_its_player_plays_on_a_court_and_while_they_rest(day: Day, clock: Any) -> None:
