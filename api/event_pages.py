@@ -115,7 +115,7 @@ def event_page(key: str) -> Response:
 
 @blp.route("/event/<string:key>/state", methods=["GET"])
 def event_state(key: str) -> Response:
-    """The page's state feed (`{"data": {"version", "event", "courts", "draws", "results", "people"}}`)."""
+    """The page's state feed (`{"data": {"version", "event", "courts", "waiting", "draws", "results", "people"}}`)."""
     try:
         kept = _kept(key)
     except NotFound:

@@ -5,8 +5,9 @@ constant time). It is made on first read, answers only while enabled (disabling 
 same link back), and rotating it kills the old one at once.
 
 `event_snapshot` is everything the page shows, built once per change of the store and shared by every viewer
-(§8a): Now (every court), the people (for "My matches"), draws and results. `person_state` is one person's slice
-of it. Display names, clubs, countries, scores and times only: no IDs but the page's own `personID`s.
+(§8a): Now (every court, and the draws' matches waiting for a court: §13's pool), the people (for "My matches"),
+draws and results. `person_state` is one person's slice of it. Display names, clubs, countries, scores and times
+only: no IDs but the page's own `personID`s.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from domain.queues import active_match
 KIND = "event"
 PREFIX = "evt"
 UP_NEXT = 3  # queued matches shown per court under "Now"
+WAITING = 12  # court-pool matches shown under "Now" ("Waiting for a court"), in start-next's order
 RESULTS = 200  # newest results the page carries
 
 # Draw reads of a broadcast for the page (contract §13): `broadcast_draws` (tests may pass their own).
@@ -169,8 +171,10 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
     decided = [m for m in uow.matches.find(account_id=broadcast.account_id, table_id=POOL,
                                            status=MatchStatus.COMPLETED) if m.draw_id in drawn] if drawn else []
     pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
-    cards += [_card(uow, m, None, points=points, estimate=pool_starts.get(m.id))
+    pooled = [_card(uow, m, None, points=points, estimate=pool_starts.get(m.id))
               | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]
+    waiting = {"matches": pooled[:min(WAITING, len(pool))], "more": max(0, len(pool) - WAITING)}
+    cards += pooled
     made += [*pool, *decided]
     results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
                      key=lambda c: c["completedOn"] or "", reverse=True)
@@ -185,7 +189,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
         for side, name, _team in _names_of(card):
             mine.setdefault(person_id(broadcast.id, name), []).append((side, card))
     listed = sorted(people.values(), key=lambda p: (name_key(p["name"]), p["personID"]))
-    state = {"event": {"name": broadcast.name}, "courts": courts,
+    state = {"event": {"name": broadcast.name}, "courts": courts, "waiting": waiting,
              "draws": draws(uow, broadcast) if draws else [], "results": results[:RESULTS], "people": listed}
     return Snapshot(state=state, people={pid: _person(people[pid], mine[pid]) for pid in people})
 

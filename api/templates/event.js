@@ -93,6 +93,32 @@
       }
       root.appendChild(box);
     });
+    renderWaiting(root);
+  }
+
+  // the draws' matches no court has taken yet (§13's court pool), in the order courts will take them
+  function renderWaiting(root) {
+    var waiting = state.waiting || { matches: [], more: 0 };
+    if (!waiting.matches.length) return;
+    var box = el("div", "card waiting"), head = el("div", "court");
+    var count = waiting.matches.length + waiting.more;
+    head.appendChild(el("span", null, "Waiting for a court"));
+    head.appendChild(el("span", "tag free", count + (count === 1 ? " match" : " matches")));
+    box.appendChild(head);
+    box.appendChild(el("div", "meta", "Courts take them in this order as they come free."));
+    var list = el("ol", "upnext");
+    waiting.matches.forEach(function (m) {
+      var item = el("li", m.calledOn ? "called" : null), who = el("span", "who", versus(m));
+      var meta = [m.event, m.round].filter(Boolean).join(" · ");
+      if (meta) who.appendChild(el("small", null, meta));
+      item.appendChild(who);
+      item.appendChild(el("span", "when", m.calledOn ? "Called" :
+        (m.estimatedStartOn || m.notBefore ? "~" + time(m.estimatedStartOn || m.notBefore) : "")));
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+    if (waiting.more) box.appendChild(el("div", "meta", "and " + waiting.more + " more after these"));
+    root.appendChild(box);
   }
 
   // ------------------------------------------------------------------ My matches

@@ -119,7 +119,8 @@ def test_state_feed_shape_with_etag_and_304_while_unchanged(event: Event) -> Non
     response = event.state(url)
     assert response.status_code == 200
     data = response.json["data"]
-    assert list(data) == ["version", "event", "courts", "draws", "results", "people"]
+    assert list(data) == ["version", "event", "courts", "waiting", "draws", "results", "people"]
+    assert data["waiting"] == {"matches": [], "more": 0}
     assert data["event"] == {"name": "Club Open 2026"}
     assert [c["label"] for c in data["courts"]] == ["Court 1", "Court 2"]
     assert response.headers["ETag"] == f'"{data["version"]}"'
@@ -355,6 +356,36 @@ def test_a_draws_match_waiting_for_a_court_is_in_my_matches(event: Event) -> Non
     assert nxt["court"] is None and nxt["pool"] is True and nxt["status"] == "pending"
     assert nxt["estimatedStartOn"]  # both courts free: the pool's first two matches can start now
     assert [s["names"] for s in nxt["sides"]] == [["Bo Chen"], ["Cy Diaz"]]
+
+
+def test_now_lists_the_draws_matches_waiting_for_a_court_with_estimates_and_call_up(event: Event) -> None:
+    """§15 Now with §13's court pool (QA walk-through: a day run from draws showed nothing up next): the pool's
+    matches in start-next's order, each with its estimate, "called" once called, display data only; a match leaves
+    the list when a court takes it; past `WAITING` the page says how many more."""
+    url = open_page(event)
+    made = event.operator.post("/operator/draws", json={
+        "broadcastID": event.broadcast["id"], "name": "Open singles", "format": "single_elimination", "bestOf": 1,
+        "randomSeed": 7, "entries": [{"players": [{"manualName": f"Player {n:02d}"}]} for n in range(32)]})
+    assert made.status_code == 201, made.json
+    pool = event.operator.get(f"/operator/broadcasts/{event.broadcast['id']}/pool").json["data"]
+    assert len(pool) == 16
+    data = event.state(url).json["data"]
+    assert all(court["upNext"] == [] for court in data["courts"])
+    waiting = data["waiting"]
+    assert waiting["more"] == 4 and len(waiting["matches"]) == 12
+    assert [[s["names"][0] for s in m["sides"]] for m in waiting["matches"]] == [
+        [p["playerA"], p["playerB"]] for p in pool[:12]]
+    assert all(m["estimatedStartOn"] and m["court"] is None and m["round"] == "Round of 32"
+               for m in waiting["matches"])
+    assert [m["estimatedStartOn"] for m in waiting["matches"]] == sorted(m["estimatedStartOn"]
+                                                                      for m in waiting["matches"])
+    assert event.operator.post(f"/operator/matches/{pool[1]['id']}/call").status_code == 200
+    assert event.operator.post(f"/operator/tables/{event.tables[0]}/start-next").json["data"]["id"] == pool[0]["id"]
+    after = event.state(url)
+    waiting = after.json["data"]["waiting"]
+    assert waiting["more"] == 3 and waiting["matches"][0]["calledOn"] is not None
+    assert [m["sides"][0]["names"][0] for m in waiting["matches"]] == [p["playerA"] for p in pool[1:13]]
+    assert not ID_PATTERN.search(after.get_data(as_text=True))
 
 
 def test_a_kept_snapshot_is_served_with_the_body_and_headers_the_view_gave(event: Event) -> None:

@@ -99,6 +99,10 @@ def test_the_draws_tab_shows_a_bracket_with_its_result_and_group_tables(
 
     page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
     page.goto(url)
+    waiting = page.locator("#courts .card.waiting")  # Now: the pool, so the day run from draws shows what is next
+    expect(waiting).to_contain_text("Waiting for a court")
+    expect(waiting).to_contain_text("Veterans")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.tap("nav button[data-tab=draws]")
     draws = page.locator("#draws")
     expect(draws).to_contain_text("Open singles")
