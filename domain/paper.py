@@ -2,7 +2,8 @@
 
 Each function gathers one sheet of one broadcast; `api/routes/operator_print.py` lays it out as an A4 page.
 - `court_schedules`: every court of the broadcast in its order, the match in play and the queue with each match's
-  `notBefore`, estimated start, call-up and players (the court board's own read, `domain.board`).
+  `notBefore`, estimated start, call-up and players (the court board's own read, `domain.board`); then the draws'
+  matches waiting for a court (§13's pool, in start-next's order, with the pool read's estimates).
 - `sign_in_sheet`: every person of the broadcast (§14's people), sorted by surname, with the counts.
 - `link_sheet`: every court's scorer link, the sign-up link of each roster open to self-registration that feeds
   the broadcast (else every open roster of the account) and the event page's link when it is open.
@@ -19,6 +20,7 @@ from domain import results as match_results
 from domain.board import Board
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
+from domain.draws import service as draw_service
 from domain.models import Broadcast, Roster, RosterType, Table
 from domain.names import name_key
 from domain.ports import UnitOfWork
@@ -58,7 +60,15 @@ def court_schedules(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now:
         active = read["activeMatch"]
         courts.append({"label": table.label, "playing": None if active is None else _line(active),
                        "queue": [_line(match) for match in read["queue"]]})
-    return {"event": broadcast.name, "printedOn": iso(now), "courts": courts}
+    waiting: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while True:  # the whole pool, page by page (its estimates are over the whole pool on every page)
+        page, cursor = draw_service.broadcast_pool(uow, account_id=account_id, broadcast_id=broadcast.id, now=now,
+                                                   points=points, default_minutes=default_minutes, cursor=cursor)
+        waiting += [_line(match) for match in page]
+        if cursor is None:
+            break
+    return {"event": broadcast.name, "printedOn": iso(now), "courts": courts, "waiting": waiting}
 
 
 def results_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,

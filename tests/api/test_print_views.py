@@ -123,6 +123,34 @@ def test_times_are_printed_in_the_event_time_zone(club: Club) -> None:
     assert "No match queued on Court 2" in sections(page)[1]
 
 
+@UTC
+def test_court_schedules_print_the_draws_matches_waiting_for_a_court_in_start_next_order(club: Club) -> None:
+    """§9a with §13's court pool (QA walk-through: every court printed "No match queued" on a day run from draws):
+    a last page "Waiting for a court" lists the pool in start-next's order with the pool's estimates and call-ups,
+    and an empty court's page points to it."""
+    made = club.operator.post("/operator/draws", json={
+        "broadcastID": club.id, "name": "Open singles", "format": "single_elimination", "bestOf": 1,
+        "randomSeed": 7, "entries": [{"players": [{"manualName": name}], "seed": n + 1} for n, name in enumerate(
+            ("Ann Lee", "Bo Kim", "Cy Day", "Di Fox", "Ed Ng", "Flo Ray", "Gus Poe", "Hal Bo"))]})
+    assert made.status_code == 201, made.json
+    club.post(f"/operator/tables/{club.courts[0]}/start-next")
+    pool = club.operator.get(f"/operator/broadcasts/{club.id}/pool").json["data"]
+    assert len(pool) == 3
+    club.post(f"/operator/matches/{pool[2]['id']}/call")
+    page = assert_paper(club.sheet("schedules"))
+    first, second, waiting = sections(page)
+    assert "On court now" in first
+    assert "No match queued on Court 2: it takes the next match waiting for a court" in second
+    assert "Waiting for a court" in waiting and "3 matches of the draws waiting" in waiting
+    rows = waiting.split("<tr>")[2:]
+    assert [(m["playerA"] in row and m["playerB"] in row) for m, row in zip(pool, rows, strict=True)] == [True] * 3
+    for match, row in zip(pool, rows, strict=True):
+        assert f'<td class="time">{match["estimatedStartOn"][11:16]}' in row
+    assert "Open singles · Quarterfinal · best of 1" in rows[0] and "called 10:00" in rows[2]
+    for secret in (*ids_in(club, pool), *SECRET_PREFIXES):
+        assert secret not in page, secret
+
+
 # ------------------------------------------------------------------------------------------------ results
 @UTC
 def test_results_print_every_completed_match_with_games_and_the_winner_in_bold(club: Club) -> None:
