@@ -4,13 +4,16 @@ match's entries, oldest first, with who did what and why."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
 from console.board import clock_time
+from console.client import ConsoleClient, ConsoleError
 from console.scoring import score_line
-from console.ui import client, load
+from console.ui import client, load, side_name
 
 ACTIONS = {
     "match.synced": "Synced by the partner", "match.created": "Created", "match.moved": "Moved",
@@ -26,52 +29,135 @@ ACTIONS = {
     "connection.approved": "Connection approved", "connection.revoked": "Connection revoked",
     "roster.signed_up": "Signed up",
 }
-ACTORS = {"operator": "Operator", "partner": "Partner", "scorer": "Scorer link", "registration": "Sign-up page",
-          "system": "Courtside"}
+ACTORS = {"operator": "Operator (console)", "partner": "Partner app", "scorer": "Scorer phone",
+          "registration": "Sign-up page", "system": "Courtside"}
 SHOWN_FIELDS = ("status", "gameScores", "tableID", "queue", "enabled", "revokedOn", "scopes", "name", "checkedIn",
                 "requireCheckIn", "restMinutes", "winnerSide", "resultType")
-BOOKKEEPING = ("id", "updatedOn", "scoreVersion")  # change with every write: saying so tells the reader nothing
+# change with every write, or are the machinery of scoring: saying so tells a club nothing
+BOOKKEEPING = ("id", "updatedOn", "scoreVersion", "pointLog", "scorers", "seq", "opIDs", "version")
+FIELDS = {"gameScores": "score", "tableID": "court", "queue": "queue", "revokedOn": "revoked",
+          "checkedIn": "checked in", "requireCheckIn": "check-in required", "restMinutes": "rest minutes",
+          "winnerSide": "winner", "resultType": "result", "startedOn": "start time", "completedOn": "end time",
+          "calledOn": "call time", "queuePosition": "place in the queue", "scheduledOn": "scheduled time"}
+STATUSES = {"pending": "waiting", "active": "in play"}
+SIDES = {"a": "side A", "b": "side B"}
+RECORDS = {"match": "a match", "table": "a court", "link": "a link", "output": "an output link",
+           "key": "the operator key", "connection": "a connection", "app": "an app", "roster": "a roster",
+           "draw": "a draw", "person": "a player", "broadcast": "an event"}
+CONNECTIONS = {"developer_key": "Partner (developer key)", "house": "Courtside"}
+LINKS = {"scorer": "Scorer link", "event": "Event page link", "registration": "Sign-up link"}
 
 
 def what(entry: dict[str, Any]) -> str:
     return ACTIONS.get(str(entry.get("action")), str(entry.get("action")))
 
 
+def match_name(match: dict[str, Any], labels: dict[str, str] | None = None) -> str:
+    """`Ann Lee vs Bo Chen (Court 1)`: a match as a club names it (its court when it has one)."""
+    name = f"{side_name(match, 'a')} vs {side_name(match, 'b')}"
+    court = (labels or {}).get(str(match.get("tableID")))
+    return f"{name} ({court})" if court else name
+
+
+def records(api: ConsoleClient) -> dict[str, dict[str, str]]:
+    """The records an audit entry may name, by type, in words: `{"match": {"mat_…": "Ann Lee vs Bo Chen (Court
+    1)"}, "table": {…: "Court 1"}, "broadcast": …, "roster": …, "connection": {…: the partner app's name}}`.
+    A read that fails leaves its records out (they are then said in general words)."""
+    def read(fetch: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        try:
+            return fetch()
+        except ConsoleError:
+            return []
+
+    courts = {str(t["id"]): str(t["label"]) for t in read(api.tables)}
+    return {
+        "match": {str(m["id"]): match_name(m, courts) for m in read(lambda: api.all("/operator/matches"))},
+        "table": courts,
+        "broadcast": {str(b["id"]): str(b["name"]) for b in read(api.broadcasts)},
+        "roster": {str(r["id"]): str(r.get("name") or "a roster") for r in read(api.rosters)},
+        "connection": {str(c["connectionID"]): str(c.get("appName") or CONNECTIONS.get(str(c.get("kind")),
+                                                                                       "Partner app"))
+                       for c in read(api.connections) if c.get("connectionID")},
+    }
+
+
+def names(api: ConsoleClient) -> dict[str, str]:
+    """Words for every ID `records` knows, whatever its type."""
+    found: dict[str, str] = {}
+    for by_id in records(api).values():
+        found |= by_id
+    return found
+
+
+def record_name(target: dict[str, Any], labels: dict[str, str] | None = None) -> str:
+    """What an entry is about in words: `Ann Lee vs Bo Chen (Court 1)`, `Scorer link of Court 2`, `a draw`."""
+    labels = labels or {}
+    kind, ident = str(target.get("type")), str(target.get("id"))
+    if ident in labels:
+        return labels[ident]
+    link_kind, sep, of = ident.partition(":")
+    if sep and of in labels:
+        return f"{LINKS.get(link_kind, 'Link')} of {labels[of]}"
+    return RECORDS.get(kind, kind)
+
+
 def who(entry: dict[str, Any], labels: dict[str, str] | None = None) -> str:
-    """`Operator (opk_…)`, `Partner (conn_…)`, `Scorer link of Court 1`, ..."""
+    """`Operator (console)`, `Scorer phone, Court 2`, the partner app's name, `Sign-up page of Spring League`."""
     actor = entry.get("actor") or {}
     kind, ident = str(actor.get("kind")), str(actor.get("id"))
+    known = (labels or {}).get(ident)
     if kind == "scorer":
-        return f"Scorer link of {(labels or {}).get(ident, ident)}"
-    return f"{ACTORS.get(kind, kind)} ({ident})"
+        return f"Scorer phone, {known}" if known else "Scorer phone"
+    if kind == "partner":
+        return known or "Partner app"
+    if kind == "registration":
+        return f"Sign-up page of {known}" if known else "Sign-up page"
+    return ACTORS.get(kind, kind)
+
+
+def field_name(field: str) -> str:
+    """`gameScores` → `score`; a field not named here in plain words from its camelCase (`startedOn` → `started
+    on`)."""
+    if field in FIELDS:
+        return FIELDS[field]
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", field.removesuffix("ID")).lower()
 
 
 def _value(field: str, value: Any, labels: dict[str, str]) -> str:
-    if value is None:
+    if value is None or value == "":
         return "none"
     if field == "gameScores" and isinstance(value, list):
         return score_line(value)
     if field == "tableID":
-        return labels.get(str(value), str(value))
+        return labels.get(str(value), "another court")
+    if field == "status":
+        return STATUSES.get(str(value), str(value))
+    if field == "winnerSide":
+        return SIDES.get(str(value), str(value))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if field == "queue" and isinstance(value, list):
+        return ", ".join(labels.get(str(item), "a match") for item in value) or "empty"
     if isinstance(value, list):
         return ", ".join(str(item) for item in value) or "none"
     return str(value)
 
 
 def change(entry: dict[str, Any], labels: dict[str, str] | None = None) -> str:
-    """The entry's change in words: `score 11-7, 3-2 → 11-7, 4-2; status active → completed`."""
+    """The entry's change in words: `score 11-7, 3-2 → 11-7, 4-2; status in play → completed`."""
     labels = labels or {}
     before, after = entry.get("before"), entry.get("after")
     if before is None and isinstance(after, dict):
-        return "new" + "".join(f"; {field} {_value(field, after[field], labels)}"
+        return "new" + "".join(f"; {field_name(field)} {_value(field, after[field], labels)}"
                                for field in SHOWN_FIELDS if after.get(field))
     if after is None and before is not None:
         return "removed"
     if not isinstance(before, dict) or not isinstance(after, dict):
         return ""
-    parts = [f"{field} {_value(field, before.get(field), labels)} → {_value(field, after.get(field), labels)}"
+    parts = [f"{field_name(field)} {_value(field, before.get(field), labels)} → "
+             f"{_value(field, after.get(field), labels)}"
              for field in SHOWN_FIELDS if field in before or field in after]
-    others = [field for field in after if field not in SHOWN_FIELDS and field not in BOOKKEEPING]
+    others = [field_name(field) for field in after if field not in SHOWN_FIELDS and field not in BOOKKEEPING]
     if others:
         parts.append("changed " + ", ".join(others))
     return "; ".join(parts)
@@ -85,7 +171,7 @@ def rows(entries: list[dict[str, Any]], labels: dict[str, str] | None = None, *,
         row: dict[str, Any] = {"#": e.get("seq"), "When": clock_time(str(e.get("at"))), "What": what(e)}
         if record:
             target = e.get("target") or {}
-            row["Record"] = (labels or {}).get(str(target.get("id")), str(target.get("id")))
+            row["Record"] = record_name(target, labels)
         row |= {"Who": who(e, labels), "Reason": e.get("reason") or "", "Change": change(e, labels)}
         found.append(row)
     return found
@@ -103,4 +189,6 @@ def match_history(match: dict[str, Any], *, key: str, labels: dict[str, str] | N
     if not entries:
         st.caption("No recorded change yet.")
         return
+    if any((e.get("actor") or {}).get("kind") in ("partner", "registration") for e in entries):
+        labels = names(client()) | (labels or {})  # the partner app's or the roster's name
     st.dataframe(rows(entries, labels), hide_index=True, width="stretch")  # cells are text, never Markdown

@@ -1,5 +1,5 @@
 """Audit: who changed what, when, and why (contract §16), newest first, with the API's filters (what kind of
-record, which record, who, since when). Each entry's before and after are shown whole on request."""
+record, which one by its name, who, since when). Each entry's before and after are shown whole on request."""
 
 from __future__ import annotations
 
@@ -23,11 +23,17 @@ st.caption("Every change to matches, draws, check-ins, event settings, links, ke
            "made it and why. Entries are chained by hashes: `courtside audit verify` checks that none was changed, "
            "removed or reordered.")
 api = client()
+known = history.records(api)
+labels = {ident: label for by_id in known.values() for ident, label in by_id.items()}
 first, second, third = st.columns(3)
 target_type = first.selectbox("Record", list(TARGETS), format_func=TARGETS.__getitem__, key="audit_target")
 actor_kind = second.selectbox("Who", list(ACTORS), format_func=ACTORS.__getitem__, key="audit_actor")
-target_id = third.text_input("Record ID", key="audit_target_id", max_chars=500,
-                             placeholder="mat_…, scorer:tbl_…, conn_…").strip()
+pickable = known.get(target_type) or {}
+target_id = ""
+if pickable:  # one record of the kind chosen, by its name (players and court for a match), never by its ID
+    choices = {"": f"Every one of them ({len(pickable)})"} | dict(sorted(pickable.items(), key=lambda kv: kv[1]))
+    target_id = third.selectbox(TARGETS[target_type], list(choices), format_func=choices.__getitem__,
+                                key=f"audit_pick_{target_type}")
 use_since = st.toggle("Only since", key="audit_use_since")
 since: str | None = None
 if use_since:
@@ -42,18 +48,22 @@ if entries is not None:
     if not entries:
         st.info("No entry matches these filters.")
     else:
-        labels = {t["id"]: t["label"] for t in load(api.tables) or []}
         st.caption(f"{len(entries)} newest entries" + (f" (at most {SHOWN})" if len(entries) >= SHOWN else ""))
         st.dataframe(history.rows(entries, labels, record=True), hide_index=True, width="stretch")
         by_seq = {e["seq"]: e for e in entries}
         seq = st.selectbox("Entry", list(by_seq), key="audit_entry",
-                           format_func=lambda s: f"#{s} · {history.what(by_seq[s])} · {by_seq[s]['target']['id']}")
+                           format_func=lambda s: f"#{s} · {history.what(by_seq[s])} · "
+                                                 f"{history.record_name(by_seq[s]['target'], labels)}")
         chosen = by_seq[seq]
-        st.markdown(f"**{plain(history.what(chosen))}** by {plain(history.who(chosen, labels))}, request "
-                    f"{plain(chosen.get('requestID') or '-')}")
-        before, after = st.columns(2)
-        before.caption("Before")
-        before.json(chosen.get("before"))
-        after.caption("After")
-        after.json(chosen.get("after"))
-        st.caption(f"hash {chosen['hash']} · previous {chosen['prevHash']}")
+        st.markdown(f"**{plain(history.what(chosen))}** of {plain(history.record_name(chosen['target'], labels))} "
+                    f"by {plain(history.who(chosen, labels))}")
+        st.caption(f"Change: {plain(history.change(chosen, labels) or '-')}")
+        with st.expander("Technical details (as the log keeps them)"):
+            before, after = st.columns(2)
+            before.caption("Before")
+            before.json(chosen.get("before"))
+            after.caption("After")
+            after.json(chosen.get("after"))
+            st.caption(f"record {chosen['target']['type']} {chosen['target']['id']} · actor "
+                       f"{chosen['actor']['kind']} {chosen['actor']['id']} · request {chosen.get('requestID') or '-'}"
+                       f" · hash {chosen['hash']} · previous {chosen['prevHash']}")

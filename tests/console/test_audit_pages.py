@@ -48,8 +48,9 @@ def test_a_winner_changing_correction_needs_a_reason_which_the_log_keeps(
     rows = history_of(app, f"history_correct_{match['id']}")
     assert [row["What"] for row in rows] == ["Synced by the partner", "Started", "Completed", "Result corrected"]
     assert rows[-1]["Reason"] == "Umpire's sheet: sides swapped"
-    assert rows[-1]["Change"] == "gameScores 11-3, 11-4 → 3-11, 4-11"
-    assert rows[0]["Who"].startswith("Partner (conn_")
+    assert rows[-1]["Change"] == "score 11-3, 11-4 → 3-11, 4-11"
+    assert rows[-1]["Who"] == "Operator (console)"
+    assert "conn_" not in rows[0]["Who"] and rows[0]["Who"], rows[0]
 
 
 def test_the_board_and_the_scoring_page_show_the_history_of_the_match_in_play(
@@ -61,11 +62,11 @@ def test_the_board_and_the_scoring_page_show_the_history_of_the_match_in_play(
     board.selectbox(key="board_table").select(tables["Court 1"]).run()
     rows = history_of(board, f"history_board_active_{match['id']}")
     assert [(row["What"], row["Change"]) for row in rows] == [
-        ("Synced by the partner", "new; status pending; tableID Court 1"),
-        ("Started", "status pending → active; changed startedOn"),
-        ("Score set", "gameScores no points yet → 5-2"),
+        ("Synced by the partner", "new; status waiting; court Court 1"),
+        ("Started", "status waiting → in play; changed start time"),
+        ("Score set", "score no points yet → 5-2"),
     ]
-    assert rows[1]["Who"].startswith("Operator (opk_")
+    assert rows[1]["Who"] == "Operator (console)"
     scoring = console("views/scoring.py")
     assert [row["What"] for row in history_of(scoring, f"history_scoring_live_{match['id']}")] == [
         "Synced by the partner", "Started", "Score set"]
@@ -91,8 +92,16 @@ def test_the_audit_page_lists_entries_newest_first_and_filters_them(
     app.selectbox(key="audit_actor").select("partner").run()
     assert set(app.dataframe[0].value["What"]) == {"Synced by the partner"}
     app.selectbox(key="audit_actor").select("").run()
-    app.text_input(key="audit_target_id").input(match["id"]).run()
-    assert list(app.dataframe[0].value["What"]) == ["Completed", "Started", "Synced by the partner"]
+    app.selectbox(key="audit_target").select("match").run()
+    pick = app.selectbox(key="audit_pick_match")
+    assert pick.format_func(match["id"]) == "Ann Lee vs Bo Kim (Court 1)"  # by players and court, not by ID
+    pick.select(match["id"]).run()
+    frame = app.dataframe[0].value
+    assert list(frame["What"]) == ["Completed", "Started", "Synced by the partner"]
+    assert set(frame["Record"]) == {"Ann Lee vs Bo Kim (Court 1)"}
+    assert set(frame["Who"]) >= {"Operator (console)"}
+    assert not any(str(cell).startswith(("mat_", "opk_")) or "(opk_" in str(cell) or "pointLog" in str(cell)
+                   for column in ("Record", "Who", "Change") for cell in frame[column])
     app.toggle(key="audit_use_since").set_value(True).run()
     app.date_input(key="audit_since_day").set_value(date.today() + timedelta(days=1)).run()
     assert "No entry matches these filters." in texts(app, "info")
