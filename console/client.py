@@ -7,6 +7,7 @@ show a traceback: `Unreachable` (no server), `NotAvailable` (this server has no 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,14 @@ from domain.settings import Settings
 KEY_FILE = "operator.key"
 MAX_DELIVERIES = 2000  # the delivery monitor shows (and charts) at most this many, the newest
 UNKNOWN_ROUTE_MESSAGE = "No such resource."  # what api/errors.py answers for a path no route serves
+
+
+def court_words(message: str, labels: dict[str, str]) -> str:
+    """An API message in the console's words: `Table 'tbl_x' is already playing match 'mat_y'.` → `Court 1 is
+    already playing a match.` (courts by their label, matches never by their ID)."""
+    message = re.sub(r"\b[Tt]able '([^']*)'", lambda m: labels.get(m[1], "this court"), message)
+    message = re.sub(r"\bmatch '[^']*'", "a match", message)
+    return message[:1].upper() + message[1:]
 
 
 class ConsoleError(Exception):
@@ -37,8 +46,13 @@ class ApiError(ConsoleError):
     """The API refused the request with its error envelope."""
 
     def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
-        super().__init__(f"{message} ({code}, HTTP {status})")
+        super().__init__(message or f"The API refused the request ({code}).")  # what people read: no code
         self.status, self.code, self.message, self.details = status, code, message, details
+
+    @property
+    def technical(self) -> str:
+        """`validation_failed, HTTP 400`: for the log and a tooltip, not for the message."""
+        return f"{self.code}, HTTP {self.status}"
 
 
 def operator_key_of(settings: Settings) -> str | None:
@@ -208,8 +222,16 @@ class ConsoleClient:
         return dict(self.data("POST", f"/operator/matches/{match_id}/complete", json=body))
 
     def start_next(self, table_id: str) -> dict[str, Any]:
-        """Start the table's first queued match whose players are all free."""
-        return dict(self.data("POST", f"/operator/tables/{table_id}/start-next"))
+        """Start the table's first queued match whose players are all free; a refusal names the court by its
+        label, never by its ID."""
+        try:
+            return dict(self.data("POST", f"/operator/tables/{table_id}/start-next"))
+        except ApiError as exc:
+            try:
+                labels = {str(t["id"]): str(t["label"]) for t in self.tables()}
+            except ConsoleError:
+                labels = {}
+            raise ApiError(exc.status, exc.code, court_words(exc.message, labels), exc.details) from exc
 
     def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
         return dict(self.data("POST", "/operator/matches", json=body))

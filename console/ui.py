@@ -62,9 +62,12 @@ def sign_in(config: Settings) -> None:
 
 
 def show_problem(exc: ConsoleError) -> None:
+    """The refusal in words; the API's code only in the log (a club reads the message, not `validation_failed`)."""
     if isinstance(exc, NotAvailable):
         st.warning(f"Not available: {exc}", icon=":material/construction:")
     else:
+        if isinstance(exc, ApiError):
+            log.info("API refusal shown: %s (%s)", exc, exc.technical)
         st.error(str(exc), icon=":material/error:")
 
 

@@ -9,7 +9,7 @@ import pytest
 import requests
 import requests.adapters
 
-from console.client import ApiError, ConsoleClient, ConsoleError, NotAvailable, Unreachable
+from console.client import ApiError, ConsoleClient, ConsoleError, NotAvailable, Unreachable, court_words
 from domain.settings import Settings
 from tests.console.conftest import Operator, Partner
 from tests.server_process import ServerProcess, free_port
@@ -38,6 +38,25 @@ def test_a_refused_change_carries_the_error_code(api: ConsoleClient) -> None:
     with pytest.raises(ApiError) as caught:
         api.create_app("", [], None)
     assert (caught.value.status, caught.value.code) == (400, "validation_failed")
+    assert "validation_failed" not in str(caught.value) and "HTTP" not in str(caught.value)  # the message alone
+    assert caught.value.technical == "validation_failed, HTTP 400"
+
+
+def test_a_start_next_refusal_names_the_court_not_its_id(api: ConsoleClient, partner: Partner) -> None:
+    broadcast = partner.broadcast("Club night", ["Court 1"])
+    [table] = broadcast["tables"]
+    with pytest.raises(ApiError) as caught:
+        api.start_next(table["id"])
+    assert caught.value.code == "queue_empty"
+    assert str(caught.value) == "No match is waiting on Court 1 or in the court pool.", str(caught.value)
+
+
+def test_court_words_say_courts_by_label_and_matches_without_id() -> None:
+    labels = {"tbl_1": "Court 1"}
+    assert court_words("Table 'tbl_1' is already playing match 'mat_9'.", labels) == \
+        "Court 1 is already playing a match."
+    assert court_words("Table 'tbl_x' is already playing match 'mat_9'.", {}) == \
+        "This court is already playing a match."
 
 
 def test_no_server_is_unreachable_and_no_key_is_said_plainly(tmp_path: Path) -> None:
