@@ -9,7 +9,7 @@ Pure functions over `gameScores` lists (`[{"a": 11, "b": 7}, ...]`, the last one
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from domain.scoring import game_winner, games_needed, score
 
@@ -82,3 +82,12 @@ def parse_games(text: str) -> list[Game]:
     if not games:
         raise ValueError("enter at least one game, like 11-7, 9-11, 11-5")
     return games
+
+
+def court_states(tables: list[dict[str, Any]]) -> str:
+    """`In play: Court 1, Court 3 · free: Court 2`: which courts have a match in play right now."""
+    playing = [str(t["label"]) for t in tables if t.get("activeMatch")]
+    free = [str(t["label"]) for t in tables if not t.get("activeMatch")]
+    parts = ([f"In play: {', '.join(playing)}"] if playing else []) + ([f"free: {', '.join(free)}"] if free else [])
+    text = " · ".join(parts)
+    return text[:1].upper() + text[1:]

@@ -18,7 +18,7 @@ import streamlit as st
 
 from console.board import blocked_text, busy_text, next_startable
 from console.history import match_history
-from console.scoring import Side, finished_games, match_state, parse_games, score_line
+from console.scoring import Side, court_states, finished_games, match_state, parse_games, score_line
 from console.ui import FLASH, act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
 SHOWN = "_shown_score_version"  # match id -> the scoreVersion the page last showed (undo names it)
@@ -177,10 +177,10 @@ if tables is not None and not tables:
     st.info("No courts yet. Create a broadcast with courts on the Broadcasts page.")
 elif tables:
     by_id = {t["id"]: t for t in tables}
-    table_id = st.selectbox(
-        "Court", list(by_id), key="scoring_table",
-        format_func=lambda i: f"{by_id[i]['label']} · {'in play' if by_id[i].get('activeMatch') else 'free'}",
-    )
+    # the court's label alone: a keyed picker keeps showing the text its option had when picked, so a state in
+    # it ("in play") went stale once the match was completed; the state is said beside it, fresh on every run
+    table_id = st.selectbox("Court", list(by_id), key="scoring_table", format_func=lambda i: by_id[i]["label"])
+    st.caption(court_states(tables))
     court(table_id)
     if by_id[table_id].get("activeMatch"):
         match_history(by_id[table_id]["activeMatch"], key="scoring_live",
