@@ -277,3 +277,9 @@ def print_sheet(draw: Json, event: str, games: Games | None = None) -> str:
             ".cs-h-in,.cs-h-out,.cs-v-down,.cs-v-up{border-color:#000}.cs-slot+.cs-slot{border-top-color:#000}"
             ".cs-table th,.cs-table td{border-color:#000}.cs-stage{overflow:visible}.cs-round{min-width:170px}"
             "</style></body></html>")
+
+
+def finished(draw: Json) -> bool:
+    """Whether the draw is over (the API's draw read says `status: complete`): nothing is left to start, no
+    entry may withdraw and the draw stays, so the page offers none of that."""
+    return draw.get("status") == "complete"

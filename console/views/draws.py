@@ -17,6 +17,7 @@ from console.draws import (
     Games,
     bracket_html,
     entry_names,
+    finished,
     games_won,
     list_entries,
     parse_entries,
@@ -189,8 +190,11 @@ if draws:
     third.metric("Status", "Complete" if draw["status"] == "complete" else "Running")
 
     free = [t for t in courts.values() if not t.get("activeMatch")]
+    over = finished(draw)  # a complete draw has nothing left to start, withdraw from or delete
     buttons = st.columns([2, 2, 3])
-    if buttons[0].button(f"Start the free courts ({len(free)})", key="draws_start_free", icon=":material/play_arrow:",
+    if over:
+        buttons[0].caption("Every match of this draw is decided.")
+    elif buttons[0].button(f"Start the free courts ({len(free)})", key="draws_start_free", icon=":material/play_arrow:",
                          disabled=not free, help="start-next on every court with nothing playing: its own queue "
                                                  "first, then the court pool."):
         act(start_free_courts, free, done="Started the next matches on the free courts.")
@@ -227,19 +231,20 @@ if draws:
     else:
         st.caption("No match is waiting for a court.")
 
-    with st.expander("Withdraw an entry"):
-        active = {e["id"]: e for e in draw["entries"] if not e.get("withdrawn")}
-        leaving = st.selectbox("Entry", list(active), index=None, key="draws_withdraw_pick",
-                               format_func=lambda i: names[i], placeholder="Pick the entry that withdraws")
-        if leaving is not None:
-            st.warning(f"{plain(names[leaving])} withdraws: each of their matches not yet played is a walkover for "
-                       "the opponent. This cannot be undone.", icon=":material/warning:")
-            if st.button(f"Yes, withdraw {names[leaving]}", key="draws_withdraw_go", type="primary"):
-                act(api.withdraw_entry, draw["id"], leaving, done=f"{plain(active[leaving]['name'])} withdrew.")
-    with st.expander("Delete this draw"):
-        st.warning("Deleting cancels the draw's matches that have not started. A draw with a started match stays.",
-                   icon=":material/warning:")
-        sure = st.checkbox(f"Yes, delete {draw['name']}", key="draws_delete_sure")
-        if st.button("Delete the draw", key="draws_delete_go", disabled=not sure):
-            st.session_state.pop("draws_pick", None)
-            act(api.delete_draw, draw["id"], done=f"{plain(draw['name'])} is deleted.")
+    if not over:
+        with st.expander("Withdraw an entry"):
+            active = {e["id"]: e for e in draw["entries"] if not e.get("withdrawn")}
+            leaving = st.selectbox("Entry", list(active), index=None, key="draws_withdraw_pick",
+                                   format_func=lambda i: names[i], placeholder="Pick the entry that withdraws")
+            if leaving is not None:
+                st.warning(f"{plain(names[leaving])} withdraws: each of their matches not yet played is a walkover "
+                           "for the opponent. This cannot be undone.", icon=":material/warning:")
+                if st.button(f"Yes, withdraw {names[leaving]}", key="draws_withdraw_go", type="primary"):
+                    act(api.withdraw_entry, draw["id"], leaving, done=f"{plain(active[leaving]['name'])} withdrew.")
+        with st.expander("Delete this draw"):
+            st.warning("Deleting cancels the draw's matches that have not started. A draw with a started match "
+                       "stays.", icon=":material/warning:")
+            sure = st.checkbox(f"Yes, delete {draw['name']}", key="draws_delete_sure")
+            if st.button("Delete the draw", key="draws_delete_go", disabled=not sure):
+                st.session_state.pop("draws_pick", None)
+                act(api.delete_draw, draw["id"], done=f"{plain(draw['name'])} is deleted.")

@@ -10,7 +10,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from console.board import clock_time
-from console.draws import bracket_html, entry_names, games_won, parse_entries, print_sheet
+from console.draws import bracket_html, entry_names, finished, games_won, parse_entries, print_sheet
 from tests.console.conftest import Operator, texts
 
 Console = Callable[[str], AppTest]
@@ -200,3 +200,21 @@ def test_the_correction_picker_offers_the_match_finished_last_first(console: Con
     app = console("views/scoring.py")
     assert app.selectbox(key="correct_pick").options[0].startswith("Player 1 vs Player 4")
     assert app.selectbox(key="correct_pick").value == first
+
+
+def test_a_finished_draw_offers_no_start_withdraw_or_delete(console: Console, operator_api: Operator) -> None:
+    """Found by the QA walk-through in a browser: a complete draw still offered "Start the free courts", "Withdraw
+    an entry" and "Delete this draw"."""
+    broadcast, draw = running_draw(operator_api, count=2, courts=1)
+    assert not finished(draw)
+    [final] = (dm["matchID"] for dm in draw["rounds"][0]["drawMatches"])
+    operator_api.data("POST", f"/operator/matches/{final}/move", {"tableID": broadcast["tables"][0]["id"]})
+    operator_api.data("POST", f"/operator/matches/{final}/start")
+    operator_api.data("POST", f"/operator/matches/{final}/complete", {"gameScores": [{"a": 11, "b": 3}] * 3})
+    assert finished(operator_api.data("GET", f"/operator/draws/{draw['id']}"))
+    app = console("views/draws.py")
+    assert not app.exception, app.exception
+    keys = {widget.key for kind in ("button", "selectbox", "checkbox") for widget in getattr(app, kind)}
+    assert not keys & {"draws_start_free", "draws_withdraw_pick", "draws_delete_sure", "draws_delete_go"}, keys
+    assert "Every match of this draw is decided." in texts(app, "caption")
+    assert [m.value for m in app.metric][-1] == "Complete"
