@@ -105,7 +105,7 @@ def bench(server: ServerProcess, runs: int) -> dict[str, Any]:
 def screenshot(server: ServerProcess, path: Path) -> None:
     """Run `courtside console` against the server and save a PNG of the court board."""
     with console_page(server, viewport={"width": 1440, "height": 2000}) as console:
-        console.open("/", ready="Manage a table")
+        console.open("/", ready="Manage a court")
         console.shoot(path, above="New match")  # the whole board, not the forms below it
 
 

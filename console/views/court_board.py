@@ -260,9 +260,9 @@ if tables:
     st.divider()
     new_match_form(tables)
     st.divider()
-    st.subheader("Manage a table")
+    st.subheader("Manage a court")
     by_id = {t["id"]: t for t in tables}
-    table_id = st.selectbox("Table", list(by_id), key="board_table", format_func=lambda i: by_id[i]["label"])
+    table_id = st.selectbox("Court", list(by_id), key="board_table", format_func=lambda i: by_id[i]["label"])
     table = by_id[table_id]
     queue = table.get("queue") or []
     api = client()
@@ -272,7 +272,7 @@ if tables:
         match_history(table["activeMatch"], key="board_active", labels=labels)
 
     if not queue:
-        st.caption("No pending matches on this table.")
+        st.caption("No match waiting on this court.")
     else:
         by_match = {m["id"]: m for m in queue}
         match_id = st.selectbox("Pending match", list(by_match), key="board_match",
@@ -296,7 +296,7 @@ if tables:
         others = {t["id"]: t["label"] for t in tables if t["id"] != table_id}
         if others:
             with st.form("board_move_form", border=False):
-                destination = st.selectbox("Move to table", list(others), key="board_destination",
+                destination = st.selectbox("Move to court", list(others), key="board_destination",
                                            format_func=lambda i: others[i])
                 if st.form_submit_button("Move match"):
                     act(api.move_match, match_id, destination,

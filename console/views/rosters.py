@@ -97,5 +97,5 @@ else:
                               "working at once."):
             act(api.rotate_registration_link, roster_id, done=f"{plain(roster['name'])}: new sign-up link.")
     else:
-        st.caption("Self-registration is off: the sign-up page answers 404. Turning it on brings the same link "
-                   "back.")
+        st.caption("Self-registration is off: nobody can sign up, and the sign-up link shows \"page not found\". "
+                   "Turning it on brings the same link back.")

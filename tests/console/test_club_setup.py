@@ -173,6 +173,8 @@ def test_rosters_page_switches_self_registration_off_and_on_and_asks_before_a_ne
     app.toggle(key=f"roster_self_{roster['id']}").set_value(False).run()
     assert "Self-registration of Singles is off." in texts(app, "success")
     assert requests.get(url, timeout=10).status_code == 404
+    off = [c for c in texts(app, "caption") if c.startswith("Self-registration is off")]
+    assert off and "404" not in off[0] and "page not found" in off[0], off  # in words, not an HTTP status
     app.toggle(key=f"roster_self_{roster['id']}").set_value(True).run()
     assert requests.get(url, timeout=10).status_code == 200  # the same link comes back
     click(app, f"roster_rotate_{roster['id']}")

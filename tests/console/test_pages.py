@@ -222,7 +222,8 @@ def test_court_board_controls_follow_a_change_made_elsewhere(console: Console, p
     operator_api.data("POST", f"/operator/matches/{match['id']}/start")  # a scoring device started it meanwhile
     app.run()
     assert not [b for b in app.button if b.key == f"start_next_{tables['Court 1']}"]
-    assert "No pending matches on this table." in texts(app, "caption")
+    assert "No match waiting on this court." in texts(app, "caption")
+    assert "Manage a court" in texts(app, "subheader") and app.selectbox(key="board_table").label == "Court"
     assert not [b for b in app.button if b.key == "board_cancel"]  # a match in play can no longer be cancelled
     assert texts(app, "markdown")[1].startswith("**In play:** Ann Lee vs Bo Kim  \nGames won: 0–0 · Game 1 points: 0–0")
 
