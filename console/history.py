@@ -22,7 +22,7 @@ ACTIONS = {
     "match.walkover": "Walkover", "match.retired": "Retired", "match.called": "Called",
     "match.cancelled": "Cancelled", "person.checked_in": "Checked in", "person.checked_out": "Check-in undone",
     "broadcast.event_settings_changed": "Event settings changed", "draw.created": "Draw created",
-    "draw.withdrawn": "Entry withdrawn", "draw.deleted": "Draw deleted",
+    "draw.withdrawn": "Entry withdrawn", "draw.deleted": "Draw deleted", "draw.completed": "Draw completed",
     "table.queue_reordered": "Queue reordered", "link.rotated": "Link rotated", "link.revoked": "Link revoked",
     "link.enabled": "Link enabled", "link.disabled": "Link disabled", "key.created": "Developer key created",
     "key.rotated": "Operator key rotated", "app.created": "App registered",
@@ -49,7 +49,9 @@ LINKS = {"scorer": "Scorer link", "event": "Event page link", "registration": "S
 
 
 def what(entry: dict[str, Any]) -> str:
-    return ACTIONS.get(str(entry.get("action")), str(entry.get("action")))
+    """`Result corrected`; an action not named here in words from its name (`draw.reseeded` → `Draw reseeded`)."""
+    action = str(entry.get("action"))
+    return ACTIONS.get(action, action.replace(".", " ").replace("_", " ").capitalize())
 
 
 def match_name(match: dict[str, Any], labels: dict[str, str] | None = None) -> str:
@@ -63,17 +65,21 @@ def records(api: ConsoleClient) -> dict[str, dict[str, str]]:
     """The records an audit entry may name, by type, in words: `{"match": {"mat_…": "Ann Lee vs Bo Chen (Court
     1)"}, "table": {…: "Court 1"}, "broadcast": …, "roster": …, "connection": {…: the partner app's name}}`.
     A read that fails leaves its records out (they are then said in general words)."""
-    def read(fetch: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    def read(fetch: Callable[..., list[dict[str, Any]]], *args: Any) -> list[dict[str, Any]]:
         try:
-            return fetch()
+            return fetch(*args)
         except ConsoleError:
             return []
 
     courts = {str(t["id"]): str(t["label"]) for t in read(api.tables)}
+    events = {str(b["id"]): str(b["name"]) for b in read(api.broadcasts)}
+    draws = {str(d["id"]): f"{d['name']} ({name})" for ident, name in events.items()
+             for d in read(api.draws, ident)}
     return {
-        "match": {str(m["id"]): match_name(m, courts) for m in read(lambda: api.all("/operator/matches"))},
+        "match": {str(m["id"]): match_name(m, courts) for m in read(api.all, "/operator/matches")},
         "table": courts,
-        "broadcast": {str(b["id"]): str(b["name"]) for b in read(api.broadcasts)},
+        "broadcast": events,
+        "draw": draws,
         "roster": {str(r["id"]): str(r.get("name") or "a roster") for r in read(api.rosters)},
         "connection": {str(c["connectionID"]): str(c.get("appName") or CONNECTIONS.get(str(c.get("kind")),
                                                                                        "Partner app"))
@@ -124,6 +130,8 @@ def field_name(field: str) -> str:
 
 
 def _value(field: str, value: Any, labels: dict[str, str]) -> str:
+    if field == "tableID" and not value:
+        return "pool"  # a draw's match waiting for any court
     if value is None or value == "":
         return "none"
     if field == "gameScores" and isinstance(value, list):

@@ -47,6 +47,10 @@ def test_a_change_is_said_in_words_without_bookkeeping_fields() -> None:
     assert history.change(started, LABELS) == "status waiting → in play; changed start time"
     moved = entry(before={"tableID": "tbl_1"}, after={"tableID": "tbl_2", "queuePosition": 3})
     assert history.change(moved, LABELS) == "court Court 1 → Court 2; changed place in the queue"
+    pinned = entry(before={"tableID": None}, after={"tableID": "tbl_1"})
+    assert history.change(pinned, LABELS) == "court pool → Court 1"
+    assert history.what(entry(action="draw.completed")) == "Draw completed"
+    assert history.what(entry(action="draw.reseeded")) == "Draw reseeded"
     created = entry(after={"id": "mat_1", "status": "pending", "tableID": "tbl_1"})
     assert history.change(created, LABELS) == "new; status waiting; court Court 1"
     won = entry(before={"winnerSide": None, "checkedIn": False}, after={"winnerSide": "a", "checkedIn": True})
