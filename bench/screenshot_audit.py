@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from bench.browser_support import console_page
+from bench.browser_support import console_page, run_finished
 from bench.outputs_support import running_server, seed_court
 from tests.server_process import ROOT
 
@@ -34,11 +34,14 @@ def main() -> None:
         page.get_by_role("button", name="Save corrected result").click()
         page.get_by_role("button", name="Yes, change the winner").click()
         expect(page.get_by_text("Result corrected:").first).to_be_visible()
+        run_finished(page)
         page.get_by_text("History").last.click()
-        expect(page.get_by_text("Result corrected").last).to_be_visible()
-        page.get_by_text("Correct a completed result").scroll_into_view_if_needed()
+        run_finished(page)  # the page redraws after the click: scroll only once its run has ended
+        expect(page.get_by_test_id("stDataFrame").last).to_be_visible()
+        page.get_by_text("Correct a completed result").last.scroll_into_view_if_needed()
         console.shoot(docs / "console-history.png", settle_ms=2500)
-        console.open("/audit", ready="Every change to matches")
+        page = console.open("/audit", ready="Every change to matches")
+        run_finished(page)
         console.shoot(docs / "console-audit.png", settle_ms=2500)
 
 

@@ -34,7 +34,7 @@ ACTORS = {"operator": "Operator (console)", "partner": "Partner app", "scorer": 
 SHOWN_FIELDS = ("status", "gameScores", "tableID", "queue", "enabled", "revokedOn", "scopes", "name", "checkedIn",
                 "requireCheckIn", "restMinutes", "winnerSide", "resultType")
 # change with every write, or are the machinery of scoring: saying so tells a club nothing
-BOOKKEEPING = ("id", "updatedOn", "scoreVersion", "pointLog", "scorers", "seq", "opIDs", "version")
+BOOKKEEPING = ("id", "updatedOn", "scoreVersion", "pointLog", "scorers", "seq", "opIDs", "version", "keyHash")
 FIELDS = {"gameScores": "score", "tableID": "court", "queue": "queue", "revokedOn": "revoked",
           "checkedIn": "checked in", "requireCheckIn": "check-in required", "restMinutes": "rest minutes",
           "winnerSide": "winner", "resultType": "result", "startedOn": "start time", "completedOn": "end time",
@@ -61,36 +61,43 @@ def match_name(match: dict[str, Any], labels: dict[str, str] | None = None) -> s
     return f"{name} ({court})" if court else name
 
 
-def records(api: ConsoleClient) -> dict[str, dict[str, str]]:
-    """The records an audit entry may name, by type, in words: `{"match": {"mat_…": "Ann Lee vs Bo Chen (Court
-    1)"}, "table": {…: "Court 1"}, "broadcast": …, "roster": …, "connection": {…: the partner app's name}}`.
-    A read that fails leaves its records out (they are then said in general words)."""
-    def read(fetch: Callable[..., list[dict[str, Any]]], *args: Any) -> list[dict[str, Any]]:
-        try:
-            return fetch(*args)
-        except ConsoleError:
-            return []
+def _read(fetch: Callable[..., list[dict[str, Any]]], *args: Any) -> list[dict[str, Any]]:
+    """A list for naming records; a read that fails leaves its records out (they are said in general words)."""
+    try:
+        return fetch(*args)
+    except ConsoleError:
+        return []
 
-    courts = {str(t["id"]): str(t["label"]) for t in read(api.tables)}
-    events = {str(b["id"]): str(b["name"]) for b in read(api.broadcasts)}
-    draws = {str(d["id"]): f"{d['name']} ({name})" for ident, name in events.items()
-             for d in read(api.draws, ident)}
+
+def actors(api: ConsoleClient) -> dict[str, dict[str, str]]:
+    """Who may act besides the operator and a court's phone, in words: partner apps by connection, sign-up pages
+    by roster."""
     return {
-        "match": {str(m["id"]): match_name(m, courts) for m in read(api.all, "/operator/matches")},
-        "table": courts,
-        "broadcast": events,
-        "draw": draws,
-        "roster": {str(r["id"]): str(r.get("name") or "a roster") for r in read(api.rosters)},
+        "roster": {str(r["id"]): str(r.get("name") or "a roster") for r in _read(api.rosters)},
         "connection": {str(c["connectionID"]): str(c.get("appName") or CONNECTIONS.get(str(c.get("kind")),
                                                                                        "Partner app"))
-                       for c in read(api.connections) if c.get("connectionID")},
+                       for c in _read(api.connections) if c.get("connectionID")},
     }
 
 
-def names(api: ConsoleClient) -> dict[str, str]:
-    """Words for every ID `records` knows, whatever its type."""
+def records(api: ConsoleClient) -> dict[str, dict[str, str]]:
+    """The records an audit entry may name, by type, in words: `{"match": {"mat_…": "Ann Lee vs Bo Chen (Court
+    1)"}, "table": {…: "Court 1"}, "broadcast": …, "draw": …, "roster": …, "connection": {…: the partner app's
+    name}}`."""
+    courts = {str(t["id"]): str(t["label"]) for t in _read(api.tables)}
+    events = {str(b["id"]): str(b["name"]) for b in _read(api.broadcasts)}
+    draws = {str(d["id"]): f"{d['name']} ({name})" for ident, name in events.items()
+             for d in _read(api.draws, ident)}
+    return {
+        "match": {str(m["id"]): match_name(m, courts) for m in _read(api.all, "/operator/matches")},
+        "table": courts, "broadcast": events, "draw": draws,
+    } | actors(api)
+
+
+def flat(by_type: dict[str, dict[str, str]]) -> dict[str, str]:
+    """Words for every ID of `records` or `actors`, whatever its type."""
     found: dict[str, str] = {}
-    for by_id in records(api).values():
+    for by_id in by_type.values():
         found |= by_id
     return found
 
@@ -198,5 +205,5 @@ def match_history(match: dict[str, Any], *, key: str, labels: dict[str, str] | N
         st.caption("No recorded change yet.")
         return
     if any((e.get("actor") or {}).get("kind") in ("partner", "registration") for e in entries):
-        labels = names(client()) | (labels or {})  # the partner app's or the roster's name
+        labels = flat(actors(client())) | (labels or {})  # the partner app's or the roster's name
     st.dataframe(rows(entries, labels), hide_index=True, width="stretch")  # cells are text, never Markdown

@@ -24,7 +24,7 @@ st.caption("Every change to matches, draws, check-ins, event settings, links, ke
            "removed or reordered.")
 api = client()
 known = history.records(api)
-labels = {ident: label for by_id in known.values() for ident, label in by_id.items()}
+labels = history.flat(known)
 first, second, third = st.columns(3)
 target_type = first.selectbox("Record", list(TARGETS), format_func=TARGETS.__getitem__, key="audit_target")
 actor_kind = second.selectbox("Who", list(ACTORS), format_func=ACTORS.__getitem__, key="audit_actor")
