@@ -15,7 +15,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, expect
 
-from bench.browser_support import choose
+from bench.browser_support import choose, run_finished
 from tests.conftest import ROOT
 from tests.eventually import eventually
 from tests.server_process import ServerProcess
@@ -91,6 +91,7 @@ def test_operator_starts_scores_and_completes_a_match_then_finds_its_delivery(
     point = page.get_by_role("button", name="+1 Ann Lee")
     for game in (1, 2):
         for points in range(1, 12):
+            run_finished(page)  # a run still drawing the page shows the old buttons beside the new ones
             point.click()
             games_a, game_a = (game, 0) if points == 11 else (game - 1, points)
             expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(games_a))
@@ -199,6 +200,7 @@ def test_an_event_day_from_the_console_alone(
     point = page.get_by_role("button", name="+1 Ann Lee")
     for game in (1, 2):
         for points in range(1, 12):
+            run_finished(page)  # a run still drawing the page shows the old buttons beside the new ones
             point.click()  # each point lands before the next click (games, then the points of the game)
             games_a, game_a = (game, 0) if points == 11 else (game - 1, points)
             expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(games_a))
