@@ -259,11 +259,40 @@ def bracket_height(draw: Json) -> int:
                                                                   draw["placings"] else 0) + 30
 
 
+def fixtures_html(draw: Json, games: Games | None = None) -> str:
+    """Each group's matches round by round, the winner in bold with the result once decided (games won, or w/o /
+    ret.): what a round robin plays, for the sheet on the desk. Empty for a draw without groups."""
+    names = entry_names(draw)
+    by_group: dict[str, list[tuple[str, Json]]] = {}
+    for rnd in draw["rounds"]:
+        if rnd["stage"] == "group":
+            for draw_match in rnd["drawMatches"]:
+                by_group.setdefault(str(draw_match.get("group") or ""), []).append((str(rnd["name"]), draw_match))
+    tables = []
+    for group, rows in by_group.items():
+        lines = []
+        for round_name, draw_match in rows:
+            sides = [f"<b>{html.escape(names.get(slot.get('entryID') or '', ''))}</b>"
+                     if slot.get("entryID") and slot.get("entryID") == draw_match.get("winnerEntryID")
+                     else html.escape(names.get(slot.get("entryID") or "", "")) for slot in draw_match["slots"]]
+            won = (games or {}).get(draw_match.get("matchID") or "")
+            result = {"walkover": "w/o", "retired": "ret."}.get(str(draw_match.get("resultType")), "")
+            if draw_match.get("winnerEntryID") and won and not result:
+                result = f"{won[0]}–{won[1]}"
+            lines.append(f"<tr><td>{html.escape(round_name)}</td><td>{sides[0]}</td>"
+                         f"<td>{sides[1]}</td><td>{html.escape(result)}</td></tr>")
+        tables.append(f"<div><h3>Group {html.escape(group)}: matches</h3>"
+                      "<table class='cs-table cs-fixtures'><thead><tr><th>Round</th><th>Side A</th>"
+                      "<th>Side B</th><th>Result</th></tr></thead>"
+                      f"<tbody>{''.join(lines)}</tbody></table></div>")
+    return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
+
+
 def print_sheet(draw: Json, event: str, games: Games | None = None) -> str:
     """The draw on one A4 page to print: black on white, no controls, landscape when the bracket is wide."""
     wide = sum(1 for r in draw["rounds"] if r["stage"] != "group") > 3
     title = html.escape(f"{draw['name']} · {event}")
-    body = bracket_html(draw, games=games)
+    body = bracket_html(draw, games=games) + fixtures_html(draw, games)
     return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{title}</title><style>@page{{size:A4 {'landscape' if wide else 'portrait'};margin:12mm}}"
             "body{margin:0;background:#fff;color:#000;font-family:system-ui,sans-serif}"
@@ -276,6 +305,7 @@ def print_sheet(draw: Json, event: str, games: Games | None = None) -> str:
             ".cs-match,.cs-match.active{border-color:#000;box-shadow:none}"
             ".cs-h-in,.cs-h-out,.cs-v-down,.cs-v-up{border-color:#000}.cs-slot+.cs-slot{border-top-color:#000}"
             ".cs-table th,.cs-table td{border-color:#000}.cs-stage{overflow:visible}.cs-round{min-width:170px}"
+            ".cs-fixtures th,.cs-fixtures td{text-align:left}"
             "</style></body></html>")
 
 

@@ -102,6 +102,26 @@ def test_the_bracket_joins_each_match_to_the_next_and_the_print_sheet_has_no_con
     assert "<button" not in sheet and "<input" not in sheet and "<script" not in sheet
 
 
+def test_the_print_sheet_of_a_round_robin_lists_each_groups_matches_with_their_results(
+        operator_api: Operator) -> None:
+    """A round robin's sheet has the fixtures as well as the standings (found by the console walk-through: the
+    printed sheet had standings only), each result once decided."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {"name": "Club day",
+                                                                   "tables": [{"label": "Court 1"}]})
+    draw = operator_api.data("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Veterans", "format": "round_robin", "randomSeed": 3, "bestOf": 1,
+        "entries": [{"players": [{"manualName": f"Player {i}"}]} for i in range(1, 4)]})
+    court = broadcast["tables"][0]["id"]
+    played = operator_api.data("POST", f"/operator/tables/{court}/start-next")
+    operator_api.data("POST", f"/operator/matches/{played['id']}/complete", {"gameScores": [{"a": 11, "b": 4}]})
+    draw = operator_api.data("GET", f"/operator/draws/{draw['id']}")
+    sheet = print_sheet(draw, "Club day", {played["id"]: (1, 0)})
+    assert "Group A: matches" in sheet
+    fixtures = sheet[sheet.index("Group A: matches"):]
+    assert fixtures.count("<tr><td>") == 3  # three entries: three matches
+    assert f"<td><b>{played['playerA']}</b></td><td>{played['playerB']}</td><td>1–0</td>" in fixtures
+
+
 def test_a_waiting_match_is_pinned_to_a_court_from_the_draws_page(console: Console, operator_api: Operator) -> None:
     broadcast, _ = running_draw(operator_api, count=4, courts=2)
     pool = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/pool")
