@@ -190,9 +190,10 @@ if draws:
     third.metric("Status", "Complete" if draw["status"] == "complete" else "Running")
 
     free = [t for t in courts.values() if not t.get("activeMatch")]
-    over = finished(draw)  # a complete draw has nothing left to start, withdraw from or delete
+    over = finished(draw)  # a complete draw has nothing left to withdraw from or delete
+    pool = load(api.pool, chosen) or []  # the broadcast's pool: other draws may still wait for a court
     buttons = st.columns([2, 2, 3])
-    if over:
+    if over and not pool:
         buttons[0].caption("Every match of this draw is decided.")
     elif buttons[0].button(f"Start the free courts ({len(free)})", key="draws_start_free", icon=":material/play_arrow:",
                          disabled=not free, help="start-next on every court with nothing playing: its own queue "
@@ -206,7 +207,6 @@ if draws:
 
     st.html(bracket_html(draw, games=games))
 
-    pool = load(api.pool, chosen) or []
     st.subheader(f"Waiting for a court ({len(pool)})")
     if pool:
         st.dataframe(pd.DataFrame([{

@@ -238,3 +238,24 @@ def test_a_finished_draw_offers_no_start_withdraw_or_delete(console: Console, op
     assert not keys & {"draws_start_free", "draws_withdraw_pick", "draws_delete_sure", "draws_delete_go"}, keys
     assert "Every match of this draw is decided." in texts(app, "caption")
     assert [m.value for m in app.metric][-1] == "Complete"
+
+
+def test_a_finished_draw_still_starts_the_free_courts_while_another_draw_waits(console: Console,
+                                                                               operator_api: Operator) -> None:
+    """The court pool is the broadcast's: with the shown draw complete and another draw's matches waiting, "Start
+    the free courts" stays (CI's draws walk-through: the round robin ended first and the knockout was stuck)."""
+    broadcast, draw = running_draw(operator_api, count=2, courts=1)
+    [final] = (dm["matchID"] for dm in draw["rounds"][0]["drawMatches"])
+    operator_api.data("POST", f"/operator/matches/{final}/move", {"tableID": broadcast["tables"][0]["id"]})
+    operator_api.data("POST", f"/operator/matches/{final}/start")
+    operator_api.data("POST", f"/operator/matches/{final}/complete", {"gameScores": [{"a": 11, "b": 3}] * 3})
+    later = operator_api.data("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Plate", "format": "single_elimination", "randomSeed": 3,
+        "entries": [{"players": [{"manualName": f"Plate {i}"}]} for i in range(1, 3)]})
+    app = console("views/draws.py")
+    app.selectbox(key="draws_pick").set_value(draw["id"]).run()
+    assert not app.exception, app.exception
+    assert later["id"] != draw["id"] and [m.value for m in app.metric][-1] == "Complete"
+    [start] = [b for b in app.button if b.key == "draws_start_free"]
+    assert not start.disabled
+    assert not {w.key for w in app.selectbox} & {"draws_withdraw_pick"}  # nothing to withdraw from a complete draw
