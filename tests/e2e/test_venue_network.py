@@ -11,6 +11,7 @@ import socket
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -98,47 +99,52 @@ class BusyApp:
         return None
 
 
-def test_a_kept_feed_poll_is_answered_while_every_worker_is_busy() -> None:
-    """§8a: a feed poll is answered from its kept snapshot in the server's network loop (304 while unchanged, 200
-    with the kept body after a change), so pollers never wait for (or take) a worker thread the operator needs.
-    With the only worker held, the polls are still answered, on a kept connection."""
-    app = BusyApp()
-    server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))
+@contextmanager
+def running(server: Any) -> Iterator[Any]:
+    """A venue server (`cli.serving.venue_server`) running its loop in a thread, closed on exit."""
     runner = threading.Thread(target=server.run, daemon=True)
     runner.start()
-    port = server.effective_port
     try:
-        slow = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        slow.request("GET", "/slow")  # holds the one worker until released
-        poll = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        for _ in range(3):
-            poll.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
-            answer = poll.getresponse()
-            assert answer.read() == b"" and answer.status == 304 and answer.getheader("ETag") == '"v1"'
-        poll.request("GET", "/feed", headers={"If-None-Match": '"v0"'})  # the page holds an older state
-        answer = poll.getresponse()
-        assert (answer.status, answer.read(), answer.getheader("ETag")) == (200, b'{"v":1}', '"v1"')
-        assert answer.getheader("Content-Type") == "application/json" and answer.getheader("Content-Length") == "7"
-        assert not app.release.is_set()  # answered while the worker was still busy
-        poll.request("GET", "/unkept")  # not kept: that one needs the app
-        app.release.set()
-        assert slow.getresponse().read() == b"ok"
-        changed = poll.getresponse()
-        assert changed.status == 200 and changed.read() == b"ok"
+        yield server
     finally:
-        app.release.set()
         server.close()
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         runner.join(10)
 
 
+def test_a_kept_feed_poll_is_answered_while_every_worker_is_busy() -> None:
+    """§8a: a feed poll is answered from its kept snapshot in the server's network loop (304 while unchanged, 200
+    with the kept body after a change), so pollers never wait for (or take) a worker thread the operator needs.
+    With the only worker held, the polls are still answered, on a kept connection."""
+    app = BusyApp()
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))) as server:
+        port = server.effective_port
+        try:
+            slow = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            slow.request("GET", "/slow")  # holds the one worker until released
+            poll = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            for _ in range(3):
+                poll.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
+                answer = poll.getresponse()
+                assert answer.read() == b"" and answer.status == 304 and answer.getheader("ETag") == '"v1"'
+            poll.request("GET", "/feed", headers={"If-None-Match": '"v0"'})  # the page holds an older state
+            answer = poll.getresponse()
+            assert (answer.status, answer.read(), answer.getheader("ETag")) == (200, b'{"v":1}', '"v1"')
+            assert answer.getheader("Content-Type") == "application/json" and answer.getheader("Content-Length") == "7"
+            assert not app.release.is_set()  # answered while the worker was still busy
+            poll.request("GET", "/unkept")  # not kept: that one needs the app
+            app.release.set()
+            assert slow.getresponse().read() == b"ok"
+            changed = poll.getresponse()
+            assert changed.status == 200 and changed.read() == b"ok"
+        finally:
+            app.release.set()
+
+
 def test_every_feed_poll_answered_in_the_loop_gets_its_access_log_line(caplog: pytest.LogCaptureFixture) -> None:
     """§8a: an access log line for every request, also a poll answered from memory in the network loop: method,
     path, status, ms and the request ID its answer carries."""
-    server = venue_server(BusyApp(), Settings(host="127.0.0.1", port=0, threads=1))
-    runner = threading.Thread(target=server.run, daemon=True)
-    runner.start()
-    try:
+    with running(venue_server(BusyApp(), Settings(host="127.0.0.1", port=0, threads=1))) as server:
         poll = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
         request_ids = []
         with caplog.at_level(logging.INFO, logger="courtside.access"):
@@ -152,10 +158,6 @@ def test_every_feed_poll_answered_in_the_loop_gets_its_access_log_line(caplog: p
                                                         ["GET", "/feed", "304"]]
         assert [line.split()[4] for line in lines] == [f"request_id={rid}" for rid in request_ids]
         assert all(re.fullmatch(r"\d+\.\dms", line.split()[3]) for line in lines)
-    finally:
-        server.close()
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
-        runner.join(10)
 
 
 def test_a_feed_poll_answered_in_the_loop_echoes_the_clients_request_id() -> None:
@@ -163,37 +165,23 @@ def test_a_feed_poll_answered_in_the_loop_echoes_the_clients_request_id() -> Non
     the answer (the Courtside app refuses an invalid one there: tests/api/test_event_page.py)."""
     app = BusyApp()
     app.release.set()
-    server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))
-    runner = threading.Thread(target=server.run, daemon=True)
-    runner.start()
-    try:
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))) as server:
         poll = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
         poll.request("GET", "/feed", headers={"If-None-Match": 'W/"v1"', "Service-Request-ID": "desk-poll-0001"})
         answer = poll.getresponse()
         assert answer.read() == b"" and answer.status == 304
         assert answer.getheader("Service-Request-ID") == "desk-poll-0001"
-    finally:
-        server.close()
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
-        runner.join(10)
 
 
 def test_feed_polls_answered_in_the_loop_are_not_logged_with_the_access_log_off(
         caplog: pytest.LogCaptureFixture) -> None:
     """`COURTSIDE_ACCESS_LOG=false` turns the loop's lines off too."""
-    server = venue_server(BusyApp(), Settings(host="127.0.0.1", port=0, threads=1, access_log=False))
-    runner = threading.Thread(target=server.run, daemon=True)
-    runner.start()
-    try:
+    with running(venue_server(BusyApp(), Settings(host="127.0.0.1", port=0, threads=1, access_log=False))) as server:
         poll = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
         with caplog.at_level(logging.INFO, logger="courtside.access"):
             poll.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
             assert poll.getresponse().status == 304
         assert [r for r in caplog.records if r.name == "courtside.access"] == []
-    finally:
-        server.close()
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
-        runner.join(10)
 
 
 def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered(
@@ -206,33 +194,28 @@ def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered(
     monkeypatch.setattr(event_loop, "FULL_EVERY", 3600.0)
     app = BusyApp()
     app.release.set()
-    server = venue_server(app, Settings(host="127.0.0.1", port=0, threads=2))
-    runner = threading.Thread(target=server.run, daemon=True)
-    runner.start()
-    idle: list[socket.socket] = []
-    try:
-        raise_open_file_limit(IDLE + 256)
-        for round_ in range(3):
-            for _ in range(40):  # a new connection per request, closed at once: descriptor numbers come back
-                connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
-                connection.request("GET", "/x")
-                assert connection.getresponse().read() == b"ok", round_
-                connection.close()
-            idle += [socket.create_connection(("127.0.0.1", server.effective_port), timeout=10)
-                     for _ in range(IDLE // 3)]
-        kept = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
-        for _ in range(20):
-            kept.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
-            polled = kept.getresponse()
-            assert polled.read() == b"" and polled.status == 304
-            kept.request("POST", "/x", body=b"{}", headers={"Content-Type": "application/json"})
-            assert kept.getresponse().read() == b"ok"
-        for _ in range(200):
-            kept.request("GET", "/big")
-            assert len(kept.getresponse().read()) == 50_000
-    finally:
-        for sock in idle:
-            sock.close()
-        server.close()
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
-        runner.join(10)
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=2))) as server:
+        idle: list[socket.socket] = []
+        try:
+            raise_open_file_limit(IDLE + 256)
+            for round_ in range(3):
+                for _ in range(40):  # a new connection per request, closed at once: descriptor numbers come back
+                    connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+                    connection.request("GET", "/x")
+                    assert connection.getresponse().read() == b"ok", round_
+                    connection.close()
+                idle += [socket.create_connection(("127.0.0.1", server.effective_port), timeout=10)
+                         for _ in range(IDLE // 3)]
+            kept = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+            for _ in range(20):
+                kept.request("GET", "/feed", headers={"If-None-Match": '"v1"'})
+                polled = kept.getresponse()
+                assert polled.read() == b"" and polled.status == 304
+                kept.request("POST", "/x", body=b"{}", headers={"Content-Type": "application/json"})
+                assert kept.getresponse().read() == b"ok"
+            for _ in range(200):
+                kept.request("GET", "/big")
+                assert len(kept.getresponse().read()) == 50_000
+        finally:
+            for sock in idle:
+                sock.close()
