@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import re
 import threading
 import time
@@ -28,6 +27,7 @@ from api.platform import (
     REQUEST_ID_CHARACTERS,
     REQUEST_ID_MAX,
     REQUEST_ID_MIN,
+    log_access,
     new_request_id,
     takes_form_body,
     valid_request_id,
@@ -58,8 +58,6 @@ from api.routes import (
 from api.schemas.common import ErrorEnvelope
 from api.security import quota_headers
 from domain import text
-
-access_log = logging.getLogger("courtside.access")
 
 
 class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type information
@@ -277,8 +275,7 @@ def _finish_response(response: Response) -> Response:
     if services().settings.access_log:  # a queued record: the log thread formats, redacts keys and writes it
         started = g.get("started")
         ms = (time.perf_counter() - started) * 1000 if started is not None else 0.0
-        access_log.info("%s %s %s %.1fms request_id=%s", request.method, request.path, response.status_code, ms,
-                        response.headers["Service-Request-ID"])
+        log_access(request.method, request.path, response.status_code, ms, response.headers["Service-Request-ID"])
     return response
 
 

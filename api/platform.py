@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 import secrets
 
@@ -15,6 +16,15 @@ REQUEST_ID_MIN, REQUEST_ID_MAX = 8, 120
 REQUEST_ID_CHARACTERS = "A-Z a-z 0-9 . _ : -"  # as the error message says it; the pattern's class without spaces
 REQUEST_ID_PATTERN = f"^[{''.join(REQUEST_ID_CHARACTERS.split())}]+$"
 REQUEST_ID = re.compile(REQUEST_ID_PATTERN)
+
+
+ACCESS_LOG = logging.getLogger("courtside.access")
+
+
+def log_access(method: str, path: str, status: int | str, ms: float, request_id: str) -> None:
+    """One access-log line (§8a: method, path, status, ms, request ID), for a request the app answers and for a
+    feed poll the network loop answers alike: only queued here; the log thread redacts link keys and writes it."""
+    ACCESS_LOG.info("%s %s %s %.1fms request_id=%s", method, path, status, ms, request_id)
 
 
 

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import logging
 import resource
 import time
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from waitress.task import WSGITask
 from waitress.utilities import build_http_date
 
 from api.context import FeedAnswer
+from api.platform import log_access
 from cli import event_loop
 from cli.event_loop import EpollLoop
 from domain.settings import Settings
@@ -62,7 +62,6 @@ class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
             loop.opened_or_closed(fd)
 
 
-access_log = logging.getLogger("courtside.access")
 FeedAnswers = Callable[[str, str, str | None, str | None], FeedAnswer | None]
 
 
@@ -96,8 +95,8 @@ class AnswerKeptFeedsInLoop:
         if answer is None:
             return False
         if self.log_each:  # before the answer leaves: a client that has it finds its line queued
-            access_log.info("%s %s %s %.1fms request_id=%s", request.command, request.path, answer.status[:3],
-                            (time.perf_counter() - started) * 1000, answer.request_id)
+            log_access(request.command, request.path, answer.status[:3], (time.perf_counter() - started) * 1000,
+                       answer.request_id)
         head = "".join(f"{name}: {value}\r\n" for name, value in answer.headers)
         channel.write_soon(f"HTTP/1.1 {answer.status}\r\n{head}Date: {build_http_date(time.time())}\r\n"
                            "Server: waitress\r\n\r\n".encode("latin-1") + answer.body)
