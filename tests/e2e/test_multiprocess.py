@@ -471,6 +471,9 @@ def _all_matches(partner: Partner) -> list[dict[str, Any]]:
     cursor = ""
     while True:
         response = partner.call(0, "GET", f"/matches?limit=100{cursor}")
+        if response.status_code == 429:  # the writers may have used the key's window up: read after it resets
+            time.sleep(int(response.headers["Retry-After"]) + 0.5)
+            continue
         assert response.status_code == 200, response.text
         found += response.json()["data"]
         after = response.json().get("pagination", {}).get("nextCursor") or response.json().get("nextCursor")
