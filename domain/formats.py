@@ -340,16 +340,17 @@ class Score:
 
     @classmethod
     def of(cls, items: Sequence[Mapping[str, Any]], current: Mapping[str, int] | None = None) -> Score:
-        return cls(tuple(_copy(item) for item in items), (current["a"], current["b"]) if current else (0, 0))
+        return cls(tuple(copy_item(item) for item in items), (current["a"], current["b"]) if current else (0, 0))
 
     def game_scores(self) -> list[Item]:
-        return [_copy(item) for item in self.items]
+        return [copy_item(item) for item in self.items]
 
     def current_json(self) -> dict[str, int]:
         return {"a": self.current[0], "b": self.current[1]}
 
 
-def _copy(item: Mapping[str, Any]) -> Item:
+def copy_item(item: Mapping[str, Any]) -> Item:
+    """An item as a match keeps it: `a`, `b` and a set's `tiebreak`, nothing else."""
     out: Item = {"a": item["a"], "b": item["b"]}
     if item.get("tiebreak") is not None:
         out["tiebreak"] = {"a": item["tiebreak"]["a"], "b": item["tiebreak"]["b"]}
@@ -493,7 +494,7 @@ def play(fmt: Format, score: Score, side: str) -> Score:
     next point opens the next one. `409 match_decided` once a side has won the match."""
     if winner(fmt, score.items) is not None:
         raise Conflict("The match is decided; complete it.", code="match_decided")
-    items = [_copy(item) for item in score.items]
+    items = [copy_item(item) for item in score.items]
     if isinstance(fmt, GamesFormat):
         if not items or item_winner(fmt, len(items) - 1, items[-1]) is not None:
             items.append({"a": 0, "b": 0})
@@ -528,7 +529,7 @@ def undo(fmt: Format, score: Score, log: Sequence[str], base: Score | None) -> S
     point is the last game's)."""
     if base is not None:
         return replay(fmt, base, log[:-1])
-    items = [_copy(item) for item in score.items]
+    items = [copy_item(item) for item in score.items]
     items[-1][log[-1]] -= 1
     if items[-1]["a"] == items[-1]["b"] == 0:
         items.pop()

@@ -9,7 +9,7 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
-from api.context import caller, now, unit_of_work
+from api.context import caller, now, services, unit_of_work
 from api.routes.matches import reader
 from api.routes.rosters import roster_page
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
@@ -75,7 +75,7 @@ def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> di
     """Change a broadcast; `tables` replaces the whole court configuration."""
     with unit_of_work() as uow:
         broadcast = broadcasts.patch_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
-                                               change=change, now=now())
+                                               change=change, now=now(), server=services().rules.scoring)
         return _broadcast(uow, broadcast)
 
 
