@@ -571,8 +571,8 @@ def item_text(fmt: Format, index: int, item: Mapping[str, Any], *, first: str = 
     """One item as written: "21-15", "6-4", "7-6(4)" (the loser's tiebreak points) or "[10-8]"."""
     second = "b" if first == "a" else "a"
     tiebreak = item.get("tiebreak")
-    if isinstance(fmt, SetsFormat) and tiebreak is not None:
-        if fmt.is_match_tiebreak(index):
+    if tiebreak is not None:
+        if isinstance(fmt, SetsFormat) and fmt.is_match_tiebreak(index):
             return f"[{tiebreak[first]}-{tiebreak[second]}]"
         return f"{item[first]}-{item[second]}({min(tiebreak['a'], tiebreak['b'])})"
     return f"{item[first]}-{item[second]}"
