@@ -130,7 +130,7 @@ def _card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str |
         "status": match.status,
         "event": match.event_name, "round": match.match_round,
         "sides": [{"names": side["names"], "team": side["team"], "games": side["games"]} for side in state["sides"]],
-        "kind": state["kind"], "games": state["games"], "scoreText": state["scoreText"],
+        "kind": state["kind"], "games": state["games"], "finished": state["finished"], "scoreText": state["scoreText"],
         "currentGame": state["currentGame"], "currentSet": state["currentSet"],
         "winner": winner if match.status == MatchStatus.COMPLETED else None,
         "estimatedStartOn": estimate, "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,

@@ -182,6 +182,7 @@ def match_state(uow: UnitOfWork, match: Match) -> dict[str, Any]:
         "sides": sides_shown(match, player_list_of(uow, match)),
         "kind": str(fmt.kind),
         "games": games,
+        "finished": [g for i, g in enumerate(games) if formats.item_winner(fmt, i, g) is not None],
         "scoreText": formats.score_text(fmt, games),
         "currentGame": current,
         "currentSet": current_set,
