@@ -168,7 +168,9 @@ def match_state(uow: UnitOfWork, match: Match) -> dict[str, Any]:
     fmt = scoring.format_of(match)
     games = [formats.copy_item(g) for g in match.game_scores]
     score = scoring.score_of(match)
+    # the finished games or sets, and as written ("6-4 7-6(4)", a match tiebreak "[10-8]")
     in_play = match.status == MatchStatus.ACTIVE
+    finished = [g for i, g in enumerate(games) if formats.item_winner(fmt, i, g) is not None]
     current: dict[str, Any] | None = None
     current_set: dict[str, int] | None = None
     if in_play and formats.winner(fmt, games) is None:
@@ -182,7 +184,8 @@ def match_state(uow: UnitOfWork, match: Match) -> dict[str, Any]:
         "sides": sides_shown(match, player_list_of(uow, match)),
         "kind": str(fmt.kind),
         "games": games,
-        "finished": [g for i, g in enumerate(games) if formats.item_winner(fmt, i, g) is not None],
+        "finished": finished,
+        "finishedText": formats.score_text(fmt, finished),
         "scoreText": formats.score_text(fmt, games),
         "currentGame": current,
         "currentSet": current_set,

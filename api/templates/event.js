@@ -53,8 +53,8 @@
       box.appendChild(row);
     });
     var finished = m.finished || [];
-    if (finished.length) box.appendChild(el("div", "games", (m.kind === "sets" ? "Sets " : "Games ") + finished.map(function (g) {
-      return g.a + "–" + g.b + (g.tiebreak ? "(" + Math.min(g.tiebreak.a, g.tiebreak.b) + ")" : ""); }).join("  ")));
+    if (finished.length) box.appendChild(el("div", "games", (m.kind === "sets" ? "Sets " : "Games ") +
+      m.finishedText.split(" ").join("  ")));
     if (called) box.appendChild(el("div", "calledline", "Called to " + (m.court || "the desk")));
     else if (m.status === "pending" && (m.estimatedStartOn || m.notBefore)) {
       var next = el("div", "next");
