@@ -14,6 +14,7 @@ A score is the match's `gameScores` items and, for sets, the points of the game 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -306,8 +307,18 @@ def parse(value: Any) -> tuple[Format, str | None]:
 
 
 def from_json(data: Mapping[str, Any]) -> Format:
-    """A stored format object back (stored objects were checked by `parse` when they were written)."""
-    return parse(data)[0]
+    """A stored format object back (stored objects were checked by `parse` when they were written); each distinct
+    object is parsed once (every read of a match asks for its format)."""
+    return _parsed(_frozen(data))
+
+
+def _frozen(data: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((key, _frozen(value) if isinstance(value, Mapping) else value) for key, value in data.items()))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(frozen: tuple[tuple[str, Any], ...]) -> Format:
+    return parse({key: dict(value) if isinstance(value, tuple) else value for key, value in frozen})[0]
 
 
 def describe(fmt: Format) -> str:
