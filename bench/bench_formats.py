@@ -23,8 +23,9 @@ from bench.outputs_support import running_server
 from tests.server_process import ServerProcess
 
 FIVE_SETS = {"kind": "sets", "bestOf": 5}
-SETS_SCORE: list[dict[str, Any]] = [{"a": 6, "b": 4}, {"a": 4, "b": 6}, {"a": 7, "b": 6, "tiebreak": {"a": 7, "b": 5}}, {"a": 3, "b": 6},
-              {"a": 7, "b": 5}]
+SETS_SCORE: list[dict[str, Any]] = [
+    {"a": 6, "b": 4}, {"a": 4, "b": 6}, {"a": 7, "b": 6, "tiebreak": {"a": 7, "b": 5}}, {"a": 3, "b": 6},
+    {"a": 7, "b": 5}]
 GAMES_SCORE = [{"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 9}, {"a": 8, "b": 11}, {"a": 11, "b": 6}]
 
 
