@@ -31,10 +31,9 @@ from api.security import requires
 from domain import matches as svc
 from domain import operations, points, schedule
 from domain import results as match_results
-from domain.board import Board
+from domain.board import Board, court_page
 from domain.errors import Conflict
 from domain.models import Match, MatchStatus, Side
-from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
@@ -83,8 +82,8 @@ def list_tables(query: Json) -> Json:
     `typicalMinutes` and `attention` (`overdue`, `waiting` or null), all as of this request (contract §9).
     """
     with unit_of_work() as uow:
-        tables, cursor = paginate(uow.tables.find(account_id=_account()), seq=lambda t: t.seq,
-                                  limit=query.get("limit"), cursor=query.get("cursor"))
+        tables, cursor = court_page(uow, account_id=_account(), limit=query.get("limit"),
+                                    cursor=query.get("cursor"))
         board = Board(uow, account_id=_account(), now=now(), points=services().rules.points_per_game,
                       default_minutes=services().settings.default_match_minutes)
         data = [board.court(t) for t in tables]
