@@ -105,7 +105,7 @@ CREATE INDEX matches_list_ref_status ON matches (connection_id, (doc->'player_li
 CREATE INDEX matches_list_ref_completed ON matches
   (connection_id, (doc->'player_list_external_id'), (doc->'completed_on'), seq, id) WHERE status = 'completed';
 CREATE INDEX matches_draw_status ON matches ((doc->'draw_id'), status, table_id);
-CREATE INDEX tables_account_seq ON tables (account_id, seq);
+CREATE INDEX tables_account_seq ON tables (account_id, seq, id);
 """
 
 MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6)
