@@ -1,9 +1,9 @@
 """PostgreSQL: the hot reads of issue 42 use indexes (storage/pg_schema.py V6). A database with a platform's history
 (5,000 courts of 250 accounts, 24,000 matches on 400 of them, most completed, pools of 40 draws) is analyzed, then
-each read the event day makes
-(a court's active match, its results since a moment or its latest ones, a player list's active and recent matches,
-a partner list reference's, a draw's pool, a page of the account's courts, a court's queue) runs with its SQL
-captured, and `EXPLAIN` of that SQL must show the index meant for it and no sequential scan."""
+each read the event day makes (a court's active match, its results since a moment or its latest ones, a player
+list's active and recent matches, a partner list reference's, a draw's pool, a page of the account's courts, a
+court's queue) runs with its SQL captured, and `EXPLAIN` of that SQL must show the index meant for it and no
+sequential scan."""
 
 from __future__ import annotations
 
