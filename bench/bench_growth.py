@@ -13,10 +13,11 @@ In each state a fresh copy of the club's event is opened (one broadcast, 4 court
 an event page), so the club is the same in each, and its operations are timed, `--samples` rounds of: start-next +
 complete on one of its courts (a match queued again behind, so the queue stays as long), its people list, its court
 pool, its results, the account's audit page, its event page's state (built anew: a write came before it), and the
-court board's first page (`limit=100`: the account's first courts, whichever broadcast they are of). The clock moves
-90 s a round. Each figure is the median over the rounds (milliseconds); each state's figure is also given as its
-ratio to `alone`. The board shows 4 courts alone and 100 after growth, with other queues, so its cost is given per
-court shown and per row shown (a court, its match in play and each queued match).
+court board's first page (`limit=100`: the account's first courts, whichever broadcast they are of) and its first 4
+courts (`limit=4`: the first club's courts, the same 4 in every state). The clock moves 90 s a round. Each figure is
+the median over the rounds (milliseconds); each state's figure is also given as its ratio to `alone`. The 100-court
+page shows 4 courts alone and 100 after growth, with longer queues, so its cost is also given per court shown and
+per row shown (a court, its match in play and each queued match).
 
     .venv/bin/python bench/bench_growth.py [--backend tinydb,postgres] [--samples 15] [--states alone,grown,tenfold]
 
@@ -201,6 +202,7 @@ def measure(operator: Operator, clock: FixedClock, club: Club, samples: int) -> 
         "audit page": get("/api/v1/operator/audit?limit=50"),
         "event page state": lambda: op.client.get(club.page + "/state").get_data(),
         "board page": get("/api/v1/operator/tables?limit=100"),
+        "board, first 4 courts": get("/api/v1/operator/tables?limit=4"),
     }
     for round_number in range(samples):
         court = club.tables[round_number % len(club.tables)]
