@@ -267,6 +267,9 @@ class Availability:
         return desk if desk and parse_iso(desk) == earliest else iso(earliest)
 
     def checked_in(self, person: Person, broadcast: Broadcast | None) -> bool:
+        """Whether the person checked in; one checked in at the desk is, without reading who has played."""
+        if broadcast is not None and name_key(person.name) in broadcast.check_ins:
+            return True
         return self.checked_in_on(person, broadcast) is not None
 
     def block(self, match: Match) -> Block | None:

@@ -49,7 +49,9 @@ class Club:
         return sorted(listed.json["data"], key=lambda m: m["queuePosition"])
 
 
-def open_club(operator: Api, app: Flask, store: AnyStore, name: str, *, check_in: bool = True) -> Club:
+def open_club(operator: Api, app: Flask, store: AnyStore, name: str, *, check_in: bool = True,
+              clock: FixedClock | None = None, history: int = 0) -> Club:
+    """The club's broadcast; with `history`, that many of its matches were played on its last court a day ago."""
     made = operator.post("/operator/broadcasts", json={
         "name": name, "tables": [{"label": f"Court {i + 1}"} for i in range(COURTS)]})
     assert made.status_code == 201, made.json
@@ -68,6 +70,10 @@ def open_club(operator: Api, app: Flask, store: AnyStore, name: str, *, check_in
         "randomSeed": 7, "entries": [{"players": [{"manualName": f"Drawn {i}"}], "seed": i + 1}
                                      for i in range(DRAWN)]})
     assert draw.status_code == 201, draw.json
+    for number in range(history):
+        body = {"tableID": club.tables[-1], "bestOf": 1, "playerA": {"manualName": f"Earlier {number}a"},
+                "playerB": {"manualName": f"Earlier {number}b"}}
+        assert operator.post("/operator/matches", json=body).status_code == 201
     if check_in:
         people = operator.get(f"/operator/broadcasts/{club.broadcast_id}/people?limit=100")
         assert people.status_code == 200 and people.json["nextCursor"] is None
@@ -75,6 +81,15 @@ def open_club(operator: Api, app: Flask, store: AnyStore, name: str, *, check_in
             done = operator.post(f"/operator/broadcasts/{club.broadcast_id}/people/{row['personID']}/check-in",
                                  json={"present": True})
             assert done.status_code == 200, done.json
+    if history:
+        assert clock is not None
+        for _ in range(QUEUED + history):
+            started = operator.post(f"/operator/tables/{club.tables[-1]}/start-next")
+            assert started.status_code == 200, started.json
+            done = operator.post(f"/operator/matches/{started.json['data']['id']}/complete", json={"gameScores": GAME})
+            assert done.status_code == 200, done.json
+            clock.advance(60)
+        clock.advance(24 * 3600)
     enabled = operator.post(f"/operator/broadcasts/{club.broadcast_id}/event-page/enable")
     assert enabled.status_code == 200, enabled.json
     club.page = "/event/" + enabled.json["data"]["url"].rsplit("/event/", 1)[1]
@@ -164,3 +179,15 @@ def test_the_counts_hold_without_check_in(operator: Api, app: Flask, store: AnyS
     play_the_day(later)
     assert {k: later.reads[k] for k in ("start", "complete", "start-next")} == {
         k: alone.reads[k] for k in ("start", "complete", "start-next")}
+
+
+def test_playing_reads_the_same_after_the_club_itself_played_many_matches(operator: Api, app: Flask,
+                                                                          store: AnyStore, clock: FixedClock) -> None:
+    """Start, complete and start-next where everyone checked in at the desk: the broadcast's own results of a day
+    ago are not read either (who rests looks back one rest, who has played is not asked of the checked in)."""
+    fresh = open_club(operator, app, store, "Club, first day", clock=clock, history=0)
+    play_the_day(fresh)
+    seasoned = open_club(operator, app, store, "Club, a season on", clock=clock, history=30)
+    play_the_day(seasoned)
+    played = ("start", "complete", "start-next")
+    assert {name: seasoned.reads[name] for name in played} == {name: fresh.reads[name] for name in played}
