@@ -1,8 +1,12 @@
 """Who may start (contract §9, §14): a match starts only when none of its players is busy on another court,
 resting after a match, or unchecked while the event requires check-in, and its `notBefore` has passed.
 
-`Availability` reads what it needs once (the account's active matches, recent results, each broadcast's event-day
-settings) and then answers for many matches: start, start-next, the court board's `blockedBy` and the pool.
+`Availability` reads only what can matter to the people it is asked about, once, and then answers for many matches:
+start, start-next, the court board's `blockedBy`, the people list and the pool. A person's keys say where they can
+be met: a name key within its broadcast (the matches on its courts), a list key wherever that player list is used
+(any broadcast of the account). For each such place it reads the matches active now and those completed within the
+rest of the broadcast asked about, through indexed reads (`MatchRepo.completed`), so an operation costs what its
+broadcast and its players' lists hold now, never the account's history nor its other broadcasts (issue 42).
 A player is the same person by their list entry (list + externalID) or, within one broadcast, by their name under
 the one name rule (§8a), whichever the two matches share. Names are compared within a broadcast only: two events
 of one account (or two partners' events) may each have a "Player 1" who are different people.
@@ -17,11 +21,13 @@ from typing import Any
 
 from domain import queues
 from domain.clock import iso, parse_iso
-from domain.models import BlockReason, Broadcast, Match, MatchResultType, MatchStatus
+from domain.models import BlockReason, Broadcast, Match, MatchResultType, MatchStatus, PlayerList
 from domain.names import name_key
 from domain.ports import UnitOfWork
 
 MAX_REST_MINUTES = 240
+
+Key = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -72,12 +78,17 @@ class Players:
         self._uow = uow
         self._lists: dict[tuple[str, str], tuple[str, Any]] = {}
         self._broadcast_ids: dict[str, str] = {}
+        # list key -> the `MatchRepo.find`/`completed` groups of the matches whose players carry that list key
+        self.list_groups: dict[str, list[dict[str, Any]]] = {}
 
     def _list(self, match: Match) -> tuple[str, Any]:
         key = (match.connection_id, match.player_list_id or match.player_list_external_id or "")
         if key not in self._lists:
             found = queues.player_list_of(self._uow, match)
-            self._lists[key] = (found.id if found else "/".join(key), found)
+            list_id = found.id if found else "/".join(key)
+            self._lists[key] = (list_id, found)
+            if list_id not in self.list_groups:
+                self.list_groups[list_id] = _list_groups(match, found)
         return self._lists[key]
 
     def broadcast_id(self, match: Match) -> str:
@@ -123,29 +134,76 @@ class Availability:
 
     def __init__(self, uow: UnitOfWork, *, account_id: str, now: datetime) -> None:
         self.uow = uow
+        self.account_id = account_id
         self.now = now
         self.players = Players(uow)
         self._broadcasts: dict[str, Broadcast | None] = {}
-        self._on_court: dict[tuple[str, ...], list[tuple[str, str]]] = {}  # key -> (table ID, match ID)
-        for active in uow.matches.find(account_id=account_id, status=MatchStatus.ACTIVE):
-            for person in self.players.of(active):
-                for key in person.keys:
-                    self._on_court.setdefault(key, []).append((active.table_id, active.id))
-        self._started: dict[str, dict[tuple[str, ...], datetime]] = {}  # broadcast -> key -> their first start
-        self._finished: dict[tuple[str, ...], datetime] = {}  # key -> when their latest match completed
-        recent = iso(now - timedelta(minutes=MAX_REST_MINUTES))
-        for done in uow.matches.find(account_id=account_id, status=MatchStatus.COMPLETED):
-            if not done.completed_on or done.completed_on < recent or done.result_type == MatchResultType.WALKOVER:
+        self._on_court: dict[Key, dict[str, str]] = {}  # key -> {match ID: table ID} of its active matches
+        self._started: dict[str, dict[Key, datetime]] = {}  # broadcast -> key -> their first start
+        self._finished: dict[Key, datetime] = {}  # key -> when their latest match read completed
+        self._active_read: set[Key] = set()  # places (see `_place`) whose active matches are read
+        self._rest_read: dict[Key, int] = {}  # place -> the longest rest (minutes) its completed matches are read for
+        self._tables: dict[str, list[str]] = {}  # broadcast -> its table IDs
+
+    @staticmethod
+    def _place(key: Key) -> Key:
+        """Where a person of this key can be met: their broadcast (a name key), or their player list (a list key)."""
+        return ("broadcast", key[1]) if key[0] == "name" else ("list", key[1])
+
+    def _tables_of(self, broadcast_id: str) -> list[str]:
+        if broadcast_id not in self._tables:
+            found = self.uow.tables.find(broadcast_id=broadcast_id) if broadcast_id else []
+            self._tables[broadcast_id] = [table.id for table in found if table.account_id == self.account_id]
+        return self._tables[broadcast_id]
+
+    def _groups(self, place: Key) -> list[dict[str, Any]]:
+        """The match groups (`MatchRepo.find`/`completed` arguments) a place's matches are in. Matches on a table
+        that is gone have no broadcast (""): they are found among the account's, the one read that is not narrow,
+        made only for them."""
+        if place == ("broadcast", ""):
+            return [{"account_id": self.account_id}]
+        if place[0] == "broadcast":
+            return [{"table_id": table_id} for table_id in self._tables_of(place[1])]
+        return self.players.list_groups.get(place[1], [])
+
+    def _completed(self, group: dict[str, Any], since: str) -> list[Match]:
+        if "account_id" in group:
+            return [m for m in self.uow.matches.find(**group, status=MatchStatus.COMPLETED)
+                    if (m.completed_on or "") >= since]
+        return self.uow.matches.completed(**group, since=since)
+
+    def _read_active(self, person: Person) -> None:
+        for place in {self._place(key) for key in person.keys} - self._active_read:
+            self._active_read.add(place)
+            for group in self._groups(place):
+                for active in self.uow.matches.find(**group, status=MatchStatus.ACTIVE):
+                    if active.account_id != self.account_id:
+                        continue
+                    for other in self.players.of(active):
+                        for key in other.keys:
+                            self._on_court.setdefault(key, {})[active.id] = active.table_id
+
+    def _read_finished(self, person: Person, rest_minutes: int) -> None:
+        since = iso(self.now - timedelta(minutes=rest_minutes))
+        for place in {self._place(key) for key in person.keys}:
+            if self._rest_read.get(place, 0) >= rest_minutes:
                 continue
-            ended = parse_iso(done.completed_on)
-            for person in self.players.of(done):
-                for key in person.keys:
-                    if key not in self._finished or self._finished[key] < ended:
-                        self._finished[key] = ended
+            self._rest_read[place] = rest_minutes
+            for group in self._groups(place):
+                for done in self._completed(group, since):
+                    if (done.account_id != self.account_id or not done.completed_on
+                            or done.result_type == MatchResultType.WALKOVER):
+                        continue
+                    ended = parse_iso(done.completed_on)
+                    for other in self.players.of(done):
+                        for key in other.keys:
+                            if key not in self._finished or self._finished[key] < ended:
+                                self._finished[key] = ended
 
     def playing_on(self, person: Person) -> str | None:
         """The table the person plays on right now, if any."""
-        found = [table_id for key in person.keys for table_id, _ in self._on_court.get(key, [])]
+        self._read_active(person)
+        found = [table_id for key in sorted(person.keys) for table_id in self._on_court.get(key, {}).values()]
         return found[0] if found else None
 
     def broadcast_of(self, match: Match) -> Broadcast | None:
@@ -158,7 +216,8 @@ class Availability:
         """(side, table ID) for each of the match's players in an active match on another table."""
         found: list[tuple[str, str]] = []
         for person in self.players.of(match):
-            tables = {table_id for key in person.keys for table_id, match_id in self._on_court.get(key, [])
+            self._read_active(person)
+            tables = {table_id for key in person.keys for match_id, table_id in self._on_court.get(key, {}).items()
                       if match_id != match.id and table_id != match.table_id}
             found += [(person.side, table_id) for table_id in sorted(tables)]
         return found
@@ -166,6 +225,9 @@ class Availability:
     def resting_until(self, person: Person, broadcast: Broadcast | None) -> datetime | None:
         """When the person may play again, if they finished a match less than the broadcast's rest ago."""
         rest = broadcast.rest_minutes if broadcast else 0
+        if not rest:
+            return None
+        self._read_finished(person, rest)
         ended = max((self._finished[k] for k in person.keys if k in self._finished), default=None)
         if not rest or ended is None:
             return None
@@ -205,6 +267,9 @@ class Availability:
         return desk if desk and parse_iso(desk) == earliest else iso(earliest)
 
     def checked_in(self, person: Person, broadcast: Broadcast | None) -> bool:
+        """Whether the person checked in; one checked in at the desk is, without reading who has played."""
+        if broadcast is not None and name_key(person.name) in broadcast.check_ins:
+            return True
         return self.checked_in_on(person, broadcast) is not None
 
     def block(self, match: Match) -> Block | None:
@@ -227,6 +292,22 @@ class Availability:
         if match.not_before and parse_iso(match.not_before) > self.now:
             return Block(BlockReason.NOT_BEFORE, _unique(p.name for p in people), until=match.not_before)
         return None
+
+
+def _list_groups(match: Match, found: PlayerList | None) -> list[dict[str, Any]]:
+    """The groups of matches whose players share a list key with this match's (`Players._list`): those naming the
+    list by its `id`, and a partner's matches naming it by connection and externalID (or, for a list that is not
+    found, the same reference)."""
+    if found is not None:
+        groups: list[dict[str, Any]] = [{"player_list_id": found.id}]
+        if found.connection_id and found.external_id:
+            groups.append({"connection_id": found.connection_id, "player_list_external_id": found.external_id,
+                           "player_list_id": None})
+        return groups
+    if match.player_list_id:
+        return [{"player_list_id": match.player_list_id}]
+    return [{"connection_id": match.connection_id, "player_list_external_id": match.player_list_external_id,
+             "player_list_id": None}]
 
 
 def _unique(values: Iterable[str]) -> list[str]:

@@ -19,11 +19,26 @@ from domain.availability import Availability
 from domain.clock import iso
 from domain.estimates import Estimator
 from domain.models import Table
+from domain.pagination import DEFAULT_LIMIT, decode_key, encode_cursor, paginate
 from domain.ports import UnitOfWork
 from domain.queues import active_match
 from domain.schedule import court_player_list
 from domain.scorers import devices_scoring
 from domain.views import Reader
+
+
+def court_page(uow: UnitOfWork, *, account_id: str, limit: int | None, cursor: str | None
+               ) -> tuple[list[Table], str | None]:
+    """A page of the account's courts in creation order (the board's list envelope): read from an index, so a page
+    costs its own courts however many the account has (issue 42). A cursor that is not a creation `seq` (one of
+    another list) pages as `paginate` would, over every table."""
+    after = None if cursor is None else decode_key(cursor)
+    if after is not None and not isinstance(after, int):
+        return paginate(uow.tables.find(account_id=account_id), seq=lambda t: t.seq, limit=limit, cursor=cursor)
+    size = limit or DEFAULT_LIMIT
+    found = uow.tables.account_page(account_id, after_seq=after, limit=size + 1)
+    page = found[:size]
+    return page, encode_cursor(page[-1].seq) if len(found) > size else None
 
 
 class Board:

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from statistics import median
 
 from domain.clock import iso, parse_iso
-from domain.models import Attention, Match, MatchStatus, Table
+from domain.models import Attention, Match, Table
 from domain.ports import UnitOfWork
 from domain.queues import active_match
 
@@ -107,20 +107,23 @@ class Estimator:
         self.now = now
         self.default = timedelta(minutes=default_minutes)
         self._typical: dict[str, timedelta] = {}
-        self._done: dict[str, list[Match]] = {}
 
-    def _completed(self, account_id: str) -> list[Match]:
-        """The account's completed matches, read once (one board read spans many broadcasts)."""
-        if account_id not in self._done:
-            self._done[account_id] = self.uow.matches.find(account_id=account_id, status=MatchStatus.COMPLETED)
-        return self._done[account_id]
+    def _recent(self, table_id: str) -> list[Match]:
+        """The table's latest completed matches, enough to hold its last `HISTORY` real durations (or all it has):
+        an indexed read from the newest back, so a court's long history (or the account's) is not read."""
+        wanted = HISTORY
+        while True:
+            found = self.uow.matches.completed(table_id=table_id, last=wanted)
+            real = sum(1 for m in found if m.started_on and m.completed_on
+                       and parse_iso(m.completed_on) - parse_iso(m.started_on) >= SHORTEST)
+            if real >= HISTORY or len(found) < wanted:
+                return found
+            wanted *= 4
 
     def typical(self, broadcast_id: str) -> timedelta:
-        """The broadcast's typical match duration."""
+        """The broadcast's typical match duration (its courts' latest results, read once)."""
         if broadcast_id not in self._typical:
-            tables = self.uow.tables.find(broadcast_id=broadcast_id)
-            ids = {table.id for table in tables}
-            completed = [m for m in self._completed(tables[0].account_id) if m.table_id in ids] if tables else []
+            completed = [m for table in self.uow.tables.find(broadcast_id=broadcast_id) for m in self._recent(table.id)]
             self._typical[broadcast_id] = typical_duration(completed, default=self.default)
         return self._typical[broadcast_id]
 

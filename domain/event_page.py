@@ -25,7 +25,7 @@ from domain.draws import hooks as draw_hooks
 from domain.draws import service as draw_service
 from domain.errors import NotFound
 from domain.estimates import Estimator
-from domain.models import POOL, Broadcast, Link, Match, MatchStatus, Table
+from domain.models import Broadcast, Link, Match, MatchStatus, Table
 from domain.names import name_key
 from domain.people import person_id
 from domain.ports import UnitOfWork
@@ -168,9 +168,8 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
         made += ([active] if active else []) + queue + finished
     # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
     pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
-    drawn = {d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)}
-    decided = [m for m in uow.matches.find(account_id=broadcast.account_id, table_id=POOL,
-                                           status=MatchStatus.COMPLETED) if m.draw_id in drawn] if drawn else []
+    drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
+    decided = sorted(draw_hooks.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
     pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
     pooled = [_card(uow, m, None, estimate=pool_starts.get(m.id))
               | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]

@@ -47,6 +47,21 @@ class MatchRepo(Repo[models.Match], Protocol):
         """1-based place of a pending match in its table's queue; None for a match that is not pending."""
         ...
 
+    def completed(self, *, since: str | None = None, last: int | None = None, **group: Any) -> list[models.Match]:
+        """Completed matches of one group, by `completed_on` (then creation): those completed at or after `since`,
+        or the `last` ones, or all. A group is `table_id=`, `player_list_id=`, or `connection_id=` +
+        `player_list_external_id=` + `player_list_id=None` (a partner's list reference). Indexed: the cost is what
+        is returned, not the group's (nor the account's) history."""
+        ...
+
+
+class TableRepo(Repo[models.Table], Protocol):
+    """Tables, with each account's tables in creation order (an index)."""
+
+    def account_page(self, account_id: str, *, after_seq: int | None, limit: int) -> list[models.Table]:
+        """Up to `limit` of the account's tables created after `after_seq` (None: from the first), in order."""
+        ...
+
 
 class AuditLog(Protocol):
     """The accounts' audit chains (`domain.audit`): entries are only ever appended, never changed."""
@@ -98,7 +113,7 @@ class UnitOfWork(Protocol):
     def broadcasts(self) -> Repo[models.Broadcast]: ...
 
     @property
-    def tables(self) -> Repo[models.Table]: ...
+    def tables(self) -> TableRepo: ...
 
     @property
     def rosters(self) -> Repo[models.Roster]: ...

@@ -14,7 +14,8 @@ from typing import Any
 from domain import scoring, text
 from domain.broadcasts import get_broadcast
 from domain.clock import parse_iso
-from domain.models import POOL, Match, MatchResultType, MatchStatus
+from domain.draws.hooks import pool_of_draws
+from domain.models import Match, MatchResultType, MatchStatus
 from domain.ports import UnitOfWork
 from domain.queues import player_list_of, side_names
 
@@ -48,10 +49,10 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str) ->
         if table is not None:
             played += [(table.label, match)
                        for match in uow.matches.find(table_id=table_id, status=MatchStatus.COMPLETED)]
-    draws = {d.id for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)}
-    if draws:  # a draw's match decided without a court (a walkover from the pool, §13/§14): no court to name
-        played += [("", match) for match in uow.matches.find(account_id=account_id, table_id=POOL,
-                                                            status=MatchStatus.COMPLETED) if match.draw_id in draws]
+    draws = [d.id for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)]
+    # a draw's match decided without a court (a walkover from the pool, §13/§14): no court to name
+    decided = pool_of_draws(uow, draws, status=MatchStatus.COMPLETED)
+    played += [("", match) for match in sorted(decided, key=lambda m: m.seq)]
     rows: list[tuple[str, dict[str, Any]]] = []
     for court, match in played:
         names = side_names(match, player_list_of(uow, match))

@@ -148,6 +148,13 @@ def _valid_entry(line: bytes) -> dict[str, Any] | None:
     return entry
 
 
+def _indexed(doc: Mapping[str, Any], field: str | tuple[str, ...]) -> Any:
+    """The key a document has in the index of `field` (one field, or a tuple of fields)."""
+    if isinstance(field, tuple):
+        return tuple(index_key(doc.get(name)) for name in field)
+    return index_key(doc.get(field))
+
+
 class Store:
     """One data dir, owned by this process. All access is serialized by one re-entrant lock.
 
@@ -215,7 +222,8 @@ class Store:
         self._db.table_class = _InPlaceTable
         self._db.storage.write({})
         self._tables: dict[str, Table] = {}
-        self._indexes: dict[str, dict[str, dict[Any, dict[str, None]]]] = {}
+        # per table, per field (or sorted tuple of fields: a `find` on several): value(s) -> keys
+        self._indexes: dict[str, dict[str | tuple[str, ...], dict[Any, dict[str, None]]]] = {}
         self._orderings: dict[str, dict[str, Ordering]] = {}  # built on first use, then kept up to date
         self._table_versions: dict[str, int] = {}  # writes applied per table since this process opened the store
         self._journal_seq = 0
@@ -233,6 +241,7 @@ class Store:
         self._flushing = False
         self._flush_failed: OSError | None = None
         self.flushes = 0  # how many fsyncs group commit made (observability: fewer than commits under load)
+        self.reads = 0  # documents transactions looked at (tests/storage/test_read_counts.py: what a request costs)
 
     # ----------------------------------------------------------------- loading
     def _table(self, name: str) -> Table:
@@ -552,7 +561,7 @@ class Store:
     # ----------------------------------------------------------------- indexes
     def _index(self, name: str, key: str, doc: Doc) -> None:
         for field, index in self._indexes.get(name, {}).items():
-            index.setdefault(index_key(doc.get(field)), {})[key] = None
+            index.setdefault(_indexed(doc, field), {})[key] = None
         for ordering in self._orderings.get(name, {}).values():
             ordering.add(key, doc)
 
@@ -560,22 +569,25 @@ class Store:
         for ordering in self._orderings.get(name, {}).values():
             ordering.discard(key, doc)
         for field, index in self._indexes.get(name, {}).items():
-            value = index_key(doc.get(field))
+            value = _indexed(doc, field)
             bucket = index.get(value)
             if bucket is not None:
                 bucket.pop(key, None)
                 if not bucket:
                     del index[value]
 
-    def _bucket(self, name: str, field: str, value: Any) -> dict[str, None]:
-        """Keys of the stored documents whose `field` may equal `value` (built once per table and field)."""
+    def _bucket(self, name: str, field: str | tuple[str, ...], value: Any) -> dict[str, None]:
+        """Keys of the stored documents whose `field` may equal `value` (built once per table and field). `field`
+        may be a sorted tuple of fields and `value` the tuple of their values: the index of a `find` on several
+        fields at once, so that it reads only what it returns (a table's active match, not the table's history)."""
         fields = self._indexes.setdefault(name, {})
         index = fields.get(field)
         if index is None:
             index = fields[field] = {}
             for key, doc in self._raw(name).items():
-                index.setdefault(index_key(doc.get(field)), {})[key] = None
-        return index.get(index_key(value)) or {}
+                index.setdefault(_indexed(doc, field), {})[key] = None
+        wanted = tuple(index_key(v) for v in value) if isinstance(field, tuple) else index_key(value)
+        return index.get(wanted) or {}
 
     def _ordering(self, name: str, index: str, spec: Ordering) -> Ordering:
         """The named ordered index of a table, built from `spec` (one scan) on first use."""
@@ -602,6 +614,7 @@ class Store:
                 self.remembered.update(tx.remember)
             finally:
                 tx.finished = True
+                self.reads += tx.reads
             seen = self._journal_seq  # what this transaction wrote or could have read
         if self._durable_seq < seen:
             self._wait_durable(seen)
@@ -725,6 +738,7 @@ class Transaction:
         self.remembered: Mapping[str, Any] = store.remembered
         self.remember: dict[str, Any] = {}
         self.finished = False
+        self.reads = 0  # documents looked at (the store adds them up in `Store.reads`)
 
     def _current(self, table: str, key: str) -> Doc | None:
         if self.finished:
@@ -735,6 +749,7 @@ class Transaction:
 
     def get(self, table: str, key: str) -> Doc | None:
         doc = self._current(table, key)
+        self.reads += 1
         return None if doc is None else _copy(doc)
 
     def put(self, table: str, key: str, doc: Mapping[str, Any]) -> Doc:
@@ -769,10 +784,12 @@ class Transaction:
         if self.finished:
             raise StorageError("This transaction is over; open a new one.")
         raw = self._store._raw(table)
-        if equals:
-            candidates: Mapping[str, Any] = min(
-                (self._store._bucket(table, field, value) for field, value in equals.items()), key=len
-            )
+        if len(equals) > 1:  # the index of exactly these fields: only the matching documents are looked at
+            fields = tuple(sorted(equals))
+            candidates: Mapping[str, Any] = self._store._bucket(table, fields, tuple(equals[f] for f in fields))
+        elif equals:
+            [(field, value)] = equals.items()
+            candidates = self._store._bucket(table, field, value)
         else:
             candidates = raw
         keys = list(candidates)
@@ -782,6 +799,7 @@ class Transaction:
             doc = self.staged[(table, key)] if (table, key) in self.staged else raw.get(key)
             if doc is not None and all(doc.get(f) == v for f, v in equals.items()):
                 found.append(doc)
+        self.reads += len(keys)
         found.sort(key=lambda doc: doc.get("seq", 0))
         return [_copy(doc) for doc in found]
 
@@ -830,23 +848,34 @@ class Transaction:
 
     def ordered(
         self, table: str, index: str, spec: Ordering, group: tuple[Any, ...], *, start: int = 0,
-        stop: int | None = None, last: bool = False,
+        stop: int | None = None, last: bool = False, low: tuple[Any, ...] | None = None,
     ) -> list[Doc]:
-        """Documents of one group of an ordered index, in order: `[start:stop]`, or only the last one (`last`)."""
+        """Documents of one group of an ordered index, in order: `[start:stop]`, or only the last one (`last`).
+        With `low` (values of the first sort fields) only the documents sorted at or after it count: a range read,
+        found by bisection (the matches of a court completed since a moment)."""
         ordering, entries, staged, raw = self._ordered_view(table, index, spec, group)
+        floor = None if low is None else tuple((value is not None, value) for value in low)
+        begin = 0 if floor is None else int(entries.bisect_left(floor))
         if not staged:
-            picked = entries[-1:] if last else entries[start:stop]
+            if last:
+                picked = entries[-1:] if len(entries) > begin else []
+            else:
+                picked = entries[begin + start:None if stop is None else begin + max(stop, start)]
+            self.reads += len(picked)
             return [_copy(raw[entry[-1]]) for entry in picked]
         # Each staged key hides at most one committed entry: read that many more, then merge the staged ones.
         if last:
-            window = entries[-(len(staged) + 1):]
+            window = entries[max(begin, len(entries) - (len(staged) + 1)):]
         else:
-            window = entries[:None if stop is None else stop + len(staged)]
+            window = entries[begin:None if stop is None else begin + stop + len(staged)]
         docs = {entry[-1]: raw[entry[-1]] for entry in window if entry[-1] not in staged}
+        mine = tuple(index_key(v) for v in group)
         docs.update({key: doc for key, doc in staged.items()
-                     if doc is not None and ordering.group_of(doc) == tuple(index_key(v) for v in group)})
+                     if doc is not None and ordering.group_of(doc) == mine
+                     and (floor is None or ordering.entry(key, doc) >= floor)})
         merged = sorted(docs.items(), key=lambda item: ordering.entry(*item))
         picked_docs = merged[-1:] if last else merged[start:stop]
+        self.reads += len(window) + len(staged)
         return [_copy(doc) for _, doc in picked_docs]
 
     def ordered_count(self, table: str, index: str, spec: Ordering, group: tuple[Any, ...]) -> int:

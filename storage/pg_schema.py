@@ -90,7 +90,25 @@ V4 = _table_sql("draws")
 # it changed instead of the whole draw.
 V5 = _table_sql("draw_parts")
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5)
+# Reads that depend on what an operation is about, never on the account's history (issue 42): a table's matches of
+# one status (its active match, its results), each table's and each player list's completed matches by
+# `completed_on` (who rests now: a range read of the last hours), a draw's matches in the court pool, and an
+# account's tables in creation order (the court board's page). `doc->'field'` is the expression `find` and the
+# ordered reads compare on for a field without a column (storage/postgres.py `_expr`), so these indexes serve them.
+V6 = """
+CREATE INDEX matches_table_status ON matches (table_id, status);
+CREATE INDEX matches_completed ON matches (table_id, (doc->'completed_on'), seq, id) WHERE status = 'completed';
+CREATE INDEX matches_list_status ON matches ((doc->'player_list_id'), status);
+CREATE INDEX matches_list_completed ON matches ((doc->'player_list_id'), (doc->'completed_on'), seq, id)
+  WHERE status = 'completed';
+CREATE INDEX matches_list_ref_status ON matches (connection_id, (doc->'player_list_external_id'), status);
+CREATE INDEX matches_list_ref_completed ON matches
+  (connection_id, (doc->'player_list_external_id'), (doc->'completed_on'), seq, id) WHERE status = 'completed';
+CREATE INDEX matches_draw_status ON matches ((doc->'draw_id'), status, table_id);
+CREATE INDEX tables_account_seq ON tables (account_id, seq, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

@@ -94,6 +94,7 @@ class PgStore:
         self._table_versions: dict[str, int] = {}
         self._version_lock = threading.Lock()
         self.remembered: dict[str, Any] = {}  # adapters' hints from committed transactions (see PgTransaction)
+        self.reads = 0  # rows of documents this process's transactions read (what a request costs, in tests)
         self._thread = threading.local()  # per thread: `depth` of open transactions, whether the last one `lost`
         self.closed = False
         self._listener: threading.Thread | None = None
@@ -181,6 +182,7 @@ class PgStore:
                     raise
                 finally:
                     tx.finished = True
+                    self.reads += tx.reads
             except RETRYABLE as exc:
                 here.lost = True
                 self.remembered.clear()  # a hint may be what lost the race: the retry reads the truth
@@ -273,6 +275,7 @@ class PgTransaction:
         # in the same statement that relies on it, never the truth (another process may have moved on).
         self.remembered: Mapping[str, Any] = remembered or {}
         self.remember: dict[str, Any] = {}
+        self.reads = 0  # rows of documents read (the store adds them up in `PgStore.reads`)
 
     def _execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
         if self.finished:
@@ -285,6 +288,7 @@ class PgTransaction:
 
     def get(self, table: str, key: str) -> Doc | None:
         row = self._execute(f"SELECT {DOC} FROM {_t(table)} WHERE id = %s", (key,)).fetchone()
+        self.reads += 1
         return None if row is None else dict(row[0])
 
     def put(self, table: str, key: str, doc: Mapping[str, Any]) -> Doc:
@@ -339,7 +343,9 @@ class PgTransaction:
 
     def rows(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """The rows of a query of this transaction (for the adapters with their own SQL, `storage.audit_log`)."""
-        return self._execute(sql, params).fetchall()
+        rows = self._execute(sql, params).fetchall()
+        self.reads += len(rows)
+        return rows
 
     def delete(self, table: str, key: str) -> None:
         self._execute(f"DELETE FROM {_t(table)} WHERE id = %s", (key,))
@@ -349,6 +355,7 @@ class PgTransaction:
         """Documents whose fields equal `equals`, in creation order (real columns where the table has them)."""
         where, params = _where(table, equals)
         rows = self._execute(f"SELECT {DOC} FROM {_t(table)}{where} ORDER BY seq", params).fetchall()
+        self.reads += len(rows)
         return [dict(row[0]) for row in rows]
 
     def count(self, table: str) -> int:
@@ -396,10 +403,16 @@ class PgTransaction:
 
     def ordered(
         self, table: str, index: str, spec: Ordering, group: tuple[Any, ...], *, start: int = 0,
-        stop: int | None = None, last: bool = False,
+        stop: int | None = None, last: bool = False, low: tuple[Any, ...] | None = None,
     ) -> list[Doc]:
-        """Documents of one group of the ordered index, in order: `[start:stop]`, or only the last one (`last`)."""
+        """Documents of one group of the ordered index, in order: `[start:stop]`, or only the last one (`last`);
+        with `low`, only those whose first sort fields are at or after it (a range over the index)."""
         where, params = self._group_where(table, spec, group)
+        if low is not None:
+            fields = spec.sort_fields[:len(low)]
+            where += (f" AND ({', '.join(_expr(table, field) for field in fields)}) >= "
+                      f"({', '.join(_cast(table, field) for field in fields)})")
+            params = [*params, *(_dumps(value) for value in low)]
         if last:
             page = f" ORDER BY {self._order(table, spec, ' DESC')} LIMIT 1"
         else:
@@ -407,6 +420,7 @@ class PgTransaction:
             limit = "" if stop is None else f" LIMIT {max(int(stop) - start, 0)}"
             page = f" ORDER BY {self._order(table, spec)}{limit} OFFSET {int(start)}"
         rows = self._execute(f"SELECT {DOC} FROM {_t(table)}{where}{page}", params).fetchall()
+        self.reads += len(rows)
         return [dict(row[0]) for row in rows]
 
     def ordered_count(self, table: str, index: str, spec: Ordering, group: tuple[Any, ...]) -> int:

@@ -102,6 +102,16 @@ class Repository(Generic[M]):
 
 QUEUE = "queue"
 QUEUE_ORDER = Ordering(group=("table_id",), sort=("queue_order", "seq"), where={"status": MatchStatus.PENDING})
+# Completed matches by `completed_on`, grouped as `MatchRepo.completed` is asked: by table, by player list (its
+# `id`), by a partner's list reference (connection + externalID, no `id`). PostgreSQL: the `matches_*completed`
+# indexes (storage/pg_schema.py V6).
+_DONE = {"status": MatchStatus.COMPLETED}
+COMPLETED: dict[tuple[str, ...], tuple[str, Ordering]] = {
+    group: (f"completed:{'+'.join(group)}", Ordering(group=group, sort=("completed_on", "seq"), where=_DONE))
+    for group in (("table_id",), ("player_list_id",), ("connection_id", "player_list_external_id", "player_list_id"))
+}
+# An account's tables in creation order (the court board's pages). PostgreSQL: `tables_account_seq`.
+TABLES_BY_ACCOUNT = Ordering(group=("account_id",), sort=("seq",), where={})
 
 
 class MatchRepository(Repository[models.Match]):
@@ -121,6 +131,33 @@ class MatchRepository(Repository[models.Match]):
     def queue_position(self, match_id: str) -> int | None:
         rank = self._tx.rank(self._table, QUEUE, QUEUE_ORDER, match_id)
         return None if rank is None else rank + 1
+
+    def completed(self, *, since: str | None = None, last: int | None = None, **group: Any) -> list[models.Match]:
+        name, spec = _completed_index(group)
+        values = tuple(group[field] for field in spec.group_fields)
+        if last is not None:
+            count = self._tx.ordered_count(self._table, name, spec, values)
+            docs = self._tx.ordered(self._table, name, spec, values, start=max(count - last, 0))
+        else:
+            docs = self._tx.ordered(self._table, name, spec, values, low=None if since is None else (since,))
+        return [self._load(doc) for doc in docs]
+
+
+def _completed_index(group: dict[str, Any]) -> tuple[str, Ordering]:
+    found = COMPLETED.get(tuple(sorted(group, key=lambda f: ("connection_id", "player_list_external_id",
+                                                              "player_list_id", "table_id").index(f))))
+    if found is None:
+        raise ValueError(f"No index of completed matches by {sorted(group)}.")
+    return found
+
+
+class TableRepository(Repository[models.Table]):
+    """Tables, with each account's tables in creation order as an ordered index (the court board's pages)."""
+
+    def account_page(self, account_id: str, *, after_seq: int | None, limit: int) -> list[models.Table]:
+        low = None if after_seq is None else (after_seq + 1,)
+        docs = self._tx.ordered(self._table, "by_account", TABLES_BY_ACCOUNT, (account_id,), stop=limit, low=low)
+        return [self._load(doc) for doc in docs]
 
 
 class _Repo(Generic[R]):
@@ -147,7 +184,7 @@ class StoreUnitOfWork:
     credentials = _Repo("credentials", models.Credential, Repository[models.Credential])
     codes = _Repo("codes", models.AuthorizationCode, Repository[models.AuthorizationCode])
     broadcasts = _Repo("broadcasts", models.Broadcast, Repository[models.Broadcast])
-    tables = _Repo("tables", models.Table, Repository[models.Table])
+    tables = _Repo("tables", models.Table, TableRepository)
     rosters = _Repo("rosters", models.Roster, Repository[models.Roster])
     player_lists = _Repo("player_lists", models.PlayerList, Repository[models.PlayerList])
     teams = _Repo("teams", models.Team, Repository[models.Team])

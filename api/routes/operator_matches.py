@@ -31,10 +31,9 @@ from api.security import requires
 from domain import matches as svc
 from domain import operations, points, schedule
 from domain import results as match_results
-from domain.board import Board
+from domain.board import Board, court_page
 from domain.errors import Conflict
 from domain.models import Match, MatchStatus, Side
-from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
@@ -83,8 +82,8 @@ def list_tables(query: Json) -> Json:
     `typicalMinutes` and `attention` (`overdue`, `waiting` or null), all as of this request (contract §9).
     """
     with unit_of_work() as uow:
-        tables, cursor = paginate(uow.tables.find(account_id=_account()), seq=lambda t: t.seq,
-                                  limit=query.get("limit"), cursor=query.get("cursor"))
+        tables, cursor = court_page(uow, account_id=_account(), limit=query.get("limit"),
+                                    cursor=query.get("cursor"))
         board = Board(uow, account_id=_account(), now=now(),
                       default_minutes=services().settings.default_match_minutes)
         data = [board.court(t) for t in tables]
@@ -294,10 +293,10 @@ def _scoring(match_id: str, op_id: str | None, write: Callable[[UnitOfWork], Mat
 def score_match(write: svc.ScoreWrite, match_id: str) -> Json:
     """Replace the game scores of an active match (live) or a completed one (correction).
 
-    Games go to the server's points per game (11), won by 2. On an active match the last game may be in
-    progress (e.g. 5-3) and counts for nobody in `score`; earlier games must be finished, and no game may follow
-    once a side has won more than half of `bestOf`. Impossible scores are 400 `validation_failed`. Emits
-    `match.score_updated`; on a completed match the result must stay decided (409 `match_undecided`) and
+    Scores are checked against the match's format (contract §18: games of points, or sets of games with their
+    tiebreaks). On an active match the last game (set) may be in progress (e.g. 5-3) and counts for nobody in
+    `score`; earlier ones must be finished, and none may follow once a side has won more than half of `bestOf`.
+    Impossible scores are 400 `validation_failed` naming the item. Emits `match.score_updated`; on a completed match the result must stay decided (409 `match_undecided`) and
     `match.result_updated` carries `previous: {gameScores, score}`. With `version`, a write based on an older
     `scoreVersion` is 409 `stale_state` (the current read in `details.match`) and changes nothing. A correction
     to the scores the match already has answers it and changes nothing (no event, no audit entry, same

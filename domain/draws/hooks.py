@@ -305,9 +305,14 @@ def pool_matches(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list
     """The broadcast's court pool in order: earlier round first, then the time it became ready, then draw
     creation order, then its number in the round (then creation, should all of those tie)."""
     draw_seqs = {d.id: d.seq for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)}
-    found = [m for m in uow.matches.find(account_id=account_id, table_id=POOL, status=MatchStatus.PENDING)
-             if m.draw_id in draw_seqs]
+    found = pool_of_draws(uow, list(draw_seqs), status=MatchStatus.PENDING)
     return sorted(found, key=_pool_key(draw_seqs))
+
+
+def pool_of_draws(uow: UnitOfWork, draw_ids: list[str], *, status: MatchStatus) -> list[Match]:
+    """The matches of these draws in the court pool (no table) with this status: one indexed read per draw, so the
+    pool of a broadcast costs its own draws' matches, not every pool of the account (issue 42)."""
+    return [m for draw_id in draw_ids for m in uow.matches.find(draw_id=draw_id, table_id=POOL, status=status)]
 
 
 def pool_for_table(uow: UnitOfWork, table: Table) -> list[Match]:
