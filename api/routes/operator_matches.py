@@ -296,7 +296,8 @@ def score_match(write: svc.ScoreWrite, match_id: str) -> Json:
     Scores are checked against the match's format (contract §18: games of points, or sets of games with their
     tiebreaks). On an active match the last game (set) may be in progress (e.g. 5-3) and counts for nobody in
     `score`; earlier ones must be finished, and none may follow once a side has won more than half of `bestOf`.
-    Impossible scores are 400 `validation_failed` naming the item. Emits `match.score_updated`; on a completed match the result must stay decided (409 `match_undecided`) and
+    Impossible scores are 400 `validation_failed` naming the item. Emits `match.score_updated`; on a completed
+    match the result must stay decided (409 `match_undecided`) and
     `match.result_updated` carries `previous: {gameScores, score}`. With `version`, a write based on an older
     `scoreVersion` is 409 `stale_state` (the current read in `details.match`) and changes nothing. A correction
     to the scores the match already has answers it and changes nothing (no event, no audit entry, same
