@@ -148,8 +148,8 @@ def test_a_slot_nothing_can_fill_reads_bye_in_the_bracket(operator_api: Operator
 def test_the_bracket_shows_games_won_next_to_each_name_of_a_played_match(operator_api: Operator) -> None:
     _, draw = running_draw(operator_api, count=4)
     semi = draw["rounds"][0]["drawMatches"][0]
-    games = games_won([{"id": semi["matchID"], "gameScores": [{"a": 11, "b": 5}, {"a": 9, "b": 11},
-                                                               {"a": 11, "b": 8}, {"a": 11, "b": 2}]}], points=11)
+    games = games_won([{"id": semi["matchID"], "score": {"a": 3, "b": 1}, "gameScores": [
+        {"a": 11, "b": 5}, {"a": 9, "b": 11}, {"a": 11, "b": 8}, {"a": 11, "b": 2}]}])
     assert games == {semi["matchID"]: (3, 1)}
     semi |= {"status": "complete", "winnerEntryID": semi["slots"][0]["entryID"], "resultType": "played",
              "loserEntryID": semi["slots"][1]["entryID"]}

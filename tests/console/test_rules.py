@@ -1,45 +1,51 @@
-"""The console's pure pieces: the scoring rule as the buttons apply it, queue reordering, delivery statistics."""
+"""The console's pure pieces: a match read's score in its format as the buttons and the board show it, queue
+reordering, delivery statistics."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from console.board import queue_after
 from console.deliveries import failure_rate, failure_rate_over_time, over_time, table_of
-from console.scoring import add_point, finished_games, match_state, parse_games, score_line
-from domain.scoring import game_winner
+from console.scoring import finished_games, match_state, parse_games, score_line
+
+TT = {"kind": "games", "bestOf": 5, "pointsToWin": 11, "winBy": 2, "cap": None}
+TENNIS = {"kind": "sets", "bestOf": 3, "gamesToWin": 6, "tiebreakAt": 6, "tiebreakTo": 7, "finalSet": "tiebreak",
+          "noAd": False}
 
 
-@pytest.mark.parametrize(("a", "b", "winner"), [
-    (11, 9, "a"), (9, 11, "b"), (11, 10, None), (12, 10, "a"), (10, 12, "b"), (15, 14, None), (0, 0, None),
-])
-def test_a_game_goes_to_eleven_won_by_two(a: int, b: int, winner: str | None) -> None:
-    assert game_winner({"a": a, "b": b}, points=11) == winner
+def read(games: list[dict[str, Any]], scoring: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    """A match read as the console gets it: its games and its resolved format."""
+    return {"gameScores": games, "scoring": scoring or TT} | fields
 
 
-def test_a_point_after_a_finished_game_opens_the_next_game() -> None:
-    assert add_point([{"a": 11, "b": 5}], "b", best_of=5) == [{"a": 11, "b": 5}, {"a": 0, "b": 1}]
-    assert add_point([], "a", best_of=5) == [{"a": 1, "b": 0}]
-    assert add_point([{"a": 10, "b": 10}], "a", best_of=5) == [{"a": 11, "b": 10}]
-
-
-def test_the_match_is_decided_by_more_than_half_of_best_of_and_then_takes_no_more_points() -> None:
+def test_the_match_is_decided_by_more_than_half_of_best_of() -> None:
     scores = [{"a": 11, "b": 3}, {"a": 5, "b": 11}, {"a": 11, "b": 9}]
-    state = match_state(scores, best_of=3)
-    assert (state.games, state.winner, state.needed, state.decided) == ({"a": 2, "b": 1}, "a", 2, True)
-    assert add_point(scores, "b", best_of=3) == scores
-    undecided = match_state(scores, best_of=5)
-    assert (undecided.winner, undecided.game_number, undecided.current) == (None, 4, {"a": 0, "b": 0})
+    state = match_state(read(scores, TT | {"bestOf": 3}))
+    assert (state.games, state.winner, state.decided, state.unit) == ({"a": 2, "b": 1}, "a", True, "games")
+    undecided = match_state(read(scores))
+    assert (undecided.winner, undecided.game_number, undecided.current) == (None, 4, {"a": "0", "b": "0"})
 
 
 def test_the_game_in_play_is_the_unfinished_last_game() -> None:
-    state = match_state([{"a": 11, "b": 3}, {"a": 4, "b": 7}], best_of=5)
-    assert (state.games, state.game_number, state.current) == ({"a": 1, "b": 0}, 2, {"a": 4, "b": 7})
+    state = match_state(read([{"a": 11, "b": 3}, {"a": 4, "b": 7}]))
+    assert (state.games, state.game_number, state.current) == ({"a": 1, "b": 0}, 2, {"a": "4", "b": "7"})
 
 
-def test_points_per_game_is_the_server_setting() -> None:
-    assert game_winner({"a": 21, "b": 19}, points=21) == "a"
-    assert game_winner({"a": 11, "b": 5}, points=21) is None
+def test_a_badminton_game_goes_to_21_and_30_wins() -> None:
+    badminton = {"kind": "games", "bestOf": 3, "pointsToWin": 21, "winBy": 2, "cap": 30}
+    assert match_state(read([{"a": 30, "b": 29}], badminton)).games == {"a": 1, "b": 0}
+    assert match_state(read([{"a": 21, "b": 20}], badminton)).games == {"a": 0, "b": 0}
+
+
+def test_a_tennis_match_shows_sets_the_set_in_play_and_the_point_as_called() -> None:
+    state = match_state(read([{"a": 6, "b": 4}, {"a": 3, "b": 2}], TENNIS, currentGame={"a": "40", "b": "AD"}))
+    assert (state.unit, state.games, state.game_number) == ("sets", {"a": 1, "b": 0}, 2)
+    assert state.set_games == {"a": 3, "b": 2} and state.current == {"a": "40", "b": "AD"}
+    assert score_line([{"a": 6, "b": 4}, {"a": 7, "b": 6, "tiebreak": {"a": 7, "b": 4}}], read([], TENNIS)) == (
+        "6-4, 7-6(4)")
 
 
 def test_completion_drops_an_unstarted_last_game() -> None:

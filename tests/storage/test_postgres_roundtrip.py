@@ -116,7 +116,8 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     assert operator.post(f"/operator/matches/{walked.json['data']['id']}/walkover",
                          json={"winnerSide": "b", "reason": "no_show"}).status_code == 200
     drawn = operator.post("/operator/draws", json={"broadcastID": house_id, "name": "Club cup", "format":
-                                                    "single_elimination", "tableIDs": [court], "scoring": "badminton", "entries": [
+                                                    "single_elimination", "tableIDs": [court], "scoring": "badminton",
+                                                    "entries": [
                                                         {"players": [{"manualName": "Cup One"}]},
                                                         {"players": [{"manualName": "Cup Two"}]}]})
     assert drawn.status_code == 201, drawn.json
