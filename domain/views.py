@@ -66,9 +66,18 @@ def match_view(
         "drawID": match.draw_id, "drawMatchID": match.draw_match_id,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
+    if match.status == MatchStatus.COMPLETED and "winnerSide" not in read:
+        read["winnerSide"] = winner_of(read["score"])  # a played match's winner: the side with more games (§23)
     names = side_names(match, player_list)
     read.update({side: names[side] for side in SIDES if side in names})
     return read
+
+
+def winner_of(score: dict[str, int]) -> str | None:
+    """The side that won more games ("a" or "b"); None for a level score (a completed match never has one)."""
+    if score["a"] == score["b"]:
+        return None
+    return "a" if score["a"] > score["b"] else "b"
 
 
 class Reader:

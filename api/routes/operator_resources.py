@@ -31,7 +31,7 @@ from api.schemas.resources import (
     TableAssign,
 )
 from api.security import requires
-from domain import broadcasts, player_lists, rosters, tables, views
+from domain import broadcasts, cancellations, player_lists, rosters, tables, views
 from domain.models import Broadcast
 from domain.ports import UnitOfWork
 
@@ -74,8 +74,8 @@ def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
 def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> dict[str, Any]:
     """Change a broadcast; `tables` replaces the whole court configuration."""
     with unit_of_work() as uow:
-        broadcast = broadcasts.patch_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
-                                               change=change, now=now())
+        broadcast = cancellations.operator_patch_broadcast(uow, account_id=caller().account_id,
+                                                           broadcast_id=broadcast_id, change=change, now=now())
         return _broadcast(uow, broadcast)
 
 
@@ -85,7 +85,8 @@ def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> di
 def delete_broadcast(broadcast_id: str) -> dict[str, Any]:
     """Delete a broadcast with its courts and managed output links."""
     with unit_of_work() as uow:
-        broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
+        broadcast = cancellations.operator_delete_broadcast(uow, account_id=caller().account_id,
+                                                            broadcast_id=broadcast_id, now=now())
     return {"data": {"id": broadcast.id, "deleted": True}}
 
 

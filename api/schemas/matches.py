@@ -65,13 +65,23 @@ class BestOf(fields.Field[int]):
 
 
 class Timestamp(fields.AwareDateTime):
-    """An ISO 8601 date-time (no offset = UTC), kept in our one format (`2026-11-21T10:00:00.000Z`).
+    """An ISO 8601 date-time with `Z` or an offset, kept in our one format (`2026-11-21T10:00:00.000Z`). One
+    without an offset is `400 validation_failed` naming the field, never read as UTC (contract §23): a partner's
+    local `10:00` would otherwise land hours off.
 
     A moment that cannot be shifted to UTC (year 1 with a positive offset) keeps its own offset.
     """
 
+    default_error_messages = {
+        "invalid_awareness": "Must carry 'Z' or an offset (2026-11-28T10:00:00Z, 2026-11-28T10:00:00+01:00); "
+                             "a date-time without one is not read as UTC.",
+    }
+
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(default_timezone=UTC, **kwargs)
+        metadata = dict(kwargs.pop("metadata", {}))
+        metadata["description"] = (metadata.get("description", "ISO 8601") + "; with `Z` or an offset "
+                                   "(one without is 400, never read as UTC)")
+        super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:  # type: ignore[override]
         moment = super()._deserialize(value, attr, data, **kwargs)
