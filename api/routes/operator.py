@@ -8,6 +8,7 @@ from marshmallow import fields, post_load
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.schemas.common import Strict, envelope, str_field
 from api.security import requires
 from domain import auth
@@ -34,6 +35,7 @@ class DeveloperKeySchema(Strict):
 
 @blp.route("/operator/keys", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(DeveloperKeyCreate)
 @blp.response(201, envelope(DeveloperKeySchema))
 def create_developer_key(new: auth.NewDeveloperKey) -> dict[str, object]:

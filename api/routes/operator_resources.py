@@ -10,6 +10,7 @@ from typing import Any
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
 from api.context import caller, now, unit_of_work
+from api.idempotency import idempotent
 from api.routes.matches import reader
 from api.routes.rosters import roster_page
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
@@ -58,6 +59,7 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/operator/broadcasts", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(OperatorBroadcastCreate)
 @blp.response(201, envelope(OperatorBroadcastRead))
 def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
@@ -117,6 +119,7 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/operator/player-lists", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(OperatorPlayerListCreate)
 @blp.response(201, envelope(OperatorPlayerListRead))
 def create_player_list(new: player_lists.NewHouseList) -> dict[str, Any]:
@@ -128,6 +131,7 @@ def create_player_list(new: player_lists.NewHouseList) -> dict[str, Any]:
 
 @blp.route("/operator/player-lists/<list_id>/players", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(ManualPlayer)
 @blp.response(201, envelope(OperatorPlayerListRead))
 @blp.alt_response(409, response="DEFAULT_ERROR", description="`player_exists`: the externalID is taken in this list.")
@@ -141,6 +145,7 @@ def add_manual_player(player: player_lists.NewManualPlayer, list_id: str) -> dic
 
 @blp.route("/operator/player-lists/<list_id>/players/import", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(PlayerImport)
 @blp.response(200, PlayerImportEnvelope, description="Every row is valid (and added unless `dryRun`).")
 @blp.alt_response(207, schema=PlayerImportEnvelope, description="Some row failed (`player_exists`): nothing is added.")
@@ -195,6 +200,7 @@ def list_rosters(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/operator/rosters", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(OperatorRosterCreate)
 @blp.response(201, envelope(RosterRead))
 @blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: `broadcastID` is not a broadcast of "

@@ -13,8 +13,8 @@ from domain.ports import UnitOfWork
 from domain.webhooks.config import _active_connection
 from domain.webhooks.deliveries import get_delivery
 from domain.webhooks.machine import _attempting, _claim, _one_attempt_at_a_time
-from domain.webhooks.types import TEST_EVENT, Attempt
 from domain.webhooks.samples import sample_data
+from domain.webhooks.types import TEST_EVENT, Attempt
 from domain.webhooks.urls import UrlGuard, new_webhook_secret
 
 
