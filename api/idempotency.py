@@ -76,5 +76,4 @@ def idempotent(view: F) -> F:
                                      now=moment)
             return response
 
-    documented = getattr(wrapper, "_apidoc", {}).get("manual_doc", {}).get("parameters", [])
-    return cast(F, Blueprint.doc(parameters=[*documented, PARAMETER])(wrapper))
+    return cast(F, Blueprint.doc(parameters=[PARAMETER])(wrapper))

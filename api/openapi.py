@@ -22,12 +22,14 @@ from flask_smorest import Api
 from marshmallow import Schema, fields, validate
 from werkzeug.routing import Map, Rule
 
+from api.operation_ids import operation_id
 from api.platform import PREFIX, REQUEST_ID_MAX, REQUEST_ID_MIN, REQUEST_ID_PATTERN, human_bytes, human_seconds
 from api.schemas.common import ErrorEnvelope, Vocabulary
 from api.schemas.matches import GameScoreRead, MatchMoveSchema, MatchRead
-from domain.models import MATCH_EVENTS, SCOPES, EventType
+from domain.models import SCOPES, SUBSCRIBABLE_EVENTS, EventType
 from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
+from domain.webhooks.samples import sample_payload
 
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
 
@@ -134,6 +136,8 @@ class PreviousResult(Schema):
 
 class MatchEventData(Schema):
     match = fields.Nested(MatchRead, required=True, metadata={"description": "As GET /matches/{externalID}."})
+    test = fields.Boolean(metadata={"description": "true in a sample sent by POST /webhooks/test {type}; "
+                                                   "absent in real events"})
 
 
 class ResultUpdatedData(MatchEventData):
@@ -157,11 +161,11 @@ def _event_schema(name: str, event_types: list[EventType], data: type[Schema]) -
 
 
 RESULT_UPDATED = EventType.MATCH_RESULT_UPDATED
-MatchEvent = _event_schema("MatchEvent", [e for e in MATCH_EVENTS if e != RESULT_UPDATED], MatchEventData)
+MatchEvent = _event_schema("MatchEvent", [e for e in SUBSCRIBABLE_EVENTS if e != RESULT_UPDATED], MatchEventData)
 ResultUpdatedEvent = _event_schema("ResultUpdatedEvent", [RESULT_UPDATED], ResultUpdatedData)
 TestEvent = _event_schema("TestEvent", [EventType.INTEGRATION_TEST], TestEventData)
 #: Which body each event type's delivery carries (the `x-webhooks` of the document).
-EVENT_SCHEMAS = {**{event: "MatchEvent" for event in MATCH_EVENTS}, RESULT_UPDATED: "ResultUpdatedEvent",
+EVENT_SCHEMAS = {**{event: "MatchEvent" for event in SUBSCRIBABLE_EVENTS}, RESULT_UPDATED: "ResultUpdatedEvent",
                  EventType.INTEGRATION_TEST: "TestEvent"}
 
 SIGNATURE_HEADERS = [
@@ -183,7 +187,8 @@ def _webhook(event_type: str, schema: str, settings: Settings) -> dict[str, Any]
                        f"({schedule}); 410 stops retries.",
         "parameters": SIGNATURE_HEADERS,
         "requestBody": {"required": True,
-                        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}},
+                        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"},
+                                                         "example": sample_payload(event_type)}}},
         "responses": {"2XX": {"description": "Delivered."}},
     }}
 
@@ -206,6 +211,7 @@ class PlatformPlugin(BasePlugin):
             if method in {"parameters", "summary", "description", "servers"}:
                 continue
             document_operation(path or "", method, operation, body_members=self._body_members(operation))
+            operation["operationId"] = operation_id(method, path or "")
 
     def _body_members(self, operation: dict[str, Any]) -> set[str]:
         """Top-level property names of the request body (of each alternative of an anyOf/oneOf body)."""

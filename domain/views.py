@@ -57,7 +57,7 @@ def match_view(
         "score": score_of(match.game_scores, points=points),
         "scoreVersion": match.score_version,
     }
-    optional = {
+    optional = {  # (a walkover's or retirement's winner is stored; a played match's is its score's, below)
         "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
         "startTime": match.start_time, "bestOf": match.best_of, "isDoubles": match.is_doubles,
         "startedOn": match.started_on, "completedOn": match.completed_on,
@@ -66,8 +66,8 @@ def match_view(
         "drawID": match.draw_id, "drawMatchID": match.draw_match_id,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
-    if match.status == MatchStatus.COMPLETED and "winnerSide" not in read:
-        read["winnerSide"] = winner_of(read["score"])  # a played match's winner: the side with more games (§23)
+    if match.status == MatchStatus.COMPLETED and match.winner_side is None:  # a played match's winner (§23)
+        read["winnerSide"] = winner_of(score_of(match.game_scores, points=points))
     names = side_names(match, player_list)
     read.update({side: names[side] for side in SIDES if side in names})
     return read

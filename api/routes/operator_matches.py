@@ -16,7 +16,7 @@ from api.routes.matches import reader, rules
 from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope
 from api.schemas.matches import (
     CompleteBody,
-    ImportEnvelope,
+    ScheduleImportResultEnvelope,
     MatchRead,
     OperatorMatchCreate,
     OperatorTableRead,
@@ -130,8 +130,8 @@ def create_match(body: svc.MatchSync) -> Json:
 @requires(operator=True)
 @idempotent
 @blp.arguments(ScheduleImportBody)
-@blp.response(200, ImportEnvelope, description="Every row is valid (and queued unless `dryRun`).")
-@blp.alt_response(207, schema=ImportEnvelope, description="Some row failed: nothing is queued.")
+@blp.response(200, ScheduleImportResultEnvelope, description="Every row is valid (and queued unless `dryRun`).")
+@blp.alt_response(207, schema=ScheduleImportResultEnvelope, description="Some row failed: nothing is queued.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
 def import_matches(schedule_import: schedule.ScheduleImport) -> tuple[Json, int]:
     """Import a schedule: each row a match on a court of the broadcast, all or nothing (contract §9).

@@ -494,7 +494,7 @@ class MatchDeleted(Schema):
     deleted = fields.Boolean(required=True)
 
 
-class MatchResult(Schema):
+class BulkSyncItemResult(Schema):
     """One bulk item's outcome, in request order."""
 
     index = fields.Integer(required=True)
@@ -504,26 +504,25 @@ class MatchResult(Schema):
     error = fields.Nested(ItemError)
 
 
-class CancelResult(MatchResult):
+class BulkCancelItemResult(BulkSyncItemResult):
     data = fields.Nested(MatchDeleted)
 
 
-def bulk_envelope(result: type[Schema]) -> type[Schema]:
-    """`{"data": {"results": [...], "succeeded", "failed"}}`."""
-    name = result.__name__.removesuffix("Result")
-    body = type(f"{name}BulkBody", (Schema,), {
+def bulk_envelope(result: type[Schema], name: str) -> type[Schema]:
+    """`{"data": {"results": [...], "succeeded", "failed"}}`, named `name` (a response: `BulkSyncResult`)."""
+    body = type(name, (Schema,), {
         "results": fields.List(fields.Nested(result), required=True),
         "succeeded": fields.Integer(required=True),
         "failed": fields.Integer(required=True),
     })
-    return type(f"{name}BulkEnvelope", (Schema,), {"data": fields.Nested(body, required=True)})
+    return type(f"{name}Envelope", (Schema,), {"data": fields.Nested(body, required=True)})
 
 
 class RowError(ItemError):
     details = fields.Dict(metadata={"description": "the row's fields in error, each with its reasons"})
 
 
-class ImportResult(Schema):
+class ScheduleImportRowResult(Schema):
     """One schedule row's outcome, in row order."""
 
     index = fields.Integer(required=True)
@@ -532,16 +531,16 @@ class ImportResult(Schema):
     error = fields.Nested(RowError)
 
 
-class ImportBody(Schema):
-    results = fields.List(fields.Nested(ImportResult), required=True)
+class ScheduleImportResult(Schema):
+    results = fields.List(fields.Nested(ScheduleImportRowResult), required=True)
     succeeded = fields.Integer(required=True)
     failed = fields.Integer(required=True)
     queued = fields.Integer(required=True, metadata={"description": "matches queued: 0 on a dry run or any failure"})
 
 
-class ImportEnvelope(Schema):
-    data = fields.Nested(ImportBody, required=True)
+class ScheduleImportResultEnvelope(Schema):
+    data = fields.Nested(ScheduleImportResult, required=True)
 
 
-SYNC_BULK = bulk_envelope(MatchResult)
-CANCEL_BULK = bulk_envelope(CancelResult)
+SYNC_BULK = bulk_envelope(BulkSyncItemResult, "BulkSyncResult")
+CANCEL_BULK = bulk_envelope(BulkCancelItemResult, "BulkCancelResult")

@@ -19,6 +19,7 @@ SAMPLE_CONNECTION_ID = "conn_8mJx2Qe4Zr7Tn1Kp"
 SAMPLE_EVENT_ID = "5f0c3b7e9a1d2c4e6f8a0b1c3d5e7f9a1b2c3d4e"
 SAMPLE_CREATED_ON = "2026-11-28T10:41:07.512Z"
 
+FINAL_GAMES = ({"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 8}, {"a": 11, "b": 6})
 _PENDING: dict[str, Any] = {
     "id": "mat_Q2vX8kLm4Rt9Zp1N",
     "externalID": "event-2026-ms-r16-3",
@@ -64,7 +65,7 @@ def sample_match(event_type: EventType | str) -> dict[str, Any]:
                       "score": {"a": 1, "b": 1}, "scoreVersion": 26})
         return match
     match.update({"status": "completed", "isActive": False, "isComplete": True,
-                  "gameScores": [{"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 8}, {"a": 11, "b": 6}],
+                  "gameScores": [dict(game) for game in FINAL_GAMES],
                   "score": {"a": 3, "b": 1}, "scoreVersion": 41, "winnerSide": "a",
                   "completedOn": "2026-11-28T11:05:52.930Z"})
     if event_type == EventType.MATCH_RESULT_UPDATED:
@@ -76,11 +77,12 @@ def sample_data(event_type: EventType | str, *, test: bool = False) -> dict[str,
     """The `data` of an event of `event_type` (with `"test": true` when sent by `POST /webhooks/test`)."""
     if event_type == EventType.INTEGRATION_TEST:
         return {"message": "This is a test event from Courtside."}
-    data: dict[str, Any] = {"match": sample_match(event_type)}
-    if event_type == EventType.MATCH_RESULT_UPDATED:
-        data["match"]["gameScores"][3] = {"a": 11, "b": 9}
-        data["previous"] = {"gameScores": [{"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 8},
-                                           {"a": 11, "b": 6}], "score": {"a": 3, "b": 1}}
+    match = sample_match(event_type)
+    data: dict[str, Any] = {"match": match}
+    if event_type == EventType.MATCH_RESULT_UPDATED:  # the desk corrected the last game from 11-6 to 11-9
+        previous = [dict(game) for game in FINAL_GAMES]
+        match.update({"gameScores": [*previous[:3], {"a": 11, "b": 9}]})
+        data["previous"] = {"gameScores": previous, "score": {"a": 3, "b": 1}}
     if test:
         data["test"] = True
     return data
