@@ -16,13 +16,13 @@ from api.routes.matches import reader, rules
 from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope
 from api.schemas.matches import (
     CompleteBody,
-    ScheduleImportResultEnvelope,
     MatchRead,
     OperatorMatchCreate,
     OperatorTableRead,
     PointBody,
     QueueOrderBody,
     ScheduleImportBody,
+    ScheduleImportResultEnvelope,
     ScoreBody,
     StrictBoolean,
     TableRead,

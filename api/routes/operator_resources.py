@@ -148,7 +148,8 @@ def add_manual_player(player: player_lists.NewManualPlayer, list_id: str) -> dic
 @idempotent
 @blp.arguments(PlayerImport)
 @blp.response(200, PlayerImportResultEnvelope, description="Every row is valid (and added unless `dryRun`).")
-@blp.alt_response(207, schema=PlayerImportResultEnvelope, description="Some row failed (`player_exists`): nothing is added.")
+@blp.alt_response(207, schema=PlayerImportResultEnvelope,
+                  description="Some row failed (`player_exists`): nothing is added.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no player list of this account.")
 def import_players(sheet: player_lists.PlayerSheet, list_id: str) -> tuple[dict[str, Any], int]:
     """Import a sheet of players into a list, all or nothing: each row a manual player; a name already in the list
