@@ -15,6 +15,10 @@ patch body that needs at least one property.
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
+from pathlib import Path
 from typing import Any
 
 from apispec import APISpec, BasePlugin
@@ -212,6 +216,7 @@ class PlatformPlugin(BasePlugin):
                 continue
             document_operation(path or "", method, operation, body_members=self._body_members(operation))
             operation["operationId"] = operation_id(method, path or "")
+            add_examples(operation, examples().get(operation["operationId"], {}))
 
     def _body_members(self, operation: dict[str, Any]) -> set[str]:
         """Top-level property names of the request body (of each alternative of an anyOf/oneOf body)."""
@@ -226,6 +231,27 @@ class PlatformPlugin(BasePlugin):
                 members |= set(schema.get("properties", {}))
                 pending += [*schema.get("anyOf", []), *schema.get("oneOf", []), *schema.get("allOf", [])]
         return members
+
+
+@functools.cache
+def examples() -> dict[str, dict[str, Any]]:
+    """Each operation's example request body and answers by status (`api/examples.json`, recorded from a real
+    session by `tests/contract/examples_session.py`)."""
+    loaded: dict[str, dict[str, Any]] = json.loads((Path(__file__).parent / "examples.json").read_text())
+    return loaded
+
+
+def add_examples(operation: dict[str, Any], recorded: dict[str, Any]) -> None:
+    """Put the recorded request body and 2xx answers beside their JSON schemas (deep copies: the document is
+    served as JSON, and one example may be shown by two documents)."""
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is not None and "request" in recorded:
+        body["example"] = copy.deepcopy(recorded["request"])
+    for status, answer in recorded.get("responses", {}).items():
+        response = operation.get("responses", {}).get(status)
+        media = response.get("content", {}).get("application/json") if isinstance(response, dict) else None
+        if media is not None:
+            media["example"] = copy.deepcopy(answer)
 
 
 def document_operation(path: str, method: str, operation: dict[str, Any], *,
@@ -254,7 +280,7 @@ def document_operation(path: str, method: str, operation: dict[str, Any], *,
     for status in needed:
         responses.setdefault(status, None)
     if path.endswith(("/bulk", "/bulk/cancel")) and "200" in responses and "207" not in responses:
-        partial = dict(responses["200"])
+        partial = copy.deepcopy(responses["200"])
         partial["description"] = "Some items failed: one result per item, in request order."
         responses["207"] = partial
     page = _is_html_page(responses)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -26,6 +27,7 @@ from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
 from storage.engine import Store
 from tests.conftest import ROOT, Api
+from tests.contract.examples_session import EXAMPLES, record
 from tests.responses import json_of
 
 METHODS = {"get", "put", "post", "patch", "delete"}
@@ -218,7 +220,10 @@ def test_bulk_operations_document_207_with_the_200_body(document: dict[str, Any]
     bulk = [(p, m, op) for p, m, op in operations(document) if p.endswith(("/bulk", "/bulk/cancel"))]
     for path, method, operation in bulk:
         ok, partial = operation["responses"]["200"], operation["responses"]["207"]
-        assert partial["content"] == ok["content"], f"{method} {path}"
+        ok_media, partial_media = ok["content"]["application/json"], partial["content"]["application/json"]
+        assert partial_media["schema"] == ok_media["schema"], f"{method} {path}"
+        # each status shows its own example: nothing failed, and some item failed
+        assert ok_media["example"]["data"]["failed"] == 0 < partial_media["example"]["data"]["failed"]
 
 
 def test_webhook_payloads_are_documented(document: dict[str, Any]) -> None:
@@ -470,3 +475,39 @@ def test_no_private_flask_smorest_attribute_is_read() -> None:
     sources = [path for folder in ("api", "domain", "storage", "scheduler", "cli") for path in
                (ROOT / folder).rglob("*.py") if "_apidoc" in path.read_text()]
     assert sources == []
+
+
+def _bodies(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(operationId, "request" or a 2xx status, its JSON media object) of every operation but the document's own."""
+    for path, _method, operation in operations(document):
+        if path == f"{PREFIX}/openapi.json":
+            continue
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None:
+            yield operation["operationId"], "request", body
+        for status, response in operation["responses"].items():
+            media = response.get("content", {}).get("application/json") if isinstance(response, dict) else None
+            if status.startswith("2") and media is not None:
+                yield operation["operationId"], status, media
+
+
+def test_every_request_and_answer_body_has_an_example_of_its_schema(document: dict[str, Any]) -> None:
+    """Contract §23: the examples are what a real session sent and got (api/examples.json), and each one validates
+    against the schema the server checks requests with and documents answers by."""
+    components = {"components": document["components"]}
+    checked = 0
+    for name, where, media in _bodies(document):
+        assert "example" in media, f"{name} {where}: no example (add a step to tests/contract/examples_session.py)"
+        OAS30Validator({**media["schema"], **components}).validate(media["example"])
+        checked += 1
+    assert checked > 150
+
+
+def test_the_examples_session_still_runs_and_gives_every_example() -> None:
+    """The session behind api/examples.json runs against today's server, and gives an example of each body the
+    committed file has (regenerate it with `python -m tests.contract.examples_session`)."""
+    recorded = record()
+    committed = json.loads(EXAMPLES.read_text())
+    shape = {name: ("request" in kept, sorted(kept["responses"])) for name, kept in recorded.items()}
+    assert shape == {name: ("request" in kept, sorted(kept["responses"])) for name, kept in committed.items()}
+    assert "svc_test_" not in EXAMPLES.read_text().replace("svc_test_EXAMPLE", "")
