@@ -98,3 +98,15 @@ def test_the_configuration_table_is_true_to_the_code() -> None:
             continue
         checked += 1
     assert checked >= 20
+
+
+def test_the_changelog_and_the_versioning_policy_exist_and_are_linked() -> None:
+    """Contract §23: `CHANGELOG.md` records each change to the API, and `docs/` states the versioning and
+    deprecation policy (what may change within /api/v1, how long a deprecated field stays)."""
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    policy = (ROOT / "docs" / "versioning.md").read_text()
+    assert "(CHANGELOG.md)" in README and "(docs/versioning.md)" in README
+    for change in ("Idempotency-Key", "winnerSide", "match.cancelled", "player_in_use", "operationId",
+                   "BulkSyncResult", "offset"):
+        assert change in changelog, change
+    assert "What may change within `/api/v1`" in policy and "12 months" in policy and "deprecated" in policy
