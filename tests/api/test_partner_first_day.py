@@ -314,3 +314,14 @@ def test_a_partner_deleting_its_broadcast_announces_nothing(partner: Api, tables
     broadcast_id = partner.get("/broadcasts").json["data"][0]["id"]
     assert partner.delete(f"/broadcasts/{broadcast_id}").status_code == 200
     assert cancelled_events(partner) == []
+
+
+def test_a_schedule_row_without_an_offset_names_its_field(operator: Api) -> None:
+    made = operator.post("/operator/broadcasts", json={"name": "Club day", "tables": [{"label": "Court 1"}]})
+    response = operator.post("/operator/matches/import", json={
+        "broadcastID": made.json["data"]["id"], "dryRun": False,
+        "rows": [{"court": "Court 1", "playerA": "Ann Lee", "playerB": "Bo Kim", "scheduledOn": "2026-11-28T14:00"}]})
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "validation_failed"
+    assert list(response.json["error"]["details"]["json"]["rows"]["0"]) == ["scheduledOn"]
+    assert operator.get("/operator/matches").json["data"] == []
