@@ -18,6 +18,7 @@ from domain.clock import Clock, SystemClock
 from domain.matches import Rules
 from domain.oauth import TokenLifetimes
 from domain.ratelimit import RateLimiter
+from domain.scoring import server_default
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.dispatcher import Dispatcher
@@ -59,7 +60,8 @@ def bootstrap(
     shared_count = getattr(store, "hit_window", None)  # PostgreSQL: one count for every process
     return Services(
         store=store, settings=settings, clock=clock, limiter=RateLimiter(clock, shared=shared_count),
-        rules=Rules(points_per_game=settings.points_per_game, default_best_of=settings.default_best_of),
+        rules=Rules(scoring=server_default(settings.scoring, points=settings.points_per_game,
+                                           best_of=settings.default_best_of)),
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
         runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner),
         output_states=ReadCache(max_stale=settings.output_max_stale),

@@ -78,9 +78,7 @@ def _kept(key: str) -> _Kept:
     with unit_of_work() as uow:
         broadcast = svc.broadcast_by_key(uow, key=key)
         estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
-        points = ctx.rules.points_per_game
-        snapshot = svc.event_snapshot(uow, broadcast, points=points, estimator=estimator,
-                                      draws=svc.broadcast_draws(points=points))
+        snapshot = svc.event_snapshot(uow, broadcast, estimator=estimator, draws=svc.broadcast_draws())
     version = _tag(snapshot.state)
     kept = _Kept(etag=version, body=orjson.dumps({"data": {"version": version, **snapshot.state}}),
                  snapshot=snapshot)

@@ -51,7 +51,7 @@ def _state(key: str) -> tuple[str, bytes]:
         output = svc.output_by_key(uow, key=key)
         estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
         outputs = svc.broadcast_outputs(uow, broadcast_id=output.broadcast_id) if stamp is not None else [output]
-        states = svc.broadcast_output_states(uow, outputs, points=ctx.rules.points_per_game,
+        states = svc.broadcast_output_states(uow, outputs,
                                              estimates=estimator.starts)
     if key_hash not in states:  # its court went with a patch in the same instant
         raise NotFound("No such output.")

@@ -171,9 +171,13 @@ class ConsoleClient:
     def tables(self) -> list[dict[str, Any]]:
         return self.all("/operator/tables")
 
-    def rules(self) -> dict[str, int]:
-        """The server's scoring rules: `pointsPerGame`, `defaultBestOf`."""
+    def rules(self) -> dict[str, Any]:
+        """The server's scoring format: `scoring`, `scoringName`, and its `pointsPerGame`, `defaultBestOf`."""
         return dict(self.data("GET", "/operator/rules"))
+
+    def scoring_formats(self) -> list[dict[str, Any]]:
+        """Every preset scoring format (contract §18): `name`, `description`, `scoring`."""
+        return list(self.data("GET", "/operator/scoring-formats"))
 
     def completed_matches(self, *, limit: int = 100) -> list[dict[str, Any]]:
         """The account's most recently created completed matches, the last one finished first (a draw makes its

@@ -11,8 +11,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from domain.scoring import score
-
 Json = dict[str, Any]
 
 FORMATS = {"single_elimination": "Knockout", "round_robin": "Round robin (groups)",
@@ -119,10 +117,10 @@ STATUS_TAGS = {"active": "playing", "ready": "waiting for a court", "bye": "bye"
 Games = dict[str, tuple[int, int]]  # real match ID -> games won by side A (slot 0) and side B (slot 1)
 
 
-def games_won(matches: list[Json], *, points: int) -> Games:
-    """Games won on each side of the draw's real matches (active or complete), for the bracket."""
-    return {m["id"]: (won["a"], won["b"]) for m in matches
-            for won in [score(m.get("gameScores") or [], points=points)]}
+def games_won(matches: list[Json]) -> Games:
+    """Games (sets) won on each side of the draw's real matches (active or complete), for the bracket: the
+    server's `score`, counted under each match's format."""
+    return {m["id"]: (int(m["score"]["a"]), int(m["score"]["b"])) for m in matches if m.get("score")}
 
 
 def _slot_html(draw_match: Json, index: int, names: dict[str, str], froms: dict[str, str],

@@ -1,9 +1,8 @@
-"""The scoring rule as the console applies it point by point (contract §6).
+"""The match's scoring format as the console shows it (contract §18): games won, the game in play, the winner.
 
-Games go to `points` (11), win by 2; a match is won by the first side with more than half of `best_of` games.
-The rule itself is `domain.scoring` (pure functions the server validates with); this module only applies it
-point by point to drive the buttons and show the state.
-Pure functions over `gameScores` lists (`[{"a": 11, "b": 7}, ...]`, the last one possibly in progress).
+The rule itself is `domain.formats` (the server checks and plays every point by it); this module only folds a
+match read (its `scoring`, `gameScores` and a live sets match's `currentGame`) into what the buttons and the
+board show. Points are always scored by the server (`/point`), never computed here.
 """
 
 from __future__ import annotations
@@ -11,49 +10,54 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from domain.scoring import game_winner, games_needed, score
+from domain import formats
 
 Side = Literal["a", "b"]
-Game = dict[str, int]
+Game = dict[str, Any]
+
+
+def format_of(match: dict[str, Any]) -> formats.Format:
+    """The match's format, from its read (`scoring`, resolved by the server)."""
+    scoring = match.get("scoring")
+    return formats.from_json(scoring) if scoring else formats.PRESETS[formats.DEFAULT_NAME]
 
 
 @dataclass(frozen=True)
 class MatchState:
-    """What the scoring page shows: games won, the game in play, and whether the match is decided."""
+    """What the scoring page and the board show: items won, the game in play, and whether the match is decided."""
 
-    games: dict[str, int]
-    current: Game
-    game_number: int
+    games: dict[str, int]  # games won (a games format) or sets won (a sets format)
+    current: dict[str, str]  # the points of the game in play as called ("11", "40", "AD")
+    game_number: int  # the game (games format) or set (sets format) in play
     winner: Side | None
-    needed: int
+    unit: str  # "games" or "sets"
+    set_games: dict[str, int] | None  # a sets format: games won in the set in play
 
     @property
     def decided(self) -> bool:
         return self.winner is not None
 
 
-def match_state(game_scores: list[Game], *, best_of: int, points: int = 11) -> MatchState:
-    """Fold the game scores into games won, the current game and the winner (if any)."""
-    needed = games_needed(best_of)
-    games = score(game_scores, points=points)
-    winner: Side | None = "a" if games["a"] >= needed else "b" if games["b"] >= needed else None
-    last = game_scores[-1] if game_scores else None
-    if last is not None and game_winner(last, points=points) is None:
-        current, number = dict(last), len(game_scores)
-    else:
-        current, number = {"a": 0, "b": 0}, len(game_scores) + 1
-    return MatchState(games=games, current=current, game_number=number, winner=winner, needed=needed)
+def match_state(match: dict[str, Any]) -> MatchState:
+    """Fold a match read into items won, the game in play and the winner (if any), under its format."""
+    fmt = format_of(match)
+    items = [formats.copy_item(g) for g in match.get("gameScores") or []]
+    won = formats.won(fmt, items)
+    side = formats.winner(fmt, items)
+    winner: Side | None = "a" if side == "a" else "b" if side == "b" else None
+    open_item = bool(items) and formats.item_winner(fmt, len(items) - 1, items[-1]) is None
+    number = len(items) if open_item else len(items) + 1
+    if isinstance(fmt, formats.GamesFormat):
+        current = {k: str(items[-1][k]) for k in "ab"} if open_item else {"a": "0", "b": "0"}
+        return MatchState(won, current, number, winner, "games", None)
+    called = match.get("currentGame") or {"a": "0", "b": "0"}
+    set_games = {k: int(items[-1][k]) for k in "ab"} if open_item else {"a": 0, "b": 0}
+    return MatchState(won, {k: str(called[k]) for k in "ab"}, number, winner, "sets", set_games)
 
 
-def add_point(game_scores: list[Game], side: Side, *, best_of: int, points: int = 11) -> list[Game]:
-    """The scores after one point for `side`; a finished game opens the next one. No change once decided."""
-    if match_state(game_scores, best_of=best_of, points=points).decided:
-        return [dict(game) for game in game_scores]
-    scores = [dict(game) for game in game_scores]
-    if not scores or game_winner(scores[-1], points=points) is not None:
-        scores.append({"a": 0, "b": 0})
-    scores[-1][side] += 1
-    return scores
+def describe(match: dict[str, Any]) -> str:
+    """The match's format in plain words ("Best of 3 games to 21, win by 2, 30 wins")."""
+    return formats.describe(format_of(match))
 
 
 def finished_games(game_scores: list[Game]) -> list[Game]:
@@ -64,9 +68,10 @@ def finished_games(game_scores: list[Game]) -> list[Game]:
     return scores
 
 
-def score_line(game_scores: list[Game]) -> str:
-    """`11-7, 9-11, 3-2`: a compact display of every game."""
-    return ", ".join(f"{game['a']}-{game['b']}" for game in game_scores) or "no points yet"
+def score_line(game_scores: list[Game], match: dict[str, Any] | None = None) -> str:
+    """`11-7, 9-11, 3-2` or `6-4, 7-6(4)`: every game (set) as a club writes it, in the match's format."""
+    fmt = format_of(match or {})
+    return ", ".join(formats.item_text(fmt, index, game) for index, game in enumerate(game_scores)) or "no points yet"
 
 
 def parse_games(text: str) -> list[Game]:
@@ -91,3 +96,16 @@ def court_states(tables: list[dict[str, Any]]) -> str:
     parts = ([f"In play: {', '.join(playing)}"] if playing else []) + ([f"free: {', '.join(free)}"] if free else [])
     text = " · ".join(parts)
     return text[:1].upper() + text[1:]
+
+
+SPORT_NAMES = {
+    "badminton": "Badminton", "badminton_15": "Badminton to 15", "table_tennis": "Table tennis",
+    "table_tennis_7": "Table tennis, best of 7", "squash": "Squash", "pickleball": "Pickleball",
+    "volleyball": "Volleyball", "beach_volleyball": "Beach volleyball", "tennis": "Tennis",
+    "tennis_match_tiebreak": "Tennis, match tiebreak", "padel": "Padel", "padel_golden_point": "Padel, golden point",
+}
+
+
+def sport_name(key: str) -> str:
+    """A preset's name as a club says it ("Badminton", "Tennis, match tiebreak")."""
+    return SPORT_NAMES.get(key, key.replace("_", " ").capitalize())

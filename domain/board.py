@@ -30,9 +30,9 @@ class Board:
     """Presents courts of one account at one moment; history and players on court are read once."""
 
     def __init__(self, uow: UnitOfWork, *, account_id: str, now: datetime, default_minutes: float,
-                 points: int, estimates: bool = True) -> None:
+                 estimates: bool = True) -> None:
         self.uow = uow
-        self.reader = Reader(uow, points=points)
+        self.reader = Reader(uow)
         self.estimator = Estimator(uow, now=now, default_minutes=default_minutes) if estimates else None
         self.availability = Availability(uow, account_id=account_id, now=now)
         self.now = now

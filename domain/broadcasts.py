@@ -18,15 +18,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from domain import audit, outputs
+from domain import audit, outputs, scoring
 from domain.auth import house_connection
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
-from domain.models import Broadcast, Match, MatchStatus, Table
+from domain.models import POOL, Broadcast, Match, MatchStatus, ScoringSource, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
+from domain.scoring import Scoring
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class NewBroadcast:
     default_scoreboard_id: str | None = None
     scoreboard_ids: list[str] | None = None
     manager_connection_id: str | None = None
+    scoring: Scoring | None = None  # the default format of its matches (contract §18); None: the server's
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class BroadcastChange:
     tables: list[Court] = UNSET
     require_check_in: bool = UNSET  # event day (contract §14), operator only
     rest_minutes: int = UNSET
+    scoring: Scoring | None = UNSET  # None: back to the server's format
 
 
 def get_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
@@ -159,7 +162,8 @@ def create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now
         id=new_id("brd"), account_id=account_id, name=new.name, table_ids=[], created_on=iso(now),
         updated_on=iso(now), manager_connection_id=new.manager_connection_id, description=new.description,
         default_player_list_id=new.default_player_list_id, default_scoreboard_id=new.default_scoreboard_id,
-        scoreboard_ids=new.scoreboard_ids,
+        scoreboard_ids=new.scoreboard_ids, scoring=new.scoring.json() if new.scoring else None,
+        scoring_name=new.scoring.name if new.scoring else None,
     )
     _configure_courts(uow, broadcast, new.tables, now=now)
     _refresh_output_links(uow, broadcast, now=now)
@@ -180,11 +184,27 @@ def _require_manager(broadcast: Broadcast, connection_id: str | None, doing: str
                         code="table_not_managed")
 
 
+def _follow_format(uow: UnitOfWork, broadcast: Broadcast, server: Scoring, *, now: datetime) -> None:
+    """The broadcast's pending matches that take its format (none of their own or their draw's) follow a change
+    of it (contract §18); a started match keeps the format it started with."""
+    resolved = scoring.resolve(own=None, draw=None, server=server, broadcast=scoring.of_broadcast_record(broadcast))
+    pending = [m for table_id in broadcast.table_ids for m in uow.matches.queue(table_id)]
+    for record in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id):
+        pending += [m for m in uow.matches.find(draw_id=record.id, status=MatchStatus.PENDING) if m.table_id == POOL]
+    for match in pending:
+        if match.scoring_source in (ScoringSource.MATCH, ScoringSource.DRAW):
+            continue
+        scoring.assign(match, resolved)
+        match.updated_on = iso(now)
+        uow.matches.put(match)
+
+
 def patch_broadcast(
     uow: UnitOfWork, *, account_id: str, broadcast_id: str, change: BroadcastChange, now: datetime,
-    connection_id: str | None = None, cancelled: Cancelled = None,
+    server: Scoring, connection_id: str | None = None, cancelled: Cancelled = None,
 ) -> Broadcast:
-    """Change any of the write fields (at least one); `null` clears an optional one.
+    """Change any of the write fields (at least one); `null` clears an optional one. `server` is the server's
+    format, which the pending matches take when `scoring` is cleared.
 
     `connection_id` is the calling partner connection (None for the operator): changing `tables` needs the
     managing connection (contract §4), the other fields any connection of the account.
@@ -212,6 +232,10 @@ def patch_broadcast(
         broadcast.require_check_in = change.require_check_in
     if given(change.rest_minutes):
         broadcast.rest_minutes = change.rest_minutes
+    if given(change.scoring):
+        broadcast.scoring = change.scoring.json() if change.scoring else None
+        broadcast.scoring_name = change.scoring.name if change.scoring else None
+        _follow_format(uow, broadcast, server, now=now)
     _refresh_output_links(uow, broadcast, now=now)
     broadcast.updated_on = iso(now)
     stored = uow.broadcasts.put(broadcast)

@@ -11,6 +11,7 @@ from domain.broadcasts import BroadcastChange
 from domain.events import record_event
 from domain.models import Broadcast, EventType, Match
 from domain.ports import UnitOfWork
+from domain.scoring import Scoring
 from domain.views import Reader
 
 
@@ -21,11 +22,11 @@ def match_cancelled(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
 
 
 def operator_patch_broadcast(
-    uow: UnitOfWork, *, account_id: str, broadcast_id: str, change: BroadcastChange, now: datetime,
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, change: BroadcastChange, now: datetime, server: Scoring,
 ) -> Broadcast:
     """The operator changes a broadcast; pending matches of courts it removes are announced as cancelled."""
     return broadcasts.patch_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id, change=change, now=now,
-                                      cancelled=lambda match: match_cancelled(uow, match, now=now))
+                                      server=server, cancelled=lambda match: match_cancelled(uow, match, now=now))
 
 
 def operator_delete_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> Broadcast:

@@ -41,7 +41,7 @@ RESULTS = 200  # newest results the page carries
 DrawReads = Callable[[UnitOfWork, Broadcast], list[dict[str, Any]]]
 
 
-def broadcast_draws(*, points: int) -> DrawReads:
+def broadcast_draws() -> DrawReads:
     """The broadcast's draws as the page shows them (`public_draw`), with each real match's games won."""
     def reads(uow: UnitOfWork, broadcast: Broadcast) -> list[dict[str, Any]]:
         shown = []
@@ -51,7 +51,7 @@ def broadcast_draws(*, points: int) -> DrawReads:
             for match_id in (dm.get("matchID") for r in read["rounds"] for dm in r["drawMatches"]):
                 match = uow.matches.get(match_id) if match_id else None
                 if match is not None:
-                    won = scoring.score(match.game_scores, points=points)
+                    won = scoring.won(match)
                     games[match.id] = (won["a"], won["b"])
             shown.append(public_draw(read, games))
         return shown
@@ -118,20 +118,21 @@ class Snapshot:
     people: dict[str, dict[str, Any]]
 
 
-def _card(uow: UnitOfWork, match: Match, table: Table | None, *, points: int, estimate: str | None
+def _card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None
           ) -> dict[str, Any]:
     """One match as the page shows it (court, sides, games, times); the same shape everywhere on the page."""
-    state = outputs.match_state(uow, match, points=points)
-    won = scoring.score(match.game_scores, points=points)
+    state = outputs.match_state(uow, match)
     # a walkover or retirement (§14) is decided by `winner_side`, not by who leads on games
-    winner = str(match.winner_side) if match.winner_side else \
-        "a" if won["a"] > won["b"] else "b" if won["b"] > won["a"] else None
+    decided = scoring.winner(match)
+    winner = None if decided is None else str(decided)
     return {
         "court": table.label if table else None,
         "status": match.status,
         "event": match.event_name, "round": match.match_round,
         "sides": [{"names": side["names"], "team": side["team"], "games": side["games"]} for side in state["sides"]],
-        "games": state["games"], "currentGame": state["currentGame"],
+        "kind": state["kind"], "games": state["games"], "finished": state["finished"],
+        "finishedText": state["finishedText"], "scoreText": state["scoreText"],
+        "currentGame": state["currentGame"], "currentSet": state["currentSet"],
         "winner": winner if match.status == MatchStatus.COMPLETED else None,
         "estimatedStartOn": estimate, "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
         "startedOn": match.started_on, "completedOn": match.completed_on,
@@ -145,7 +146,7 @@ def _names_of(card: dict[str, Any]) -> Iterable[tuple[int, str, str | None]]:
                 yield index, name, side["team"]
 
 
-def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estimator: Estimator,
+def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator,
                    draws: DrawReads | None = None) -> Snapshot:
     """The page's state (contract §15 feed without `version`, which the caller adds) and each person's matches."""
     courts: list[dict[str, Any]] = []
@@ -155,14 +156,14 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
         active = active_match(uow, table.id)
         queue = uow.matches.queue(table.id)
         starts = estimator.court(table, active=active, queue=queue).starts
-        now_card = None if active is None else _card(uow, active, table, points=points, estimate=None)
-        queued = [_card(uow, m, table, points=points, estimate=iso(starts[m.id]) if m.id in starts else None)
+        now_card = None if active is None else _card(uow, active, table, estimate=None)
+        queued = [_card(uow, m, table, estimate=iso(starts[m.id]) if m.id in starts else None)
                   for m in queue]
         courts.append({"label": table.label, "match": now_card,
                        "called": [c for c in queued if c["calledOn"]],
                        "upNext": queued[:UP_NEXT]})
         finished = uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)
-        done = [_card(uow, m, table, points=points, estimate=None) for m in finished]
+        done = [_card(uow, m, table, estimate=None) for m in finished]
         cards += ([now_card] if now_card else []) + queued + done
         made += ([active] if active else []) + queue + finished
     # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
@@ -171,7 +172,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, points: int, estima
     decided = [m for m in uow.matches.find(account_id=broadcast.account_id, table_id=POOL,
                                            status=MatchStatus.COMPLETED) if m.draw_id in drawn] if drawn else []
     pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
-    pooled = [_card(uow, m, None, points=points, estimate=pool_starts.get(m.id))
+    pooled = [_card(uow, m, None, estimate=pool_starts.get(m.id))
               | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]
     waiting = {"matches": pooled[:min(WAITING, len(pool))], "more": max(0, len(pool) - WAITING)}
     cards += pooled

@@ -21,11 +21,13 @@ from domain.clock import iso
 from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.events import record_event
+from domain.formats import copy_item
 from domain.ids import new_id
 from domain.models import POOL, BlockReason, EventType, Match, MatchResultType, MatchStatus, Side, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.queues import SIDES
+from domain.scoring import SERVER_DEFAULT, Scoring
 from domain.views import Reader
 
 T = TypeVar("T")
@@ -46,6 +48,7 @@ class MatchSync:
     start_time: str | None = None
     best_of: int | None = None
     is_doubles: bool | None = None
+    scoring: Scoring | None = None  # the operator's match or import row sets its own format (contract §18)
 
 
 @dataclass(frozen=True)
@@ -64,10 +67,10 @@ class MatchAssignment(MatchMove):
 
 @dataclass(frozen=True)
 class Rules:
-    """The scoring rules of the server (settings `points_per_game`, `default_best_of`)."""
+    """The server's scoring format (settings `scoring`, `points_per_game`, `default_best_of`; contract §18): the
+    format of a match whose draw and broadcast set none."""
 
-    points_per_game: int = 11
-    default_best_of: int = 5
+    scoring: Scoring = SERVER_DEFAULT
 
 
 # ----------------------------------------------------------------------------------------------- commands
@@ -207,9 +210,11 @@ def sync_match(
         created_on=current.created_on if current else stamp, updated_on=stamp,
         participants={side: dict(sync.participants[side]) for side in SIDES if side in sync.participants},
         event_name=sync.event_name, match_round=sync.match_round, match_details=sync.match_details,
-        start_time=sync.start_time, best_of=sync.best_of or rules.default_best_of, is_doubles=sync.is_doubles,
+        start_time=sync.start_time, best_of=sync.best_of, is_doubles=sync.is_doubles,
         seq=current.seq if current else 0,
     )
+    scoring.assign(match, scoring.scoring_for(uow, table_id=sync.table_id, record=None, own=None,
+                                              server=rules.scoring))
     if current is not None and match == dataclasses.replace(current, updated_on=stamp):
         return current
     stored = uow.matches.put(match)
@@ -289,7 +294,7 @@ def account_matches(
 
 # ----------------------------------------------------------------------------------------------- operator
 def _emit(uow: UnitOfWork, match: Match, event_type: EventType, now: datetime, rules: Rules, **extra: Any) -> None:
-    data = {"match": Reader(uow, points=rules.points_per_game).read(match)} | extra
+    data = {"match": Reader(uow).read(match)} | extra
     record_event(uow, account_id=match.account_id, connection_id=match.connection_id, event_type=event_type,
                  data=data, now=now)
 
@@ -371,10 +376,6 @@ def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Mat
     return match
 
 
-def _best_of(match: Match, rules: Rules) -> int:
-    return match.best_of or rules.default_best_of
-
-
 def check_version(match: Match, version: int | None) -> None:
     """`409 stale_state` when a write names a `scoreVersion` that is not the match's current one (§17)."""
     if version is not None and version != match.score_version:
@@ -383,48 +384,58 @@ def check_version(match: Match, version: int | None) -> None:
                        code="stale_state", details={"matchID": match.id})
 
 
-def _games(game_scores: list[dict[str, int]]) -> list[dict[str, int]]:
-    """Game scores as a match keeps them: each `{"a", "b"}`, nothing else."""
-    return [{"a": g["a"], "b": g["b"]} for g in game_scores]
+def _games(game_scores: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Scores as a match keeps them: each `{"a", "b"}` (and a set's `tiebreak`), nothing else."""
+    return [copy_item(g) for g in game_scores]
+
+
+@dataclass(frozen=True)
+class LiveScore:
+    """What a point writes beside the items: the points since the last whole score (`log`), the score they were
+    played from (`base`, which undo replays them from) and the points of the game in play (sets formats)."""
+
+    log: list[str]
+    current: dict[str, int] | None = None
+    base: dict[str, Any] | None = None
 
 
 def score_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
     rules: Rules, reason: str | None = None, action: str | None = None, version: int | None = None,
-    point_log: list[str] | None = None, confirm_draw_change: bool = False, device: str | None = None,
+    live: LiveScore | None = None, confirm_draw_change: bool = False, device: str | None = None,
 ) -> Match:
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
     (`match.result_updated` with the previous result; it must stay decided). A correction to the scores the
     match already has changes nothing (no entry, no event, `scoreVersion` and `updatedOn` kept) and answers it.
 
     `version`, when given, must be the match's `score_version` (else `409 stale_state`, contract §17). A whole
-    score written clears the point history undo walks back; the point engine (`domain.points`) passes the new
-    history as `point_log`. The audit entry is `match.scored`, or `match.corrected` with the `reason` given;
-    `action` names a finer one (a scorer's `match.point`). The writer (the unit of work's actor, and the client's
-    own `device` when it names one) is noted among the match's recent scorers ("2 devices scoring", §17)."""
+    score written clears the point history undo walks back and the game in play; the point engine
+    (`domain.points`) passes them as `live`. The audit entry is `match.scored`, or `match.corrected` with the
+    `reason` given; `action` names a finer one (a scorer's `match.point`). The writer (the unit of work's actor,
+    and the client's own `device` when it names one) is noted among the match's recent scorers ("2 devices
+    scoring", §17)."""
     reason = audit.check_reason(reason)
     match = get_match(uow, account_id=account_id, match_id=match_id)
     check_version(match, version)
     if match.status == MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' has not started.", code="match_not_active")
     completed = match.status == MatchStatus.COMPLETED
-    scoring.check_game_scores(game_scores, points=rules.points_per_game, best_of=_best_of(match, rules),
-                              final=completed)
+    scoring.check(match, game_scores, final=completed)
     if completed and _games(game_scores) == match.game_scores:
         return match  # a correction to the result it already has changes nothing: no entry, event or version
-    previous = {"gameScores": match.game_scores,
-                "score": scoring.score(match.game_scores, points=rules.points_per_game)}
+    previous = {"gameScores": match.game_scores, "score": scoring.won(match)}
     before = dataclasses.replace(match)
     match.game_scores = _games(game_scores)
-    match.point_log = list(point_log) if point_log is not None else []
+    match.point_log = list(live.log) if live is not None else []
+    match.current_game = live.current if live is not None and live.current != {"a": 0, "b": 0} else None
+    match.point_base = live.base if live is not None else None
     writer = f"{uow.actor.kind}:{uow.actor.id}" + (f":{device}" if device else "")
     match.scorers = scorers.noted_scorer(match.scorers, writer, now)
     match.score_version += 1
     match.updated_on = iso(now)
     match = uow.matches.put(match)
     if completed:
-        draw_hooks.on_corrected(uow, match, confirm=confirm_draw_change, now=now, points=rules.points_per_game,
-                                default_best_of=rules.default_best_of)
+        draw_hooks.on_corrected(uow, match, confirm=confirm_draw_change, now=now, server=rules.scoring)
         _emit(uow, match, EventType.MATCH_RESULT_UPDATED, now, rules, previous=previous)
     else:
         _emit(uow, match, EventType.MATCH_SCORE_UPDATED, now, rules)
@@ -447,7 +458,7 @@ def complete_match(
     if match.status != MatchStatus.ACTIVE:
         raise Conflict(f"Match '{match_id}' is {match.status}, not active.", code="match_not_active")
     final = match.game_scores if game_scores is None else _games(game_scores)
-    scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
+    scoring.check(match, final, final=True)
     before = dataclasses.replace(match)
     match.game_scores = final
     return _finish(uow, match, before=before, now=now, rules=rules, action="match.completed")
@@ -501,9 +512,9 @@ def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rule
     match.recorded_names = queues.side_names(match, queues.player_list_of(uow, match))  # history stays as played
     match.completed_on = match.updated_on = iso(now)
     match.score_version += 1
-    match.point_log = []
+    match.point_log, match.current_game, match.point_base = [], None, None
     match = uow.matches.put(match)
-    draw_hooks.on_completed(uow, match, now=now, points=rules.points_per_game, default_best_of=rules.default_best_of)
+    draw_hooks.on_completed(uow, match, now=now, server=rules.scoring)
     _emit(uow, match, EventType.MATCH_COMPLETED, now, rules)
     audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,
                  after=match, reason=reason, now=now)

@@ -70,6 +70,15 @@ class MatchResultType(StrEnum):
     RETIRED = "retired"
 
 
+class ScoringSource(StrEnum):
+    """Where a match's scoring format was set (contract §18: match, else draw, else broadcast, else server)."""
+
+    MATCH = "match"
+    DRAW = "draw"
+    BROADCAST = "broadcast"
+    SERVER = "server"
+
+
 class ConnectionKind(StrEnum):
     """How a connection was made: an app's OAuth consent, an operator's developer key, or the account's own
     (`house`: what the operator creates in the console belongs to it)."""
@@ -211,6 +220,8 @@ class Broadcast:
     require_check_in: bool = False  # event day (contract §14): only checked-in players may start
     rest_minutes: int = 0  # event day: a player rests this long after completing a match
     check_ins: dict[str, str] = field(default_factory=dict)  # a person's name key (§8a) -> when they checked in
+    scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the server's
+    scoring_name: str | None = None
     seq: int = 0
 
 
@@ -323,6 +334,11 @@ class Match:
     scorers: dict[str, str] = field(default_factory=dict)  # client -> its last score write, the last 60 s (§17)
     draw_id: str | None = None  # the draw this match plays (contract §13); `table_id` "" while in the court pool
     draw_match_id: str | None = None
+    scoring: dict[str, Any] | None = None  # the resolved format object (§18; None: stored before formats)
+    scoring_name: str | None = None  # its preset key, None for a custom format
+    scoring_source: ScoringSource | None = None  # where it was set: kept in step while pending, fixed from the start
+    current_game: dict[str, int] | None = None  # sets formats: points of the game (or tiebreak) in play
+    point_base: dict[str, Any] | None = None  # the score `point_log` was played from (undo replays it, §18)
     seq: int = 0
 
 
@@ -438,6 +454,8 @@ class DrawRecord:
     status: str = "running"
     table_ids: list[str] | None = None
     state: dict[str, Any] = field(default_factory=dict)
+    scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the broadcast's
+    scoring_name: str | None = None
     seq: int = 0
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from domain import audit, links, scoring
+from domain import audit, formats, links, scoring
 from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
@@ -138,11 +138,11 @@ def _person(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> tu
     return display_name(reference, players) or "TBD", player.get("clubName") or player.get("country")
 
 
-def sides_shown(match: Match, player_list: PlayerList | None, *, points: int) -> list[dict[str, Any]]:
+def sides_shown(match: Match, player_list: PlayerList | None) -> list[dict[str, Any]]:
     """Each side as a public page shows it: names (recorded at completion, else by the one rule), club or
-    country, games won."""
+    country, games (sets, in a sets format) won."""
     players = players_by_external_id(player_list)
-    won = scoring.score(match.game_scores, points=points)
+    won = scoring.won(match)
     sides = []
     for side, partner, letter in (("playerA", "playerA2", "a"), ("playerB", "playerB2", "b")):
         names: list[str] = []
@@ -160,57 +160,74 @@ def sides_shown(match: Match, player_list: PlayerList | None, *, points: int) ->
     return sides
 
 
-def match_state(uow: UnitOfWork, match: Match, *, points: int) -> dict[str, Any]:
-    games = [{"a": g["a"], "b": g["b"]} for g in match.game_scores]
-    current = None
+def match_state(uow: UnitOfWork, match: Match) -> dict[str, Any]:
+    """A match as the public pages show it, in its format (contract §18): `kind` "games" or "sets", the items
+    (games, or sets with their tiebreaks), the score as written (`scoreText`), and while it is in play the game in
+    play: its points in a games format, in a sets format the points as called ("15", "40", "AD", tiebreak
+    digits) beside the set in play (`currentSet`)."""
+    fmt = scoring.format_of(match)
+    games = [formats.copy_item(g) for g in match.game_scores]
+    score = scoring.score_of(match)
+    # the finished games or sets, and as written ("6-4 7-6(4)", a match tiebreak "[10-8]")
     in_play = match.status == MatchStatus.ACTIVE
-    if in_play and games and scoring.game_winner(match.game_scores[-1], points=points) is None:
-        current = games[-1]
-    elif in_play and not games:
-        current = {"a": 0, "b": 0}
+    finished = [g for i, g in enumerate(games) if formats.item_winner(fmt, i, g) is not None]
+    current: dict[str, Any] | None = None
+    current_set: dict[str, int] | None = None
+    if in_play and formats.winner(fmt, games) is None:
+        open_item = bool(games) and formats.item_winner(fmt, len(games) - 1, games[-1]) is None
+        if isinstance(fmt, formats.GamesFormat):  # between two games, no game is in play
+            current = {"a": games[-1]["a"], "b": games[-1]["b"]} if open_item else None if games else {"a": 0, "b": 0}
+        else:
+            current = formats.point_labels(fmt, score)
+            current_set = {"a": games[-1]["a"], "b": games[-1]["b"]} if open_item else {"a": 0, "b": 0}
     return {
-        "sides": sides_shown(match, player_list_of(uow, match), points=points),
+        "sides": sides_shown(match, player_list_of(uow, match)),
+        "kind": str(fmt.kind),
         "games": games,
+        "finished": finished,
+        "finishedText": formats.score_text(fmt, finished),
+        "scoreText": formats.score_text(fmt, games),
         "currentGame": current,
+        "currentSet": current_set,
         "status": match.status,
         "event": match.event_name,
         "round": match.match_round,
-        "bestOf": match.best_of,
+        "bestOf": fmt.best_of,
         "startedOn": match.started_on,
     }
 
 
-def next_state(uow: UnitOfWork, match: Match, estimate: str | None, *, points: int) -> dict[str, Any]:
+def next_state(uow: UnitOfWork, match: Match, estimate: str | None) -> dict[str, Any]:
     return {
         "sides": [{"names": side["names"], "team": side["team"]}
-                  for side in sides_shown(match, player_list_of(uow, match), points=points)],
+                  for side in sides_shown(match, player_list_of(uow, match))],
         "event": match.event_name, "round": match.match_round, "estimatedStartOn": estimate,
         "notBefore": match.not_before, "calledOn": match.called_on,  # §14: "Called to {court}" until it starts
     }
 
 
-def _court_state(uow: UnitOfWork, table: Table, *, count: int, points: int,
+def _court_state(uow: UnitOfWork, table: Table, *, count: int,
                  estimates: Estimates | None) -> dict[str, Any]:
     active = active_match(uow, table.id)
     queue = uow.matches.queue(table.id, stop=count)
     times = estimates(table) if estimates and queue else {}
     return {
         "label": table.label,
-        "match": None if active is None else match_state(uow, active, points=points),
-        "upNext": [next_state(uow, m, times.get(m.id), points=points) for m in queue],
+        "match": None if active is None else match_state(uow, active),
+        "upNext": [next_state(uow, m, times.get(m.id)) for m in queue],
     }
 
 
-def output_state(uow: UnitOfWork, output: Output, *, points: int, estimates: Estimates | None = None
+def output_state(uow: UnitOfWork, output: Output, *, estimates: Estimates | None = None
                  ) -> dict[str, Any]:
     """What the output's page shows (contract §10 feed, without `version`, which the caller adds)."""
-    state = broadcast_output_states(uow, [output], points=points, estimates=estimates).get(output.key_hash)
+    state = broadcast_output_states(uow, [output], estimates=estimates).get(output.key_hash)
     if state is None:  # the court went with a patch in the same instant: nothing to show
         raise NotFound("No such output.")
     return state
 
 
-def broadcast_output_states(uow: UnitOfWork, outputs: Sequence[Output], *, points: int,
+def broadcast_output_states(uow: UnitOfWork, outputs: Sequence[Output], *,
                             estimates: Estimates | None = None) -> dict[str, dict[str, Any]]:
     """What each of `outputs` (one broadcast's) shows, by key hash, built in one pass: the court outputs of one court
     share its state, so a change costs one build per broadcast, not one per link (§8a). An output whose court is
@@ -219,7 +236,7 @@ def broadcast_output_states(uow: UnitOfWork, outputs: Sequence[Output], *, point
 
     def court(table: Table, count: int) -> dict[str, Any]:
         if (table.id, count) not in courts:
-            courts[table.id, count] = _court_state(uow, table, count=count, points=points, estimates=estimates)
+            courts[table.id, count] = _court_state(uow, table, count=count, estimates=estimates)
         return courts[table.id, count]
 
     states: dict[str, dict[str, Any]] = {}

@@ -48,12 +48,12 @@ def _line(read: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def court_schedules(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, default_minutes: float,
-                    points: int) -> dict[str, Any]:
+def court_schedules(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, default_minutes: float
+                    ) -> dict[str, Any]:
     """Every court of the broadcast with its match in play and its queue in order (NotFound for another account's
     broadcast)."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    board = Board(uow, account_id=account_id, now=now, default_minutes=default_minutes, points=points)
+    board = Board(uow, account_id=account_id, now=now, default_minutes=default_minutes)
     courts = []
     for table in _courts(uow, broadcast):
         read = board.court(table)
@@ -64,18 +64,17 @@ def court_schedules(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now:
     cursor: str | None = None
     while True:  # the whole pool, page by page (its estimates are over the whole pool on every page)
         page, cursor = draw_service.broadcast_pool(uow, account_id=account_id, broadcast_id=broadcast.id, now=now,
-                                                   points=points, default_minutes=default_minutes, cursor=cursor)
+                                                   default_minutes=default_minutes, cursor=cursor)
         waiting += [_line(match) for match in page]
         if cursor is None:
             break
     return {"event": broadcast.name, "printedOn": iso(now), "courts": courts, "waiting": waiting}
 
 
-def results_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,
-                  points: int) -> dict[str, Any]:
+def results_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> dict[str, Any]:
     """Every completed match of the broadcast, as the results export has it (court, sides, games, winner)."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    rows = match_results.broadcast_results(uow, account_id=account_id, broadcast_id=broadcast_id, points=points)
+    rows = match_results.broadcast_results(uow, account_id=account_id, broadcast_id=broadcast_id)
     return {"event": broadcast.name, "printedOn": iso(now), "results": rows}
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from domain import matches, scoring
+from domain import formats, matches, scoring
 from domain.errors import Conflict, Invalid
 from domain.models import Match, MatchStatus, Side
 from domain.ports import UnitOfWork
@@ -48,38 +49,45 @@ class UndoWrite:
 
 def add_point(uow: UnitOfWork, *, account_id: str, match_id: str, side: str, version: int | None, now: datetime,
               rules: matches.Rules, device: str | None = None) -> Match:
-    """+1 for `side` in the current game (a new game once the last one is won); `match.score_updated`.
-    `409 match_decided` once a side has won the match (complete it)."""
+    """+1 for `side` under the match's format (a point that wins a game closes it, in sets also the set, and the
+    next point opens the next one); `match.score_updated`. `409 match_decided` once a side has won the match."""
     if side not in SIDES:
         raise Invalid("side must be 'a' or 'b'.", details={"json": {"side": ["Must be one of: a, b."]}})
     match = _in_play(uow, account_id=account_id, match_id=match_id, version=version)
-    best_of = match.best_of or rules.default_best_of
-    if scoring.match_winner(match.game_scores, points=rules.points_per_game, best_of=best_of):
-        raise Conflict("The match is decided; complete it.", code="match_decided")
-    games = [dict(g) for g in match.game_scores]
-    if not games or scoring.game_winner(games[-1], points=rules.points_per_game):
-        games.append({"a": 0, "b": 0})
-    games[-1][side] += 1
-    return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=games, now=now,
-                               rules=rules, action="match.point", point_log=[*match.point_log, side], device=device)
+    score = scoring.score_of(match)
+    after = formats.play(scoring.format_of(match), score, side)
+    base = match.point_base if match.point_log else _stored(score)
+    live = matches.LiveScore(log=[*match.point_log, side], current=after.current_json(), base=base)
+    return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=after.game_scores(),
+                               now=now, rules=rules, action="match.point", live=live, device=device)
+
+
+def _stored(score: formats.Score) -> dict[str, Any]:
+    return {"items": score.game_scores(), "current": score.current_json()}
+
+
+def _base(match: Match) -> formats.Score | None:
+    base = match.point_base
+    return None if base is None else formats.Score.of(base["items"], base.get("current"))
 
 
 def undo_point(uow: UnitOfWork, *, account_id: str, match_id: str, version: int | None, now: datetime,
                rules: matches.Rules, device: str | None = None) -> Match:
-    """Take back the last point added to the match, whoever added it (`409 nothing_to_undo` when no point was
-    added one by one since the scores were last written whole)."""
+    """Take back the last point added to the match, whoever added it, across game and set boundaries (the
+    points since the last whole score are played again from the score before them). `409 nothing_to_undo` when
+    no point was added one by one since the scores were last written whole."""
     match = _in_play(uow, account_id=account_id, match_id=match_id, version=version)
-    games = [dict(g) for g in match.game_scores]
-    log = list(match.point_log)
-    if not log or not games or games[-1][log[-1]] == 0:
+    if not can_undo(match):
         raise Conflict("There is no point to undo.", code="nothing_to_undo")
-    games[-1][log.pop()] -= 1
-    if games[-1] == {"a": 0, "b": 0}:
-        games.pop()
-    return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=games, now=now,
-                               rules=rules, action="match.point_undone", point_log=log, device=device)
+    fmt, log = scoring.format_of(match), list(match.point_log)
+    before = formats.undo(fmt, scoring.score_of(match), log, _base(match))
+    live = matches.LiveScore(log=log[:-1], current=before.current_json(), base=match.point_base if log[:-1] else None)
+    return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=before.game_scores(),
+                               now=now, rules=rules, action="match.point_undone", live=live, device=device)
 
 
 def can_undo(match: Match | None) -> bool:
-    """Whether `undo_point` has a point to take back."""
-    return match is not None and bool(match.point_log) and bool(match.game_scores)
+    """Whether `undo_point` has a point to take back: one added one by one since the last whole score (a match
+    scored before points kept their base walks back its games directly)."""
+    return match is not None and bool(match.point_log) and (match.point_base is not None or bool(
+        match.game_scores and match.game_scores[-1][match.point_log[-1]] > 0))

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import scoring
 from domain.models import Match, MatchStatus, PlayerList, PlayerSource
 from domain.ports import UnitOfWork
-from domain.settings import Settings
 
 SIDES = ("playerA", "playerA2", "playerB", "playerB2")
-DEFAULT_POINTS = Settings.points_per_game
 
 
 def display_name(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> str | None:
@@ -32,11 +29,6 @@ def display_name(reference: dict[str, str], players: dict[str, dict[str, Any]]) 
         if part:
             parts.append(f"{part[0]}." if player.get(initial_field) else part)
     return " ".join(parts) or None
-
-
-def score_of(game_scores: list[dict[str, int]], *, points: int = DEFAULT_POINTS) -> dict[str, int]:
-    """Games won by each side (finished games only)."""
-    return scoring.score(game_scores, points=points)
 
 
 def players_by_external_id(player_list: PlayerList | None, wanted: set[str] | None = None

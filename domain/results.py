@@ -1,7 +1,8 @@
 """Results of a broadcast (contract §9): every completed match, as a table the day's organiser can publish.
 
 One row per completed match in the order they finished: court, event, round, both sides' names, the games
-(`11-7 9-11 11-5`), games won, the winner (side and names), start, end and minutes played.
+(`11-7 9-11 11-5`, `6-4 7-6(4)`), games (sets) won, the winner (side and names), start, end, minutes played and
+the scoring format (its preset key, else in words).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from domain.ports import UnitOfWork
 from domain.queues import player_list_of, side_names
 
 COLUMNS = ("court", "event", "round", "sideA", "sideB", "games", "gamesA", "gamesB", "winner", "winnerNames",
-           "startedOn", "completedOn", "minutes")
+           "startedOn", "completedOn", "minutes", "format")
 
 
 def _names(names: dict[str, str], first: str, second: str) -> str:
@@ -29,15 +30,16 @@ RESULT_MARKS = {MatchResultType.WALKOVER: "w/o", MatchResultType.RETIRED: "ret."
 
 
 def _games(match: Match) -> str:
-    """The games as played (`11-7 9-11 11-5`); a walkover says `w/o`, a retirement adds `ret.` (contract §14)."""
-    played = [f"{g['a']}-{g['b']}" for g in match.game_scores]
+    """The games as played in the match's format (`11-7 9-11 11-5`, `6-4 7-6(4)`); a walkover says `w/o`, a
+    retirement adds `ret.` (contract §14)."""
+    played = [scoring.text(match)] if match.game_scores else []
     if match.result_type == MatchResultType.WALKOVER:
         return RESULT_MARKS[MatchResultType.WALKOVER]
     retired = match.result_type == MatchResultType.RETIRED
     return " ".join(played + ([RESULT_MARKS[MatchResultType.RETIRED]] if retired else []))
 
 
-def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, points: int) -> list[dict[str, Any]]:
+def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> list[dict[str, Any]]:
     """The broadcast's completed matches as result rows (`COLUMNS`), oldest result first."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     played: list[tuple[str, Match]] = []
@@ -53,7 +55,7 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, po
     rows: list[tuple[str, dict[str, Any]]] = []
     for court, match in played:
         names = side_names(match, player_list_of(uow, match))
-        won = scoring.score(match.game_scores, points=points)
+        won = scoring.won(match)
         side_a, side_b = _names(names, "playerA", "playerA2"), _names(names, "playerB", "playerB2")
         winner = (match.winner_side or "").upper() or ("A" if won["a"] > won["b"] else
                                                         "B" if won["b"] > won["a"] else "")
@@ -68,6 +70,7 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, po
             "gamesA": won["a"], "gamesB": won["b"], "winner": winner,
             "winnerNames": {"A": side_a, "B": side_b}.get(winner, ""),
             "startedOn": match.started_on, "completedOn": match.completed_on, "minutes": minutes,
+            "format": scoring.name_of(match) or scoring.describe(match),
         }))
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
 

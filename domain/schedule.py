@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, time, tzinfo
 from typing import Any
 
-from domain import audit
+from domain import audit, scoring
 from domain.auth import house_connection
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
@@ -26,6 +26,7 @@ from domain.models import Match, MatchStatus, PlayerList, Table
 from domain.names import name_key, stored_name
 from domain.ports import UnitOfWork
 from domain.queues import SIDES
+from domain.scoring import Scoring
 from domain.views import match_view
 
 MAX_ROWS = 1000
@@ -52,6 +53,7 @@ class ScheduleRow:
     match_round: str | None = None
     event_name: str | None = None
     best_of: int | None = None
+    scoring: Scoring | None = None  # the row's `scoring` cell: a preset key (contract §18)
     start_time: str | None = None
     allow_duplicate: bool = False
     time: str | None = None  # "HH:MM" on the broadcast's day (contract §9a), instead of a full `start_time`
@@ -65,9 +67,8 @@ class Planned:
     player_list: PlayerList | None
     queue_position: int
 
-    def read(self, *, points: int) -> dict[str, Any]:
-        return match_view(self.match, queue_position=self.queue_position, player_list=self.player_list,
-                             points=points)
+    def read(self) -> dict[str, Any]:
+        return match_view(self.match, queue_position=self.queue_position, player_list=self.player_list)
 
 
 def court_player_list(uow: UnitOfWork, table: Table) -> PlayerList | None:
@@ -185,9 +186,10 @@ class Planner:
             scheduled_on=stamp, created_on=stamp, updated_on=stamp,
             participants={side: dict(sync.participants[side]) for side in SIDES if side in sync.participants},
             event_name=sync.event_name, match_round=sync.match_round, match_details=sync.match_details,
-            start_time=sync.start_time, best_of=sync.best_of or self.rules.default_best_of,
-            is_doubles=sync.is_doubles, not_before=not_before,
+            start_time=sync.start_time, best_of=sync.best_of, is_doubles=sync.is_doubles, not_before=not_before,
         )
+        scoring.assign(match, scoring.scoring_for(self.uow, table_id=table.id, record=None, own=sync.scoring,
+                                                  server=self.rules.scoring))
         return Planned(match=match, player_list=player_list, queue_position=length + 1)
 
     def queue(self, planned: Planned) -> Planned:
@@ -227,7 +229,7 @@ def _row_sync(planner: Planner, courts: list[Table], row: ScheduleRow) -> MatchS
     return MatchSync(
         external_id="", table_id=table.id, player_list_external_id="", participants=participants,
         event_name=row.event_name, match_round=row.match_round, start_time=row.start_time, best_of=row.best_of,
-        is_doubles=any(side in participants for side in ("playerA2", "playerB2")),
+        scoring=row.scoring, is_doubles=any(side in participants for side in ("playerA2", "playerB2")),
     )
 
 

@@ -90,16 +90,14 @@ def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Ru
     queue = uow.matches.queue(table.id, stop=1)
     shown: dict[str, Any] | None = None
     if match is not None:
-        best_of = match.best_of or rules.default_best_of
-        shown = match_state(uow, match, points=rules.points_per_game) | {
-            "decided": scoring.match_winner(match.game_scores, points=rules.points_per_game,
-                                            best_of=best_of) is not None,
+        shown = match_state(uow, match) | {
+            "decided": scoring.decided(match),
             "canUndo": points.can_undo(match),
         }
     state: dict[str, Any] = {
         "court": {"label": table.label},
         "match": shown,
-        "upNext": [next_state(uow, m, None, points=rules.points_per_game) for m in queue],
+        "upNext": [next_state(uow, m, None) for m in queue],
     }
     basis = {"state": state, "match": match.id if match else None, "updated": match.updated_on if match else None,
              "scoreVersion": match.score_version if match else None, "queue": [m.id for m in queue]}

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from domain.formats import PRESETS
+
 DEFAULT_RETRY_SCHEDULE = (0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400)
 
 
@@ -33,6 +35,13 @@ def _zone_name(text: str) -> str:
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
+def _scoring_preset(text: str) -> str:
+    """A scoring preset key (contract §18: `badminton`, `table_tennis`, `tennis`, ...)."""
+    if text.strip() not in PRESETS:
+        raise ValueError(text)
+    return text.strip()
+
+
 def _log_level(text: str) -> str:
     """A logging level name (`DEBUG`, `INFO`, `WARNING`, `ERROR`), any case."""
     if text.strip().upper() not in LOG_LEVELS:
@@ -42,7 +51,8 @@ def _log_level(text: str) -> str:
 
 KINDS = {"int": "whole number", "float": "number", "_schedule": "comma-separated list of seconds",
          "_zone_name": "time zone name (IANA, e.g. Europe/Berlin)",
-         "_log_level": "log level (DEBUG, INFO, WARNING, ERROR)"}
+         "_log_level": "log level (DEBUG, INFO, WARNING, ERROR)",
+         "_scoring_preset": "scoring preset (" + ", ".join(PRESETS) + ")"}
 
 
 class SettingsError(ValueError):
@@ -73,8 +83,9 @@ class Settings:
     webhook_allow_private: bool = True
     webhook_poll_seconds: float = 1.0
     webhook_workers: int = 8
-    points_per_game: int = 11
-    default_best_of: int = 5
+    scoring: str = "table_tennis"  # the server's scoring format, a preset key (contract §18)
+    points_per_game: int | None = None  # legacy: games of the server's format go to this many points
+    default_best_of: int | None = None  # legacy: the server's format is best of this many
     max_body_bytes: int = 1024 * 1024
     max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
@@ -115,6 +126,7 @@ class Settings:
             "webhook_timeout": ("COURTSIDE_WEBHOOK_TIMEOUT", float),
             "webhook_allow_private": ("COURTSIDE_WEBHOOK_ALLOW_PRIVATE", _bool),
             "webhook_poll_seconds": ("COURTSIDE_WEBHOOK_POLL_SECONDS", float),
+            "scoring": ("COURTSIDE_SCORING", _scoring_preset),
             "points_per_game": ("COURTSIDE_POINTS_PER_GAME", int),
             "default_best_of": ("COURTSIDE_DEFAULT_BEST_OF", int),
             "journal_compact_bytes": ("COURTSIDE_JOURNAL_COMPACT_BYTES", int),

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from domain import formats, scoring
 from domain.broadcasts import _tables, court_scoreboards
 from domain.models import (
     MATCH_EVENTS,
@@ -33,13 +34,15 @@ from domain.models import (
 from domain.outputs import design_of
 from domain.player_lists import Player
 from domain.ports import UnitOfWork
-from domain.queues import DEFAULT_POINTS, SIDES, active_match, player_list_of, score_of, side_names
+from domain.queues import SIDES, active_match, player_list_of, side_names
 
 
 def match_view(
-    match: Match, *, queue_position: int | None, player_list: PlayerList | None, points: int = DEFAULT_POINTS,
+    match: Match, *, queue_position: int | None, player_list: PlayerList | None,
 ) -> dict[str, Any]:
-    """The match read of the spec (required fields always, optional ones when set)."""
+    """The match read of the spec (required fields always, optional ones when set), scored in the match's format
+    (contract §18: `scoring`, `scoringName`, and a live sets match's `currentGame`)."""
+    fmt = scoring.format_of(match)
     read: dict[str, Any] = {
         "id": match.id,
         "externalID": match.external_id,
@@ -53,13 +56,17 @@ def match_view(
         "isComplete": match.status == MatchStatus.COMPLETED,
         "queuePosition": queue_position,
         "scheduledOn": match.scheduled_on,
-        "gameScores": [dict(game) for game in match.game_scores],
-        "score": score_of(match.game_scores, points=points),
+        "gameScores": [formats.copy_item(game) for game in match.game_scores],
+        "score": formats.won(fmt, match.game_scores),
         "scoreVersion": match.score_version,
+        "scoring": formats.to_json(fmt),
+        "scoringName": scoring.name_of(match),
+        "bestOf": fmt.best_of,
     }
     optional = {  # (a walkover's or retirement's winner is stored; a played match's is its score's, below)
         "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
-        "startTime": match.start_time, "bestOf": match.best_of, "isDoubles": match.is_doubles,
+        "startTime": match.start_time, "isDoubles": match.is_doubles,
+        "currentGame": scoring.current_game(match) if match.status == MatchStatus.ACTIVE else None,
         "startedOn": match.started_on, "completedOn": match.completed_on,
         "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
         "notBefore": match.not_before, "resultType": match.result_type, "winnerSide": match.winner_side,
@@ -67,7 +74,9 @@ def match_view(
     }
     read.update({key: value for key, value in optional.items() if value is not None})
     if match.status == MatchStatus.COMPLETED and match.winner_side is None:  # a played match's winner (§23)
-        read["winnerSide"] = winner_of(score_of(match.game_scores, points=points))
+        side = scoring.winner(match) or winner_of(formats.won(fmt, match.game_scores))
+        if side is not None:
+            read["winnerSide"] = side
     names = side_names(match, player_list)
     read.update({side: names[side] for side in SIDES if side in names})
     return read
@@ -84,9 +93,8 @@ class Reader:
     """Presents many matches of one unit of work, loading each player list once (positions come from the queue
     index, or from the queue a table read already holds)."""
 
-    def __init__(self, uow: UnitOfWork, *, points: int = DEFAULT_POINTS) -> None:
+    def __init__(self, uow: UnitOfWork) -> None:
         self.uow = uow
-        self.points = points
         self._positions: dict[str, dict[str, int]] = {}
         self._lists: dict[tuple[str, str], PlayerList | None] = {}
 
@@ -104,8 +112,7 @@ class Reader:
         return self._lists[key]
 
     def read(self, match: Match) -> dict[str, Any]:
-        return match_view(match, queue_position=self.position(match), player_list=self.player_list(match),
-                          points=self.points)
+        return match_view(match, queue_position=self.position(match), player_list=self.player_list(match))
 
     def read_all(self, matches: Iterable[Match]) -> list[dict[str, Any]]:
         return [self.read(match) for match in matches]
@@ -158,6 +165,8 @@ def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = Fa
         "tableCount": len(courts),
         "outputCount": sum(len(court["outputs"]) for court in courts),
         "tables": courts,
+        "scoring": broadcast.scoring,
+        "scoringName": broadcast.scoring_name,
         "createdOn": broadcast.created_on,
         "updatedOn": broadcast.updated_on,
     })

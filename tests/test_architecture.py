@@ -119,8 +119,9 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.availability": {"clubName", "externalID", "manualName"},
     "domain.board": {"activeMatch"},
     "domain.draws.service": {"externalID", "firstName", "lastName"},
-    "domain.event_page": {"calledOn", "completedOn", "currentGame", "drawMatchID", "drawMatches", "entryID",
+    "domain.event_page": {"calledOn", "completedOn", "currentGame", "currentSet", "scoreText", "drawMatchID", "drawMatches", "entryID",
                           "estimatedStartOn", "matchID", "personID", "resultType", "winnerEntryID"},
+    "domain.formats": {"decidingGame"},  # a stored format object is the §18 object itself
     "domain.matches": {"externalID"},
     "domain.outputs": {"clubName", "externalID", "manualName", "upNext"},
     "domain.paper": {"activeMatch", "bestOf", "calledOn", "checkedIn", "estimatedStartOn", "eventName",

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from api.blueprint import Blueprint
-from api.context import caller, now, unit_of_work
+from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import BroadcastCreate, BroadcastPatch, BroadcastRead
@@ -64,7 +64,7 @@ def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> di
     with unit_of_work() as uow:
         broadcast = broadcasts.patch_broadcast(
             uow, account_id=caller().account_id, broadcast_id=broadcast_id, change=change, now=now(),
-            connection_id=caller().connection_id,
+            server=services().rules.scoring, connection_id=caller().connection_id,
         )
         return {"data": views.broadcast_view(uow, broadcast)}
 

@@ -42,7 +42,7 @@ def rules() -> svc.Rules:
 
 
 def reader(uow: UnitOfWork) -> Reader:
-    return Reader(uow, points=services().rules.points_per_game)
+    return Reader(uow)
 
 
 def _ids() -> tuple[str, str]:

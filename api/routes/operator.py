@@ -9,9 +9,11 @@ from marshmallow import fields, post_load
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
-from api.schemas.common import Strict, envelope, str_field
+from api.schemas.common import Strict, envelope, list_envelope, str_field
+from api.schemas.scoring import ScoringFormatRead
 from api.security import requires
-from domain import auth
+from domain import auth, formats
+from domain.formats import GamesFormat
 from domain.oauth import SCOPE_PATTERN
 
 blp = Blueprint("operator", __name__, description="Operator routes (operator key)")
@@ -64,14 +66,28 @@ def rotate_operator_key() -> dict[str, object]:
 
 
 class ScoringRulesSchema(Strict):
-    pointsPerGame = fields.Integer(required=True, metadata={"description": "points to win a game (win by 2)"})
-    defaultBestOf = fields.Integer(required=True, metadata={"description": "bestOf of a match that sets none"})
+    pointsPerGame = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "points to win a game of the server's format (null for a sets format)"})
+    defaultBestOf = fields.Integer(required=True, metadata={"description": "bestOf of the server's format"})
+    scoring = fields.Dict(required=True, metadata={"description": "the server's format object (contract §18)"})
+    scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key"})
 
 
 @blp.route("/operator/rules", methods=["GET"])
 @requires(operator=True)
 @blp.response(200, envelope(ScoringRulesSchema))
 def get_scoring_rules() -> dict[str, object]:
-    """The server's scoring rules, so scoring devices and the console count games as the server does."""
-    rules = services().rules
-    return {"data": {"pointsPerGame": rules.points_per_game, "defaultBestOf": rules.default_best_of}}
+    """The server's scoring format (`COURTSIDE_SCORING`): the format of a match whose draw and broadcast set none."""
+    default = services().rules.scoring
+    points = default.format.game.points_to_win if isinstance(default.format, GamesFormat) else None
+    return {"data": {"pointsPerGame": points, "defaultBestOf": default.format.best_of, "scoring": default.json(),
+                     "scoringName": default.name}}
+
+
+@blp.route("/operator/scoring-formats", methods=["GET"])
+@requires(operator=True)
+@blp.response(200, list_envelope(ScoringFormatRead))
+def list_scoring_formats() -> dict[str, object]:
+    """Every preset scoring format (contract §18) with its format object and a description in plain English."""
+    return {"data": [{"name": name, "description": formats.describe(fmt), "scoring": formats.to_json(fmt)}
+                     for name, fmt in formats.PRESETS.items()], "nextCursor": None}

@@ -37,7 +37,7 @@ def create_draw(body: NewDraw) -> tuple[Json, int]:
     match) in the court pool (contract §13)."""
     with unit_of_work() as uow:
         record = draws.create_draw(uow, account_id=_account(), new=body, now=now(),
-                                   default_best_of=rules().default_best_of)
+                                   server=rules().scoring)
         return {"data": draws.draw_view(uow, record)}, 201
 
 
@@ -116,7 +116,6 @@ def broadcast_pool(query: Json, broadcast_id: str) -> Json:
     with unit_of_work() as uow:
         settings = services().settings
         data, cursor = draws.broadcast_pool(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                                            points=services().rules.points_per_game,
                                             default_minutes=settings.default_match_minutes,
                                             limit=query.get("limit"), cursor=query.get("cursor"))
     return {"data": data, "nextCursor": cursor}

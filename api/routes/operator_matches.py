@@ -86,7 +86,7 @@ def list_tables(query: Json) -> Json:
     with unit_of_work() as uow:
         tables, cursor = paginate(uow.tables.find(account_id=_account()), seq=lambda t: t.seq,
                                   limit=query.get("limit"), cursor=query.get("cursor"))
-        board = Board(uow, account_id=_account(), now=now(), points=services().rules.points_per_game,
+        board = Board(uow, account_id=_account(), now=now(),
                       default_minutes=services().settings.default_match_minutes)
         data = [board.court(t) for t in tables]
     return {"data": data, "nextCursor": cursor}
@@ -123,7 +123,7 @@ def create_match(body: svc.MatchSync) -> Json:
     """
     with unit_of_work() as uow:
         planned = schedule.create_match(uow, account_id=_account(), sync=body, now=now(), rules=rules())
-    return {"data": planned.read(points=services().rules.points_per_game)}
+    return {"data": planned.read()}
 
 
 @blp.route("/operator/matches/import", methods=["POST"])
@@ -143,9 +143,8 @@ def import_matches(schedule_import: schedule.ScheduleImport) -> tuple[Json, int]
     with unit_of_work() as uow:
         outcomes, queued = schedule.import_schedule(uow, account_id=_account(), schedule=schedule_import, now=now(),
                                                     rules=rules(), zone=services().settings.zone())
-    points = services().rules.points_per_game
     answer, status = bulk_response(outcomes, key_field=None, keys=None, details=True,
-                                   present=lambda planned: planned.read(points=points))
+                                   present=lambda planned: planned.read())
     answer["data"]["queued"] = len(outcomes) if queued else 0
     return answer, status
 
@@ -161,14 +160,16 @@ class ResultRow(Schema):
     round = fields.String(required=True, allow_none=True)
     sideA = fields.String(required=True, metadata={"description": "names, doubles partners joined by ' / '"})
     sideB = fields.String(required=True)
-    games = fields.String(required=True, metadata={"description": "e.g. `11-7 9-11 11-5`"})
-    gamesA = fields.Integer(required=True)
+    games = fields.String(required=True, metadata={"description": "e.g. `11-7 9-11 11-5`, `6-4 7-6(4)`"})
+    gamesA = fields.Integer(required=True, metadata={"description": "games won (sets, in a sets format)"})
     gamesB = fields.Integer(required=True)
     winner = fields.String(required=True, metadata={"enum": ["A", "B"]})
     winnerNames = fields.String(required=True)
     startedOn = fields.String(required=True, allow_none=True)
     completedOn = fields.String(required=True)
     minutes = fields.Float(required=True, allow_none=True)
+    format = fields.String(required=True, metadata={
+        "description": "the match's scoring format: its preset key, else in words (contract §18)"})
 
 
 class ResultsEnvelope(Schema):
@@ -188,8 +189,7 @@ class ResultsEnvelope(Schema):
 def results(query: Json) -> Json | Response:
     """Every completed match of a broadcast, oldest result first, as JSON or a CSV download (contract §9)."""
     with unit_of_work() as uow:
-        rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"],
-                                               points=services().rules.points_per_game)
+        rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"])
     if query["format"] == "csv":
         return Response(match_results.as_csv(rows), mimetype="text/csv", headers={
             "Content-Disposition": f'attachment; filename="results-{query["broadcastID"]}.csv"'})

@@ -86,14 +86,12 @@ def _account() -> str:
                      "not-before times, estimated starts and players (contract §9a).")
 def _schedules(uow: UnitOfWork, broadcast_id: str) -> Json:
     return paper.court_schedules(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                                 default_minutes=services().settings.default_match_minutes,
-                                 points=services().rules.points_per_game)
+                                 default_minutes=services().settings.default_match_minutes)
 
 
 @_route("results", "Results to print: every completed match of the broadcast, oldest first (contract §9a).")
 def _results(uow: UnitOfWork, broadcast_id: str) -> Json:
-    return paper.results_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
-                               points=services().rules.points_per_game)
+    return paper.results_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now())
 
 
 @_route("sign-in", "The desk's sign-in sheet to print: every player of the broadcast sorted by surname with a box "

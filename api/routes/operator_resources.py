@@ -9,7 +9,7 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
-from api.context import caller, now, unit_of_work
+from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
 from api.routes.matches import reader
 from api.routes.rosters import roster_page
@@ -77,7 +77,8 @@ def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> di
     """Change a broadcast; `tables` replaces the whole court configuration."""
     with unit_of_work() as uow:
         broadcast = cancellations.operator_patch_broadcast(uow, account_id=caller().account_id,
-                                                           broadcast_id=broadcast_id, change=change, now=now())
+                                                           broadcast_id=broadcast_id, change=change, now=now(),
+                                                           server=services().rules.scoring)
         return _broadcast(uow, broadcast)
 
 

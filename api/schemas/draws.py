@@ -8,8 +8,10 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from api.schemas.common import PageQuery, Strict, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
+from api.schemas.scoring import ScoringField
 from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, Stage
 from domain.draws.service import EntryPlayer, NewDraw, NewEntry
+from domain.models import ScoringSource
 
 MAX_SEED = 256
 
@@ -78,6 +80,8 @@ class DrawCreateBody(Strict):
                            metadata={"uniqueItems": True})
     separateClubs = StrictBoolean()
     randomSeed = StrictInteger(validate=validate.Range(min=-(2**53), max=2**53))
+    scoring = ScoringField(ScoringSource.DRAW, metadata={
+        "description": "the scoring format of its matches (contract §18); default: the broadcast's"})
 
     @post_load
     def _command(self, data: dict[str, Any], **_: Any) -> NewDraw:
@@ -90,7 +94,7 @@ class DrawCreateBody(Strict):
             broadcast_id=data["broadcastID"], name=data["name"], format=DrawFormat(data["format"]),
             entries=[NewEntry(players=[entry_player(p) for p in e["players"]], seed=e.get("seed"), club=e.get("club"),
                               name=e.get("name")) for e in data["entries"]],
-            group_count=data.get("groupCount"), options=options)
+            group_count=data.get("groupCount"), options=options, scoring=data.get("scoring"))
 
 
 class DrawQuery(PageQuery):
@@ -179,6 +183,9 @@ class DrawRead(Schema):
     format = fields.String(required=True, validate=validate.OneOf([f.value for f in DrawFormat]))
     status = fields.String(required=True, validate=validate.OneOf([s.value for s in DrawStatus]))
     createdOn = fields.String(required=True)
+    scoring = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the scoring format of its matches (contract §18); null: the broadcast's"})
+    scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key, or null"})
     entries = fields.List(fields.Nested(EntryRead), required=True)
     groups = fields.List(fields.Nested(GroupRead), required=True)
     rounds = fields.List(fields.Nested(DrawRoundRead), required=True)

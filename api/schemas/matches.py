@@ -8,9 +8,10 @@ from typing import Any
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import FullMatch, Strict, Vocabulary, str_field
+from api.schemas.scoring import PointLabels, ScoringField, TiebreakRead
 from domain import operations, scoring
 from domain.matches import Completion, MatchAssignment, MatchMove, MatchSync, QueueOrder, ScoreWrite
-from domain.models import Attention, BlockReason, MatchResultType, MatchStatus, Side
+from domain.models import Attention, BlockReason, MatchResultType, MatchStatus, ScoringSource, Side
 from domain.names import stored_name
 from domain.points import PointWrite, UndoWrite
 from domain.queues import SIDES
@@ -135,7 +136,7 @@ def match_sync(data: dict[str, Any]) -> MatchSync:
         participants={side: dict(data[side]) for side in SIDES if side in data},
         event_name=data.get("eventName"), match_round=data.get("matchRound"), match_details=data.get("matchDetails"),
         start_time=data.get("startTime"), best_of=data.get("bestOf"),
-        is_doubles=data.get("isDoubles"),
+        is_doubles=data.get("isDoubles"), scoring=data.get("scoring"),
     )
 
 
@@ -146,6 +147,8 @@ class OperatorMatchCreate(MatchSyncSchema):
     externalID = str_field(500, min_length=1)
     playerListExternalID = str_field(500, min_length=1, metadata={
         "description": "a list of the account by externalID or id; default: the court's player list"})
+    scoring = ScoringField(ScoringSource.MATCH, metadata={
+        "description": "the match's own scoring format (contract §18); default: its broadcast's, else the server's"})
 
     @post_load
     def to_sync(self, data: dict[str, Any], **_: Any) -> MatchSync | MatchMove:
@@ -165,6 +168,8 @@ class ScheduleRowSchema(Strict):
     round = str_field(500)
     event = str_field(500)
     bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})
+    scoring = ScoringField(ScoringSource.MATCH, metadata={
+        "description": "the match's scoring format, a preset key such as badminton (contract §18)"})
     scheduledOn = Timestamp(metadata={"description": "planned start (the match's startTime); the match is not "
                                                      "started earlier (its notBefore, contract §9a)"})
     time = fields.String(validate=FullMatch(CLOCK_TIME, error="Not a time of day (HH:MM, 00:00 to 23:59)."),
@@ -185,8 +190,8 @@ class ScheduleRowSchema(Strict):
             court=data["court"],
             players={side: data[side] for side in ("playerA", "playerB", "playerA2", "playerB2") if data.get(side)},
             match_round=data.get("round"), event_name=data.get("event"), best_of=data.get("bestOf"),
-            start_time=data.get("scheduledOn"), allow_duplicate=data.get("allowDuplicate", False),
-            time=data.get("time"),
+            scoring=data.get("scoring"), start_time=data.get("scheduledOn"),
+            allow_duplicate=data.get("allowDuplicate", False), time=data.get("time"),
         )
 
 
@@ -271,9 +276,17 @@ class BulkCancelSchema(Strict):
         return external_ids
 
 
-class GameScoreBody(Strict):
+class TiebreakBody(Strict):
     a = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_POINTS))
     b = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_POINTS))
+
+
+class GameScoreBody(Strict):
+    """A game's points (`games` formats), or a set's games with the points of its tiebreak (`sets`, §18)."""
+
+    a = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_POINTS))
+    b = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_POINTS))
+    tiebreak = fields.Nested(TiebreakBody, metadata={"description": "a set decided by a tiebreak: its points"})
 
 
 MAX_VERSION = 2**53 - 1  # a JSON number every client reads exactly
@@ -386,6 +399,7 @@ class ParticipantsRead(Schema):
 class GameScoreRead(Schema):
     a = fields.Integer(required=True)
     b = fields.Integer(required=True)
+    tiebreak = fields.Nested(TiebreakRead, metadata={"description": "a set decided by a tiebreak: its points"})
 
 
 class MatchRead(Schema):
@@ -403,10 +417,17 @@ class MatchRead(Schema):
     isComplete = fields.Boolean()
     queuePosition = fields.Integer(allow_none=True, metadata={"description": "1-based; null unless pending"})
     scheduledOn = fields.String()
-    gameScores = fields.List(fields.Nested(GameScoreRead))
-    score = fields.Nested(GameScoreRead, metadata={"description": "games won by each side"})
+    gameScores = fields.List(fields.Nested(GameScoreRead), metadata={
+        "description": "points of each game, or (a sets format) games of each set with its tiebreak (§18)"})
+    score = fields.Nested(GameScoreRead, metadata={"description": "games (sets, in a sets format) won by each side"})
     scoreVersion = fields.Integer(required=True, metadata={
         "description": "+1 on every change of the match's scores or state; name it in score writes (§17)"})
+    scoring = fields.Dict(required=True, metadata={
+        "description": "the match's scoring format object, resolved: match, else draw, else broadcast, else the "
+                       "server's (contract §18)"})
+    scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key, or null"})
+    currentGame = fields.Nested(PointLabels, metadata={
+        "description": "a live sets match: the points of the game in play as called (\"40\", \"AD\")"})
     eventName = fields.String()
     matchRound = fields.String()
     matchDetails = fields.String()

@@ -14,8 +14,9 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from api.schemas.common import ErrorDetail, Strict, Vocabulary, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
+from api.schemas.scoring import ScoringField
 from domain.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
-from domain.models import PlayerSource, RosterType
+from domain.models import PlayerSource, RosterType, ScoringSource
 from domain.player_lists import (
     MAX_IMPORT_ROWS,
     NewHouseList,
@@ -382,7 +383,7 @@ class CourtWrite(Strict):
 #: Broadcast body members -> command fields (one map for create and patch).
 BROADCAST_FIELDS = {"name": "name", "description": "description", "defaultPlayerListID": "default_player_list_id",
                     "defaultScoreboardID": "default_scoreboard_id", "scoreboardIDs": "scoreboard_ids",
-                    "tables": "tables", "managerConnectionID": "manager_connection_id"}
+                    "tables": "tables", "managerConnectionID": "manager_connection_id", "scoring": "scoring"}
 
 
 class BroadcastCreate(Strict):
@@ -392,6 +393,8 @@ class BroadcastCreate(Strict):
     defaultScoreboardID = str_field(OTHER, min_length=1)
     scoreboardIDs = id_list(100)
     tables = fields.List(fields.Nested(CourtWrite), required=True, validate=validate.Length(min=1, max=50))
+    scoring = ScoringField(ScoringSource.BROADCAST, metadata={
+        "description": "the scoring format of its matches (contract §18); default: the server's"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> NewBroadcast:
@@ -410,6 +413,8 @@ class BroadcastPatch(Strict):
     scoreboardIDs = fields.List(str_field(OTHER, min_length=1), allow_none=True,
                                 validate=[validate.Length(max=100), _unique], metadata={"uniqueItems": True})
     tables = fields.List(fields.Nested(CourtWrite), validate=validate.Length(min=1, max=50))
+    scoring = ScoringField(ScoringSource.BROADCAST, allow_none=True, metadata={
+        "description": "the scoring format of its matches (§18); null: the server's. Pending matches follow it"})
 
     @validates_schema
     def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -483,6 +488,9 @@ class BroadcastRead(Schema):
     tableCount = fields.Integer(required=True)
     outputCount = fields.Integer(required=True)
     tables = fields.List(fields.Nested(CourtRead), required=True)
+    scoring = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the scoring format of its matches (contract §18); null: the server's"})
+    scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key, or null"})
 
 
 class OperatorBroadcastRead(BroadcastRead):

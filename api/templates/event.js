@@ -46,13 +46,15 @@
       if (m.status !== "pending") {
         var pts = el("div", "pts");
         if (live && m.currentGame) pts.appendChild(el("span", "cur", m.currentGame["ab"[i]]));
+        if (live && m.currentSet) pts.appendChild(el("span", "cur", m.currentSet["ab"[i]]));  // games of the set
         pts.appendChild(el("span", "g", side.games));
         row.appendChild(pts);
       }
       box.appendChild(row);
     });
-    var finished = (m.games || []).filter(function (g, i) { return !(live && m.currentGame && i === m.games.length - 1); });
-    if (finished.length) box.appendChild(el("div", "games", "Games " + finished.map(function (g) { return g.a + "–" + g.b; }).join("  ")));
+    var finished = m.finished || [];
+    if (finished.length) box.appendChild(el("div", "games", (m.kind === "sets" ? "Sets " : "Games ") +
+      m.finishedText.split(" ").join("  ")));
     if (called) box.appendChild(el("div", "calledline", "Called to " + (m.court || "the desk")));
     else if (m.status === "pending" && (m.estimatedStartOn || m.notBefore)) {
       var next = el("div", "next");

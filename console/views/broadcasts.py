@@ -8,6 +8,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from console.format_picker import format_picker
+from console.scoring import sport_name
 from console.ui import act, client, confirmed, field_errors, form_key, form_problem, load, plain, show_flash, submit
 from domain.models import ConnectionKind
 
@@ -42,6 +44,8 @@ if broadcasts is not None:
     else:
         overview = pd.DataFrame([{
             "name": b["name"], "courts": ", ".join(t["label"] for t in b.get("tables") or []),
+            "sport": sport_name(b["scoringName"]) if b.get("scoringName") else "custom" if b.get("scoring")
+            else "server's",
             "manager": b.get("managerConnectionID"), "id": b["id"], "updatedOn": b.get("updatedOn"),
         } for b in broadcasts])
         st.dataframe(overview, hide_index=True, width="stretch")
@@ -53,6 +57,9 @@ def court_line(path: str) -> str:
 
 
 with st.expander("New broadcast", expanded=not broadcasts):
+    server = load(api.rules) or {}
+    server_sport = sport_name(server.get("scoringName") or "") if server.get("scoringName") else "custom"
+    sport_ok, sport = format_picker("bc_new", inherit=f"The server's ({server_sport})")
     with st.form("broadcast_new", clear_on_submit=False):  # a refused form keeps what was typed
         form_problem("bc")
         name = st.text_input("Name", max_chars=120, key=form_key("bc", "name"))
@@ -72,13 +79,21 @@ with st.expander("New broadcast", expanded=not broadcasts):
                 body["description"] = description.strip()
             if split(boards, ","):
                 body["scoreboardIDs"] = split(boards, ",")
-            submit("bc", api.create_broadcast, body, done=f"Broadcast {plain(name.strip())} created.")
+            if sport is not None:
+                body["scoring"] = sport
+            if sport_ok:
+                submit("bc", api.create_broadcast, body, done=f"Broadcast {plain(name.strip())} created.")
+            else:
+                st.error("Finish the scoring format above first.")
 
 if broadcasts:
     st.markdown("**Edit a broadcast**")
     by_id = {b["id"]: b for b in broadcasts}
     chosen = st.selectbox("Broadcast", list(by_id), key="bc_pick", format_func=lambda i: by_id[i]["name"])
     current = by_id[chosen]
+    now_sport = current.get("scoringName") or current.get("scoring")
+    sport_ok, sport = format_picker(f"bc_edit_{chosen}", current=now_sport,
+                                    inherit="The server's" + (" (now)" if now_sport is None else ""))
     with st.form(f"broadcast_edit_{chosen}"):
         new_name = st.text_input("Name", value=current["name"], max_chars=120, key=f"bc_edit_name_{chosen}")
         new_description = st.text_area("Description", value=current.get("description") or "", max_chars=800)
@@ -96,6 +111,8 @@ if broadcasts:
             tables = courts_after(existing, split(court_text, "\n"))
             if tables != courts_after(existing, [t["label"] for t in existing]):
                 patch["tables"] = tables
+            if sport != now_sport and sport_ok:  # its waiting matches follow; matches in play keep theirs
+                patch["scoring"] = sport
             if patch:
                 act(api.update_broadcast, chosen, patch, done=f"Broadcast {plain(new_name.strip())} saved.")
             else:

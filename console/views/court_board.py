@@ -24,10 +24,9 @@ from console.board import (
 )
 from console.history import match_history
 from console.paper import print_button
-from console.scoring import match_state
+from console.scoring import match_state, sport_name
 from console.ui import (
     act,
-    best_of,
     client,
     confirmed,
     field_errors,
@@ -66,7 +65,7 @@ def overlay_links(api: Any, broadcast_id: str | None) -> dict[str, list[dict[str
     return found
 
 
-def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
+def table_card(table: dict[str, Any], now: datetime,
                overlays: list[dict[str, Any]] | None = None, pool: list[dict[str, Any]] | None = None) -> None:
     """One table: label, what needs attention (colour and words), the match in play with its expected end,
     "Start next" when the court is free and someone waits, then the queue with estimated starts and busy players.
@@ -81,12 +80,13 @@ def table_card(table: dict[str, Any], rules: dict[str, int], now: datetime,
         active = table.get("activeMatch")
         queue = table.get("queue") or []
         if active:
-            scores = active.get("gameScores") or []
-            state = match_state(scores, best_of=best_of(active, default=rules["defaultBestOf"]),
-                                points=rules["pointsPerGame"])
+            state = match_state(active)
             line = (f"**In play:** {plain(side_name(active, 'a'))} vs {plain(side_name(active, 'b'))}  \n"
-                    f"Games won: {state.games['a']}–{state.games['b']}")
-            if not state.decided:
+                    f"{state.unit.capitalize()} won: {state.games['a']}–{state.games['b']}")
+            if not state.decided and state.set_games is not None:
+                line += (f" · Set {state.game_number}: {state.set_games['a']}–{state.set_games['b']}"
+                         f" · {state.current['a']}–{state.current['b']}")
+            elif not state.decided:
                 line += f" · Game {state.game_number} points: {state.current['a']}–{state.current['b']}"
             if active.get("expectedEndOn"):
                 line += f"  \nExpected end: {clock_time(active['expectedEndOn'])}"
@@ -181,7 +181,6 @@ def show_board() -> None:
     if not tables:
         st.info("No courts yet. Create a broadcast with courts on the Broadcasts page.")
         return
-    rules = load(api.rules) or {"pointsPerGame": 11, "defaultBestOf": 5}
     names = {b["id"]: b["name"] for b in load(api.broadcasts) or []}
     in_play = sum(1 for t in tables if t.get("activeMatch"))
     pools = {b: (load(api.pool, b) or []) if b else [] for b in dict.fromkeys(t.get("broadcastID") for t in tables)}
@@ -197,7 +196,7 @@ def show_board() -> None:
         now = datetime.now(UTC)
         for index, table in enumerate(courts):
             with columns[index % 3]:
-                table_card(table, rules, now, overlays.get(table["id"]), pool)
+                table_card(table, now, overlays.get(table["id"]), pool)
         pool_list(pool)
 
 
@@ -232,13 +231,15 @@ def new_match_form(tables: list[dict[str, Any]]) -> None:
         first, second, third = st.columns(3)
         match_round = first.text_input("Round", max_chars=500, key=form_key(form, "round"))
         event = second.text_input("Event", max_chars=500, key=form_key(form, "event"))
-        rules = load(api.rules) or {"defaultBestOf": 5}
-        choices = [1, 3, 5, 7]
-        best = third.selectbox("Best of", choices, key=form_key(form, "best_of"),
-                               index=choices.index(rules["defaultBestOf"]) if rules["defaultBestOf"] in choices else 2)
-        field_errors(form, "bestOf")
+        presets = {p["name"]: p["description"] for p in load(api.scoring_formats) or []}
+        sport = third.selectbox("Scoring", [None, *presets], key=form_key(form, "scoring"),
+                                format_func=lambda key: "The broadcast's" if key is None else sport_name(key),
+                                help="The match's own format; by default its broadcast's (or draw's).")
+        if sport is not None:
+            third.caption(presets[sport])
+        field_errors(form, "scoring")
         if st.form_submit_button("Add to the queue", type="primary"):
-            body: dict[str, Any] = {"tableID": table_id, "bestOf": best}
+            body: dict[str, Any] = {"tableID": table_id} | ({"scoring": sport} if sport else {})
             body |= {side: ref for side, cell in cells.items() if (ref := participant(cell, names))}
             body |= {key: value.strip() for key, value in (("matchRound", match_round), ("eventName", event))
                      if value.strip()}

@@ -24,7 +24,9 @@ from console.draws import (
     player_name,
     print_sheet,
 )
+from console.format_picker import format_picker
 from console.paper import file_name
+from console.scoring import sport_name
 from console.ui import act, client, load, plain, show_flash, show_problem
 
 st.title("Draws")
@@ -42,9 +44,8 @@ def draw_games(draw: dict[str, Any]) -> Games:
               if dm.get("matchID") and dm["status"] in ("active", "complete")}
     if not wanted:
         return {}
-    points = (load(api.rules) or {}).get("pointsPerGame", 11)
     found = [m for m in api.pages("/operator/matches", drawID=draw["id"], max_items=5000) if m["id"] in wanted]
-    return games_won(found, points=points)
+    return games_won(found)
 
 
 def start_free_courts(tables: list[dict[str, Any]]) -> int:
@@ -129,10 +130,12 @@ if st.toggle("New draw", key="draws_new"):
         options["rounds"] = int(left.number_input("Rounds", min_value=1, max_value=255,
                                                   value=max(1, math.ceil(math.log2(max(2, len(entries))))),
                                                   key=f"draws_rounds_{turn}"))
-    best_of = right.selectbox("Best of", [None, 1, 3, 5, 7], key=f"draws_best_of_{turn}",
-                              format_func=lambda b: "The server's default" if b is None else f"{b} games")
-    if best_of is not None:
-        options["bestOf"] = best_of
+    broadcast_sport = next((b.get("scoringName") or ("custom" if b.get("scoring") else None)
+                            for b in load(api.broadcasts) or [] if b["id"] == chosen), None)
+    sport_ok, sport = format_picker(f"draws_sport_{turn}", inherit="The broadcast's" + (
+        f" ({sport_name(broadcast_sport)})" if broadcast_sport else ""))
+    if sport is not None:
+        options["scoring"] = sport
     table_ids = st.multiselect("Courts this draw may use", list(courts), default=list(courts),
                                key=f"draws_courts_{turn}", format_func=lambda i: courts[i]["label"])
     if table_ids and len(table_ids) < len(courts):
@@ -144,7 +147,7 @@ if st.toggle("New draw", key="draws_new"):
             } | options
     go = st.columns([1, 1, 1, 3])
     if go[0].button("Preview", key="draws_preview", type="primary", icon=":material/visibility:",
-                    disabled=len(entries) < 2):
+                    disabled=len(entries) < 2 or not sport_ok):
         try:
             st.session_state["draws_previewed"] = (body, api.preview_draw(body))
         except ConsoleError as exc:

@@ -39,7 +39,7 @@ for broadcast in broadcasts or []:
     courts = {t["id"] for t in tables if t.get("broadcastID") == broadcast["id"]}
     done = {m["id"]: m for m in completed if m.get("tableID") in courts}
     if done:
-        labels = {i: f"{match_label(m)} {score_line(m['gameScores'])}" for i, m in done.items()}
+        labels = {i: f"{match_label(m)} {score_line(m['gameScores'], m)}" for i, m in done.items()}
         picked = st.selectbox("Match history", list(done), key=f"results_history_{broadcast['id']}",
                               format_func=labels.__getitem__)
         match_history(done[picked], key=f"results_{broadcast['id']}",

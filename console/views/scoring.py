@@ -18,8 +18,17 @@ import streamlit as st
 
 from console.board import blocked_text, busy_text, next_startable
 from console.history import match_history
-from console.scoring import Side, court_states, finished_games, match_state, parse_games, score_line
-from console.ui import FLASH, act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
+from console.scoring import (
+    MatchState,
+    Side,
+    court_states,
+    describe,
+    finished_games,
+    match_state,
+    parse_games,
+    score_line,
+)
+from console.ui import FLASH, act, client, load, match_label, no_traceback, plain, show_flash, side_name
 
 SHOWN = "_shown_score_version"  # match id -> the scoreVersion the page last showed (undo names it)
 PENDING_CORRECTION = "_pending_correction"  # (match id, games) waiting for "Yes, change the winner"
@@ -34,10 +43,6 @@ st.markdown(
 st.title("Scoring")
 show_flash()
 api = client()
-rules = load(api.rules)  # the server's scoring rule, so buttons count games as the server does
-if rules is None:
-    st.stop()
-points, default_best_of = (rules or {})["pointsPerGame"], (rules or {})["defaultBestOf"]
 
 
 def current_match(table_id: str) -> dict[str, Any] | None:
@@ -75,12 +80,13 @@ def undo(match_id: str, seen: int) -> None:
         st.rerun()
 
 
-def games_so_far(scores: list[dict[str, int]], match: dict[str, Any]) -> None:
-    """Every finished game, one line, side A first."""
-    finished = [g for g in scores if max(g["a"], g["b"]) >= points and abs(g["a"] - g["b"]) >= 2]
+def games_so_far(match: dict[str, Any], state: MatchState) -> None:
+    """Every finished game (set), one line, side A first, as a club writes it ("21-15, 18-21", "6-4, 7-6(4)")."""
+    items = match.get("gameScores") or []
+    finished = items if state.decided or state.game_number > len(items) else items[:-1]
     if finished:
-        st.markdown(f"**Games so far** ({plain(side_name(match, 'a'))} first): "
-                    + ", ".join(f"{g['a']}-{g['b']}" for g in finished))
+        st.markdown(f"**{state.unit.capitalize()} so far** ({plain(side_name(match, 'a'))} first): "
+                    + score_line(finished, match))
 
 
 def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
@@ -89,9 +95,8 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
     shown: dict[str, int] = st.session_state.setdefault(SHOWN, {})
     seen = shown.get(match["id"], match["scoreVersion"])  # what the operator looked at when pressing a button
     shown[match["id"]] = match["scoreVersion"]
-    rule_best_of = best_of(match, default=default_best_of)
-    state = match_state(scores, best_of=rule_best_of, points=points)
-    st.caption(f"{plain(match_label(match))} · best of {rule_best_of}, games to {points} (win by 2)")
+    state = match_state(match)
+    st.caption(f"{plain(match_label(match))} · {describe(match)}")
     if (match.get("devicesScoring") or 0) > 1:
         st.warning(f"{int(match['devicesScoring'])} devices scoring this match in the last minute: "
                    "each tap adds one point on the server's score, so none is lost, but agree who scores.")
@@ -99,10 +104,13 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
     for column, side in ((left, "a"), (right, "b")):
         with column:
             st.subheader(plain(side_name(match, side)))
-            st.metric("Games won", state.games[side])
-            if not state.decided:
+            st.metric(f"{state.unit.capitalize()} won", state.games[side])
+            if not state.decided and state.set_games is not None:
+                st.metric(f"Set {state.game_number} games", state.set_games[side])
+                st.metric("Points", state.current[side])
+            elif not state.decided:
                 st.metric(f"Game {state.game_number} points", state.current[side])
-    games_so_far(scores, match)
+    games_so_far(match, state)
     if state.decided:
         assert state.winner is not None
         loser = "b" if state.winner == "a" else "a"
@@ -110,7 +118,8 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
                    f"{state.games[loser]}. Complete the match to record it.")
         if st.button("Complete match", key="complete", type="primary", width="stretch"):
             result = act(api.complete_match, match["id"], finished_games(scores),
-                         done=f"Completed {plain(match_label(match))}: {score_line(finished_games(scores))}.",
+                         done=f"Completed {plain(match_label(match))}: "
+                              f"{score_line(finished_games(scores), match)}.",
                          rerun=False)
             if result is not None:
                 st.rerun()
@@ -131,7 +140,7 @@ def free_court(table: dict[str, Any]) -> None:
         last = max(done, key=lambda m: m.get("completedOn") or "")
         winner = "a" if (last.get("score") or {}).get("a", 0) > (last.get("score") or {}).get("b", 0) else "b"
         st.info(f"Last result on {plain(table['label'])}: {plain(side_name(last, winner))} won "
-                f"{score_line(last.get('gameScores') or [])} ({plain(match_label(last))}).")
+                f"{score_line(last.get('gameScores') or [], last)} ({plain(match_label(last))}).")
     queue = table.get("queue") or []
     startable = next_startable(queue)  # what the start-next endpoint starts: the first with every player free
     pool = [] if queue else load(api.pool, table["broadcastID"]) or []  # a draw's matches waiting for a court
@@ -188,8 +197,8 @@ elif tables:
 
 
 # ------------------------------------------------------------------ corrections
-def winner_of(games: list[dict[str, int]], match: dict[str, Any]) -> str | None:
-    state = match_state(games, best_of=best_of(match, default=default_best_of), points=points)
+def winner_of(games: list[dict[str, Any]], match: dict[str, Any]) -> str | None:
+    state = match_state(match | {"gameScores": games})
     return None if state.winner is None else side_name(match, state.winner)
 
 
@@ -199,10 +208,11 @@ recent = load(api.completed_matches)
 if recent:
     by_match = {m["id"]: m for m in recent}
     match_id = st.selectbox("Completed match (newest first)", list(by_match), key="correct_pick",
-                            format_func=lambda i: f"{match_label(by_match[i])} {score_line(by_match[i]['gameScores'])}")
+                            format_func=lambda i: f"{match_label(by_match[i])} "
+                                                  f"{score_line(by_match[i]['gameScores'], by_match[i])}")
     chosen = by_match[match_id]
     games_text = st.text_input("Corrected games (side A-side B, comma-separated)", key=f"correct_games_{match_id}",
-                               value=score_line(chosen["gameScores"]), placeholder="11-7, 9-11, 11-5")
+                               value=score_line(chosen["gameScores"], chosen), placeholder="11-7, 9-11, 11-5")
 
     match_history(chosen, key="correct", labels={t["id"]: t["label"] for t in tables or []})
     reason = st.text_input("Reason for the correction (kept in the audit log)", key=f"correct_reason_{match_id}",
@@ -216,7 +226,7 @@ if recent:
                     rerun=False)
         if fixed is not None:  # a fresh run: the question and the old score in the picker go
             st.session_state[FLASH] = (f"Result corrected: {plain(match_label(fixed))} "
-                                       f"{score_line(fixed.get('gameScores') or [])}.")
+                                       f"{score_line(fixed.get('gameScores') or [], fixed)}.")
             st.rerun()
 
     if st.button("Save corrected result", key="correct_save"):

@@ -167,11 +167,13 @@ def pool_order(dm: DrawMatch) -> int:
 
 
 def make_real_matches(uow: UnitOfWork, record: DrawRecord, draw: Draw, *, house_id: str, now: datetime,
-                      default_best_of: int) -> None:
-    """A pending real match in the court pool for every ready draw match without one (written in one go)."""
+                      server: scoring.Scoring) -> None:
+    """A pending real match in the court pool for every ready draw match without one (written in one go), in
+    the draw's format (else its broadcast's, else the server's)."""
     ready = engine.ready_without_match(draw)
     if not ready:
         return
+    resolved = scoring.scoring_for(uow, table_id=POOL, record=record, own=None, server=server)
     stamp = iso(now)
     entries = {entry.id: entry for entry in draw.entries}
     made = []
@@ -181,9 +183,10 @@ def make_real_matches(uow: UnitOfWork, record: DrawRecord, draw: Draw, *, house_
             connection_id=house_id, external_id=new_id("op"), table_id=POOL, player_list_external_id="",
             status=MatchStatus.PENDING, queue_order=pool_order(dm), scheduled_on=stamp, created_on=stamp,
             updated_on=stamp, participants=_participants(draw, dm, entries), event_name=draw.name,
-            match_round=draw.round_of(dm).name, best_of=draw.options.best_of or default_best_of,
+            match_round=draw.round_of(dm).name, best_of=draw.options.best_of,
             is_doubles=len(draw.entries[0].players) == 2, draw_id=draw.id, draw_match_id=dm.id,
         )
+        scoring.assign(match, resolved)
         dm.match_id = match.id
         made.append(match)
     uow.matches.put_all(made)
@@ -208,21 +211,19 @@ def on_started(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
     save(uow, record, held, now)
 
 
-def _winner_slot(match: Match, *, points: int, best_of: int) -> int | None:
-    if match.winner_side in (Side.A, Side.B):
-        return 0 if match.winner_side == Side.A else 1
-    side = scoring.match_winner(match.game_scores, points=points, best_of=best_of)
+def _winner_slot(match: Match) -> int | None:
+    side = scoring.winner(match)
     return None if side is None else (0 if side == Side.A else 1)
 
 
-def _score(match: Match, *, points: int) -> Score:
-    games = scoring.score(match.game_scores, points=points)
+def _score(match: Match) -> Score:
+    games = scoring.won(match)
     return Score(games_a=games.get("a", 0), games_b=games.get("b", 0),
                  points_a=sum(int(g.get("a", 0)) for g in match.game_scores),
                  points_b=sum(int(g.get("b", 0)) for g in match.game_scores))
 
 
-def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, points: int, default_best_of: int) -> None:
+def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, server: scoring.Scoring) -> None:
     """Feed-forward: the draw match is decided, winner and loser move on, ready draw matches get their real
     matches in the pool, standings and the next Swiss round follow; all in the caller's unit of work."""
     record = _record_of(uow, match)
@@ -231,14 +232,14 @@ def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, points: int, d
     held = load(uow, record)
     draw = held.draw
     dm = draw.matches[match.draw_match_id]
-    slot = _winner_slot(match, points=points, best_of=match.best_of or default_best_of)
+    slot = _winner_slot(match)
     if dm.status not in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE) or slot is None:
         release(record, held)  # already decided (a withdrawal walked it over), or no winner
         return
     result = DRAW_RESULTS[match.result_type] if match.result_type else ResultType.PLAYED
-    engine.record_result(draw, dm.id, winner_slot=slot, result_type=result, score=_score(match, points=points),
+    engine.record_result(draw, dm.id, winner_slot=slot, result_type=result, score=_score(match),
                          new_id=new_id)
-    make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)
+    make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, server=server)
     before_status = record.state.get("status") if record.state else record.status
     save(uow, record, held, now)
     if before_status != draw.status:
@@ -251,8 +252,8 @@ def _change_view(change: engine.Change) -> dict[str, Any]:
             "newEntryID": change.new_entry_id}
 
 
-def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime, points: int,
-                 default_best_of: int) -> None:
+def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime, server: scoring.Scoring
+                 ) -> None:
     """A completed draw match's result is corrected: a changed winner moves on only if nothing it feeds has
     started (`409 downstream_started`), and only with `confirmDrawChange` (else `409 draw_change_required` with
     what would change, changing nothing)."""
@@ -262,7 +263,7 @@ def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime,
     held = load(uow, record)
     draw = held.draw
     dm = draw.matches[match.draw_match_id]
-    slot = _winner_slot(match, points=points, best_of=match.best_of or default_best_of)
+    slot = _winner_slot(match)
     if slot is None or dm.status != DrawMatchStatus.COMPLETE:
         release(record, held)
         return
@@ -271,7 +272,7 @@ def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime,
         raise Conflict("This correction changes who goes on in the draw; confirm with confirmDrawChange.",
                        code="draw_change_required",
                        details={"drawMatches": [_change_view(c) for c in changes]})
-    applied = engine.apply_correction(draw, dm.id, winner_slot=slot, score=_score(match, points=points),
+    applied = engine.apply_correction(draw, dm.id, winner_slot=slot, score=_score(match),
                                       new_id=new_id)
     for change in applied:
         target = draw.matches[change.draw_match_id]
@@ -282,7 +283,7 @@ def on_corrected(uow: UnitOfWork, match: Match, *, confirm: bool, now: datetime,
             real.participants = _participants(draw, target)
             real.updated_on = iso(now)
             uow.matches.put(real)
-    make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)
+    make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, server=server)
     save(uow, record, held, now)
 
 

@@ -21,10 +21,11 @@ from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options,
 from domain.errors import Conflict, Invalid, NotFound
 from domain.estimates import Estimator
 from domain.ids import new_id
-from domain.models import DrawRecord, MatchStatus
+from domain.models import DrawRecord, MatchStatus, ScoringSource
 from domain.names import name_key, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
+from domain.scoring import Scoring
 from domain.views import Reader
 
 
@@ -56,6 +57,7 @@ class NewDraw:
     entries: list[NewEntry]
     group_count: int | None = None
     options: Options = field(default_factory=Options)
+    scoring: Scoring | None = None  # the format of its matches (§18); None: the broadcast's
 
 
 def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> DrawPlayer:
@@ -115,17 +117,18 @@ def _made(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> D
 def preview_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> dict[str, Any]:
     """The draw read that creating this body would give (the same checks, the same placement for the same
     `randomSeed`), with nothing stored: no draw, no match, no audit entry. Its IDs are never kept."""
-    return _view(_made(uow, account_id=account_id, new=new, now=now))
+    return _view(_made(uow, account_id=account_id, new=new, now=now), new.scoring)
 
 
-def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime, default_best_of: int
-                ) -> DrawRecord:
+def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime, server: Scoring) -> DrawRecord:
     """A running draw with a real match in the court pool for every draw match whose entries are known."""
     draw = _made(uow, account_id=account_id, new=new, now=now)
     record = DrawRecord(id=draw.id, account_id=account_id, broadcast_id=draw.broadcast_id, name=draw.name,
-                        created_on=draw.created_on, updated_on=draw.created_on)
+                        created_on=draw.created_on, updated_on=draw.created_on,
+                        scoring=new.scoring.json() if new.scoring else None,
+                        scoring_name=new.scoring.name if new.scoring else None)
     house = house_connection(uow, account_id=account_id, now=now)
-    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=default_best_of)
+    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, server=server)
     record = hooks.save(uow, record, hooks.Held(draw=draw, marks={}), now)
     audit.record(uow, account_id=account_id, action="draw.created", target=("draw", record.id),
                  after={"name": record.name, "format": str(draw.format), "entries": len(draw.entries)}, now=now)
@@ -183,7 +186,7 @@ def withdraw_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: 
         return record
     walked = engine.withdraw(draw, entry_id, new_id=new_id)
     house = house_connection(uow, account_id=account_id, now=now)
-    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, default_best_of=rules.default_best_of)
+    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, server=rules.scoring)
     record = hooks.save(uow, record, held, now)
     for dm in walked:  # their real matches end as walkovers (the draw already has the result)
         winner = "a" if dm.winner_entry_id == dm.slots[0].entry_id else "b"
@@ -220,12 +223,14 @@ def _draw_match_view(dm: DrawMatch) -> dict[str, Any]:
 def draw_view(uow: UnitOfWork, record: DrawRecord) -> dict[str, Any]:
     """The §13 draw read."""
     with hooks.reading(uow, record) as draw:
-        return _view(draw)
+        return _view(draw, Scoring.stored(record.scoring, record.scoring_name, ScoringSource.DRAW))
 
 
-def _view(draw: Draw) -> dict[str, Any]:
+def _view(draw: Draw, scoring: Scoring | None) -> dict[str, Any]:
     return {
         "id": draw.id, "broadcastID": draw.broadcast_id, "name": draw.name, "format": str(draw.format),
+        "scoring": None if scoring is None else scoring.json(),
+        "scoringName": None if scoring is None else scoring.name,
         "status": str(draw.status), "createdOn": draw.created_on,
         "entries": [{"id": e.id, "name": e.name, "club": e.club, "seed": e.seed, "withdrawn": e.withdrawn,
                      "players": [{"manualName": p.name} if p.external_id is None else
@@ -242,7 +247,7 @@ def _view(draw: Draw) -> dict[str, Any]:
     }
 
 
-def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, points: int,
+def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,
                    default_minutes: float = 20.0, limit: int | None = None,
                    cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
     """A page of the broadcast's court pool in §13's order (keyed by that order, `hooks.pool_key`), each a match
@@ -250,7 +255,7 @@ def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: 
     own queues, `Estimator.pool`, over the whole pool); the cursor of the next page or None."""
     get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     pool = hooks.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
-    reader = Reader(uow, points=points)
+    reader = Reader(uow)
     availability = Availability(uow, account_id=account_id, now=now)
     starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool,
                                                                            hooks.pool_courts(uow))

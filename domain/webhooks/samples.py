@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from domain import formats
 from domain.models import EventType
 
 #: §21's `match.called` (its sample is ready before its event type is: compared by value)
@@ -38,6 +39,8 @@ _PENDING: dict[str, Any] = {
     "gameScores": [],
     "score": {"a": 0, "b": 0},
     "scoreVersion": 0,
+    "scoring": formats.to_json(formats.PRESETS["table_tennis"]),
+    "scoringName": "table_tennis",
     "eventName": "Men's Singles",
     "matchRound": "Round of 16",
     "matchDetails": "Best of five, 11 points",

@@ -183,7 +183,9 @@ def test_feed_shows_both_partners_club_or_country_games_and_points(partner: Api,
              "team": "TTC Riverside / Porto TT", "games": 1},
             {"names": ["Bo Lee", "Guest Player"], "team": "KR", "games": 0},
         ],
-        "games": games, "currentGame": {"a": 5, "b": 3}, "status": "active", "event": "Open Doubles",
+        "kind": "games", "games": games, "finished": games[:1], "finishedText": "11-7", "scoreText": "11-7 5-3",
+        "currentGame": {"a": 5, "b": 3},
+        "currentSet": None, "status": "active", "event": "Open Doubles",
         "round": "Final", "bestOf": 5, "startedOn": feed["match"]["startedOn"],
     }
     assert response.headers["ETag"] == f'"{feed["version"]}"'

@@ -12,7 +12,7 @@ from tests.api.test_scoring_routes import call
 from tests.conftest import Api
 
 COLUMNS = ["court", "event", "round", "sideA", "sideB", "games", "gamesA", "gamesB", "winner", "winnerNames",
-           "startedOn", "completedOn", "minutes"]
+           "startedOn", "completedOn", "minutes", "format"]
 
 
 def played(operator: Api, clock: Any, table_id: str, a: str, b: str, games: list[tuple[int, int]],
@@ -39,7 +39,7 @@ def test_results_json_lists_completed_matches_oldest_first(operator: Api, event:
     assert first | {"startedOn": None, "completedOn": None} == {
         "court": "Court 1", "event": "Open", "round": "Final", "sideA": "Ann Lee", "sideB": "Bo Chan",
         "games": "11-7 9-11 11-5 11-3", "gamesA": 3, "gamesB": 1, "winner": "A", "winnerNames": "Ann Lee",
-        "startedOn": None, "completedOn": None, "minutes": 21.5,
+        "startedOn": None, "completedOn": None, "minutes": 21.5, "format": "table_tennis",
     }
     assert first["completedOn"] < second["completedOn"]
     assert (second["court"], second["winner"], second["winnerNames"], second["minutes"]) == ("Court 2", "B", "Di", 10.0)

@@ -284,5 +284,8 @@ def test_scoring_events_go_only_to_the_matchs_connection(
 
 @pytest.mark.parametrize(("settings", "points"), [({}, 11), ({"points_per_game": 21}, 21)], indirect=["settings"])
 def test_operator_reads_the_servers_scoring_rules(points: int, operator: Api, partner: Api) -> None:
-    assert operator.get("/operator/rules").json == {"data": {"pointsPerGame": points, "defaultBestOf": 5}}
+    assert operator.get("/operator/rules").json == {"data": {
+        "pointsPerGame": points, "defaultBestOf": 5, "scoring": {"kind": "games", "bestOf": 5, "pointsToWin": points,
+                                                                 "winBy": 2, "cap": None},
+        "scoringName": "table_tennis" if points == 11 else None}}
     assert partner.get("/operator/rules").status_code == 401

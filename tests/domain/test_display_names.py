@@ -48,5 +48,5 @@ def test_only_the_wanted_players_are_looked_up() -> None:
 def test_reads_stand_in_the_external_id_and_public_pages_tbd_for_an_unknown_name() -> None:
     played = match(playerA={"externalID": "p1"}, playerB={"externalID": "p9"})
     assert side_names(played, CLUB) == {"playerA": "Anna Lee", "playerB": "p9"}
-    shown = sides_shown(played, CLUB, points=11)
+    shown = sides_shown(played, CLUB)
     assert [(side["names"], side["team"]) for side in shown] == [(["Anna Lee"], "TTC"), (["TBD"], None)]

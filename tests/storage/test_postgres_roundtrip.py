@@ -86,7 +86,8 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     retried = partner.post("/webhooks/retry", json={"eventID": event_id})  # a manual attempt, delivered
     assert retried.status_code == 200 and retried.json["data"]["status"] == "delivered", retried.json
 
-    house = operator.post("/operator/broadcasts", json={"name": "Club day", "tables": [{"label": "Court 1"}]})
+    house = operator.post("/operator/broadcasts", json={"name": "Club day", "tables": [{"label": "Court 1"}],
+                                                        "scoring": "tennis"})  # a tap keeps the game in play
     assert house.status_code == 201, house.json
     court = house.json["data"]["tables"][0]["id"]
     queued = operator.post("/operator/matches", json={"tableID": court, "playerListExternalID": "list-1",
@@ -115,7 +116,7 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     assert operator.post(f"/operator/matches/{walked.json['data']['id']}/walkover",
                          json={"winnerSide": "b", "reason": "no_show"}).status_code == 200
     drawn = operator.post("/operator/draws", json={"broadcastID": house_id, "name": "Club cup", "format":
-                                                    "single_elimination", "tableIDs": [court], "entries": [
+                                                    "single_elimination", "tableIDs": [court], "scoring": "badminton", "entries": [
                                                         {"players": [{"manualName": "Cup One"}]},
                                                         {"players": [{"manualName": "Cup Two"}]}]})
     assert drawn.status_code == 201, drawn.json

@@ -1,0 +1,75 @@
+"""Scoring formats in bodies and reads (contract §18): a preset key or a format object, checked by the one format
+module (`domain.formats`), and the reads of formats and of scores under them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields
+
+from domain import formats
+from domain.errors import Invalid
+from domain.models import ScoringSource
+from domain.scoring import Scoring
+
+GAME_RULE: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["pointsToWin"], "properties": {
+    "pointsToWin": {"type": "integer", "minimum": 1, "maximum": 99},
+    "winBy": {"type": "integer", "enum": [1, 2], "default": 2},
+    "cap": {"type": ["integer", "null"], "minimum": 2, "maximum": 199,
+            "description": "the first side to reach it wins (null: none); more than pointsToWin"}}}
+GAMES_FORMAT = {"type": "object", "title": "GamesFormat", "additionalProperties": False,
+                "required": ["kind", "bestOf", "pointsToWin"], "properties": {
+                    "kind": {"type": "string", "enum": ["games"]},
+                    "bestOf": {"type": "integer", "enum": [1, 3, 5, 7, 9]},
+                    **GAME_RULE["properties"],
+                    "decidingGame": {**GAME_RULE, "type": ["object", "null"],
+                                     "description": "replaces pointsToWin, winBy and cap in the last game"}}}
+SETS_FORMAT = {"type": "object", "title": "SetsFormat", "additionalProperties": False,
+               "required": ["kind", "bestOf"], "properties": {
+                   "kind": {"type": "string", "enum": ["sets"]},
+                   "bestOf": {"type": "integer", "enum": [1, 3, 5]},
+                   "gamesToWin": {"type": "integer", "minimum": 4, "maximum": 8, "default": 6},
+                   "tiebreakAt": {"type": ["integer", "null"], "minimum": 4, "maximum": 8,
+                                  "description": "null (no tiebreak) or gamesToWin (default)"},
+                   "tiebreakTo": {"type": "integer", "enum": [7, 10], "default": 7},
+                   "finalSet": {"type": "string", "enum": [str(f) for f in formats.FinalSet], "default": "tiebreak"},
+                   "noAd": {"type": "boolean", "default": False,
+                            "description": "a golden point at deuce (40-40)"}}}
+
+
+class ScoringField(fields.Field[Scoring]):
+    """`scoring`: a preset key or a format object (contract §18), checked by `domain.formats`; a body's format
+    is kept with where it was set (`source`)."""
+
+    OPENAPI = {"oneOf": [{"type": "string", "enum": list(formats.PRESETS)}, GAMES_FORMAT, SETS_FORMAT],
+               "description": "a preset key (GET /operator/scoring-formats lists them) or a format object"}
+
+    def __init__(self, source: ScoringSource, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.source = source
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Scoring:
+        try:
+            return Scoring.given(value, self.source)
+        except Invalid as exc:
+            problems = (exc.details or {}).get("json", {}).get("scoring")
+            raise ValidationError(problems or str(exc)) from exc
+
+
+class TiebreakRead(Schema):
+    a = fields.Integer(required=True)
+    b = fields.Integer(required=True)
+
+
+class PointLabels(Schema):
+    a = fields.String(required=True, metadata={"description": '"0", "15", "30", "40", "AD", or tiebreak points'})
+    b = fields.String(required=True)
+
+
+class ScoringFormatRead(Schema):
+    """A preset of `GET /operator/scoring-formats`."""
+
+    name = fields.String(required=True, metadata={"description": "the preset key"})
+    description = fields.String(required=True, metadata={"description": "the format in plain English"})
+    scoring = fields.Dict(required=True, metadata={"description": "the format object"})
