@@ -93,6 +93,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/operator/rosters/{roster_id}/registration"): "operatorGetRegistrationLink",
     ("POST", "/operator/rosters/{roster_id}/registration/rotate"): "operatorRotateRegistrationLink",
     ("GET", "/operator/rules"): "operatorGetScoringRules",
+    ("GET", "/operator/scoring-formats"): "operatorListScoringFormats",
     ("GET", "/operator/scoreboards"): "operatorListScoreboards",
     ("GET", "/operator/tables"): "operatorListTables",
     ("PUT", "/operator/tables/{table_id}/queue"): "operatorReorderQueue",

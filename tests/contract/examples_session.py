@@ -106,6 +106,7 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     s.call("GET", "/health", None)
     s.call("GET", "/operator/rules", op)
     s.call("GET", "/operator/scoreboards", op)
+    s.call("GET", "/operator/scoring-formats", op)
     # --- a partner's developer key and an OAuth app
     key = s.call("POST", "/operator/keys", op, {"name": "Scores Live"}, status=201)["data"]["key"]
     app_ = s.call("POST", "/operator/apps", op, {"name": "Club App", "redirectURIs": [REDIRECT],
