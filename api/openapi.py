@@ -277,12 +277,19 @@ def document_operation(path: str, method: str, operation: dict[str, Any], *,
         needed.add("403")
     if "{" in path or body_members & REFERENCES:
         needed.add("404")
+    idempotent = any(isinstance(p, dict) and p.get("name") == "Idempotency-Key" for p in parameters)
+    if idempotent:
+        needed.add("409")  # `idempotency_key_reused` (contract §23)
     for status in needed:
         responses.setdefault(status, None)
     if path.endswith(("/bulk", "/bulk/cancel")) and "200" in responses and "207" not in responses:
         partial = copy.deepcopy(responses["200"])
         partial["description"] = "Some items failed: one result per item, in request order."
         responses["207"] = partial
+    own_conflict = responses.get("409")
+    if idempotent and isinstance(own_conflict, dict) and "$ref" not in own_conflict and \
+            "idempotency_key_reused" not in own_conflict.get("description", "idempotency_key_reused"):
+        own_conflict["description"] += " Or `idempotency_key_reused`: the Idempotency-Key was sent with another body."
     page = _is_html_page(responses)
     for status, response in list(responses.items()):
         if status in ERRORS:

@@ -511,3 +511,12 @@ def test_the_examples_session_still_runs_and_gives_every_example() -> None:
     shape = {name: ("request" in kept, sorted(kept["responses"])) for name, kept in recorded.items()}
     assert shape == {name: ("request" in kept, sorted(kept["responses"])) for name, kept in committed.items()}
     assert "svc_test_" not in EXAMPLES.read_text().replace("svc_test_EXAMPLE", "")
+
+
+def test_an_idempotent_create_documents_its_409(document: dict[str, Any]) -> None:
+    """The 409 of a reused key is documented by the operation itself, not only by `default`."""
+    for path, method, operation in operations(document):
+        parameters = [p for p in operation.get("parameters", []) if isinstance(p, dict)]
+        if any(p.get("name") == "Idempotency-Key" for p in parameters):
+            conflict = resolve(document, operation["responses"]["409"])
+            assert "idempotency_key_reused" in conflict["description"], (method, path)
