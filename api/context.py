@@ -183,7 +183,12 @@ def actor(kind: ActorKind | None = None, id: str | None = None) -> Actor:
 @contextmanager
 def unit_of_work(acting: Actor | None = None) -> Iterator[StoreUnitOfWork]:
     """One atomic unit of work, its changes made by `acting` (default: this request's caller, `actor()`); wakes
-    the webhook dispatcher when it recorded new events."""
+    the webhook dispatcher when it recorded new events. Inside an idempotent create the create's unit of work is
+    joined instead, so that the create and its remembered answer commit together."""
+    joined: StoreUnitOfWork | None = g.get("joined_unit_of_work") if has_request_context() else None
+    if joined is not None:  # inside an idempotent create (api/idempotency.py): its one unit of work
+        yield joined
+        return
     ctx = services()
     with store_unit_of_work(ctx.store, actor=acting or actor(), audit_enabled=ctx.audit_enabled) as uow:
         yield uow

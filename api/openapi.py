@@ -15,6 +15,10 @@ patch body that needs at least one property.
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
+from pathlib import Path
 from typing import Any
 
 from apispec import APISpec, BasePlugin
@@ -22,12 +26,14 @@ from flask_smorest import Api
 from marshmallow import Schema, fields, validate
 from werkzeug.routing import Map, Rule
 
+from api.operation_ids import operation_id
 from api.platform import PREFIX, REQUEST_ID_MAX, REQUEST_ID_MIN, REQUEST_ID_PATTERN, human_bytes, human_seconds
 from api.schemas.common import ErrorEnvelope, Vocabulary
 from api.schemas.matches import GameScoreRead, MatchMoveSchema, MatchRead
-from domain.models import MATCH_EVENTS, SCOPES, EventType
+from domain.models import SCOPES, SUBSCRIBABLE_EVENTS, EventType
 from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
+from domain.webhooks.samples import sample_payload
 
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
 
@@ -134,6 +140,8 @@ class PreviousResult(Schema):
 
 class MatchEventData(Schema):
     match = fields.Nested(MatchRead, required=True, metadata={"description": "As GET /matches/{externalID}."})
+    test = fields.Boolean(metadata={"description": "true in a sample sent by POST /webhooks/test {type}; "
+                                                   "absent in real events"})
 
 
 class ResultUpdatedData(MatchEventData):
@@ -157,11 +165,11 @@ def _event_schema(name: str, event_types: list[EventType], data: type[Schema]) -
 
 
 RESULT_UPDATED = EventType.MATCH_RESULT_UPDATED
-MatchEvent = _event_schema("MatchEvent", [e for e in MATCH_EVENTS if e != RESULT_UPDATED], MatchEventData)
+MatchEvent = _event_schema("MatchEvent", [e for e in SUBSCRIBABLE_EVENTS if e != RESULT_UPDATED], MatchEventData)
 ResultUpdatedEvent = _event_schema("ResultUpdatedEvent", [RESULT_UPDATED], ResultUpdatedData)
 TestEvent = _event_schema("TestEvent", [EventType.INTEGRATION_TEST], TestEventData)
 #: Which body each event type's delivery carries (the `x-webhooks` of the document).
-EVENT_SCHEMAS = {**{event: "MatchEvent" for event in MATCH_EVENTS}, RESULT_UPDATED: "ResultUpdatedEvent",
+EVENT_SCHEMAS = {**{event: "MatchEvent" for event in SUBSCRIBABLE_EVENTS}, RESULT_UPDATED: "ResultUpdatedEvent",
                  EventType.INTEGRATION_TEST: "TestEvent"}
 
 SIGNATURE_HEADERS = [
@@ -183,7 +191,8 @@ def _webhook(event_type: str, schema: str, settings: Settings) -> dict[str, Any]
                        f"({schedule}); 410 stops retries.",
         "parameters": SIGNATURE_HEADERS,
         "requestBody": {"required": True,
-                        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}},
+                        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"},
+                                                         "example": sample_payload(event_type)}}},
         "responses": {"2XX": {"description": "Delivered."}},
     }}
 
@@ -206,6 +215,8 @@ class PlatformPlugin(BasePlugin):
             if method in {"parameters", "summary", "description", "servers"}:
                 continue
             document_operation(path or "", method, operation, body_members=self._body_members(operation))
+            operation["operationId"] = operation_id(method, path or "")
+            add_examples(operation, examples().get(operation["operationId"], {}))
 
     def _body_members(self, operation: dict[str, Any]) -> set[str]:
         """Top-level property names of the request body (of each alternative of an anyOf/oneOf body)."""
@@ -220,6 +231,27 @@ class PlatformPlugin(BasePlugin):
                 members |= set(schema.get("properties", {}))
                 pending += [*schema.get("anyOf", []), *schema.get("oneOf", []), *schema.get("allOf", [])]
         return members
+
+
+@functools.cache
+def examples() -> dict[str, dict[str, Any]]:
+    """Each operation's example request body and answers by status (`api/examples.json`, recorded from a real
+    session by `tests/contract/examples_session.py`)."""
+    loaded: dict[str, dict[str, Any]] = json.loads((Path(__file__).parent / "examples.json").read_text())
+    return loaded
+
+
+def add_examples(operation: dict[str, Any], recorded: dict[str, Any]) -> None:
+    """Put the recorded request body and 2xx answers beside their JSON schemas (deep copies: the document is
+    served as JSON, and one example may be shown by two documents)."""
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is not None and "request" in recorded:
+        body["example"] = copy.deepcopy(recorded["request"])
+    for status, answer in recorded.get("responses", {}).items():
+        response = operation.get("responses", {}).get(status)
+        media = response.get("content", {}).get("application/json") if isinstance(response, dict) else None
+        if media is not None:
+            media["example"] = copy.deepcopy(answer)
 
 
 def document_operation(path: str, method: str, operation: dict[str, Any], *,
@@ -245,12 +277,19 @@ def document_operation(path: str, method: str, operation: dict[str, Any], *,
         needed.add("403")
     if "{" in path or body_members & REFERENCES:
         needed.add("404")
+    idempotent = any(isinstance(p, dict) and p.get("name") == "Idempotency-Key" for p in parameters)
+    if idempotent:
+        needed.add("409")  # `idempotency_key_reused` (contract §23)
     for status in needed:
         responses.setdefault(status, None)
     if path.endswith(("/bulk", "/bulk/cancel")) and "200" in responses and "207" not in responses:
-        partial = dict(responses["200"])
+        partial = copy.deepcopy(responses["200"])
         partial["description"] = "Some items failed: one result per item, in request order."
         responses["207"] = partial
+    own_conflict = responses.get("409")
+    if idempotent and isinstance(own_conflict, dict) and "$ref" not in own_conflict and \
+            "idempotency_key_reused" not in own_conflict.get("description", "idempotency_key_reused"):
+        own_conflict["description"] += " Or `idempotency_key_reused`: the Idempotency-Key was sent with another body."
     page = _is_html_page(responses)
     for status, response in list(responses.items()):
         if status in ERRORS:

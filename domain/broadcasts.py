@@ -14,7 +14,7 @@ without `id` are created, omitted courts are removed. Decisions (documented in d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -24,7 +24,7 @@ from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
-from domain.models import POOL, Broadcast, MatchStatus, ScoringSource, Table
+from domain.models import POOL, Broadcast, Match, MatchStatus, ScoringSource, Table
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.scoring import Scoring
@@ -98,7 +98,12 @@ def court_scoreboards(broadcast: Broadcast, table: Table) -> list[str]:
     return [broadcast.default_scoreboard_id] if broadcast.default_scoreboard_id else []
 
 
-def _clear_court(uow: UnitOfWork, table: Table) -> None:
+#: Told of each pending match a removed court takes with it, before it goes (the operator's removals emit
+#: `match.cancelled`, contract §23: `domain.cancellations`).
+Cancelled = Callable[[Match], None] | None
+
+
+def _clear_court(uow: UnitOfWork, table: Table, cancelled: Cancelled = None) -> None:
     """Remove a court: 409 `table_busy` while a match is active on it; its pending queue goes with it."""
     matches = uow.matches.find(table_id=table.id)
     if any(match.status == MatchStatus.ACTIVE for match in matches):
@@ -106,11 +111,14 @@ def _clear_court(uow: UnitOfWork, table: Table) -> None:
                        details={"tableID": table.id})
     for match in matches:
         if match.status == MatchStatus.PENDING:
+            if cancelled is not None:
+                cancelled(match)
             uow.matches.delete(match.id)
     uow.tables.delete(table.id)
 
 
-def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Court], *, now: datetime) -> None:
+def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Court], *, now: datetime,
+                      cancelled: Cancelled = None) -> None:
     """Replace the court configuration (see the module docstring)."""
     current = {table_id: uow.tables.get(table_id) for table_id in broadcast.table_ids}
     named = [court.id for court in courts if court.id is not None]
@@ -122,7 +130,7 @@ def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Co
         raise Invalid("Each court may be named only once.", details={"json": {"tables": {"id": twice}}})
     for table_id, table in current.items():
         if table is not None and table_id not in named:
-            _clear_court(uow, table)
+            _clear_court(uow, table, cancelled)
     table_ids = []
     for court in courts:
         table = current.get(court.id or "") or Table(
@@ -193,7 +201,7 @@ def _follow_format(uow: UnitOfWork, broadcast: Broadcast, server: Scoring, *, no
 
 def patch_broadcast(
     uow: UnitOfWork, *, account_id: str, broadcast_id: str, change: BroadcastChange, now: datetime,
-    server: Scoring, connection_id: str | None = None,
+    server: Scoring, connection_id: str | None = None, cancelled: Cancelled = None,
 ) -> Broadcast:
     """Change any of the write fields (at least one); `null` clears an optional one. `server` is the server's
     format, which the pending matches take when `scoring` is cleared.
@@ -218,7 +226,7 @@ def patch_broadcast(
     if given(change.scoreboard_ids):
         broadcast.scoreboard_ids = change.scoreboard_ids
     if given(change.tables):
-        _configure_courts(uow, broadcast, change.tables, now=now)
+        _configure_courts(uow, broadcast, change.tables, now=now, cancelled=cancelled)
     settings_before = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
     if given(change.require_check_in):
         broadcast.require_check_in = change.require_check_in
@@ -240,6 +248,7 @@ def patch_broadcast(
 
 def delete_broadcast(
     uow: UnitOfWork, *, account_id: str, broadcast_id: str, connection_id: str | None = None,
+    cancelled: Cancelled = None,
 ) -> Broadcast:
     """Delete the broadcast, its courts and its managed output links (409 `table_busy` if a court is in play).
 
@@ -248,7 +257,7 @@ def delete_broadcast(
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     _require_manager(broadcast, connection_id, "delete it")
     for table in _tables(uow, broadcast):
-        _clear_court(uow, table)
+        _clear_court(uow, table, cancelled)
     outputs.delete_outputs(uow, broadcast_id=broadcast.id)
     uow.broadcasts.delete(broadcast.id)
     return broadcast

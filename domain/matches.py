@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from domain import audit, queues, scorers, scoring
 from domain.availability import Availability
 from domain.bulk import check_unique
+from domain.cancellations import match_cancelled
 from domain.clock import iso
 from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
@@ -247,8 +248,10 @@ def move_match(
     return _move(uow, match, table, now, ends)
 
 
-def _cancel(uow: UnitOfWork, match: Match, now: datetime) -> Match:
+def _cancel(uow: UnitOfWork, match: Match, now: datetime, *, by_operator: bool = False) -> Match:
     _require_pending(match)
+    if by_operator:
+        match_cancelled(uow, match, now=now)
     uow.matches.delete(match.id)
     audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
                  before=match, now=now)
@@ -566,7 +569,7 @@ def operator_cancel_match(uow: UnitOfWork, *, account_id: str, match_id: str, no
     if match.draw_id:
         raise Conflict("A draw's match is not cancelled alone: withdraw an entry, or delete the draw.",
                        code="match_in_draw")
-    return _cancel(uow, match, now)
+    return _cancel(uow, match, now, by_operator=True)
 
 
 def reorder_queue(

@@ -25,12 +25,18 @@ class EventType(StrEnum):
     MATCH_SCORE_UPDATED = "match.score_updated"
     MATCH_COMPLETED = "match.completed"
     MATCH_RESULT_UPDATED = "match.result_updated"
+    MATCH_CANCELLED = "match.cancelled"
     INTEGRATION_TEST = "integration.test"
 
 
-#: The events a webhook configuration subscribes to (`events`), in the order a match emits them.
+#: The seed's four events: what a configuration whose `events` were never set is subscribed to, in the order a
+#: match emits them.
 MATCH_EVENTS = (EventType.MATCH_STARTED, EventType.MATCH_SCORE_UPDATED, EventType.MATCH_COMPLETED,
                 EventType.MATCH_RESULT_UPDATED)
+#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match).
+OPT_IN_EVENTS = (EventType.MATCH_CANCELLED,)
+#: Every event type `events` may name, and `POST /webhooks/test` may send a sample of.
+SUBSCRIBABLE_EVENTS = MATCH_EVENTS + OPT_IN_EVENTS
 
 
 class MatchStatus(StrEnum):

@@ -10,7 +10,7 @@ A team is backed by a team-type roster (and that roster's backing list), created
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +20,7 @@ from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, DomainError, Invalid, NotFound
 from domain.ids import new_id
-from domain.models import PlayerList, PlayerSource, RosterType, Team
+from domain.models import MatchStatus, PlayerList, PlayerSource, RosterType, Team
 from domain.names import name_key, same_name, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
@@ -139,6 +139,37 @@ def _apply_change(
 
 # ------------------------------------------------------------------ player lists
 
+OPEN_STATUSES = (MatchStatus.PENDING, MatchStatus.ACTIVE)
+
+
+def check_players_in_use(
+    uow: UnitOfWork, *, connection_id: str, player_list: PlayerList, kept: Sequence[Player],
+) -> None:
+    """A sync or patch may not remove a mapped player whom a pending or active match of the connection names on
+    this list: `409 player_in_use` with `details.players` (externalIDs) and `details.matchIDs` (contract §23).
+    Such a match would otherwise show the bare externalID as a name, and creating one is refused already."""
+    staying = {p.get("externalID") for p in kept}
+    removed = {p["externalID"] for p in player_list.players
+               if _mapped_by(p, connection_id) and p.get("externalID") not in staying}
+    if not removed or not player_list.external_id:
+        return
+    named: set[str] = set()
+    match_ids: list[str] = []
+    for match in uow.matches.find(connection_id=connection_id, player_list_external_id=player_list.external_id):
+        if match.status not in OPEN_STATUSES:
+            continue
+        hits = {ref.get("externalID") for ref in match.participants.values()} & removed
+        if hits:
+            named |= {hit for hit in hits if hit is not None}
+            match_ids.append(match.id)
+    if match_ids:
+        raise Conflict(
+            f"{len(named)} player(s) to remove are named by {len(match_ids)} pending or active match(es); "
+            "cancel or change those matches first.", code="player_in_use",
+            details={"players": sorted(named), "matchIDs": sorted(match_ids)},
+        )
+
+
 
 def own_list(uow: UnitOfWork, *, connection_id: str, external_id: str) -> PlayerList:
     """The calling connection's list with this externalID; anyone else's or unknown is 404."""
@@ -157,7 +188,9 @@ def sync_list(
         id=new_id("pl"), account_id=account_id, name=sync.name, players=[], created_on=iso(now),
         updated_on=iso(now), connection_id=connection_id, external_id=sync.external_id,
     )
-    existing.players = replace_mapped(existing.players, sync.players, connection_id=connection_id)
+    players = replace_mapped(existing.players, sync.players, connection_id=connection_id)
+    check_players_in_use(uow, connection_id=connection_id, player_list=existing, kept=players)
+    existing.players = players
     existing.name, existing.description, existing.updated_on = sync.name, sync.description, iso(now)
     return uow.player_lists.put(existing)
 
@@ -168,7 +201,10 @@ def patch_list(
     """`PATCH /player-lists/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `description`."""
     _check_change(change, "upsert, removeExternalIDs, name, description")
     player_list = own_list(uow, connection_id=connection_id, external_id=external_id)
+    before = list(player_list.players)
     _apply_change(player_list, change, connection_id=connection_id, now=now)
+    check_players_in_use(uow, connection_id=connection_id, player_list=replace(player_list, players=before),
+                         kept=player_list.players)
     return uow.player_lists.put(player_list)
 
 

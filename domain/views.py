@@ -63,7 +63,7 @@ def match_view(
         "scoringName": scoring.name_of(match),
         "bestOf": fmt.best_of,
     }
-    optional = {
+    optional = {  # (a walkover's or retirement's winner is stored; a played match's is its score's, below)
         "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
         "startTime": match.start_time, "isDoubles": match.is_doubles,
         "currentGame": scoring.current_game(match) if match.status == MatchStatus.ACTIVE else None,
@@ -73,9 +73,20 @@ def match_view(
         "drawID": match.draw_id, "drawMatchID": match.draw_match_id,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
+    if match.status == MatchStatus.COMPLETED and match.winner_side is None:  # a played match's winner (§23)
+        side = scoring.winner(match) or winner_of(formats.won(fmt, match.game_scores))
+        if side is not None:
+            read["winnerSide"] = side
     names = side_names(match, player_list)
     read.update({side: names[side] for side in SIDES if side in names})
     return read
+
+
+def winner_of(score: dict[str, int]) -> str | None:
+    """The side that won more games ("a" or "b"); None for a level score (a completed match never has one)."""
+    if score["a"] == score["b"]:
+        return None
+    return "a" if score["a"] > score["b"] else "b"
 
 
 class Reader:

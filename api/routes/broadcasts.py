@@ -7,6 +7,7 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import BroadcastCreate, BroadcastPatch, BroadcastRead
 from api.security import requires
@@ -30,6 +31,7 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/broadcasts", methods=["POST"])
 @requires("broadcasts.write")
+@idempotent
 @blp.arguments(BroadcastCreate)
 @blp.response(201, envelope(BroadcastRead))
 def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:

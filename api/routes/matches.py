@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.matches import (
     CANCEL_BULK,
@@ -80,6 +81,7 @@ def _deleted(_: Reader, match: Match) -> Json:
 
 @blp.route("/matches", methods=["PUT", "POST"])
 @requires("matches.write")
+@idempotent
 @blp.arguments(MatchSyncSchema)
 @blp.response(200, envelope(MatchRead))
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
@@ -103,6 +105,7 @@ def list_matches(query: Json) -> Json:
 
 @blp.route("/matches/bulk", methods=["POST"])
 @requires("matches.write")
+@idempotent
 @blp.arguments(BulkSyncSchema)
 @blp.response(200, SYNC_BULK)
 @blp.alt_response(207, schema=SYNC_BULK, description="Some items failed; see each result.")

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.oauth_server import TokenRequest, TokenServer, token_body
 from api.routes.connection import RevokedSchema
 from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
@@ -321,6 +322,7 @@ def list_apps(query: dict[str, Any]) -> dict[str, object]:
 
 @blp.route("/operator/apps", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(AppCreateSchema)
 @blp.response(201, envelope(AppCreatedSchema))
 def create_app(new: oauth.NewApp) -> dict[str, object]:

@@ -8,6 +8,7 @@ from marshmallow import fields, post_load
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.schemas.common import Strict, envelope, list_envelope, str_field
 from api.schemas.scoring import ScoringFormatRead
 from api.security import requires
@@ -36,6 +37,7 @@ class DeveloperKeySchema(Strict):
 
 @blp.route("/operator/keys", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(DeveloperKeyCreate)
 @blp.response(201, envelope(DeveloperKeySchema))
 def create_developer_key(new: auth.NewDeveloperKey) -> dict[str, object]:

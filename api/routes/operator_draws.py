@@ -6,6 +6,7 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.routes.matches import rules
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.draws import DrawCreateBody, DrawDeleted, DrawQuery, DrawRead, PoolMatchRead
@@ -24,6 +25,7 @@ def _account() -> str:
 
 @blp.route("/operator/draws", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(DrawCreateBody)
 @blp.response(201, envelope(DrawRead))
 @blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed (the same person twice, seeds, "

@@ -11,17 +11,18 @@ from marshmallow import Schema, fields, post_load, validate
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.routes.matches import reader, rules
 from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope
 from api.schemas.matches import (
     CompleteBody,
-    ImportEnvelope,
     MatchRead,
     OperatorMatchCreate,
     OperatorTableRead,
     PointBody,
     QueueOrderBody,
     ScheduleImportBody,
+    ScheduleImportResultEnvelope,
     ScoreBody,
     StrictBoolean,
     TableRead,
@@ -107,6 +108,7 @@ def list_matches(query: Json) -> Json:
 
 @blp.route("/operator/matches", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(OperatorMatchCreate)
 @blp.response(201, envelope(MatchRead))
 @blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed, unknown_player, duplicate_player.")
@@ -125,9 +127,10 @@ def create_match(body: svc.MatchSync) -> Json:
 
 @blp.route("/operator/matches/import", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(ScheduleImportBody)
-@blp.response(200, ImportEnvelope, description="Every row is valid (and queued unless `dryRun`).")
-@blp.alt_response(207, schema=ImportEnvelope, description="Some row failed: nothing is queued.")
+@blp.response(200, ScheduleImportResultEnvelope, description="Every row is valid (and queued unless `dryRun`).")
+@blp.alt_response(207, schema=ScheduleImportResultEnvelope, description="Some row failed: nothing is queued.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
 def import_matches(schedule_import: schedule.ScheduleImport) -> tuple[Json, int]:
     """Import a schedule: each row a match on a court of the broadcast, all or nothing (contract §9).

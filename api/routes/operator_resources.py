@@ -10,6 +10,7 @@ from typing import Any
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
 from api.context import caller, now, services, unit_of_work
+from api.idempotency import idempotent
 from api.routes.matches import reader
 from api.routes.rosters import roster_page
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
@@ -26,12 +27,12 @@ from api.schemas.resources import (
     OperatorRosterPatch,
     PlayerEdit,
     PlayerImport,
-    PlayerImportEnvelope,
+    PlayerImportResultEnvelope,
     RosterRead,
     TableAssign,
 )
 from api.security import requires
-from domain import broadcasts, player_lists, rosters, tables, views
+from domain import broadcasts, cancellations, player_lists, rosters, tables, views
 from domain.models import Broadcast
 from domain.ports import UnitOfWork
 
@@ -58,6 +59,7 @@ def list_broadcasts(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/operator/broadcasts", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(OperatorBroadcastCreate)
 @blp.response(201, envelope(OperatorBroadcastRead))
 def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
@@ -74,8 +76,9 @@ def create_broadcast(new: broadcasts.NewBroadcast) -> dict[str, Any]:
 def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> dict[str, Any]:
     """Change a broadcast; `tables` replaces the whole court configuration."""
     with unit_of_work() as uow:
-        broadcast = broadcasts.patch_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
-                                               change=change, now=now(), server=services().rules.scoring)
+        broadcast = cancellations.operator_patch_broadcast(uow, account_id=caller().account_id,
+                                                           broadcast_id=broadcast_id, change=change, now=now(),
+                                                           server=services().rules.scoring)
         return _broadcast(uow, broadcast)
 
 
@@ -85,7 +88,8 @@ def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> di
 def delete_broadcast(broadcast_id: str) -> dict[str, Any]:
     """Delete a broadcast with its courts and managed output links."""
     with unit_of_work() as uow:
-        broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
+        broadcast = cancellations.operator_delete_broadcast(uow, account_id=caller().account_id,
+                                                            broadcast_id=broadcast_id, now=now())
     return {"data": {"id": broadcast.id, "deleted": True}}
 
 
@@ -116,6 +120,7 @@ def list_player_lists(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/operator/player-lists", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(OperatorPlayerListCreate)
 @blp.response(201, envelope(OperatorPlayerListRead))
 def create_player_list(new: player_lists.NewHouseList) -> dict[str, Any]:
@@ -127,6 +132,7 @@ def create_player_list(new: player_lists.NewHouseList) -> dict[str, Any]:
 
 @blp.route("/operator/player-lists/<list_id>/players", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(ManualPlayer)
 @blp.response(201, envelope(OperatorPlayerListRead))
 @blp.alt_response(409, response="DEFAULT_ERROR", description="`player_exists`: the externalID is taken in this list.")
@@ -140,9 +146,11 @@ def add_manual_player(player: player_lists.NewManualPlayer, list_id: str) -> dic
 
 @blp.route("/operator/player-lists/<list_id>/players/import", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(PlayerImport)
-@blp.response(200, PlayerImportEnvelope, description="Every row is valid (and added unless `dryRun`).")
-@blp.alt_response(207, schema=PlayerImportEnvelope, description="Some row failed (`player_exists`): nothing is added.")
+@blp.response(200, PlayerImportResultEnvelope, description="Every row is valid (and added unless `dryRun`).")
+@blp.alt_response(207, schema=PlayerImportResultEnvelope,
+                  description="Some row failed (`player_exists`): nothing is added.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: no player list of this account.")
 def import_players(sheet: player_lists.PlayerSheet, list_id: str) -> tuple[dict[str, Any], int]:
     """Import a sheet of players into a list, all or nothing: each row a manual player; a name already in the list
@@ -194,6 +202,7 @@ def list_rosters(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/operator/rosters", methods=["POST"])
 @requires(operator=True)
+@idempotent
 @blp.arguments(OperatorRosterCreate)
 @blp.response(201, envelope(RosterRead))
 @blp.alt_response(404, response="DEFAULT_ERROR", description="`not_found`: `broadcastID` is not a broadcast of "

@@ -6,6 +6,7 @@ from typing import Any
 
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
+from api.idempotency import idempotent
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import RosterCreate, RosterPatch, RosterRead
 from api.security import requires
@@ -34,6 +35,7 @@ def roster_page(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/rosters", methods=["POST"])
 @requires("rosters.write")
+@idempotent
 @blp.arguments(RosterCreate)
 @blp.response(201, envelope(RosterRead))
 def create_roster(new: rosters.NewRoster) -> dict[str, Any]:

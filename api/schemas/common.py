@@ -27,7 +27,7 @@ class Strict(Schema):
         unknown = RAISE
 
 
-class ErrorBody(Schema):
+class ErrorDetail(Schema):
     code = fields.String(required=True)
     message = fields.String(required=True)
     details = fields.Raw()
@@ -36,7 +36,7 @@ class ErrorBody(Schema):
 class ErrorEnvelope(Schema):
     """Every error: `{"error": {"code", "message", "details"?}}`."""
 
-    error = fields.Nested(ErrorBody, required=True)
+    error = fields.Nested(ErrorDetail, required=True)
 
 
 @cache

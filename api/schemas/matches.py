@@ -66,13 +66,23 @@ class BestOf(fields.Field[int]):
 
 
 class Timestamp(fields.AwareDateTime):
-    """An ISO 8601 date-time (no offset = UTC), kept in our one format (`2026-11-21T10:00:00.000Z`).
+    """An ISO 8601 date-time with `Z` or an offset, kept in our one format (`2026-11-21T10:00:00.000Z`). One
+    without an offset is `400 validation_failed` naming the field, never read as UTC (contract §23): a partner's
+    local `10:00` would otherwise land hours off.
 
     A moment that cannot be shifted to UTC (year 1 with a positive offset) keeps its own offset.
     """
 
+    default_error_messages = {
+        "invalid_awareness": "Must carry 'Z' or an offset (2026-11-28T10:00:00Z, 2026-11-28T10:00:00+01:00); "
+                             "a date-time without one is not read as UTC.",
+    }
+
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(default_timezone=UTC, **kwargs)
+        metadata = dict(kwargs.pop("metadata", {}))
+        metadata["description"] = (metadata.get("description", "ISO 8601") + "; with `Z` or an offset "
+                                   "(one without is 400, never read as UTC)")
+        super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:  # type: ignore[override]
         moment = super()._deserialize(value, attr, data, **kwargs)
@@ -505,7 +515,7 @@ class MatchDeleted(Schema):
     deleted = fields.Boolean(required=True)
 
 
-class MatchResult(Schema):
+class BulkSyncItemResult(Schema):
     """One bulk item's outcome, in request order."""
 
     index = fields.Integer(required=True)
@@ -515,26 +525,25 @@ class MatchResult(Schema):
     error = fields.Nested(ItemError)
 
 
-class CancelResult(MatchResult):
+class BulkCancelItemResult(BulkSyncItemResult):
     data = fields.Nested(MatchDeleted)
 
 
-def bulk_envelope(result: type[Schema]) -> type[Schema]:
-    """`{"data": {"results": [...], "succeeded", "failed"}}`."""
-    name = result.__name__.removesuffix("Result")
-    body = type(f"{name}BulkBody", (Schema,), {
+def bulk_envelope(result: type[Schema], name: str) -> type[Schema]:
+    """`{"data": {"results": [...], "succeeded", "failed"}}`, named `name` (a response: `BulkSyncResult`)."""
+    body = type(name, (Schema,), {
         "results": fields.List(fields.Nested(result), required=True),
         "succeeded": fields.Integer(required=True),
         "failed": fields.Integer(required=True),
     })
-    return type(f"{name}BulkEnvelope", (Schema,), {"data": fields.Nested(body, required=True)})
+    return type(f"{name}Envelope", (Schema,), {"data": fields.Nested(body, required=True)})
 
 
 class RowError(ItemError):
     details = fields.Dict(metadata={"description": "the row's fields in error, each with its reasons"})
 
 
-class ImportResult(Schema):
+class ScheduleImportRowResult(Schema):
     """One schedule row's outcome, in row order."""
 
     index = fields.Integer(required=True)
@@ -543,16 +552,16 @@ class ImportResult(Schema):
     error = fields.Nested(RowError)
 
 
-class ImportBody(Schema):
-    results = fields.List(fields.Nested(ImportResult), required=True)
+class ScheduleImportResult(Schema):
+    results = fields.List(fields.Nested(ScheduleImportRowResult), required=True)
     succeeded = fields.Integer(required=True)
     failed = fields.Integer(required=True)
     queued = fields.Integer(required=True, metadata={"description": "matches queued: 0 on a dry run or any failure"})
 
 
-class ImportEnvelope(Schema):
-    data = fields.Nested(ImportBody, required=True)
+class ScheduleImportResultEnvelope(Schema):
+    data = fields.Nested(ScheduleImportResult, required=True)
 
 
-SYNC_BULK = bulk_envelope(MatchResult)
-CANCEL_BULK = bulk_envelope(CancelResult)
+SYNC_BULK = bulk_envelope(BulkSyncItemResult, "BulkSyncResult")
+CANCEL_BULK = bulk_envelope(BulkCancelItemResult, "BulkCancelResult")

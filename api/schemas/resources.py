@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import ErrorBody, Strict, Vocabulary, str_field
+from api.schemas.common import ErrorDetail, Strict, Vocabulary, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from api.schemas.scoring import ScoringField
 from domain.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
@@ -160,7 +160,7 @@ class OperatorPlayerRead(PlayerRead):
     connectionID = fields.String(metadata={"description": "mapped entries: the connection that synced it"})
 
 
-class PlayerImportResult(Schema):
+class PlayerImportRowResult(Schema):
     """One sheet row's outcome, in row order."""
 
     index = fields.Integer(required=True)
@@ -169,16 +169,16 @@ class PlayerImportResult(Schema):
     error = fields.Nested(RowError)
 
 
-class PlayerImportBody(Schema):
-    results = fields.List(fields.Nested(PlayerImportResult), required=True)
+class PlayerImportResult(Schema):
+    results = fields.List(fields.Nested(PlayerImportRowResult), required=True)
     succeeded = fields.Integer(required=True)
     failed = fields.Integer(required=True)
     imported = fields.Integer(required=True, metadata={"description": "players added: 0 on a dry run or any "
                                                                        "failure"})
 
 
-class PlayerImportEnvelope(Schema):
-    data = fields.Nested(PlayerImportBody, required=True)
+class PlayerImportResultEnvelope(Schema):
+    data = fields.Nested(PlayerImportResult, required=True)
 
 
 def _players(max_items: int, *, required: bool = False) -> fields.List[Any]:
@@ -533,7 +533,7 @@ class TableResult(Schema):
     tableID = fields.String(required=True)
     status = fields.Integer(required=True)
     data = fields.Nested(TableRead)
-    error = fields.Nested(ErrorBody)
+    error = fields.Nested(ErrorDetail)
 
 
 class BulkTableOutcome(Schema):

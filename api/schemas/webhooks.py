@@ -7,8 +7,8 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.schemas.common import PageQuery, Strict, Vocabulary, str_field
-from domain.models import MATCH_EVENTS, DeliveryStatus, EventType
-from domain.webhooks import EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, DeliveryRetry, WebhookChange, valid_url
+from domain.models import SUBSCRIBABLE_EVENTS, DeliveryStatus, EventType
+from domain.webhooks import EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, DeliveryRetry, WebhookChange, WebhookTest, valid_url
 
 EVENT_ID_DOC = {"pattern": EVENT_ID_PATTERN, "description": "40 lowercase hexadecimal characters"}
 
@@ -27,8 +27,10 @@ class WebhookConfigPatch(Strict):
         metadata={"pattern": URL_PATTERN,
                   "description": "absolute http(s) URL (also a bracketed IPv6 literal host); null removes it"},
     )
-    events = fields.List(Vocabulary(MATCH_EVENTS), validate=validate.Length(max=len(MATCH_EVENTS)),
-                         metadata={"uniqueItems": True})
+    events = fields.List(Vocabulary(SUBSCRIBABLE_EVENTS), validate=validate.Length(max=len(SUBSCRIBABLE_EVENTS)),
+                         metadata={"uniqueItems": True, "description": "never set: the four events "
+                                   "match.started, match.score_updated, match.completed, match.result_updated; "
+                                   "match.cancelled only when named"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> WebhookChange:
@@ -37,10 +39,22 @@ class WebhookConfigPatch(Strict):
 
 class WebhookConfigSchema(Schema):
     url = fields.String(required=True, allow_none=True)
-    events = fields.List(Vocabulary(MATCH_EVENTS), required=True)
+    events = fields.List(Vocabulary(SUBSCRIBABLE_EVENTS), required=True)
     secretConfigured = fields.Boolean(required=True)
     updatedOn = fields.String(required=True, allow_none=True)
     webhook_secret = fields.String(metadata={"description": "only in the PATCH that created the secret; shown once"})
+
+
+class WebhookTestBody(Strict):
+    """Optional: `type` sends a signed sample of that event (`"test": true` in `data`); without it,
+    `integration.test`."""
+
+    type = Vocabulary(SUBSCRIBABLE_EVENTS, metadata={
+        "description": "the event to send a sample of, whatever the connection's `events`"})
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> WebhookTest:
+        return WebhookTest(event_type=EventType(data["type"]) if "type" in data else None)
 
 
 class WebhookRetryBody(Strict):

@@ -60,6 +60,9 @@ from domain.webhooks.manual import (
     DeliveryRetry as DeliveryRetry,
 )
 from domain.webhooks.manual import (
+    WebhookTest as WebhookTest,
+)
+from domain.webhooks.manual import (
     begin_retry as begin_retry,
 )
 from domain.webhooks.manual import (

@@ -11,7 +11,7 @@ from domain.clock import iso
 from domain.commands import UNSET, given
 from domain.errors import Conflict, Invalid, NotFound
 from domain.ids import hash_secret
-from domain.models import MATCH_EVENTS, EventType, WebhookConfig
+from domain.models import SUBSCRIBABLE_EVENTS, EventType, WebhookConfig
 from domain.ports import UnitOfWork
 from domain.views import webhook_config_view
 from domain.webhooks.types import KEY_MAX, KEY_MIN
@@ -53,10 +53,10 @@ def configure(
     if given(url) and url is not None:
         guard.check(url)
     if given(events):
-        unknown = [event for event in events if event not in MATCH_EVENTS]
+        unknown = [event for event in events if event not in SUBSCRIBABLE_EVENTS]
         if unknown or len(set(events)) != len(events):
             raise Invalid("events must be unique match event types.",
-                          details={"json": {"events": [f"Unique values among {', '.join(MATCH_EVENTS)}."]}})
+                          details={"json": {"events": [f"Unique values among {', '.join(SUBSCRIBABLE_EVENTS)}."]}})
         config.events = [EventType(event) for event in events]
     if given(url):
         config.url = url

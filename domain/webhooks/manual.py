@@ -8,13 +8,21 @@ from datetime import datetime
 from domain.clock import iso
 from domain.errors import Conflict, NotFound
 from domain.events import record_event
-from domain.models import Delivery, DeliveryStatus, WebhookConfig
+from domain.models import Delivery, DeliveryStatus, EventType, WebhookConfig
 from domain.ports import UnitOfWork
 from domain.webhooks.config import _active_connection
 from domain.webhooks.deliveries import get_delivery
 from domain.webhooks.machine import _attempting, _claim, _one_attempt_at_a_time
+from domain.webhooks.samples import sample_data
 from domain.webhooks.types import TEST_EVENT, Attempt
 from domain.webhooks.urls import UrlGuard, new_webhook_secret
+
+
+@dataclass(frozen=True)
+class WebhookTest:
+    """A validated `POST /webhooks/test` body: which event to send a sample of (None: `integration.test`)."""
+
+    event_type: EventType | None = None
 
 
 @dataclass(frozen=True)
@@ -34,8 +42,10 @@ def _destination(uow: UnitOfWork, *, connection_id: str, guard: UrlGuard) -> Web
 
 def begin_test(
     uow: UnitOfWork, *, account_id: str, connection_id: str, now: datetime, guard: UrlGuard, owner: str | None = None,
+    test: WebhookTest = WebhookTest(),
 ) -> tuple[Delivery, Attempt | None]:
-    """Persist an `integration.test` delivery for the connection and claim it for an attempt right now.
+    """Persist a test delivery for the connection and claim it for an attempt right now: `integration.test`, or
+    a signed sample of `test.event_type` (contract §23: whatever the connection's `events`, `"test": true`).
 
     While another attempt of the connection is under way the delivery stays pending, due now, and no claim is
     returned: the dispatcher sends it when the connection is free (one attempt per connection at a time).
@@ -46,9 +56,10 @@ def begin_test(
         config.secret = new_webhook_secret()
         uow.webhook_configs.put(config)
     busy = connection_id in _attempting(uow)
+    event_type = test.event_type or TEST_EVENT
     delivery = record_event(
-        uow, account_id=account_id, connection_id=connection_id, event_type=TEST_EVENT,
-        data={"message": "This is a test event from Courtside."}, now=now, force=True,
+        uow, account_id=account_id, connection_id=connection_id, event_type=event_type,
+        data=sample_data(event_type, test=test.event_type is not None), now=now, force=True,
     )
     if delivery is None:
         raise RuntimeError("a forced event is always recorded")

@@ -296,8 +296,17 @@ def test_best_of_accepts_a_number_or_a_string_of_digits(courts: Courts) -> None:
     assert courts.sync("m2", bestOf="1")["bestOf"] == 1
 
 
-def test_start_time_without_an_offset_is_utc(courts: Courts) -> None:
-    assert courts.sync("m1", startTime="2026-11-21T18:30:00")["startTime"] == "2026-11-21T18:30:00.000Z"
+@pytest.mark.parametrize("moment", ["2026-11-21T18:30:00", "2026-11-21T18:30", "2026-11-21 18:30:00"])
+def test_start_time_without_an_offset_is_refused_never_read_as_utc(courts: Courts, moment: str) -> None:
+    response = courts.api.put("/matches", json=courts.body("m1", 0, startTime=moment))
+    assert response.status_code == 400
+    assert response.json["error"]["code"] == "validation_failed"
+    assert "offset" in response.json["error"]["details"]["json"]["startTime"][0]
+    assert courts.api.get("/matches/m1").status_code == 404  # nothing created
+
+
+def test_start_time_with_an_offset_is_kept_in_utc(courts: Courts) -> None:
+    assert courts.sync("m1", startTime="2026-11-21T18:30:00+01:00")["startTime"] == "2026-11-21T17:30:00.000Z"
     # a moment that cannot be shifted to UTC keeps its offset rather than being refused
     assert courts.sync("m2", startTime="0001-01-01T00:00:00+01:00")["startTime"] == "0001-01-01T00:00:00.000+01:00"
 

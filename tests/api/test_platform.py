@@ -154,15 +154,16 @@ def test_rate_limit_window_resets(clock: Any, partner: Api) -> None:
 
 
 def test_operation_without_a_body_refuses_unknown_properties_with_400(partner: Api) -> None:
-    response = partner.post("/webhooks/test", json={"x": 1})
+    key = {"Idempotency-Key": "platform-rotation-1"}
+    response = partner.post("/webhooks/secret/rotate", json={"x": 1}, headers=key)
     assert response.status_code == 400
     assert response.json["error"] == {"code": "validation_failed", "message": "This operation takes no request body.",
                                       "details": {"json": {"x": ["Unknown field."]}}}
-    assert partner.post("/webhooks/test", json=[1]).json["error"]["code"] == "validation_failed"
-    bad_json = partner.post("/webhooks/test", data="{nope", headers={"Content-Type": "application/json"})
+    assert partner.post("/webhooks/secret/rotate", json=[1], headers=key).json["error"]["code"] == "validation_failed"
+    bad_json = partner.post("/webhooks/secret/rotate", data="{nope", headers={"Content-Type": "application/json"} | key)
     assert bad_json.status_code == 400 and bad_json.json["error"]["code"] == "bad_request"
-    empty_object = partner.post("/webhooks/test", json={})
-    assert empty_object.status_code == 409 and empty_object.json["error"]["code"] == "webhook_not_configured"
+    empty_object = partner.post("/webhooks/secret/rotate", json={}, headers=key)
+    assert empty_object.status_code == 200 and empty_object.json["data"]["webhook_secret"].startswith("whsec_")
 
 
 def test_delete_with_a_body_changes_nothing(partner: Api) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -17,14 +18,16 @@ from api.app import CourtsideApi, _openapi_config, create_app
 from api.blueprint import Blueprint
 from api.bootstrap import bootstrap
 from api.openapi import PUBLIC_PATHS, install
+from api.operation_ids import OPERATION_IDS
 from api.platform import PREFIX
 from api.schemas.common import Strict
 from domain.clock import FixedClock
-from domain.models import MATCH_EVENTS, SCOPES
+from domain.models import MATCH_EVENTS, SCOPES, SUBSCRIBABLE_EVENTS
 from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
 from storage.engine import Store
 from tests.conftest import ROOT, Api
+from tests.contract.examples_session import EXAMPLES, record
 from tests.responses import json_of
 
 METHODS = {"get", "put", "post", "patch", "delete"}
@@ -217,12 +220,15 @@ def test_bulk_operations_document_207_with_the_200_body(document: dict[str, Any]
     bulk = [(p, m, op) for p, m, op in operations(document) if p.endswith(("/bulk", "/bulk/cancel"))]
     for path, method, operation in bulk:
         ok, partial = operation["responses"]["200"], operation["responses"]["207"]
-        assert partial["content"] == ok["content"], f"{method} {path}"
+        ok_media, partial_media = ok["content"]["application/json"], partial["content"]["application/json"]
+        assert partial_media["schema"] == ok_media["schema"], f"{method} {path}"
+        # each status shows its own example: nothing failed, and some item failed
+        assert ok_media["example"]["data"]["failed"] == 0 < partial_media["example"]["data"]["failed"]
 
 
 def test_webhook_payloads_are_documented(document: dict[str, Any]) -> None:
     hooks = document["x-webhooks"]
-    assert set(hooks) == {*MATCH_EVENTS, "integration.test"}
+    assert set(hooks) == {*SUBSCRIBABLE_EVENTS, "integration.test"}
     for event, item in hooks.items():
         body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
         schema = resolve(document, body)
@@ -230,6 +236,65 @@ def test_webhook_payloads_are_documented(document: dict[str, Any]) -> None:
         assert event in schema["properties"]["type"]["enum"]
         headers = {p["name"] for p in item["post"]["parameters"]}
         assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
+        example = item["post"]["requestBody"]["content"]["application/json"]["example"]
+        assert example["type"] == event
+        OAS30Validator({**body, "components": document["components"]}).validate(example)
+
+
+# ------------------------------------------------------------------------------------------ contract §23
+#: Names a published client already calls (contract §23): they never change within /api/v1.
+PINNED_OPERATION_IDS = {
+    ("get", "/api/v1/matches"): "listMatches",
+    ("put", "/api/v1/matches"): "syncMatch",
+    ("post", "/api/v1/matches"): "createMatch",
+    ("get", "/api/v1/matches/{external_id}"): "getMatch",
+    ("post", "/api/v1/matches/bulk"): "syncMatches",
+    ("post", "/api/v1/webhooks/secret/rotate"): "rotateWebhookSecret",
+    ("post", "/api/v1/webhooks/test"): "sendWebhookTest",
+    ("put", "/api/v1/player-lists"): "syncPlayerList",
+    ("post", "/api/v1/broadcasts"): "createBroadcast",
+    ("post", "/api/v1/operator/matches/{match_id}/start"): "operatorStartMatch",
+}
+
+
+def test_every_operation_has_a_stable_unique_camel_case_operation_id(document: dict[str, Any]) -> None:
+    seen: dict[str, tuple[str, str]] = {}
+    for path, method, operation in operations(document):
+        name = operation.get("operationId")
+        assert name and re.fullmatch(r"[a-z][a-zA-Z0-9]*", name), (method, path, name)
+        assert name not in seen, f"{name}: {seen.get(name)} and {(method, path)}"
+        seen[name] = (method, path)
+        short = path.removeprefix(PREFIX)
+        assert (method.upper(), short) in OPERATION_IDS, (
+            f"{method.upper()} {short} has no name in api/operation_ids.py (a derived {name!r} is not stable)")
+        assert name.startswith("operator") == short.startswith("/operator/"), name
+    for (method, path), name in PINNED_OPERATION_IDS.items():
+        assert document["paths"][path][method]["operationId"] == name
+    documented = {(m.upper(), p.removeprefix(PREFIX)) for p, m, _ in operations(document)}
+    assert set(OPERATION_IDS) <= documented, "api/operation_ids.py names routes that no longer exist"
+
+
+def test_schema_names_say_request_or_response(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    assert {"MatchSync", "MatchRead", "BulkSyncResult", "BulkCancelResult"} <= set(schemas)
+    assert not {"MatchBulkBody", "CancelBulkBody", "ImportBody", "ErrorBody"} & set(schemas)
+    bulk = resolve(document, document["paths"]["/api/v1/matches/bulk"]["post"]["responses"]["200"])
+    envelope = resolve(document, bulk["content"]["application/json"]["schema"])
+    assert envelope["properties"]["data"]["$ref"].endswith("/BulkSyncResult")
+
+
+def test_every_create_documents_the_idempotency_key(document: dict[str, Any]) -> None:
+    creates = [("post", "/broadcasts"), ("post", "/rosters"), ("post", "/matches"), ("post", "/matches/bulk"),
+               ("post", "/operator/broadcasts"), ("post", "/operator/player-lists"), ("post", "/operator/rosters"),
+               ("post", "/operator/matches"), ("post", "/operator/matches/import"), ("post", "/operator/draws"),
+               ("post", "/operator/keys"), ("post", "/operator/apps"),
+               ("post", "/operator/player-lists/{list_id}/players"),
+               ("post", "/operator/player-lists/{list_id}/players/import")]
+    for method, path in creates:
+        parameters = document["paths"][PREFIX + path][method]["parameters"]
+        [key] = [p for p in parameters if isinstance(p, dict) and p.get("name") == "Idempotency-Key"]
+        assert (key["in"], key["required"], key["schema"]["minLength"], key["schema"]["maxLength"]) == (
+            "header", False, 8, 200)
 
 
 def test_docs_ui_is_served_without_a_cdn(app: Flask) -> None:
@@ -338,7 +403,7 @@ def test_document_states_the_limits_of_the_spec(document: dict[str, Any]) -> Non
     team = _body(document, "patch", "/teams/{external_id}")["properties"]
     assert (team["jerseyColor"]["maxLength"], team["logoURL"]["maxLength"]) == (120, 1000)
     config = _body(document, "patch", "/webhooks/configuration")["properties"]["events"]
-    assert config["uniqueItems"] is True and set(config["items"]["enum"]) == set(MATCH_EVENTS)
+    assert config["uniqueItems"] is True and set(config["items"]["enum"]) == set(SUBSCRIBABLE_EVENTS)
     assert _body(document, "post", "/webhooks/retry")["properties"]["eventID"]["pattern"] == "^[a-f0-9]{40}$"
     rotate = document["paths"]["/api/v1/webhooks/secret/rotate"]["post"]["parameters"]
     key = next(p for p in rotate if p.get("name") == "Idempotency-Key")
@@ -410,3 +475,48 @@ def test_no_private_flask_smorest_attribute_is_read() -> None:
     sources = [path for folder in ("api", "domain", "storage", "scheduler", "cli") for path in
                (ROOT / folder).rglob("*.py") if "_apidoc" in path.read_text()]
     assert sources == []
+
+
+def _bodies(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(operationId, "request" or a 2xx status, its JSON media object) of every operation but the document's own."""
+    for path, _method, operation in operations(document):
+        if path == f"{PREFIX}/openapi.json":
+            continue
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None:
+            yield operation["operationId"], "request", body
+        for status, response in operation["responses"].items():
+            media = response.get("content", {}).get("application/json") if isinstance(response, dict) else None
+            if status.startswith("2") and media is not None:
+                yield operation["operationId"], status, media
+
+
+def test_every_request_and_answer_body_has_an_example_of_its_schema(document: dict[str, Any]) -> None:
+    """Contract §23: the examples are what a real session sent and got (api/examples.json), and each one validates
+    against the schema the server checks requests with and documents answers by."""
+    components = {"components": document["components"]}
+    checked = 0
+    for name, where, media in _bodies(document):
+        assert "example" in media, f"{name} {where}: no example (add a step to tests/contract/examples_session.py)"
+        OAS30Validator({**media["schema"], **components}).validate(media["example"])
+        checked += 1
+    assert checked > 150
+
+
+def test_the_examples_session_still_runs_and_gives_every_example() -> None:
+    """The session behind api/examples.json runs against today's server, and gives an example of each body the
+    committed file has (regenerate it with `python -m tests.contract.examples_session`)."""
+    recorded = record()
+    committed = json.loads(EXAMPLES.read_text())
+    shape = {name: ("request" in kept, sorted(kept["responses"])) for name, kept in recorded.items()}
+    assert shape == {name: ("request" in kept, sorted(kept["responses"])) for name, kept in committed.items()}
+    assert "svc_test_" not in EXAMPLES.read_text().replace("svc_test_EXAMPLE", "")
+
+
+def test_an_idempotent_create_documents_its_409(document: dict[str, Any]) -> None:
+    """The 409 of a reused key is documented by the operation itself, not only by `default`."""
+    for path, method, operation in operations(document):
+        parameters = [p for p in operation.get("parameters", []) if isinstance(p, dict)]
+        if any(p.get("name") == "Idempotency-Key" for p in parameters):
+            conflict = resolve(document, operation["responses"]["409"])
+            assert "idempotency_key_reused" in conflict["description"], (method, path)

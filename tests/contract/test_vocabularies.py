@@ -21,6 +21,7 @@ from domain.clock import FixedClock
 from domain.matches import WalkoverReason
 from domain.models import (
     MATCH_EVENTS,
+    SUBSCRIBABLE_EVENTS,
     Attention,
     BlockReason,
     ConnectionKind,
@@ -47,7 +48,8 @@ BOTH_BACKENDS = True
 #: (and null where the field is nullable).
 DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "EventType": (EventType, ["Delivery.eventType", "OperatorDelivery.eventType"]),
-    "MATCH_EVENTS": (MATCH_EVENTS, ["WebhookConfig.events[]", "WebhookConfigPatch.events[]"]),
+    "SUBSCRIBABLE_EVENTS": (SUBSCRIBABLE_EVENTS, ["WebhookConfig.events[]", "WebhookConfigPatch.events[]",
+                                                  "WebhookTestBody.type"]),
     "DeliveryStatus": (DeliveryStatus, ["Delivery.status", "OperatorDelivery.status", "GET /webhooks?status",
                                         "GET /operator/webhooks?status"]),
     "RosterType": (RosterType, ["RosterCreate.rosterType", "RosterPatch.rosterType", "RosterRead.rosterType",
@@ -125,12 +127,13 @@ def test_no_schema_spells_a_vocabulary_by_hand() -> None:
 
 def test_each_event_type_has_one_documented_webhook_body(document: dict[str, Any]) -> None:
     """`x-webhooks` names every event type once, and the body schemas' `type` enums split EventType between
-    them (the subscribable ones are MATCH_EVENTS, in the order a match emits them)."""
+    them (the subscribable ones are SUBSCRIBABLE_EVENTS: the seed's four in the order a match emits them, then the
+    opt-in ones)."""
     assert list(document["x-webhooks"]) == values(EventType)
     types = [value for name in ("MatchEvent", "ResultUpdatedEvent", "TestEvent")
              for value in document["components"]["schemas"][name]["properties"]["type"]["enum"]]
     assert sorted(types) == sorted(values(EventType))
-    assert values(MATCH_EVENTS) == [event for event in values(EventType) if event != EventType.INTEGRATION_TEST]
+    assert values(SUBSCRIBABLE_EVENTS) == [e for e in values(EventType) if e != EventType.INTEGRATION_TEST]
 
 
 def test_a_request_outside_a_vocabulary_is_400_naming_its_values(partner: Api) -> None:
@@ -140,7 +143,8 @@ def test_a_request_outside_a_vocabulary_is_400_naming_its_values(partner: Api) -
     events = partner.patch("/webhooks/configuration", json={"events": ["match.started", "integration.test"]})
     assert events.status_code == 400
     assert events.json["error"]["details"]["json"]["events"] == {
-        "1": ["Must be one of: match.started, match.score_updated, match.completed, match.result_updated."]}
+        "1": ["Must be one of: match.started, match.score_updated, match.completed, match.result_updated, "
+              "match.cancelled."]}
 
 
 # ------------------------------------------------------------------------------------ what the server returns
@@ -211,6 +215,7 @@ def test_event_types_and_delivery_states_the_server_returns_are_members(
                          ("score", {"gameScores": [{"a": 11, "b": 5}, {"a": 11, "b": 9}]})):
         ok(operator.post(f"/operator/matches/{match_id}/{action}", json=body))
     assert ok(partner.post("/webhooks/test"))["status"] == DeliveryStatus.DELIVERED
+    assert ok(partner.post("/webhooks/test", json={"type": "match.cancelled"}))["status"] == DeliveryStatus.DELIVERED
     receiver.reply(410)  # gone: no retry left
     assert ok(partner.post("/webhooks/test"), 202)["status"] == DeliveryStatus.FAILED
     with unit_of_work(store) as uow:  # what the dispatcher does first: claim the oldest due delivery

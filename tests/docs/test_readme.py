@@ -14,6 +14,7 @@ from typing import Any
 
 from standardwebhooks import Webhook
 
+from domain.settings import Settings
 from tests.conftest import ROOT
 from tests.server_process import ServerProcess
 
@@ -67,3 +68,45 @@ def test_readme_webhook_receiver_accepts_a_signed_delivery_and_refuses_a_forged_
     assert "m1 {'a': 3, 'b': 1}" in capsys.readouterr().out
     forged = headers | {"webhook-signature": Webhook("whsec_" + "A" * 32).sign("e" * 40, now, body)}
     assert client.post("/courtside", data=body, headers=forged).status_code == 400
+
+
+def test_the_configuration_table_is_true_to_the_code() -> None:
+    """Every variable `Settings.from_env` reads is in the README's table, nothing else is, and each default the
+    table states for a number or a switch is the code's (contract §1; issue 41: `COURTSIDE_ACCESS_LOG` was
+    documented `false` while it is on)."""
+    readers = dict(re.findall(r'"(\w+)": \("(COURTSIDE_\w+)"', (ROOT / "domain" / "settings.py").read_text()))
+    by_variable = {variable: name for name, variable in readers.items()}
+    rows = [line.split(" | ") for line in section("Configuration").splitlines() if line.startswith("| `COURTSIDE_")]
+    documented: dict[str, str] = {}
+    for cells in rows:
+        variables = re.findall(r"`(COURTSIDE_\w+)`", cells[0])
+        defaults = re.findall(r"`([^`]*)`", cells[1])
+        for index, variable in enumerate(variables):
+            paired = len(defaults) == len(variables) or (len(variables) == 1 and defaults)
+            documented[variable] = defaults[index] if paired else ""  # "`a` / `b`" for two variables
+    assert sorted(documented) == sorted(by_variable)
+    checked = 0
+    for variable, text in documented.items():
+        default = getattr(Settings(), by_variable[variable])
+        if isinstance(default, bool):
+            assert text == str(default).lower(), variable
+        elif isinstance(default, int | float):
+            assert float(text) == default, variable
+        elif isinstance(default, tuple):
+            assert [float(part) for part in text.split(",")] == list(default), variable
+        else:
+            continue
+        checked += 1
+    assert checked >= 20
+
+
+def test_the_changelog_and_the_versioning_policy_exist_and_are_linked() -> None:
+    """Contract §23: `CHANGELOG.md` records each change to the API, and `docs/` states the versioning and
+    deprecation policy (what may change within /api/v1, how long a deprecated field stays)."""
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    policy = (ROOT / "docs" / "versioning.md").read_text()
+    assert "(CHANGELOG.md)" in README and "(docs/versioning.md)" in README
+    for change in ("Idempotency-Key", "winnerSide", "match.cancelled", "player_in_use", "operationId",
+                   "BulkSyncResult", "offset"):
+        assert change in changelog, change
+    assert "What may change within `/api/v1`" in policy and "12 months" in policy and "deprecated" in policy

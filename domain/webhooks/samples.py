@@ -1,0 +1,97 @@
+"""Sample events (contract §23): `POST /webhooks/test {"type"}` sends one so that a partner can test a receiver
+without a live match, and the OpenAPI document and `docs/webhooks.md` show the same ones as examples.
+
+Each sample's `data` is shaped as the real event's: `{"match": <a complete match read>}` (every field a read can
+carry, in the state the event leaves the match in), plus `previous` for `match.result_updated`; a test sends it
+with `"test": true` in `data`.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from domain import formats
+from domain.models import EventType
+
+#: §21's `match.called` (its sample is ready before its event type is: compared by value)
+CALLED = "match.called"
+SAMPLE_CONNECTION_ID = "conn_8mJx2Qe4Zr7Tn1Kp"
+SAMPLE_EVENT_ID = "5f0c3b7e9a1d2c4e6f8a0b1c3d5e7f9a1b2c3d4e"
+SAMPLE_CREATED_ON = "2026-11-28T10:41:07.512Z"
+
+FINAL_GAMES = ({"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 8}, {"a": 11, "b": 6})
+_PENDING: dict[str, Any] = {
+    "id": "mat_Q2vX8kLm4Rt9Zp1N",
+    "externalID": "event-2026-ms-r16-3",
+    "scheduledMatchID": "sm_7Hd2Kx9Lq4Wm1Zt6",
+    "tableID": "tbl_Vn3Jq8Rx2Lm5Kt7P",
+    "status": "pending",
+    "participants": {
+        "playerA": {"externalID": "p-1001"},
+        "playerB": {"externalID": "p-1002"},
+    },
+    "playerListExternalID": "club-open-2026",
+    "isActive": False,
+    "isComplete": False,
+    "queuePosition": 1,
+    "scheduledOn": "2026-11-28T08:15:00.000Z",
+    "gameScores": [],
+    "score": {"a": 0, "b": 0},
+    "scoreVersion": 0,
+    "scoring": formats.to_json(formats.PRESETS["table_tennis"]),
+    "scoringName": "table_tennis",
+    "eventName": "Men's Singles",
+    "matchRound": "Round of 16",
+    "matchDetails": "Best of five, 11 points",
+    "startTime": "2026-11-28T10:30:00.000Z",
+    "bestOf": 5,
+    "isDoubles": False,
+    "playerA": "Ann Lee",
+    "playerB": "Bo Kim",
+}
+
+
+def sample_match(event_type: EventType | str) -> dict[str, Any]:
+    """A complete match read as the event of `event_type` leaves it (pending, active or completed)."""
+    match = copy.deepcopy(_PENDING)
+    if str(event_type) == CALLED:  # §21's event: a pending match whose players were called to the court
+        match["calledOn"] = "2026-11-28T10:40:00.000Z"
+    if str(event_type) in (CALLED, EventType.MATCH_CANCELLED, EventType.INTEGRATION_TEST):
+        return match
+    match.update({"status": "active", "isActive": True, "queuePosition": None, "startedOn": "2026-11-28T10:32:04.118Z"})
+    if event_type == EventType.MATCH_STARTED:
+        match["scoreVersion"] = 1
+        return match
+    if event_type == EventType.MATCH_SCORE_UPDATED:
+        match.update({"gameScores": [{"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 4, "b": 2}],
+                      "score": {"a": 1, "b": 1}, "scoreVersion": 26})
+        return match
+    match.update({"status": "completed", "isActive": False, "isComplete": True,
+                  "gameScores": [dict(game) for game in FINAL_GAMES],
+                  "score": {"a": 3, "b": 1}, "scoreVersion": 41, "winnerSide": "a",
+                  "completedOn": "2026-11-28T11:05:52.930Z"})
+    if event_type == EventType.MATCH_RESULT_UPDATED:
+        match["scoreVersion"] = 42
+    return match
+
+
+def sample_data(event_type: EventType | str, *, test: bool = False) -> dict[str, Any]:
+    """The `data` of an event of `event_type` (with `"test": true` when sent by `POST /webhooks/test`)."""
+    if event_type == EventType.INTEGRATION_TEST:
+        return {"message": "This is a test event from Courtside."}
+    match = sample_match(event_type)
+    data: dict[str, Any] = {"match": match}
+    if event_type == EventType.MATCH_RESULT_UPDATED:  # the desk corrected the last game from 11-6 to 11-9
+        previous = [dict(game) for game in FINAL_GAMES]
+        match.update({"gameScores": [*previous[:3], {"a": 11, "b": 9}]})
+        data["previous"] = {"gameScores": previous, "score": {"a": 3, "b": 1}}
+    if test:
+        data["test"] = True
+    return data
+
+
+def sample_payload(event_type: EventType | str) -> dict[str, Any]:
+    """A whole delivery body of `event_type`, as the receiver gets it (the docs' and the document's example)."""
+    return {"id": SAMPLE_EVENT_ID, "type": str(event_type), "createdOn": SAMPLE_CREATED_ON,
+            "connectionID": SAMPLE_CONNECTION_ID, "data": sample_data(event_type)}
