@@ -69,24 +69,15 @@ def match_view(
         "currentGame": scoring.current_game(match) if match.status == MatchStatus.ACTIVE else None,
         "startedOn": match.started_on, "completedOn": match.completed_on,
         "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
-        "notBefore": match.not_before, "resultType": match.result_type, "winnerSide": match.winner_side,
+        "notBefore": match.not_before, "resultType": match.result_type,
+        # who won a completed match: a walkover's or retirement's winner, else the side the format says (§23)
+        "winnerSide": scoring.winner(match) if match.status == MatchStatus.COMPLETED else match.winner_side,
         "drawID": match.draw_id, "drawMatchID": match.draw_match_id,
     }
     read.update({key: value for key, value in optional.items() if value is not None})
-    if match.status == MatchStatus.COMPLETED and match.winner_side is None:  # a played match's winner (§23)
-        side = scoring.winner(match) or winner_of(formats.won(fmt, match.game_scores))
-        if side is not None:
-            read["winnerSide"] = side
     names = side_names(match, player_list)
     read.update({side: names[side] for side in SIDES if side in names})
     return read
-
-
-def winner_of(score: dict[str, int]) -> str | None:
-    """The side that won more games ("a" or "b"); None for a level score (a completed match never has one)."""
-    if score["a"] == score["b"]:
-        return None
-    return "a" if score["a"] > score["b"] else "b"
 
 
 class Reader:
