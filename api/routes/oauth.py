@@ -12,7 +12,7 @@ from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
 from api.oauth_server import TokenRequest, TokenServer, token_body
 from api.routes.connection import RevokedSchema
-from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
+from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, name_field, str_field
 from api.security import requires
 from domain import oauth, views
 from domain.errors import DomainError, Invalid, NotFound, RateLimited
@@ -67,7 +67,7 @@ class TokenSchema(Strict):
 
 
 class AppCreateSchema(Strict):
-    name = str_field(120, min_length=1, required=True)
+    name = name_field(120, required=True)
     redirectURIs = fields.List(
         fields.String(validate=[validate.Length(min=1, max=1000), validate.Regexp(oauth.REDIRECT_URI_PATTERN)],
                       metadata={"description": "absolute http(s) URL without a fragment"}),
