@@ -25,6 +25,7 @@ from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import Broadcast, MatchStatus, Table
+from domain.names import stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
@@ -148,7 +149,7 @@ def create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now
     if new.manager_connection_id is not None:
         _check_connection(uow, account_id=account_id, connection_id=new.manager_connection_id)
     broadcast = Broadcast(
-        id=new_id("brd"), account_id=account_id, name=new.name, table_ids=[], created_on=iso(now),
+        id=new_id("brd"), account_id=account_id, name=stored_name(new.name), table_ids=[], created_on=iso(now),
         updated_on=iso(now), manager_connection_id=new.manager_connection_id, description=new.description,
         default_player_list_id=new.default_player_list_id, default_scoreboard_id=new.default_scoreboard_id,
         scoreboard_ids=new.scoreboard_ids,
@@ -190,7 +191,7 @@ def patch_broadcast(
         _check_default_list(uow, account_id=account_id, list_id=change.default_player_list_id)
         broadcast.default_player_list_id = change.default_player_list_id
     if given(change.name):
-        broadcast.name = change.name
+        broadcast.name = stored_name(change.name)
     if given(change.description):
         broadcast.description = change.description
     if given(change.default_scoreboard_id):

@@ -34,8 +34,17 @@ def _mapped_by(player: Player, connection_id: str) -> bool:
     return player.get("source") == PlayerSource.MAPPED and player.get("connectionID") == connection_id
 
 
+#: The fields of a player that are names: kept in §8a's stored form on every path, partner syncs included.
+NAME_FIELDS = ("firstName", "lastName", "clubName")
+
+
+def named(player: Player) -> Player:
+    """The player with its names in the stored form (`domain.names.stored_name`: NFC, whitespace collapsed)."""
+    return {**player, **{f: stored_name(player[f]) for f in NAME_FIELDS if isinstance(player.get(f), str)}}
+
+
 def _mapped(player: Player, connection_id: str) -> Player:
-    return {**player, "source": PlayerSource.MAPPED.value, "connectionID": connection_id}
+    return {**named(player), "source": PlayerSource.MAPPED.value, "connectionID": connection_id}
 
 
 def _check_unique(players: Sequence[Player], field: str) -> None:
@@ -133,7 +142,8 @@ def _apply_change(
     )
     for name in changed_fields(change):
         if name not in ("upsert", "remove_external_ids"):
-            setattr(record, name, getattr(change, name))
+            value = getattr(change, name)
+            setattr(record, name, stored_name(value) if name == "name" else value)
     record.updated_on = iso(now)
 
 
@@ -154,11 +164,11 @@ def sync_list(
     """`PUT /player-lists`: create or replace the connection's list; idempotent by externalID."""
     found = uow.player_lists.find(connection_id=connection_id, external_id=sync.external_id)
     existing = found[0] if found else PlayerList(
-        id=new_id("pl"), account_id=account_id, name=sync.name, players=[], created_on=iso(now),
+        id=new_id("pl"), account_id=account_id, name=stored_name(sync.name), players=[], created_on=iso(now),
         updated_on=iso(now), connection_id=connection_id, external_id=sync.external_id,
     )
     existing.players = replace_mapped(existing.players, sync.players, connection_id=connection_id)
-    existing.name, existing.description, existing.updated_on = sync.name, sync.description, iso(now)
+    existing.name, existing.description, existing.updated_on = stored_name(sync.name), sync.description, iso(now)
     return uow.player_lists.put(existing)
 
 
@@ -213,10 +223,10 @@ def sync_team(uow: UnitOfWork, *, account_id: str, connection_id: str, sync: Syn
     found = uow.teams.find(connection_id=connection_id, external_id=sync.external_id)
     team = found[0] if found else Team(
         id=new_id("team"), account_id=account_id, connection_id=connection_id, external_id=sync.external_id,
-        name=sync.name, players=[], roster_id="", created_on=iso(now), updated_on=iso(now),
+        name=stored_name(sync.name), players=[], roster_id="", created_on=iso(now), updated_on=iso(now),
     )
     team.players = replace_mapped(team.players, sync.players, connection_id=connection_id)
-    team.name, team.logo_url, team.jersey_color = sync.name, sync.logo_url, sync.jersey_color
+    team.name, team.logo_url, team.jersey_color = stored_name(sync.name), sync.logo_url, sync.jersey_color
     team.updated_on = iso(now)
     _keep_roster_in_step(uow, team, now=now)
     return uow.teams.put(team)
@@ -330,7 +340,7 @@ def add_manual_player(
             "choose another externalID or none.",
             code="player_exists", details={"externalID": external_id, "name": name},
         )
-    player_list.players.append(club_player(player.fields, PlayerSource.MANUAL))
+    player_list.players.append(club_player(named(player.fields), PlayerSource.MANUAL))
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
@@ -353,7 +363,7 @@ def edit_player(
                    if p.get("id") == player_id and p.get("source") in OPERATOR_EDITABLE), None)
     if target is None:
         raise NotFound(f"No manual or self-registered player '{player_id}' in this list.")
-    changes = edit.changes
+    changes = named(edit.changes)
     edited = {**target, **changes}
     if not str(edited.get("firstName") or "").strip():
         raise Invalid("A player needs a first name.", details={"json": {"firstName": ["A name is required."]}})

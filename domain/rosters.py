@@ -16,6 +16,7 @@ from domain.commands import UNSET, changed_fields, given
 from domain.errors import Invalid, NotFound
 from domain.ids import new_id
 from domain.models import PlayerList, Roster, RosterType
+from domain.names import stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
@@ -57,11 +58,12 @@ def create_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: date
     _check_self_registration(new.roster_type, new.self_registration_enabled)
     roster_id = new_id("ros")
     backing = uow.player_lists.put(PlayerList(
-        id=new_id("pl"), account_id=account_id, name=new.name, players=[], created_on=iso(now),
+        id=new_id("pl"), account_id=account_id, name=stored_name(new.name), players=[], created_on=iso(now),
         updated_on=iso(now), roster_id=roster_id,
     ))
     return uow.rosters.put(Roster(
-        id=roster_id, account_id=account_id, name=new.name, roster_type=new.roster_type, player_list_id=backing.id,
+        id=roster_id, account_id=account_id, name=stored_name(new.name), roster_type=new.roster_type,
+        player_list_id=backing.id,
         created_on=iso(now), updated_on=iso(now), description=new.description,
         self_registration_enabled=new.self_registration_enabled, team_logo_url=new.team_logo_url,
         team_jersey_color=new.team_jersey_color,
@@ -115,7 +117,7 @@ def patch_roster(
     was_enabled = roster.self_registration_enabled is True
     before = dataclasses.replace(roster)
     if given(change.name):
-        roster.name = change.name
+        roster.name = stored_name(change.name)
     if given(change.description):
         roster.description = change.description
     if given(enabled):
