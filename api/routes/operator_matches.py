@@ -273,8 +273,10 @@ def _scoring(match_id: str, op_id: str | None, write: Callable[[UnitOfWork], Mat
     op_id = operations.check_op_id(op_id)
     try:
         with unit_of_work() as uow:
-            return {"data": operations.once(uow, account_id=_account(), scope=match_id, op_id=op_id, now=now(),
-                                            act=lambda: dict(reader(uow).read(write(uow))))}
+            return {"data": operations.once(
+                uow, account_id=_account(), scope=match_id, op_id=op_id, now=now(),
+                act=lambda: dict(reader(uow).read(write(uow))),
+                current=lambda: dict(reader(uow).read(svc.get_match(uow, account_id=_account(), match_id=match_id))))}
     except Conflict as refused:
         if refused.code != "stale_state":
             raise
