@@ -76,6 +76,12 @@ def entry_player(value: dict[str, str]) -> EntryPlayer:
                        external_id=value.get("externalID", ""))
 
 
+def _unique(items: list[Any]) -> None:
+    """`uniqueItems`, as the document says: a court named twice is refused, not quietly taken once."""
+    if len(set(items)) != len(items):
+        raise ValidationError("Items must be unique.")
+
+
 class DrawEntryBody(Strict):
     players = fields.List(PlayerField(metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
                           required=True, validate=validate.Length(min=1, max=2))
@@ -95,7 +101,7 @@ class DrawCreateBody(Strict):
     grandFinalReset = StrictBoolean()
     rounds = StrictInteger(validate=validate.Range(min=1, max=255))
     bestOf = StrictInteger(validate=validate.Range(min=1, max=9))
-    tableIDs = fields.List(str_field(500, min_length=1), validate=validate.Length(min=1, max=500),
+    tableIDs = fields.List(str_field(500, min_length=1), validate=[validate.Length(min=1, max=500), _unique],
                            metadata={"uniqueItems": True})
     separateClubs = StrictBoolean()
     randomSeed = StrictInteger(validate=validate.Range(min=-(2**53), max=2**53))
