@@ -28,8 +28,8 @@ from api.schemas.matches import (
     UndoBody,
 )
 from api.security import requires
+from domain import audit, operations, points, schedule
 from domain import matches as svc
-from domain import operations, points, schedule
 from domain import results as match_results
 from domain.board import Board
 from domain.errors import Conflict
@@ -187,8 +187,9 @@ def results(query: Json) -> Json | Response:
     with unit_of_work() as uow:
         rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"],
                                                points=services().rules.points_per_game)
+        head = audit.head_line(audit.kept_head(uow, _account()))
     if query["format"] == "csv":
-        return Response(match_results.as_csv(rows), mimetype="text/csv", headers={
+        return Response(match_results.as_csv(rows, head), mimetype="text/csv", headers={
             "Content-Disposition": f'attachment; filename="results-{query["broadcastID"]}.csv"'})
     return {"data": rows, "nextCursor": None}
 
