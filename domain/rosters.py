@@ -54,7 +54,16 @@ def _check_self_registration(roster_type: RosterType, enabled: bool | None) -> N
 
 
 def create_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: datetime) -> Roster:
-    """A roster and its backing player list, in one unit of work."""
+    """A roster and its backing player list, in one unit of work, and its `roster.created` entry."""
+    roster = make_roster(uow, account_id=account_id, new=new, now=now)
+    audit.record(uow, account_id=account_id, action="roster.created", target=("roster", roster.id), after=roster,
+                 now=now)
+    return roster
+
+
+def make_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: datetime) -> Roster:
+    """A roster and its backing player list, without an entry of its own (a team's roster is made by the team's
+    sync, whose entry says so)."""
     _check_self_registration(new.roster_type, new.self_registration_enabled)
     roster_id = new_id("ros")
     backing = uow.player_lists.put(PlayerList(
@@ -137,12 +146,18 @@ def patch_roster(
         audit.record(uow, account_id=account_id, action="link.enabled" if enabled else "link.disabled",
                      target=("link", f"registration:{roster.id}"), before={"enabled": was_enabled},
                      after={"enabled": enabled is True}, now=now)
+    if dataclasses.replace(roster, self_registration_enabled=before.self_registration_enabled,
+                           updated_on=before.updated_on) != before:  # more than the link: the roster changed
+        audit.record(uow, account_id=account_id, action="roster.changed", target=("roster", roster.id),
+                     before=before, after=roster, now=now)
     return uow.rosters.put(roster)
 
 
 def delete_roster(uow: UnitOfWork, *, account_id: str, roster_id: str, now: datetime) -> Roster:
     """Delete the roster and its backing list; broadcasts that defaulted to that list lose the default."""
     roster = get_roster(uow, account_id=account_id, roster_id=roster_id)
+    audit.record(uow, account_id=account_id, action="roster.deleted", target=("roster", roster.id), before=roster,
+                 now=now)
     uow.player_lists.delete(roster.player_list_id)
     for broadcast in uow.broadcasts.find(default_player_list_id=roster.player_list_id):
         broadcast.default_player_list_id, broadcast.updated_on = None, iso(now)

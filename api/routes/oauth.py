@@ -302,7 +302,7 @@ def decide() -> BaseResponse:
             code_challenge=params["code_challenge"], code_challenge_method=params["code_challenge_method"],
             state=params["state"])
         _, location = oauth.approve(uow, account_id=principal.account_id, approval=approval, now=now(),
-                                    code_ttl=services().settings.code_ttl)
+                                    approved_by=principal.key_id or "operator", code_ttl=services().settings.code_ttl)
     return _go(location)
 
 
@@ -367,5 +367,6 @@ def approve(approval: oauth.Approval) -> dict[str, object]:
     """The consent step as an API call: a single-use code for the app and its exact redirect URI."""
     with unit_of_work() as uow:
         code, location = oauth.approve(uow, account_id=caller().account_id, approval=approval, now=now(),
+                                       approved_by=caller().key_id or "operator",
                                        code_ttl=services().settings.code_ttl)
     return {"data": {"code": code, "redirectURL": location}}

@@ -85,7 +85,8 @@ def patch_broadcast(change: broadcasts.BroadcastChange, broadcast_id: str) -> di
 def delete_broadcast(broadcast_id: str) -> dict[str, Any]:
     """Delete a broadcast with its courts and managed output links."""
     with unit_of_work() as uow:
-        broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id)
+        broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
+                                                now=now())
     return {"data": {"id": broadcast.id, "deleted": True}}
 
 
