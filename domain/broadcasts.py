@@ -106,7 +106,16 @@ def _clear_court(uow: UnitOfWork, table: Table) -> None:
     for match in matches:
         if match.status == MatchStatus.PENDING:
             uow.matches.delete(match.id)
+    _close_link(uow, f"scorer:{table.id}")
     uow.tables.delete(table.id)
+
+
+def _close_link(uow: UnitOfWork, link_id: str) -> None:
+    """A removed court's scorer link or a deleted broadcast's event page link goes with it (§8a: closed at once,
+    as a rotation closes it): the links table's write refuses every kept snapshot of its page at once, and no
+    link is left that names nothing (one could not be closed any more)."""
+    if uow.links.get(link_id) is not None:
+        uow.links.delete(link_id)
 
 
 def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Court], *, now: datetime) -> None:
@@ -249,6 +258,7 @@ def delete_broadcast(
                  before=_audited(uow, broadcast), now=now)
     for table in _tables(uow, broadcast):
         _clear_court(uow, table)
+    _close_link(uow, f"event:{broadcast.id}")
     outputs.delete_outputs(uow, broadcast_id=broadcast.id)
     uow.broadcasts.delete(broadcast.id)
     return broadcast
