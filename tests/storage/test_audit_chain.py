@@ -146,6 +146,7 @@ def test_export_writes_every_entry_as_json_lines_that_verify_by_hand(filled: tup
     result = courtside(settings, "audit", "export", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"out": str(out), "entries": ENTRIES}
+    assert out.stat().st_mode & 0o777 == 0o600  # §16: the log is no one else's to read (it was 0644)
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [line["seq"] for line in lines] == list(range(1, ENTRIES + 1))
     assert {line["action"] for line in lines} == {"key.created"}
