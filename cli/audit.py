@@ -43,6 +43,9 @@ def _served_audit(settings: Settings) -> tuple[tuple[int, str], list[dict[str, A
     """The running server's audit head, then every entry of its account, newest first, over its operator API."""
     from console.client import ConsoleClient, ConsoleError
 
+    if not settings.api_url:
+        raise CliError("The data dir is in use by a running server whose address is not recorded in it: pass "
+                       "--api-url.")
     client = ConsoleClient.from_settings(settings)
     try:
         head = client.data("GET", "/operator/audit/head")
