@@ -114,17 +114,22 @@ def _act(key: str, action: Action, schema: ScorerTapBody = TAP,
             link, table = scorer.scorer_by_key(uow, key=key)
             uow.actor = actor(ActorKind.SCORER, table.id)  # what the link changes is recorded as its table's
 
-            def act() -> dict[str, Any]:
-                action(uow, key=key, version=tap.version, now=now(), rules=ctx.rules, **arguments)
+            def state() -> dict[str, Any]:
                 current, court = scorer.scorer_by_key(uow, key=key)
                 return scorer.scorer_state(uow, current, court, rules=ctx.rules, now=now())
 
-            # a repeated opID answers the first answer again (contract §17); scoped to the link's table
-            state = operations.once(uow, account_id=link.account_id, scope=f"table:{table.id}", op_id=tap.op_id,
-                                    now=now(), act=act)
+            def act() -> tuple[dict[str, Any], str]:
+                acted = action(uow, key=key, version=tap.version, now=now(), rules=ctx.rules, **arguments)
+                return state(), acted.id
+
+            # a repeated opID answers the first answer again; one an operator route applied to the court's
+            # match changes nothing either (contract §17: same match, any route)
+            state_now = operations.once_on_court(
+                uow, account_id=link.account_id, table_id=table.id, op_id=tap.op_id, now=now(), act=act,
+                current=state, match_id=scorer.court_match_id(uow, table))
     except Conflict as refused:
         raise _for_the_phone(refused) from None
-    return jsonify({"data": state})
+    return jsonify({"data": state_now})
 
 
 PHONE_MESSAGES = {

@@ -39,6 +39,15 @@ def write_file_atomically(path: Path, text: str, mode: int = 0o600) -> None:
         os.close(dir_fd)
 
 
+def keep_private(data_dir: Path) -> None:
+    """The data dir is 0700 and its files 0600 (contract §8a) on either backend: with PostgreSQL it holds the
+    operator key and the server's address, and no store tightens it (TinyDB's does so again on open)."""
+    os.chmod(data_dir, 0o700)
+    for path in data_dir.iterdir():
+        if path.is_file() and path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+
+
 def _read_key_and_account(key_path: Path, info_path: Path) -> tuple[str | None, str | None]:
     """The operator key and account ID written by an earlier `init`, each None if missing or unreadable."""
     key = key_path.read_text().strip() if key_path.exists() else ""
@@ -67,6 +76,7 @@ def init_data_dir(settings: Settings, store: AnyStore | None = None) -> dict[str
     if key and account_id and store is None:
         return {"dataDir": str(data_dir), "accountID": account_id, "operatorKey": key}
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    keep_private(data_dir)  # also a dir made beforehand (by hand, or by an older version) with other modes
     minted = not key
     if not key:
         key = new_operator_key()

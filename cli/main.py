@@ -6,10 +6,12 @@ import argparse
 import json
 import logging
 import logging.handlers
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from cli.address import recorded_address, server_settings
 from cli.audit import audit_export, audit_verify
 from cli.data_dir import KEY_FILE, db_upgrade, export_store, import_store, init_data_dir, write_file_atomically
 from cli.errors import CliError
@@ -102,6 +104,11 @@ def _join_dash_values(argv: list[str]) -> list[str]:
     return joined
 
 
+#: Commands that call the running server's operator API, and those that do only while a server holds the data dir.
+NEEDS_SERVER = {"keys create", "apps create", "oauth approve", "operator-key rotate"}
+MAY_NEED_SERVER = {"audit verify", "audit export"}
+
+
 def run(argv: list[str]) -> int:
     args = _parser().parse_args(_join_dash_values(argv))
     overrides = {
@@ -113,6 +120,11 @@ def run(argv: list[str]) -> int:
     except SettingsError as exc:
         raise CliError(str(exc)) from exc
     command = args.command if not hasattr(args, "action") else f"{args.command} {args.action}"
+    given_url = getattr(args, "api_url", None) or os.environ.get("COURTSIDE_API_URL")
+    if command in NEEDS_SERVER or command in MAY_NEED_SERVER:  # the operator key goes to that server only (§8a)
+        settings = server_settings(settings, given_url, required=command in NEEDS_SERVER)
+    elif command == "console" and (given_url or recorded_address(settings.data_dir.resolve())):
+        settings = server_settings(settings, given_url, required=False)
     if command == "init":
         _print(init_data_dir(settings))
     elif command == "serve":

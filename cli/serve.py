@@ -11,6 +11,7 @@ import signal
 import socket
 from typing import Any
 
+from cli.address import forget_address, local_url, record_address
 from cli.data_dir import init_data_dir
 from cli.errors import CliError
 from domain import links
@@ -78,7 +79,9 @@ def serve(settings: Settings) -> None:
         raise KeyboardInterrupt
 
     base = f"http://{settings.host}:{server.effective_port}/api/v1"
+    data_dir = settings.data_dir.resolve()
     try:
+        record_address(data_dir, local_url(settings.host, server.effective_port))  # for the CLI (§8a)
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         dispatcher.start()
@@ -91,6 +94,7 @@ def serve(settings: Settings) -> None:
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, signal.SIG_IGN)
+        forget_address(data_dir)
         server.close()
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         dispatcher.shutdown()

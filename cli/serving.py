@@ -5,6 +5,8 @@
   process's open-file limit raised to its hard limit to hold them.
 - A body-less answer (`304 Not Modified`, `204`) keeps its keep-alive connection: waitress 3.0 closes it because
   it has no Content-Length, so every conditional poll of an output or event page cost a new TCP connection.
+- Forwarded headers reach the app when `COURTSIDE_TRUSTED_PROXIES` is set (waitress 3 clears them by default,
+  before the app's ProxyFix could read them); without trusted proxies waitress still clears them.
 - A public feed's poll is answered in waitress's network loop, as soon as it is parsed, from the app's kept
   snapshots (`CourtsideFlask.kept_feed_answer`): `304` while the page's ETag is current (most polls of a venue's
   screens and phones), else `200` with the kept body; no worker thread, no WSGI environ, no Flask. Only the first
@@ -121,7 +123,10 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
                            connection_limit=settings.connection_limit, asyncore_use_poll=True,
                            channel_timeout=settings.idle_timeout, backlog=2048,
                            # far above ours, so that our own limit answers with the JSON envelope
-                           max_request_header_size=16 * settings.max_header_bytes)
+                           max_request_header_size=16 * settings.max_header_bytes,
+                           # waitress drops X-Forwarded-* unless told to keep them; with trusted proxies the app's
+                           # ProxyFix (api/app.py) believes exactly COURTSIDE_TRUSTED_PROXIES of them (§8a)
+                           clear_untrusted_proxy_headers=settings.trusted_proxies == 0)
     answers: FeedAnswers | None = getattr(app, "kept_feed_answer", None)
     listeners = [server] if isinstance(server, BaseWSGIServer) else [
         listening for listening in getattr(server, "map", {}).values() if isinstance(listening, BaseWSGIServer)]

@@ -77,7 +77,7 @@ class ConsoleClient:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ConsoleClient:
-        return cls(settings.api_url.rstrip("/"), operator_key_of(settings))
+        return cls(settings.api_url.rstrip("/").removesuffix("/api/v1"), operator_key_of(settings))  # a root
 
     @property
     def base(self) -> str:

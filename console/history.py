@@ -27,7 +27,15 @@ ACTIONS = {
     "link.enabled": "Link enabled", "link.disabled": "Link disabled", "key.created": "Developer key created",
     "key.rotated": "Operator key rotated", "app.created": "App registered",
     "connection.approved": "Connection approved", "connection.revoked": "Connection revoked",
-    "roster.signed_up": "Signed up",
+    "roster.signed_up": "Signed up", "broadcast.created": "Event created", "broadcast.changed": "Event changed",
+    "broadcast.deleted": "Event deleted", "broadcast.handed_over": "Courts handed over",
+    "court.changed": "Court's player list changed", "roster.created": "Roster created",
+    "roster.changed": "Roster changed", "roster.deleted": "Roster deleted",
+    "player_list.created": "Player list created", "player_list.synced": "Player list synced by the partner",
+    "player_list.changed": "Player list changed by the partner", "team.synced": "Team synced by the partner",
+    "team.changed": "Team changed by the partner", "player.created": "Player added",
+    "player.changed": "Player changed", "player.deleted": "Player removed", "player.imported": "Players imported",
+    "webhook.configured": "Webhook settings changed", "webhook.secret_rotated": "Webhook secret rotated",
 }
 ACTORS = {"operator": "Operator (console)", "partner": "Partner app", "scorer": "Scorer phone",
           "registration": "Sign-up page", "system": "Courtside"}
@@ -43,7 +51,8 @@ STATUSES = {"pending": "waiting", "active": "in play"}
 SIDES = {"a": "side A", "b": "side B"}
 RECORDS = {"match": "a match", "table": "a court", "link": "a link", "output": "an output link",
            "key": "the operator key", "connection": "a connection", "app": "an app", "roster": "a roster",
-           "draw": "a draw", "person": "a player", "broadcast": "an event"}
+           "draw": "a draw", "person": "a player", "broadcast": "an event", "player": "a player",
+           "player_list": "a player list", "team": "a team"}
 CONNECTIONS = {"developer_key": "Partner (developer key)", "house": "Courtside"}
 LINKS = {"scorer": "Scorer link", "event": "Event page link", "registration": "Sign-up link"}
 

@@ -225,28 +225,60 @@ def history(uow: UnitOfWork, *, account_id: str, target_type: str, target_id: st
 # ----------------------------------------------------------------------------------------------- checking
 @dataclass(frozen=True)
 class Verdict:
-    """What walking one account's chain found: how many entries, and the first bad `seq` (None: intact)."""
+    """What walking one account's chain found: how many entries, the first bad `seq` (None: intact), and the
+    head kept apart from the entries (`seq`, `hash`; None when none is kept)."""
 
     account_id: str
     count: int
     first_bad: int | None
+    head: tuple[int, str] | None = None
 
     @property
     def intact(self) -> bool:
         return self.first_bad is None
 
 
-def walk(account_id: str, entries: Iterable[AuditEntry]) -> Verdict:
+def walk(account_id: str, entries: Iterable[AuditEntry], head: tuple[int, str] | None = None, *,
+         newer_allowed: bool = False) -> Verdict:
     """Check a chain given oldest first: seq 1, 2, ... without a gap, each `prevHash` the previous `hash`, each
     `hash` the hash of its entry. An entry changed, removed or moved makes the first `seq` where the chain breaks
-    bad (for a removed or moved entry: the seq expected at that place)."""
+    bad (for a removed or moved entry: the seq expected at that place).
+
+    `head` is the head kept apart (§16; None: not checked): the chain must end at it, with its hash, so removing
+    the newest entries is found too (bad: the first removed `seq`); entries beyond a head of `(0, zeros)` (none
+    kept) are bad from `seq` 1.
+    `newer_allowed`: the head was read before the entries (a running server's API), so entries after it are
+    changes made meanwhile, not a fault."""
     expected_seq, prev_hash, count = 1, ZERO_HASH, 0
+    at_head: str | None = None
     for entry in entries:
         count += 1
         if entry.seq != expected_seq or entry.prev_hash != prev_hash or entry.hash != entry_hash(entry.body()):
-            return Verdict(account_id, count, min(expected_seq, entry.seq) if entry.seq >= 1 else expected_seq)
+            bad = min(expected_seq, entry.seq) if entry.seq >= 1 else expected_seq
+            return Verdict(account_id, count, bad, head)
+        if head is not None and entry.seq == head[0]:
+            at_head = entry.hash
         expected_seq, prev_hash = expected_seq + 1, entry.hash
-    return Verdict(account_id, count, None)
+    last = expected_seq - 1
+    if head is None:
+        return Verdict(account_id, count, None, head)
+    if last < head[0]:
+        return Verdict(account_id, count, last + 1, head)  # the newest entries were removed
+    if at_head != head[1] and head[0] > 0:
+        return Verdict(account_id, count, head[0], head)
+    if last > head[0] and not newer_allowed:
+        return Verdict(account_id, count, head[0] + 1, head)  # entries the head does not know of
+    return Verdict(account_id, count, None, head)
+
+
+def kept_head(uow: UnitOfWork, account_id: str) -> tuple[int, str]:
+    """The account's head as kept apart from the entries (`seq`, `hash`); `(0, 64 zeros)` before the first."""
+    return uow.audit.kept_head(account_id) or (0, ZERO_HASH)
+
+
+def head_line(head: tuple[int, str]) -> str:
+    """The head as a paper copy carries it: "Audit 2035 · 3f2a9c0b1d4e…" (seq and the hash's first 12 digits)."""
+    return f"Audit {head[0]} · {head[1][:12]}…"
 
 
 def chain(uow: UnitOfWork, account_id: str, *, batch: int = 500) -> Iterator[AuditEntry]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from domain import audit, outputs, scoring
 from domain.auth import house_connection
@@ -25,6 +26,7 @@ from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import POOL, Broadcast, Match, MatchStatus, ScoringSource, Table
+from domain.names import stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.scoring import Scoring
@@ -114,7 +116,16 @@ def _clear_court(uow: UnitOfWork, table: Table, cancelled: Cancelled = None) -> 
             if cancelled is not None:
                 cancelled(match)
             uow.matches.delete(match.id)
+    _close_link(uow, f"scorer:{table.id}")
     uow.tables.delete(table.id)
+
+
+def _close_link(uow: UnitOfWork, link_id: str) -> None:
+    """A removed court's scorer link or a deleted broadcast's event page link goes with it (§8a: closed at once,
+    as a rotation closes it): the links table's write refuses every kept snapshot of its page at once, and no
+    link is left that names nothing (one could not be closed any more)."""
+    if uow.links.get(link_id) is not None:
+        uow.links.delete(link_id)
 
 
 def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Court], *, now: datetime,
@@ -153,13 +164,24 @@ def _tables(uow: UnitOfWork, broadcast: Broadcast) -> list[Table]:
     return [table for table in (uow.tables.get(tid) for tid in broadcast.table_ids) if table is not None]
 
 
+#: The event day's settings (contract §14): audited as `broadcast.event_settings_changed`, apart from the rest.
+EVENT_SETTINGS = ("requireCheckIn", "restMinutes")
+
+
+def _audited(uow: UnitOfWork, broadcast: Broadcast) -> dict[str, Any]:
+    """What the audit log keeps of a broadcast: its fields and its courts (id, label, scoreboards, list)."""
+    courts = [{"id": t.id, "label": t.label, "scoreboardIDs": t.scoreboard_ids,
+               "playerListExternalID": t.player_list_external_id} for t in _tables(uow, broadcast)]
+    return {**audit.snapshot(broadcast), "courts": courts}
+
+
 def create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now: datetime) -> Broadcast:
     """A broadcast with 1-50 courts, managed by `new.manager_connection_id` (the creating connection)."""
     _check_default_list(uow, account_id=account_id, list_id=new.default_player_list_id)
     if new.manager_connection_id is not None:
         _check_connection(uow, account_id=account_id, connection_id=new.manager_connection_id)
     broadcast = Broadcast(
-        id=new_id("brd"), account_id=account_id, name=new.name, table_ids=[], created_on=iso(now),
+        id=new_id("brd"), account_id=account_id, name=stored_name(new.name), table_ids=[], created_on=iso(now),
         updated_on=iso(now), manager_connection_id=new.manager_connection_id, description=new.description,
         default_player_list_id=new.default_player_list_id, default_scoreboard_id=new.default_scoreboard_id,
         scoreboard_ids=new.scoreboard_ids, scoring=new.scoring.json() if new.scoring else None,
@@ -167,7 +189,10 @@ def create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now
     )
     _configure_courts(uow, broadcast, new.tables, now=now)
     _refresh_output_links(uow, broadcast, now=now)
-    return uow.broadcasts.put(broadcast)
+    stored = uow.broadcasts.put(broadcast)
+    audit.record(uow, account_id=account_id, action="broadcast.created", target=("broadcast", broadcast.id),
+                 after=_audited(uow, stored), now=now)
+    return stored
 
 
 def operator_create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now: datetime) -> Broadcast:
@@ -214,11 +239,12 @@ def patch_broadcast(
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     if given(change.tables):
         _require_manager(broadcast, connection_id, "change its tables")
+    audited_before = _audited(uow, broadcast)
     if given(change.default_player_list_id):
         _check_default_list(uow, account_id=account_id, list_id=change.default_player_list_id)
         broadcast.default_player_list_id = change.default_player_list_id
     if given(change.name):
-        broadcast.name = change.name
+        broadcast.name = stored_name(change.name)
     if given(change.description):
         broadcast.description = change.description
     if given(change.default_scoreboard_id):
@@ -240,14 +266,19 @@ def patch_broadcast(
     broadcast.updated_on = iso(now)
     stored = uow.broadcasts.put(broadcast)
     settings_after = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
-    if settings_after != settings_before:  # the event day's settings (contract §14) are audited, not the rest
+    if settings_after != settings_before:  # the event day's settings (contract §14): their own entry
         audit.record(uow, account_id=account_id, action="broadcast.event_settings_changed",
                      target=("broadcast", broadcast.id), before=settings_before, after=settings_after, now=now)
+    rest_before, rest_after = ({k: v for k, v in fields.items() if k not in (*EVENT_SETTINGS, "updatedOn")}
+                               for fields in (audited_before, _audited(uow, stored)))
+    if rest_before != rest_after:  # the broadcast and its courts (§16, with §18-§22)
+        audit.record(uow, account_id=account_id, action="broadcast.changed", target=("broadcast", broadcast.id),
+                     before=rest_before, after=rest_after, now=now)
     return stored
 
 
 def delete_broadcast(
-    uow: UnitOfWork, *, account_id: str, broadcast_id: str, connection_id: str | None = None,
+    uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, connection_id: str | None = None,
     cancelled: Cancelled = None,
 ) -> Broadcast:
     """Delete the broadcast, its courts and its managed output links (409 `table_busy` if a court is in play).
@@ -256,8 +287,11 @@ def delete_broadcast(
     """
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     _require_manager(broadcast, connection_id, "delete it")
+    audit.record(uow, account_id=account_id, action="broadcast.deleted", target=("broadcast", broadcast.id),
+                 before=_audited(uow, broadcast), now=now)
     for table in _tables(uow, broadcast):
         _clear_court(uow, table, cancelled)
+    _close_link(uow, f"event:{broadcast.id}")
     outputs.delete_outputs(uow, broadcast_id=broadcast.id)
     uow.broadcasts.delete(broadcast.id)
     return broadcast
@@ -280,6 +314,9 @@ def hand_over(
     connection_id = handover.connection_id
     _check_connection(uow, account_id=account_id, connection_id=connection_id)
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    audit.record(uow, account_id=account_id, action="broadcast.handed_over", target=("broadcast", broadcast.id),
+                 before={"managerConnectionID": broadcast.manager_connection_id},
+                 after={"managerConnectionID": connection_id}, now=now)
     for table in _tables(uow, broadcast):
         if table.manager_connection_id != connection_id:
             table.manager_connection_id, table.player_list_external_id = connection_id, None

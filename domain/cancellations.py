@@ -31,5 +31,5 @@ def operator_patch_broadcast(
 
 def operator_delete_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> Broadcast:
     """The operator deletes a broadcast; its courts' pending matches are announced as cancelled."""
-    return broadcasts.delete_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id,
+    return broadcasts.delete_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id, now=now,
                                        cancelled=lambda match: match_cancelled(uow, match, now=now))

@@ -535,6 +535,8 @@ def operator_move_match(
         before = dataclasses.replace(match)
         match.table_id = POOL
         match.queue_order = draw_hooks.pool_order_of(uow, match)
+        # back in its place (§13): the pool orders by the time it first became ready, when its real match was made
+        match.scheduled_on = match.created_on
         match.updated_on = iso(now)
         match = uow.matches.put(match)
         audit.record(uow, account_id=account_id, action="match.moved", target=("match", match.id), before=before,

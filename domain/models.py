@@ -201,6 +201,7 @@ class AuthorizationCode:
     used_on: str | None = None
     family_id: str | None = None
     connection_id: str | None = None
+    approved_by: str | None = None  # the operator key ID that approved (the `connection.approved` entry's actor)
     seq: int = 0
 
 

@@ -8,6 +8,7 @@ through `name_key`; stored names go through `stored_name`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 
@@ -25,3 +26,22 @@ def name_key(name: str) -> str:
 def same_name(first: str, second: str) -> bool:
     """Whether two names are the same person under the rule."""
     return name_key(first) == name_key(second)
+
+
+#: What a name may consist of and still be blank, as one regular-expression character class (Python and
+#: ECMAScript alike, so the API document can state it as a `pattern`): white space under both languages' idea of
+#: it, the C0/C1 controls, and the zero-width, format and other default-ignorable characters a keyboard or a
+#: copy-paste leaves behind (U+200B-U+200F, U+2060-U+206F, U+FEFF, the soft hyphen, the Hangul fillers,
+#: variation selectors, ...).
+INVISIBLE = (r"\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+             r"\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb")
+#: A string with at least one character outside `INVISIBLE` (searched, not anchored: JSON Schema's `pattern`).
+VISIBLE = f"[^{INVISIBLE}]"
+BLANK_MESSAGE = "Must have a visible character (not only spaces or invisible characters)."
+_VISIBLE = re.compile(VISIBLE)
+
+
+def is_blank(name: str) -> bool:
+    """Whether a name is empty once spaces, zero-width and other format characters are taken away (§8a: such a
+    name or label is refused, never stored as an empty name)."""
+    return _VISIBLE.search(name) is None

@@ -185,9 +185,10 @@ def operator_for(uow: UnitOfWork, *, operator_key: str | None, now: datetime) ->
 
 
 def approve(
-    uow: UnitOfWork, *, account_id: str, approval: Approval, now: datetime, code_ttl: int = 600,
+    uow: UnitOfWork, *, account_id: str, approval: Approval, now: datetime, approved_by: str, code_ttl: int = 600,
 ) -> tuple[str, str]:
-    """The operator approves: a single-use code bound to the app and redirect URI; returns it and the redirect."""
+    """The operator approves: a single-use code bound to the app and redirect URI; returns it and the redirect.
+    `approved_by` (the operator key's ID) is kept with the code: the connection it makes names that operator."""
     state = approval.state
     check = check_authorization(
         uow, client_id=approval.client_id, redirect_uri=approval.redirect_uri, scope=approval.scope,
@@ -203,6 +204,7 @@ def approve(
             id=hash_secret(code), app_id=check.app.id, account_id=check.app.account_id,
             redirect_uri=check.redirect_uri, scopes=check.scopes, expires_on=iso(now + timedelta(seconds=code_ttl)),
             created_on=iso(now), code_challenge=check.code_challenge, family_id=new_id("fam"),
+            approved_by=approved_by,
         )
     )
     return code, with_query(check.redirect_uri, code=code, state=state)
@@ -269,8 +271,8 @@ def revoke_family(uow: UnitOfWork, family_id: str | None, now: datetime) -> None
 def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode, now: datetime) -> Connection:
     """The app's active connection on the account, with the code's approved scopes; a new one if none.
 
-    The audit entry (`connection.approved`) names the connection as its actor: the app exchanging the code the
-    operator approved."""
+    The audit entry (`connection.approved`) names the operator who approved the code as its actor (the request is
+    the app's exchange); a code from before approvers were kept names the connection."""
     before: Connection | None = None
     for connection in uow.connections.find(app_id=app.id):
         if connection.account_id == app.account_id and connection.revoked_on is None:
@@ -282,7 +284,8 @@ def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode, now: dat
             id=new_id("conn"), account_id=app.account_id, app_id=app.id, app_name=app.name, kind=ConnectionKind.OAUTH,
             scopes=code.scopes, approved_on=code.created_on,
         )
-    actor = audit.Actor(audit.ActorKind.PARTNER, connection.id, uow.actor.request_id)
+    actor = (audit.Actor(audit.ActorKind.OPERATOR, code.approved_by, uow.actor.request_id) if code.approved_by
+             else audit.Actor(audit.ActorKind.PARTNER, connection.id, uow.actor.request_id))
     audit.record(uow, account_id=app.account_id, action="connection.approved", target=("connection", connection.id),
                  before=before, after=connection, now=now, actor=actor)
     return connection

@@ -20,6 +20,8 @@ from domain.ports import UnitOfWork
 
 KEPT = timedelta(hours=24)
 OP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The route a scorer link's mark on a match carries (`remember(..., route=SCORER)`).
+SCORER = "scorer"
 
 
 def check_op_id(op_id: Any) -> str | None:
@@ -36,19 +38,61 @@ def _key(scope: str, op_id: str) -> str:
     return "op_" + hashlib.sha256(f"{scope}\n{op_id}".encode()).hexdigest()[:40]
 
 
+def recall(uow: UnitOfWork, *, account_id: str, scope: str, op_id: str, now: datetime) -> Operation | None:
+    """The operation remembered for `op_id` on `scope` in the last 24 hours, if any."""
+    known = uow.operations.get(_key(scope, op_id))
+    if known is not None and known.account_id == account_id and parse_iso(known.created_on) > now - KEPT:
+        return known
+    return None
+
+
+def remember(uow: UnitOfWork, *, account_id: str, scope: str, op_id: str, now: datetime, answer: dict[str, Any],
+             route: str | None = None) -> None:
+    """Keep `answer` for `op_id` on `scope` (in this unit of work). `route` names another route than the
+    scope's own that applied it (the record's `scope` is then `route:scope`): that route's retry answers as it
+    is then, never the first answer in another route's shape."""
+    uow.operations.put(Operation(id=_key(scope, op_id), account_id=account_id,
+                                 scope=f"{route}:{scope}" if route else scope, op_id=op_id, answer=answer,
+                                 created_on=iso(now)))
+
+
 def once(uow: UnitOfWork, *, account_id: str, scope: str, op_id: str | None, now: datetime,
-         act: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+         act: Callable[[], dict[str, Any]], current: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run `act` (the change and its answer) unless `op_id` already ran on `scope` in the last 24 hours; then
-    answer the remembered answer and change nothing. The answer is stored in this unit of work."""
+    answer the remembered answer and change nothing. The answer is stored in this unit of work.
+
+    `scope` is a match (operator routes) or a scorer link's table; when another route applied `op_id` to the
+    scope's match (§17: same match, any route), nothing changes either and `current()` answers the state as it is
+    now, in this route's shape."""
     if op_id is None:
         return act()
-    key = _key(scope, op_id)
-    known = uow.operations.get(key)
-    if known is not None and known.account_id == account_id and parse_iso(known.created_on) > now - KEPT:
-        return known.answer
+    known = recall(uow, account_id=account_id, scope=scope, op_id=op_id, now=now)
+    if known is not None:
+        return known.answer if known.scope == scope or current is None else current()
     answer = act()
-    uow.operations.put(Operation(id=key, account_id=account_id, scope=scope, op_id=op_id, answer=answer,
-                                 created_on=iso(now)))
+    remember(uow, account_id=account_id, scope=scope, op_id=op_id, now=now, answer=answer)
+    return answer
+
+
+def once_on_court(uow: UnitOfWork, *, account_id: str, table_id: str, match_id: str | None, op_id: str | None,
+                  now: datetime, act: Callable[[], tuple[dict[str, Any], str]],
+                  current: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """`once` for a scorer link's action on its court (`match_id`: the court's match before the action, if any).
+
+    A retry on the link answers its first answer. An `op_id` an operator route already applied to the court's
+    match changes nothing and answers `current()`. `act` answers the new state and the match it acted on, which is
+    marked with `op_id` too, so the operator routes see that it was applied."""
+    if op_id is None:
+        return act()[0]
+    scope = f"table:{table_id}"
+    known = recall(uow, account_id=account_id, scope=scope, op_id=op_id, now=now)
+    if known is not None:
+        return known.answer
+    if match_id is not None and recall(uow, account_id=account_id, scope=match_id, op_id=op_id, now=now):
+        return current()
+    answer, acted = act()
+    remember(uow, account_id=account_id, scope=scope, op_id=op_id, now=now, answer=answer)
+    remember(uow, account_id=account_id, scope=acted, op_id=op_id, now=now, answer={}, route=SCORER)
     return answer
 
 

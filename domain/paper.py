@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from domain import event_page, people, registration, scorer
+from domain import audit, event_page, people, registration, scorer
 from domain import results as match_results
 from domain.board import Board
 from domain.broadcasts import get_broadcast
@@ -75,7 +75,8 @@ def results_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: d
     """Every completed match of the broadcast, as the results export has it (court, sides, games, winner)."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     rows = match_results.broadcast_results(uow, account_id=account_id, broadcast_id=broadcast_id)
-    return {"event": broadcast.name, "printedOn": iso(now), "results": rows}
+    head = audit.head_line(audit.kept_head(uow, account_id))  # the paper anchors the audit log (§16)
+    return {"event": broadcast.name, "printedOn": iso(now), "results": rows, "audit": head}
 
 
 def surname_order(name: str) -> tuple[str, str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from domain import audit
 from domain.auth import house_connection
 from domain.bulk import check_unique
 from domain.clock import iso
@@ -24,7 +25,7 @@ from domain.models import MatchStatus, PlayerList, PlayerSource, RosterType, Tea
 from domain.names import name_key, same_name, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
-from domain.rosters import NewRoster, create_roster
+from domain.rosters import NewRoster, make_roster
 
 Player = dict[str, Any]
 
@@ -34,8 +35,17 @@ def _mapped_by(player: Player, connection_id: str) -> bool:
     return player.get("source") == PlayerSource.MAPPED and player.get("connectionID") == connection_id
 
 
+#: The fields of a player that are names: kept in §8a's stored form on every path, partner syncs included.
+NAME_FIELDS = ("firstName", "lastName", "clubName")
+
+
+def named(player: Player) -> Player:
+    """The player with its names in the stored form (`domain.names.stored_name`: NFC, whitespace collapsed)."""
+    return {**player, **{f: stored_name(player[f]) for f in NAME_FIELDS if isinstance(player.get(f), str)}}
+
+
 def _mapped(player: Player, connection_id: str) -> Player:
-    return {**player, "source": PlayerSource.MAPPED.value, "connectionID": connection_id}
+    return {**named(player), "source": PlayerSource.MAPPED.value, "connectionID": connection_id}
 
 
 def _check_unique(players: Sequence[Player], field: str) -> None:
@@ -133,11 +143,21 @@ def _apply_change(
     )
     for name in changed_fields(change):
         if name not in ("upsert", "remove_external_ids"):
-            setattr(record, name, getattr(change, name))
+            value = getattr(change, name)
+            setattr(record, name, stored_name(value) if name == "name" else value)
     record.updated_on = iso(now)
 
 
 # ------------------------------------------------------------------ player lists
+def _summary(record: PlayerList | Team | None) -> dict[str, Any] | None:
+    """What the audit log keeps of a list or team: its fields, the players as their count (a sync of 1,000
+    players is one entry, not 1,000 names; a player added, changed or removed by hand has an entry of its own)."""
+    if record is None:
+        return None
+    fields = audit.snapshot(record)
+    fields["players"] = len(record.players)
+    return dict(fields)
+
 
 OPEN_STATUSES = (MatchStatus.PENDING, MatchStatus.ACTIVE)
 
@@ -184,15 +204,19 @@ def sync_list(
 ) -> PlayerList:
     """`PUT /player-lists`: create or replace the connection's list; idempotent by externalID."""
     found = uow.player_lists.find(connection_id=connection_id, external_id=sync.external_id)
+    before = _summary(found[0]) if found else None
     existing = found[0] if found else PlayerList(
-        id=new_id("pl"), account_id=account_id, name=sync.name, players=[], created_on=iso(now),
+        id=new_id("pl"), account_id=account_id, name=stored_name(sync.name), players=[], created_on=iso(now),
         updated_on=iso(now), connection_id=connection_id, external_id=sync.external_id,
     )
     players = replace_mapped(existing.players, sync.players, connection_id=connection_id)
     check_players_in_use(uow, connection_id=connection_id, player_list=existing, kept=players)
     existing.players = players
-    existing.name, existing.description, existing.updated_on = sync.name, sync.description, iso(now)
-    return uow.player_lists.put(existing)
+    existing.name, existing.description, existing.updated_on = stored_name(sync.name), sync.description, iso(now)
+    stored = uow.player_lists.put(existing)
+    audit.record(uow, account_id=account_id, action="player_list.synced", target=("player_list", stored.id),
+                 before=before, after=_summary(stored), now=now)
+    return stored
 
 
 def patch_list(
@@ -201,11 +225,15 @@ def patch_list(
     """`PATCH /player-lists/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `description`."""
     _check_change(change, "upsert, removeExternalIDs, name, description")
     player_list = own_list(uow, connection_id=connection_id, external_id=external_id)
-    before = list(player_list.players)
+    before = _summary(player_list)
+    players_before = list(player_list.players)
     _apply_change(player_list, change, connection_id=connection_id, now=now)
-    check_players_in_use(uow, connection_id=connection_id, player_list=replace(player_list, players=before),
+    check_players_in_use(uow, connection_id=connection_id, player_list=replace(player_list, players=players_before),
                          kept=player_list.players)
-    return uow.player_lists.put(player_list)
+    stored = uow.player_lists.put(player_list)
+    audit.record(uow, account_id=stored.account_id, action="player_list.changed",
+                 target=("player_list", stored.id), before=before, after=_summary(stored), now=now)
+    return stored
 
 
 def list_lists(
@@ -230,7 +258,7 @@ def _keep_roster_in_step(uow: UnitOfWork, team: Team, *, now: datetime) -> None:
     """The team-type roster behind the team (made if missing) mirrors its name, logo, colour and players."""
     roster = uow.rosters.get(team.roster_id)
     if roster is None:
-        roster = create_roster(uow, account_id=team.account_id, now=now, new=NewRoster(
+        roster = make_roster(uow, account_id=team.account_id, now=now, new=NewRoster(
             name=team.name, roster_type=RosterType.TEAM, team_logo_url=team.logo_url,
             team_jersey_color=team.jersey_color))
         team.roster_id = roster.id
@@ -247,15 +275,19 @@ def _keep_roster_in_step(uow: UnitOfWork, team: Team, *, now: datetime) -> None:
 def sync_team(uow: UnitOfWork, *, account_id: str, connection_id: str, sync: SyncTeam, now: datetime) -> Team:
     """`PUT /teams`: create or replace the connection's team and keep its roster in step."""
     found = uow.teams.find(connection_id=connection_id, external_id=sync.external_id)
+    before = _summary(found[0]) if found else None
     team = found[0] if found else Team(
         id=new_id("team"), account_id=account_id, connection_id=connection_id, external_id=sync.external_id,
-        name=sync.name, players=[], roster_id="", created_on=iso(now), updated_on=iso(now),
+        name=stored_name(sync.name), players=[], roster_id="", created_on=iso(now), updated_on=iso(now),
     )
     team.players = replace_mapped(team.players, sync.players, connection_id=connection_id)
-    team.name, team.logo_url, team.jersey_color = sync.name, sync.logo_url, sync.jersey_color
+    team.name, team.logo_url, team.jersey_color = stored_name(sync.name), sync.logo_url, sync.jersey_color
     team.updated_on = iso(now)
     _keep_roster_in_step(uow, team, now=now)
-    return uow.teams.put(team)
+    stored = uow.teams.put(team)
+    audit.record(uow, account_id=account_id, action="team.synced", target=("team", stored.id), before=before,
+                 after=_summary(stored), now=now)
+    return stored
 
 
 def patch_team(
@@ -264,9 +296,13 @@ def patch_team(
     """`PATCH /teams/{externalID}`: `upsert`, `removeExternalIDs`, `name`, `jerseyColor`, `logoURL`."""
     _check_change(change, "upsert, removeExternalIDs, name, jerseyColor, logoURL")
     team = own_team(uow, connection_id=connection_id, external_id=external_id)
+    before = _summary(team)
     _apply_change(team, change, connection_id=connection_id, now=now)
     _keep_roster_in_step(uow, team, now=now)
-    return uow.teams.put(team)
+    stored = uow.teams.put(team)
+    audit.record(uow, account_id=stored.account_id, action="team.changed", target=("team", stored.id),
+                 before=before, after=_summary(stored), now=now)
+    return stored
 
 
 def list_teams(
@@ -299,10 +335,13 @@ def create_house_list(uow: UnitOfWork, *, account_id: str, new: NewHouseList, no
         raise Invalid("A player list needs a name.", details={"json": {"name": ["A name is required."]}})
     house = house_connection(uow, account_id=account_id, now=now)
     list_id = new_id("pl")
-    return uow.player_lists.put(PlayerList(
-        id=list_id, account_id=account_id, name=name.strip(), players=[], created_on=iso(now),
+    made = uow.player_lists.put(PlayerList(
+        id=list_id, account_id=account_id, name=stored_name(name), players=[], created_on=iso(now),
         updated_on=iso(now), connection_id=house.id, external_id=list_id,
     ))
+    audit.record(uow, account_id=account_id, action="player_list.created", target=("player_list", made.id),
+                 after=_summary(made), now=now)
+    return made
 
 
 def _account_list(uow: UnitOfWork, *, account_id: str, list_id: str) -> PlayerList:
@@ -366,9 +405,12 @@ def add_manual_player(
             "choose another externalID or none.",
             code="player_exists", details={"externalID": external_id, "name": name},
         )
-    player_list.players.append(club_player(player.fields, PlayerSource.MANUAL))
+    added = club_player(named(player.fields), PlayerSource.MANUAL)
+    player_list.players.append(added)
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
+    audit.record(uow, account_id=account_id, action="player.created", target=("player", str(added["id"])),
+                 after={**added, "playerListID": player_list.id}, now=now)
     return uow.player_lists.put(player_list)
 
 
@@ -389,7 +431,7 @@ def edit_player(
                    if p.get("id") == player_id and p.get("source") in OPERATOR_EDITABLE), None)
     if target is None:
         raise NotFound(f"No manual or self-registered player '{player_id}' in this list.")
-    changes = edit.changes
+    changes = named(edit.changes)
     edited = {**target, **changes}
     if not str(edited.get("firstName") or "").strip():
         raise Invalid("A player needs a first name.", details={"json": {"firstName": ["A name is required."]}})
@@ -398,7 +440,10 @@ def edit_player(
     if holder is not None:
         raise Conflict(f"{name} is already in this list.", code="player_exists",
                        details={"name": full_name(holder), "playerID": holder.get("id")})
+    before = dict(target)
     target.update(changes)
+    audit.record(uow, account_id=account_id, action="player.changed", target=("player", player_id), before=before,
+                 after=dict(target), now=now)
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
@@ -432,7 +477,10 @@ def import_players(
         outcomes.append(record)
     stored = not sheet.dry_run and not any(isinstance(o, DomainError) for o in outcomes)
     if stored:
-        player_list.players.extend(o for o in outcomes if not isinstance(o, DomainError))
+        added = [o for o in outcomes if not isinstance(o, DomainError)]
+        player_list.players.extend(added)
+        audit.record(uow, account_id=account_id, action="player.imported", target=("player_list", player_list.id),
+                     after={"playerIDs": [p["id"] for p in added]}, now=now)
         player_list.updated_on = iso(now)
         _mirror_to_teams(uow, player_list, now=now)
         uow.player_lists.put(player_list)
@@ -461,6 +509,9 @@ def remove_manual_player(
                  if not (p.get("source") in OPERATOR_EDITABLE and p.get("id") == player_id)]
     if len(remaining) == len(player_list.players):
         raise NotFound(f"No manual or self-registered player '{player_id}' in this list.")
+    gone = next(p for p in player_list.players if p not in remaining)
+    audit.record(uow, account_id=account_id, action="player.deleted", target=("player", player_id),
+                 before={**gone, "playerListID": player_list.id}, now=now)
     player_list.players, player_list.updated_on = remaining, iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)

@@ -76,6 +76,11 @@ class AuditLog(Protocol):
         adapter's hint that proved out of date: build the entry again on `head()`, which now reads the truth."""
         ...
 
+    def kept_head(self, account_id: str) -> tuple[int, str] | None:
+        """The head kept apart from the entries (`seq`, `hash` of the last entry appended), written with every
+        append; None before the first entry."""
+        ...
+
     def newest(
         self, account_id: str, *, before_seq: int | None, limit: int | None, query: AuditQuery,
     ) -> list[AuditEntry]:

@@ -16,7 +16,7 @@ from domain import audit, links, text
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
 from domain.models import Link, PlayerList, PlayerSource, Roster, RosterType
-from domain.names import name_key, stored_name
+from domain.names import BLANK_MESSAGE, is_blank, name_key, stored_name
 from domain.player_lists import club_player
 from domain.ports import UnitOfWork
 from domain.rosters import get_roster
@@ -84,6 +84,8 @@ def _clean(sign_up: SignUp) -> dict[str, str]:
             problems[name] = [text.MESSAGE]
         elif name in REQUIRED and not value:
             problems[name] = ["Required."]
+        elif name in REQUIRED and is_blank(value):
+            problems[name] = [BLANK_MESSAGE]
         elif len(value) > limit:
             problems[name] = [f"At most {limit} characters."]
     if problems:

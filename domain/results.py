@@ -76,11 +76,17 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str) ->
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
 
 
-def as_csv(rows: list[dict[str, Any]]) -> str:
-    """The rows as CSV with a header row (empty cells for missing values), safe to open in a spreadsheet."""
+#: The CSV's last column: the audit chain's head when the file was made (§16), the same on every row.
+AUDIT_COLUMN = "audit"
+
+
+def as_csv(rows: list[dict[str, Any]], audit_line: str) -> str:
+    """The rows as CSV with a header row (empty cells for missing values), safe to open in a spreadsheet; each row
+    ends with `audit_line` ("Audit 2035 · 3f2a9c…"), so a saved or printed copy anchors the audit log."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer = csv.DictWriter(out, fieldnames=(*COLUMNS, AUDIT_COLUMN), lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({key: "" if value is None else text.spreadsheet_safe(value) for key, value in row.items()})
+        writer.writerow({**{key: "" if value is None else text.spreadsheet_safe(value) for key, value in row.items()},
+                         AUDIT_COLUMN: audit_line})
     return out.getvalue()

@@ -16,6 +16,7 @@ from domain.commands import UNSET, changed_fields, given
 from domain.errors import Invalid, NotFound
 from domain.ids import new_id
 from domain.models import PlayerList, Roster, RosterType
+from domain.names import stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 
@@ -53,15 +54,25 @@ def _check_self_registration(roster_type: RosterType, enabled: bool | None) -> N
 
 
 def create_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: datetime) -> Roster:
-    """A roster and its backing player list, in one unit of work."""
+    """A roster and its backing player list, in one unit of work, and its `roster.created` entry."""
+    roster = make_roster(uow, account_id=account_id, new=new, now=now)
+    audit.record(uow, account_id=account_id, action="roster.created", target=("roster", roster.id), after=roster,
+                 now=now)
+    return roster
+
+
+def make_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: datetime) -> Roster:
+    """A roster and its backing player list, without an entry of its own (a team's roster is made by the team's
+    sync, whose entry says so)."""
     _check_self_registration(new.roster_type, new.self_registration_enabled)
     roster_id = new_id("ros")
     backing = uow.player_lists.put(PlayerList(
-        id=new_id("pl"), account_id=account_id, name=new.name, players=[], created_on=iso(now),
+        id=new_id("pl"), account_id=account_id, name=stored_name(new.name), players=[], created_on=iso(now),
         updated_on=iso(now), roster_id=roster_id,
     ))
     return uow.rosters.put(Roster(
-        id=roster_id, account_id=account_id, name=new.name, roster_type=new.roster_type, player_list_id=backing.id,
+        id=roster_id, account_id=account_id, name=stored_name(new.name), roster_type=new.roster_type,
+        player_list_id=backing.id,
         created_on=iso(now), updated_on=iso(now), description=new.description,
         self_registration_enabled=new.self_registration_enabled, team_logo_url=new.team_logo_url,
         team_jersey_color=new.team_jersey_color,
@@ -115,7 +126,7 @@ def patch_roster(
     was_enabled = roster.self_registration_enabled is True
     before = dataclasses.replace(roster)
     if given(change.name):
-        roster.name = change.name
+        roster.name = stored_name(change.name)
     if given(change.description):
         roster.description = change.description
     if given(enabled):
@@ -135,12 +146,18 @@ def patch_roster(
         audit.record(uow, account_id=account_id, action="link.enabled" if enabled else "link.disabled",
                      target=("link", f"registration:{roster.id}"), before={"enabled": was_enabled},
                      after={"enabled": enabled is True}, now=now)
+    if dataclasses.replace(roster, self_registration_enabled=before.self_registration_enabled,
+                           updated_on=before.updated_on) != before:  # more than the link: the roster changed
+        audit.record(uow, account_id=account_id, action="roster.changed", target=("roster", roster.id),
+                     before=before, after=roster, now=now)
     return uow.rosters.put(roster)
 
 
 def delete_roster(uow: UnitOfWork, *, account_id: str, roster_id: str, now: datetime) -> Roster:
     """Delete the roster and its backing list; broadcasts that defaulted to that list lose the default."""
     roster = get_roster(uow, account_id=account_id, roster_id=roster_id)
+    audit.record(uow, account_id=account_id, action="roster.deleted", target=("roster", roster.id), before=roster,
+                 now=now)
     uow.player_lists.delete(roster.player_list_id)
     for broadcast in uow.broadcasts.find(default_player_list_id=roster.player_list_id):
         broadcast.default_player_list_id, broadcast.updated_on = None, iso(now)

@@ -115,6 +115,12 @@ def _current(uow: UnitOfWork, link: Link, table: Table, *, version: str, rules: 
     return active_match(uow, table.id)
 
 
+def court_match_id(uow: UnitOfWork, table: Table) -> str | None:
+    """The ID of the match in play on the court, if any (what a scorer action acts on)."""
+    match = active_match(uow, table.id)
+    return match.id if match is not None else None
+
+
 def _playing(match: Match | None) -> Match:
     if match is None:
         raise Conflict("No match is being played on this court; start the next one.", code="match_not_active")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from domain import audit
 from domain.auth import house_connection
 from domain.bulk import check_unique, each
 from domain.clock import iso
@@ -52,7 +53,12 @@ def assign_player_list(
     player_list_external_id = assignment.player_list_external_id
     if player_list_external_id is not None:
         own_list(uow, connection_id=connection_id, external_id=player_list_external_id)
+    before = table.player_list_external_id
     table.player_list_external_id, table.updated_on = player_list_external_id, iso(now)
+    if before != player_list_external_id:  # a court of a broadcast (§16, with §18-§22)
+        audit.record(uow, account_id=account_id, action="court.changed", target=("table", table.id),
+                     before={"playerListExternalID": before}, after={"playerListExternalID": player_list_external_id},
+                     now=now)
     return uow.tables.put(table)
 
 

@@ -1,7 +1,10 @@
 """The audit log's storage (`domain.ports.AuditLog`) on both backends: one document per entry in the `audit` table.
 
-TinyDB: an entry's key is `{account}/{seq}` and an ordered index keeps each account's entries by `seq`, so the
-head is O(log n) and a page newest-first reads only the entries it shows (plus those a filter skips). The store
+The head of each account's chain (last `seq` and `hash`) is also kept apart, in `audit_heads`, written with every
+append; the next entry follows it, so removing the newest entries leaves a gap `audit verify` finds (§16).
+
+TinyDB: an entry's key is `{account}/{seq}` and an ordered index keeps each account's entries by `seq`, so a page
+newest-first reads only the entries it shows (plus those a filter skips); the head is one lookup. The store
 lock serializes units of work, so reading the head and appending the next `seq` cannot interleave.
 
 PostgreSQL: the `audit` table (schema version 2) with the entry's `seq` as a real column (`number`) under a
@@ -22,6 +25,9 @@ if TYPE_CHECKING:
     from storage.postgres import PgTransaction
 
 TABLE = "audit"
+#: The chain's head per account, kept apart from the entries (§16): `{"id": account, "number": seq, "hash"}`,
+#: written in the transaction of every append, so removing the newest entries leaves a head they no longer reach.
+HEADS = "audit_heads"
 HINT = "audit-head:"  # PgTransaction.remembered key: this process's last committed entry of an account
 # A remembered head is out of date when an entry follows it, or when it is not the table's entry of its seq.
 STALE = (f"EXISTS (SELECT 1 FROM {TABLE} WHERE account_id = %s AND number >= %s) OR NOT EXISTS "
@@ -54,6 +60,38 @@ def key_of(account_id: str, seq: int) -> str:
     return f"{account_id}/{seq}"
 
 
+def head_doc(entry: AuditEntry) -> dict[str, Any]:
+    """The kept head an appended entry makes."""
+    return {"id": entry.account_id, "account_id": entry.account_id, "number": entry.seq, "hash": entry.hash}
+
+
+def _from_head(doc: dict[str, Any]) -> AuditEntry:
+    """The kept head as the entry the next one follows: only its `seq` and `hash` are known (and needed: the
+    entry itself may be gone, and the next one must still follow the head, never reuse a removed `seq`)."""
+    return AuditEntry(account_id=doc["account_id"], seq=int(doc["number"]), at="", actor_kind="", actor_id="",
+                      request_id=None, action="", target_type="", target_id="", before=None, after=None,
+                      reason=None, prev_hash="", hash=str(doc["hash"]))
+
+
+def kept_head(tx: Transaction | PgTransaction, account_id: str) -> tuple[int, str] | None:
+    """The head kept apart for the account (`seq`, `hash`), None when none was ever written."""
+    doc = tx.get(HEADS, account_id)
+    return (int(doc["number"]), str(doc["hash"])) if doc is not None else None
+
+
+def keep_missing_heads(tx: Transaction | PgTransaction) -> int:
+    """Write the kept head of every account whose chain has entries but no head yet (a data dir or an import from
+    before heads were kept); returns how many. A head already kept is never touched."""
+    written = 0
+    for account in tx.find("accounts"):
+        if tx.get(HEADS, account["id"]) is None:
+            last = tx.ordered(TABLE, CHAIN, CHAIN_ORDER, (account["id"],), last=True)
+            if last:
+                tx.put(HEADS, account["id"], head_doc(from_doc(last[0])))
+                written += 1
+    return written
+
+
 class _Heads:
     """What a unit of work knows of the accounts' heads without reading them: the last entry it appended per
     account (so a bulk of n changes reads the stored head once, not n times over its growing staged entries), and
@@ -80,7 +118,7 @@ class _Heads:
 
 class TinyAuditLog(_Heads):
     """The audit log of one embedded-store transaction. One process owns the store and its lock serializes the
-    units of work, so the remembered head is the stored one unless an entry follows it (checked: one lookup)."""
+    units of work, so the kept head is the truth (one lookup)."""
 
     def __init__(self, tx: Transaction) -> None:
         super().__init__(tx)
@@ -89,17 +127,21 @@ class TinyAuditLog(_Heads):
     def head(self, account_id: str) -> AuditEntry | None:
         if account_id in self._heads:
             return self._heads[account_id]
-        hint = self._hint(account_id)
-        if hint is not None and self._tx.get(TABLE, key_of(account_id, hint.seq + 1)) is None:
-            return hint
+        kept = self._tx.get(HEADS, account_id)  # one lookup; the head, even when its entry was removed
+        if kept is not None:
+            return _from_head(kept)
         docs = self._tx.ordered(TABLE, CHAIN, CHAIN_ORDER, (account_id,), last=True)
         return from_doc(docs[0]) if docs else None
 
     def append(self, entry: AuditEntry) -> bool:
         doc = to_doc(entry)
         self._tx.put(TABLE, doc["id"], doc)
+        self._tx.put(HEADS, entry.account_id, head_doc(entry))
         self._appended(entry)
         return True
+
+    def kept_head(self, account_id: str) -> tuple[int, str] | None:
+        return kept_head(self._tx, account_id)
 
     def newest(
         self, account_id: str, *, before_seq: int | None, limit: int | None, query: AuditQuery,
@@ -164,6 +206,9 @@ class PgAuditLog(_Heads):
         if hint is not None:
             self._hinted.add(account_id)
             return hint
+        kept = self._tx.get(HEADS, account_id)  # the head, even when its entry was removed
+        if kept is not None:
+            return _from_head(kept)
         rows = self._tx.rows(f"SELECT doc FROM {TABLE} WHERE account_id = %s ORDER BY number DESC LIMIT 1",
                              (account_id,))
         return from_doc(rows[0][0]) if rows else None
@@ -179,8 +224,12 @@ class PgAuditLog(_Heads):
                 return False  # another process appended since: read the head from the table
         else:
             self._tx.insert(TABLE, doc["id"], doc)
+        self._tx.put(HEADS, account, head_doc(entry))
         self._appended(entry)
         return True
+
+    def kept_head(self, account_id: str) -> tuple[int, str] | None:
+        return kept_head(self._tx, account_id)
 
     def forget(self) -> None:
         super().forget()

@@ -37,7 +37,18 @@ def open_store(settings: Settings, *, read_only: bool = False) -> AnyStore:
 
     if read_only:
         return ReadOnlyStore(settings.data_dir)
-    return Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
+    store = Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
+    _keep_audit_heads(store)
+    return store
+
+
+def _keep_audit_heads(store: AnyStore) -> None:
+    """A data dir from before the audit head was kept apart (§16) gets its heads, once, at open (PostgreSQL's
+    come with its migration)."""
+    from storage.audit_log import keep_missing_heads
+
+    with store.transaction() as tx:
+        keep_missing_heads(tx)
 
 
 def describe(settings: Settings) -> str:

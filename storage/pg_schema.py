@@ -13,7 +13,7 @@ import psycopg
 TABLES = (
     "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
     "teams", "matches", "outputs", "webhook_configs", "deliveries", "links", "audit",
-    "operations", "draws", "draw_parts",
+    "operations", "draws", "draw_parts", "audit_heads",
 )
 
 # Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
@@ -37,6 +37,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "operations": ("account_id",),
     "draws": ("account_id", "broadcast_id"),
     "draw_parts": ("draw_id",),
+    "audit_heads": (),
 }
 
 
@@ -108,7 +109,15 @@ CREATE INDEX matches_draw_status ON matches ((doc->'draw_id'), status, table_id)
 CREATE INDEX tables_account_seq ON tables (account_id, seq, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6)
+# The audit chain's head per account, kept apart from its entries (contract §16), filled from the entries there are.
+V7 = _table_sql("audit_heads") + """
+INSERT INTO audit_heads (id, seq, doc)
+SELECT account_id, nextval('doc_seq'), jsonb_build_object(
+  'id', account_id, 'account_id', account_id, 'number', number, 'hash', doc->>'hash')
+FROM (SELECT DISTINCT ON (account_id) account_id, number, doc FROM audit ORDER BY account_id, number DESC) AS heads;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6, V7)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

@@ -76,5 +76,5 @@ def delete_broadcast(broadcast_id: str) -> dict[str, Any]:
     """Delete a broadcast, its courts and its managed output links."""
     with unit_of_work() as uow:
         broadcast = broadcasts.delete_broadcast(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
-                                                connection_id=caller().connection_id)
+                                                connection_id=caller().connection_id, now=now())
     return {"data": {"id": broadcast.id, "deleted": True}}

@@ -13,7 +13,7 @@ from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
 from api.oauth_server import TokenRequest, TokenServer, token_body
 from api.routes.connection import RevokedSchema
-from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
+from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, name_field, str_field
 from api.security import requires
 from domain import oauth, views
 from domain.errors import DomainError, Invalid, NotFound, RateLimited
@@ -68,7 +68,7 @@ class TokenSchema(Strict):
 
 
 class AppCreateSchema(Strict):
-    name = str_field(120, min_length=1, required=True)
+    name = name_field(120, required=True)
     redirectURIs = fields.List(
         fields.String(validate=[validate.Length(min=1, max=1000), validate.Regexp(oauth.REDIRECT_URI_PATTERN)],
                       metadata={"description": "absolute http(s) URL without a fragment"}),
@@ -303,7 +303,7 @@ def decide() -> BaseResponse:
             code_challenge=params["code_challenge"], code_challenge_method=params["code_challenge_method"],
             state=params["state"])
         _, location = oauth.approve(uow, account_id=principal.account_id, approval=approval, now=now(),
-                                    code_ttl=services().settings.code_ttl)
+                                    approved_by=principal.key_id or "operator", code_ttl=services().settings.code_ttl)
     return _go(location)
 
 
@@ -369,5 +369,6 @@ def approve(approval: oauth.Approval) -> dict[str, object]:
     """The consent step as an API call: a single-use code for the app and its exact redirect URI."""
     with unit_of_work() as uow:
         code, location = oauth.approve(uow, account_id=caller().account_id, approval=approval, now=now(),
+                                       approved_by=caller().key_id or "operator",
                                        code_ttl=services().settings.code_ttl)
     return {"data": {"code": code, "redirectURL": location}}

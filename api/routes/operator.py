@@ -9,7 +9,7 @@ from marshmallow import fields, post_load
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
-from api.schemas.common import Strict, envelope, list_envelope, str_field
+from api.schemas.common import Strict, envelope, list_envelope, name_field
 from api.schemas.scoring import ScoringFormatRead
 from api.security import requires
 from domain import auth, formats
@@ -20,7 +20,7 @@ blp = Blueprint("operator", __name__, description="Operator routes (operator key
 
 
 class DeveloperKeyCreate(Strict):
-    name = str_field(120, min_length=1)
+    name = name_field(120)
     scope = fields.String(metadata={"description": "space-separated scopes; all scopes when absent",
                                     "pattern": SCOPE_PATTERN})  # unknown scopes: 400 invalid_scope
 

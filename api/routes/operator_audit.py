@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from api.blueprint import Blueprint
 from api.context import caller, unit_of_work
-from api.schemas.common import PageQuery, list_envelope
+from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.matches import Timestamp
 from api.security import requires
 from domain import audit
@@ -64,3 +64,20 @@ def list_audit(query: dict[str, Any]) -> dict[str, Any]:
         page, cursor = audit.list_entries(uow, account_id=caller().account_id, query=wanted,
                                           limit=query.get("limit"), cursor=query.get("cursor"))
     return {"data": [entry.view() for entry in page], "nextCursor": cursor}
+
+
+class AuditHeadSchema(Schema):
+    seq = fields.Integer(required=True, metadata={"description": "the last entry's `seq` (0 before the first)"})
+    hash = fields.String(required=True, metadata={"description": "the last entry's `hash` (64 zeros before the first)"})
+    line = fields.String(required=True, metadata={"description": 'as paper copies carry it: "Audit 2035 · 3f2a9c…"'})
+
+
+@blp.route("/operator/audit/head", methods=["GET"])
+@requires(operator=True)
+@blp.response(200, envelope(AuditHeadSchema))
+def audit_head() -> dict[str, Any]:
+    """The head of the account's audit chain, kept apart from the entries (contract §16): `audit verify` checks
+    that the chain ends there, so the newest entries cannot be removed unnoticed."""
+    with unit_of_work() as uow:
+        seq, digest = audit.kept_head(uow, caller().account_id)
+    return {"data": {"seq": seq, "hash": digest, "line": audit.head_line((seq, digest))}}

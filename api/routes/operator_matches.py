@@ -29,8 +29,8 @@ from api.schemas.matches import (
     UndoBody,
 )
 from api.security import requires
+from domain import audit, operations, points, schedule
 from domain import matches as svc
-from domain import operations, points, schedule
 from domain import results as match_results
 from domain.board import Board, court_page
 from domain.errors import Conflict
@@ -189,8 +189,9 @@ def results(query: Json) -> Json | Response:
     """Every completed match of a broadcast, oldest result first, as JSON or a CSV download (contract §9)."""
     with unit_of_work() as uow:
         rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"])
+        head = audit.head_line(audit.kept_head(uow, _account()))
     if query["format"] == "csv":
-        return Response(match_results.as_csv(rows), mimetype="text/csv", headers={
+        return Response(match_results.as_csv(rows, head), mimetype="text/csv", headers={
             "Content-Disposition": f'attachment; filename="results-{query["broadcastID"]}.csv"'})
     return {"data": rows, "nextCursor": None}
 
@@ -275,8 +276,10 @@ def _scoring(match_id: str, op_id: str | None, write: Callable[[UnitOfWork], Mat
     op_id = operations.check_op_id(op_id)
     try:
         with unit_of_work() as uow:
-            return {"data": operations.once(uow, account_id=_account(), scope=match_id, op_id=op_id, now=now(),
-                                            act=lambda: dict(reader(uow).read(write(uow))))}
+            return {"data": operations.once(
+                uow, account_id=_account(), scope=match_id, op_id=op_id, now=now(),
+                act=lambda: dict(reader(uow).read(write(uow))),
+                current=lambda: dict(reader(uow).read(svc.get_match(uow, account_id=_account(), match_id=match_id))))}
     except Conflict as refused:
         if refused.code != "stale_state":
             raise

@@ -9,6 +9,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from domain import names
+
 
 class FullMatch(validate.Regexp):
     """`validate.Regexp` over the whole value: marshmallow's matches at the start only, and a pattern's `$` also
@@ -71,6 +73,29 @@ def str_field(max_length: int = 500, *, required: bool = False, min_length: int 
               **kwargs: Any) -> fields.String:
     """A bounded string (contract: names 1-120, descriptions <= 800, URLs <= 1000, others <= 500)."""
     return fields.String(required=required, validate=validate.Length(min=min_length, max=max_length), **kwargs)
+
+
+class Visible(validate.Regexp):
+    """A name or label has a visible character (contract §8a): searched anywhere, as JSON Schema's `pattern` is,
+    so the document states the rule the server applies (`domain.names.VISIBLE`). With `allow_empty`, `""` (an
+    optional name left out) passes; only a non-empty blank one is refused."""
+
+    def __init__(self, *, allow_empty: bool = False) -> None:
+        super().__init__(f"^$|{names.VISIBLE}" if allow_empty else names.VISIBLE, error=names.BLANK_MESSAGE)
+        self.allow_empty = allow_empty
+
+    def __call__(self, value: Any) -> Any:
+        if (value == "" and self.allow_empty) or not names.is_blank(value):
+            return value
+        raise ValidationError(self._format_error(value))
+
+
+def name_field(max_length: int = 120, *, required: bool = False, allow_empty: bool = False,
+               **kwargs: Any) -> fields.String:
+    """A name or label: 1 to `max_length` characters with a visible one (§8a: blank is 400 naming the field);
+    `allow_empty` keeps `""` for an optional name (a partner's empty last name)."""
+    return fields.String(required=required, validate=[
+        validate.Length(min=0 if allow_empty else 1, max=max_length), Visible(allow_empty=allow_empty)], **kwargs)
 
 
 class Vocabulary(fields.String):

@@ -6,9 +6,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import PageQuery, Strict, str_field
+from api.schemas.common import PageQuery, Strict, name_field, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
 from api.schemas.scoring import ScoringField
+from domain import names
 from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, Stage
 from domain.draws.service import EntryPlayer, NewDraw, NewEntry
 from domain.models import ScoringSource
@@ -17,7 +18,7 @@ MAX_SEED = 256
 
 
 class DrawPlayerBody(Strict):
-    manualName = str_field(120, min_length=1)
+    manualName = name_field(120)
     playerListExternalID = str_field(500, min_length=1)
     externalID = str_field(500, min_length=1)
 
@@ -29,25 +30,45 @@ class DrawPlayerBody(Strict):
             raise ValidationError("Give either manualName, or playerListExternalID and externalID.")
 
 
-def _text(length: int) -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": length}
+def _text(length: int, *, visible: bool = False) -> dict[str, Any]:
+    shape: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": length}
+    return {**shape, "pattern": names.VISIBLE} if visible else shape
 
 
 PLAYER_MANUAL: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["manualName"],
-                 "properties": {"manualName": _text(120)}}
+                 "properties": {"manualName": _text(120, visible=True)}}
 PLAYER_LISTED: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["playerListExternalID", "externalID"],
     "properties": {"playerListExternalID": _text(500), "externalID": _text(500)}}
 
 
 def _player(value: dict[str, Any]) -> None:
-    """A player is `{"manualName"}` or `{"playerListExternalID", "externalID"}`, strings of 1 to 120 / 500."""
-    for shape in (PLAYER_MANUAL, PLAYER_LISTED):
-        props: dict[str, Any] = shape["properties"]
-        if set(value) == set(props) and all(
-                isinstance(value[k], str) and 1 <= len(value[k]) <= props[k]["maxLength"] for k in value):
-            return
-    raise ValidationError("Give either manualName, or playerListExternalID and externalID (non-empty strings).")
+    """A player is `{"manualName"}` or `{"playerListExternalID", "externalID"}`, strings of 1 to 120 / 500 (a
+    name with a visible character, §8a). A wrong shape is named as such; a wrong value names its property."""
+    shape = next((s for s in (PLAYER_MANUAL, PLAYER_LISTED) if set(value) == set(s["properties"])), None)
+    if shape is None:
+        raise ValidationError("Give either manualName, or playerListExternalID and externalID.")
+    problems: dict[str, list[str]] = {}
+    for key, item in value.items():
+        limit = shape["properties"][key]["maxLength"]
+        if not isinstance(item, str):
+            problems[key] = ["Not a valid string."]
+        elif not 1 <= len(item) <= limit:
+            problems[key] = [f"Length must be between 1 and {limit}."]
+        elif key == "manualName" and names.is_blank(item):
+            problems[key] = [names.BLANK_MESSAGE]
+    if problems:
+        raise ValidationError(problems)
+
+
+class PlayerField(fields.Dict):
+    """A draw entry's player, checked by `_player` while loading, so a wrong property is named under the player
+    (`{"manualName": [...]}`), not wrapped in a list as a validator's error would be."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        loaded = super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
+        _player(loaded)
+        return loaded
 
 
 def entry_player(value: dict[str, str]) -> EntryPlayer:
@@ -57,17 +78,23 @@ def entry_player(value: dict[str, str]) -> EntryPlayer:
                        external_id=value.get("externalID", ""))
 
 
+def _unique(items: list[Any]) -> None:
+    """`uniqueItems`, as the document says: a court named twice is refused, not quietly taken once."""
+    if len(set(items)) != len(items):
+        raise ValidationError("Items must be unique.")
+
+
 class DrawEntryBody(Strict):
-    players = fields.List(fields.Dict(validate=_player, metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
+    players = fields.List(PlayerField(metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
                           required=True, validate=validate.Length(min=1, max=2))
     seed = StrictInteger(validate=validate.Range(min=1, max=MAX_SEED))
-    club = str_field(120, min_length=1)
-    name = str_field(120, min_length=1)
+    club = name_field(120)
+    name = name_field(120)
 
 
 class DrawCreateBody(Strict):
     broadcastID = str_field(500, required=True, min_length=1)
-    name = str_field(100, required=True, min_length=1)
+    name = name_field(100, required=True)
     format = fields.String(required=True, validate=validate.OneOf([f.value for f in DrawFormat]))
     entries = fields.List(fields.Nested(DrawEntryBody), required=True, validate=validate.Length(min=2, max=256))
     groupCount = StrictInteger(validate=validate.Range(min=1, max=128))
@@ -76,7 +103,7 @@ class DrawCreateBody(Strict):
     grandFinalReset = StrictBoolean()
     rounds = StrictInteger(validate=validate.Range(min=1, max=255))
     bestOf = StrictInteger(validate=validate.Range(min=1, max=9))
-    tableIDs = fields.List(str_field(500, min_length=1), validate=validate.Length(min=1, max=500),
+    tableIDs = fields.List(str_field(500, min_length=1), validate=[validate.Length(min=1, max=500), _unique],
                            metadata={"uniqueItems": True})
     separateClubs = StrictBoolean()
     randomSeed = StrictInteger(validate=validate.Range(min=-(2**53), max=2**53))

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import FullMatch, Strict, Vocabulary, str_field
+from api.schemas.common import FullMatch, Strict, Vocabulary, name_field, str_field
 from api.schemas.scoring import PointLabels, ScoringField, TiebreakRead
 from domain import operations, scoring
 from domain.matches import Completion, MatchAssignment, MatchMove, MatchSync, QueueOrder, ScoreWrite
@@ -97,7 +97,7 @@ class PlayerReference(Strict):
     """A side of a match: a player of the match's list (`externalID`) and/or a free-text `manualName`."""
 
     externalID = str_field(500, min_length=1)
-    manualName = str_field(120, min_length=1, metadata={
+    manualName = name_field(120, metadata={
         "description": "free text, kept in NFC with whitespace collapsed (contract §8a)"})
 
     @post_load
@@ -160,11 +160,11 @@ class ScheduleRowSchema(Strict):
 
     OPENAPI = {"not": {"required": ["scheduledOn", "time"]}}  # a planned start by one of them, not both
 
-    court = str_field(120, required=True, min_length=1, metadata={"description": "a court label of the broadcast"})
-    playerA = str_field(120, required=True, min_length=1)
-    playerB = str_field(120, required=True, min_length=1)
-    playerA2 = str_field(120)
-    playerB2 = str_field(120)
+    court = name_field(120, required=True, metadata={"description": "a court label of the broadcast"})
+    playerA = name_field(120, required=True)
+    playerB = name_field(120, required=True)
+    playerA2 = name_field(120, allow_empty=True)
+    playerB2 = name_field(120, allow_empty=True)
     round = str_field(500)
     event = str_field(500)
     bestOf = BestOf(metadata={"description": "positive odd integer, number or string of digits"})

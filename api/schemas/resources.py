@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import ErrorDetail, Strict, Vocabulary, str_field
+from api.schemas.common import ErrorDetail, Strict, Vocabulary, name_field, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from api.schemas.scoring import ScoringField
 from domain.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
@@ -59,16 +59,11 @@ def id_list(max_items: int) -> fields.List[str]:
 
 
 # ------------------------------------------------------------------ players
-#: A name has a character that is not white space under both Python's and JSON Schema's (ECMAScript) idea of
-#: it: Python counts U+001C-U+001F and U+0085 as space, ECMAScript counts U+FEFF, so both are left out here.
-VISIBLE = r"[^\s\x1c-\x1f\x85\ufeff]"
-
-
 class PlayerFields(Strict):
     """The external player shape without `externalID`."""
 
-    firstName = str_field(NAME)
-    lastName = str_field(NAME)
+    firstName = name_field(NAME, allow_empty=True)
+    lastName = name_field(NAME, allow_empty=True)
     firstNameInitial = StrictBoolean()
     lastNameInitial = StrictBoolean()
     country = str_field(OTHER)
@@ -90,8 +85,7 @@ class ManualPlayer(PlayerFields):
     """A player the operator adds by hand (`externalID` optional; a first name with a visible character)."""
 
     externalID = str_field(OTHER, min_length=1)
-    firstName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
-                                                       validate.Regexp(VISIBLE, error="A name is required.")])
+    firstName = name_field(NAME, required=True)
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> NewManualPlayer:
@@ -103,8 +97,7 @@ class PlayerEdit(PlayerFields):
 
     OPENAPI: dict[str, Any] = {"minProperties": 1}
     externalID = str_field(OTHER, min_length=1)
-    firstName = fields.String(validate=[validate.Length(min=1, max=NAME),
-                                        validate.Regexp(VISIBLE, error="A name is required.")])
+    firstName = name_field(NAME)
 
     @validates_schema
     def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -119,10 +112,8 @@ class PlayerEdit(PlayerFields):
 class PlayerImportRow(Strict):
     """One row of a player sheet: a person's name, and optionally club, country and gender."""
 
-    firstName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
-                                                       validate.Regexp(VISIBLE, error="A name is required.")])
-    lastName = fields.String(required=True, validate=[validate.Length(min=1, max=NAME),
-                                                      validate.Regexp(VISIBLE, error="A name is required.")])
+    firstName = name_field(NAME, required=True)
+    lastName = name_field(NAME, required=True)
     clubName = str_field(NAME)
     country = str_field(OTHER)
     gender = str_field(OTHER)
@@ -193,7 +184,7 @@ PATCH_FIELDS = {"upsert": "upsert", "removeExternalIDs": "remove_external_ids", 
 
 class PlayerListSync(Strict):
     externalID = str_field(OTHER, required=True, min_length=1)
-    name = str_field(NAME, required=True, min_length=1)
+    name = name_field(NAME, required=True)
     description = str_field(DESCRIPTION)
     players = _players(5000, required=True)
 
@@ -209,7 +200,7 @@ class PlayerListPatch(Strict):
     OPENAPI = {"minProperties": 1}
     upsert = _players(500)
     removeExternalIDs = id_list(500)
-    name = str_field(NAME, min_length=1)
+    name = name_field(NAME)
     description = str_field(DESCRIPTION)
 
     @post_load
@@ -244,7 +235,7 @@ NO_SELF_REGISTRATION_ON_TEAMS = {"not": {"required": ["rosterType", "selfRegistr
 
 class RosterCreate(Strict):
     OPENAPI: dict[str, Any] = NO_SELF_REGISTRATION_ON_TEAMS
-    name = str_field(NAME, required=True, min_length=1)
+    name = name_field(NAME, required=True)
     rosterType = Vocabulary(RosterType, required=True)
     description = str_field(DESCRIPTION)
     selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
@@ -265,7 +256,7 @@ class RosterPatch(RosterCreate):
     """At least one property; `rosterType` only restated, `selfRegistrationEnabled` only on individual rosters."""
 
     OPENAPI = {**NO_SELF_REGISTRATION_ON_TEAMS, "minProperties": 1}
-    name = str_field(NAME, min_length=1)
+    name = name_field(NAME)
     rosterType = Vocabulary(RosterType, metadata={"description": "accepted only when equal to the current type"})
 
     @post_load
@@ -279,7 +270,7 @@ class OperatorRosterCreate(Strict):
     OPENAPI: dict[str, Any] = {"not": {"required": ["type", "selfRegistrationEnabled"],
                                        "properties": {"type": {"enum": [RosterType.TEAM.value]}}}}
     broadcastID = fields.String(validate=validate.Length(min=1, max=200))
-    name = str_field(NAME, required=True, min_length=1)
+    name = name_field(NAME, required=True)
     type = Vocabulary(RosterType, required=True)
     selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
 
@@ -292,7 +283,7 @@ class OperatorRosterCreate(Strict):
 
 class OperatorRosterPatch(Strict):
     OPENAPI: dict[str, Any] = {"minProperties": 1}
-    name = str_field(NAME, min_length=1)
+    name = name_field(NAME)
     selfRegistrationEnabled = StrictBoolean(metadata={"description": "individual rosters only"})
 
     @post_load
@@ -301,7 +292,7 @@ class OperatorRosterPatch(Strict):
 
 
 class OperatorPlayerListCreate(Strict):
-    name = str_field(NAME, required=True, min_length=1)
+    name = name_field(NAME, required=True)
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> NewHouseList:
@@ -330,7 +321,7 @@ class RosterRead(Schema):
 # ------------------------------------------------------------------ teams
 class TeamSync(Strict):
     externalID = str_field(OTHER, required=True, min_length=1)
-    name = str_field(NAME, required=True, min_length=1)
+    name = name_field(NAME, required=True)
     logoURL = str_field(URL)
     jerseyColor = str_field(NAME)
     players = _players(5000, required=True)
@@ -347,7 +338,7 @@ class TeamPatch(Strict):
     OPENAPI = {"minProperties": 1}
     upsert = _players(500)
     removeExternalIDs = id_list(500)
-    name = str_field(NAME, min_length=1)
+    name = name_field(NAME)
     jerseyColor = str_field(NAME)
     logoURL = str_field(URL)
 
@@ -372,7 +363,7 @@ class TeamRead(Schema):
 # ------------------------------------------------------------------ broadcasts
 class CourtWrite(Strict):
     id = str_field(OTHER, min_length=1, metadata={"description": "an existing court of this broadcast"})
-    label = str_field(NAME, required=True, min_length=1)
+    label = name_field(NAME, required=True)
     scoreboardIDs = id_list(100)
 
     @post_load
@@ -387,7 +378,7 @@ BROADCAST_FIELDS = {"name": "name", "description": "description", "defaultPlayer
 
 
 class BroadcastCreate(Strict):
-    name = str_field(NAME, required=True, min_length=1)
+    name = name_field(NAME, required=True)
     description = str_field(DESCRIPTION)
     defaultPlayerListID = str_field(OTHER, min_length=1)
     defaultScoreboardID = str_field(OTHER, min_length=1)
@@ -406,7 +397,7 @@ class BroadcastPatch(Strict):
 
     OPENAPI = {"minProperties": 1}
 
-    name = str_field(NAME, min_length=1)
+    name = name_field(NAME)
     description = str_field(DESCRIPTION, allow_none=True)
     defaultPlayerListID = str_field(OTHER, min_length=1, allow_none=True)
     defaultScoreboardID = str_field(OTHER, min_length=1, allow_none=True)

@@ -124,34 +124,39 @@ def make_draw(spec: DrawSpec, *, draw_id: str, created_on: str, new_id: IdFactor
     return draw
 
 
+def _refused(field: str, message: str) -> Invalid:
+    """A draw body's refusal naming its field (`details.json`), as every 400 of the API does."""
+    return Invalid(message, details={"json": {field: [message]}})
+
+
 def _validate(spec: DrawSpec) -> None:
     n = len(spec.entries)
     if not 2 <= n <= 256:
-        raise Invalid("A draw needs 2 to 256 entries.")
+        raise _refused("entries", "A draw needs 2 to 256 entries.")
     sizes = {len(e.players) for e in spec.entries}
     if len(sizes) != 1 or sizes.pop() not in (1, 2):
-        raise Invalid("Every entry needs the same number of players: 1 (singles) or 2 (doubles).")
+        raise _refused("entries", "Every entry needs the same number of players: 1 (singles) or 2 (doubles).")
     seeds = [e.seed for e in spec.entries if e.seed is not None]
     if len(set(seeds)) != len(seeds) or any(not 1 <= s <= n for s in seeds):
-        raise Invalid("Seeds must be unique numbers from 1 to the number of entries.")
+        raise _refused("entries", "Seeds must be unique numbers from 1 to the number of entries.")
     opts = spec.options
     if spec.group_count is not None and spec.format not in (DrawFormat.ROUND_ROBIN, DrawFormat.GROUPS_KNOCKOUT):
-        raise Invalid("groupCount is for round_robin and groups_knockout.")
+        raise _refused("groupCount", "groupCount is for round_robin and groups_knockout.")
     if spec.format in (DrawFormat.ROUND_ROBIN, DrawFormat.GROUPS_KNOCKOUT):
         groups = spec.group_count or (1 if spec.format == DrawFormat.ROUND_ROBIN else math.ceil(n / 4))
         if not 1 <= groups <= n // 2:
-            raise Invalid("groupCount must leave at least 2 entries in every group.")
+            raise _refused("groupCount", "groupCount must leave at least 2 entries in every group.")
         if spec.format == DrawFormat.GROUPS_KNOCKOUT:
             if not 1 <= opts.advance_per_group <= 4:
-                raise Invalid("advancePerGroup must be 1 to 4.")
+                raise _refused("advancePerGroup", "advancePerGroup must be 1 to 4.")
             if opts.advance_per_group > n // groups:
-                raise Invalid("advancePerGroup must not exceed the size of the smallest group.")
+                raise _refused("advancePerGroup", "advancePerGroup must not exceed the size of the smallest group.")
             if groups * opts.advance_per_group < 2:
-                raise Invalid("A knockout stage needs at least 2 qualifiers.")
+                raise _refused("advancePerGroup", "A knockout stage needs at least 2 qualifiers.")
     if spec.format == DrawFormat.SWISS and opts.rounds and not 1 <= opts.rounds <= (n - 1 if n % 2 == 0 else n):
-        raise Invalid("rounds must be at least 1 and leave a new opponent for everyone.")
+        raise _refused("rounds", "rounds must be at least 1 and leave a new opponent for everyone.")
     if opts.best_of is not None and (opts.best_of < 1 or opts.best_of % 2 == 0):
-        raise Invalid("bestOf must be an odd number.")
+        raise _refused("bestOf", "bestOf must be an odd number.")
 
 
 def _add_round(draw: Draw, stage: Stage, number: int, name: str) -> Round:
@@ -575,7 +580,8 @@ def record_result(
 
 
 def withdraw(draw: Draw, entry_id: str, *, new_id: IdFactory) -> list[DrawMatch]:
-    """The entry withdraws: each of its ready or active draw matches becomes a walkover for the opponent now, the
+    """The entry withdraws: each of its ready draw matches becomes a walkover for the opponent now (an active one
+    a retirement, as its real match), the
     rest as they become ready (Swiss leaves it out of later rounds). Returns the draw matches walked over that had
     a real match (the caller settles those)."""
     entry = draw.entry(entry_id)
@@ -586,7 +592,9 @@ def withdraw(draw: Draw, entry_id: str, *, new_id: IdFactory) -> list[DrawMatch]
     for dm in draw.ordered_matches():
         if dm.status in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE) and entry_id in dm.entry_ids():
             mine = 0 if dm.slots[0].entry_id == entry_id else 1
-            _resolve(draw, dm, 1 - mine, ResultType.WALKOVER, None, new_id)
+            # a match in play ends as a retirement, as its real match does (§14); one not started, a walkover
+            kind = ResultType.RETIRED if dm.status == DrawMatchStatus.ACTIVE else ResultType.WALKOVER
+            _resolve(draw, dm, 1 - mine, kind, None, new_id)
             if dm.match_id is not None:
                 walked.append(dm)
     if draw.format == DrawFormat.SWISS:

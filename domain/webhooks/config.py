@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from domain import audit
 from domain.clock import iso
 from domain.commands import UNSET, given
 from domain.errors import Conflict, Invalid, NotFound
@@ -49,6 +50,8 @@ def configure(
     """Set the URL (None removes it) and/or subscriptions. The first URL creates the secret, returned once."""
     _active_connection(uow, account_id=account_id, connection_id=connection_id)
     config = _config(uow, account_id=account_id, connection_id=connection_id, now=now)
+    before = replace(config, events=None if config.events is None else list(config.events),
+                     rotations=list(config.rotations))
     url, events = change.url, change.events
     if given(url) and url is not None:
         guard.check(url)
@@ -65,6 +68,8 @@ def configure(
         config.secret = created_secret = new_webhook_secret()
     config.updated_on = iso(now)
     uow.webhook_configs.put(config)
+    audit.record(uow, account_id=account_id, action="webhook.configured", target=("connection", connection_id),
+                 before=before, after=config, now=now)  # the secret is written as "…"
     read = webhook_config_view(config)
     if created_secret is not None:
         read["webhook_secret"] = created_secret
@@ -86,8 +91,11 @@ def rotate_secret(
         return {"webhook_secret": config.secret, "rotatedOn": config.rotations[-1]["rotatedOn"]}
     if any(rotation["keyHash"] == key_hash for rotation in config.rotations):
         raise Conflict("This Idempotency-Key belongs to an older rotation.", code="idempotency_key_reused")
+    previous = config.rotations[-1]["rotatedOn"] if config.rotations else None
     config.secret = new_webhook_secret()
     config.rotations.append({"keyHash": key_hash, "rotatedOn": iso(now)})
     config.updated_on = iso(now)
     uow.webhook_configs.put(config)
+    audit.record(uow, account_id=account_id, action="webhook.secret_rotated", target=("connection", connection_id),
+                 before={"rotatedOn": previous}, after={"rotatedOn": iso(now), "secret": config.secret}, now=now)
     return {"webhook_secret": config.secret, "rotatedOn": iso(now)}

@@ -236,11 +236,12 @@ def test_links_keys_apps_connections_and_sign_ups_each_write_one_entry(
     connection_id = response.json["connection_id"]
     assert approved["action"] == "connection.approved"
     assert approved["target"] == {"type": "connection", "id": connection_id}
-    assert approved["actor"] == {"kind": "partner", "id": connection_id}
+    assert approved["actor"]["kind"] == "operator"  # the operator who approved the code (issue 37, point 9)
     count += 1
     day.op("DELETE", f"/operator/connections/{connection_id}")
     revoked = one_new_entry(operator, count)
     assert (revoked["action"], revoked["actor"]["kind"]) == ("connection.revoked", "operator")
+    assert approved["actor"] == revoked["actor"]  # the same operator key
     count += 1
     assert partner.delete("/connection").status_code == 200
     by_partner = one_new_entry(operator, count)

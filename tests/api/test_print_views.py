@@ -175,6 +175,8 @@ def test_results_print_every_completed_match_with_games_and_the_winner_in_bold(c
     assert "<b>Di Fox</b>" in page and "w/o" in page
     assert '<td class="time">10:25</td>' in page
     assert "Ed Ng" not in page  # still queued
+    head = club.operator.get("/operator/audit/head").json["data"]  # §16: the paper anchors the audit log
+    assert f'<span class="audit">{head["line"]}</span>' in page and head["seq"] > 0
     for secret in (*ids_in(club, [first, second, third]), *SECRET_PREFIXES):
         assert secret not in page, secret
 

@@ -52,9 +52,11 @@ def test_results_csv_is_an_attachment_with_a_header_row(operator: Api, event: di
     assert response.mimetype == "text/csv"
     assert response.headers["Content-Disposition"] == f'attachment; filename="results-{event["id"]}.csv"'
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert rows[0] == COLUMNS
+    assert rows[0] == [*COLUMNS, "audit"]
     assert rows[1][:10] == ["Court 1", "", "", "Ann Lee", "Bo, Chan", "11-1 11-1 11-1", "3", "0", "A", "Ann Lee"]
     assert rows[1][12] == "12.0" and len(rows) == 2
+    head = operator.get("/operator/audit/head").json["data"]  # §16: the file anchors the audit log
+    assert rows[1][rows[0].index("audit")] == head["line"] == f"Audit {head['seq']} · {head['hash'][:12]}…" and head["seq"] > 0
 
 
 def test_results_bad_query_is_400_and_unknown_broadcast_404(operator: Api, event: dict[str, Any]) -> None:

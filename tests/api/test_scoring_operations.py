@@ -203,3 +203,27 @@ def test_a_retried_scorer_page_opid_answers_the_first_answer_and_counts_once(
     assert read(operator, live)["gameScores"] == [{"a": 0, "b": 1}]
     bad = act(phone_client, path, "point", state(phone_client, path)["version"], side="b", opID="no way")
     assert bad.status_code == 400 and bad.json["error"]["code"] == "validation_failed"
+
+
+def test_an_opid_counts_once_on_its_match_through_any_route(
+        operator: Api, phone_client: FlaskClient, courts: list[str], live: dict[str, Any]) -> None:  # noqa: F811
+    """Issue 37, point 4: the same opID on the scorer link and then the operator route (and the other way round)
+    applies once; the second route answers the match as it then is, in its own shape."""
+    path = scorer_path(operator, courts[0])
+    by_phone = act(phone_client, path, "point", state(phone_client, path)["version"], side="b", opID="both-1")
+    assert by_phone.status_code == 200, by_phone.json
+    version = read(operator, live)["scoreVersion"]
+    by_desk = operator.post(f"/operator/matches/{live['id']}/point", json={"side": "b", "version": version,
+                                                                           "opID": "both-1"})
+    assert by_desk.status_code == 200, by_desk.json
+    assert by_desk.json["data"]["id"] == live["id"] and by_desk.json["data"]["gameScores"] == [{"a": 0, "b": 1}]
+    assert by_desk.json["data"] == read(operator, live)  # the operator read, as the match is now
+    desk_first = operator.post(f"/operator/matches/{live['id']}/point", json={"side": "a", "version": version,
+                                                                              "opID": "both-2"})
+    assert desk_first.json["data"]["gameScores"] == [{"a": 1, "b": 1}]
+    phone_again = act(phone_client, path, "point", state(phone_client, path)["version"], side="a", opID="both-2")
+    assert phone_again.status_code == 200, phone_again.json
+    assert phone_again.json["data"] == state(phone_client, path)  # the phone's shape, as the court is now
+    undo = act(phone_client, path, "undo", state(phone_client, path)["version"], opID="both-2")
+    assert undo.status_code == 200
+    assert read(operator, live)["gameScores"] == [{"a": 1, "b": 1}] and read(operator, live)["scoreVersion"] == 3

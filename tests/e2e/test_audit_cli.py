@@ -27,9 +27,14 @@ def test_verify_and_export_go_through_the_running_server(server_factory: Callabl
     listed = server.call("GET", "/operator/audit?limit=100")["data"]
     verified = courtside(server, "verify")
     assert verified.returncode == 0, verified.stderr
-    assert json.loads(verified.stdout) == {"entries": len(listed), "intact": True}
+    head = server.call("GET", "/operator/audit/head")["data"]
+    assert (head["seq"], head["hash"]) == (listed[0]["seq"], listed[0]["hash"])
+    assert head["line"] == f"Audit {head['seq']} · {head['hash'][:12]}…"
+    assert json.loads(verified.stdout) == {"entries": len(listed), "intact": True,
+                                           "head": {"seq": head["seq"], "hash": head["hash"]}}
     out = tmp_path / "audit.jsonl"
     exported = courtside(server, "export", "--out", str(out))
     assert exported.returncode == 0, exported.stderr
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert lines == list(reversed(listed))
+    assert out.stat().st_mode & 0o777 == 0o600  # §16: the export is no one else's to read

@@ -75,7 +75,8 @@ def test_changes_through_two_processes_each_write_one_entry_in_one_gapless_chain
     result = subprocess.run([sys.executable, "-m", "cli.main", "audit", "verify"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"entries": len(found), "intact": True}
+    head = {"seq": found[0]["seq"], "hash": found[0]["hash"]}  # the head kept apart is the newest entry (§16)
+    assert json.loads(result.stdout) == {"entries": len(found), "intact": True, "head": head}
 
 
 def test_draws_and_points_through_two_processes_feed_forward_and_each_write_one_entry(fleet: Fleet) -> None:  # noqa: F811
@@ -129,4 +130,5 @@ def test_draws_and_points_through_two_processes_feed_forward_and_each_write_one_
     result = subprocess.run([sys.executable, "-m", "cli.main", "audit", "verify"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"entries": len(found), "intact": True}
+    head = {"seq": found[0]["seq"], "hash": found[0]["hash"]}  # the head kept apart is the newest entry (§16)
+    assert json.loads(result.stdout) == {"entries": len(found), "intact": True, "head": head}

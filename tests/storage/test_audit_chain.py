@@ -69,9 +69,43 @@ def tamper(settings: Settings, account: str, change: Callable[[dict[int, dict[st
         store.close()
 
 
-def test_verify_counts_an_intact_chain_and_exits_0(filled: tuple[Settings, str]) -> None:
-    settings, _ = filled
-    assert verify(settings) == (0, {"entries": ENTRIES, "intact": True})
+def head_of(settings: Settings, account: str) -> dict[str, Any]:
+    """The last entry's seq and hash, read from the entries themselves."""
+    store = open_store(settings)
+    try:
+        with store.transaction() as tx:
+            last = max(tx.find("audit", account_id=account), key=lambda doc: doc["number"])
+    finally:
+        store.close()
+    return {"seq": last["number"], "hash": last["hash"]}
+
+
+def test_verify_counts_an_intact_chain_prints_its_head_and_exits_0(filled: tuple[Settings, str]) -> None:
+    settings, account = filled
+    assert verify(settings) == (0, {"entries": ENTRIES, "intact": True, "head": head_of(settings, account)})
+
+
+def test_verify_finds_the_newest_entries_removed(filled: tuple[Settings, str]) -> None:
+    """Issue 37, point 3: the head is kept apart, so removing the newest entries (a clean, shorter chain) is
+    found: the first removed seq is bad, and the head printed is the one kept."""
+    settings, account = filled
+    head = head_of(settings, account)
+    tamper(settings, account, lambda docs: [docs.pop(ENTRIES), docs.pop(ENTRIES - 1)] and None)
+    code, report = verify(settings)
+    assert (code, report["intact"], report["firstBadSeq"], report["head"]) == (1, False, ENTRIES - 1, head)
+
+
+def test_the_next_change_after_a_removal_does_not_hide_it(filled: tuple[Settings, str], clock: FixedClock) -> None:
+    """The next change takes the seq after the kept head, never a removed entry's seq again."""
+    settings, account = filled
+    tamper(settings, account, lambda docs: docs.pop(ENTRIES) and None)
+    store = open_store(settings)
+    try:
+        _record(store, account, 1, clock)
+    finally:
+        store.close()
+    code, report = verify(settings)
+    assert (code, report["firstBadSeq"]) == (1, ENTRIES)
 
 
 def test_verify_finds_a_changed_entry(filled: tuple[Settings, str]) -> None:
@@ -112,6 +146,7 @@ def test_export_writes_every_entry_as_json_lines_that_verify_by_hand(filled: tup
     result = courtside(settings, "audit", "export", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"out": str(out), "entries": ENTRIES}
+    assert out.stat().st_mode & 0o777 == 0o600  # §16: the log is no one else's to read (it was 0644)
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [line["seq"] for line in lines] == list(range(1, ENTRIES + 1))
     assert {line["action"] for line in lines} == {"key.created"}
@@ -161,3 +196,30 @@ def test_an_entry_rolled_back_with_its_savepoint_leaves_no_gap(store: AnyStore, 
         entries = list(audit.chain(uow, account))
     assert [(e.seq, e.after) for e in entries] == [(1, {"n": 0}), (2, {"n": 1}), (3, {"n": 2})]
     assert audit.walk(account, iter(entries)).intact
+
+
+def test_an_export_from_before_heads_were_kept_imports_with_its_head(filled: tuple[Settings, str],
+                                                                      tmp_path: Path) -> None:
+    """An export without `audit_heads` documents (made before the head was kept apart) imports with the head of
+    its chain, so verify checks the chain's end from then on."""
+    settings, account = filled
+    head = head_of(settings, account)
+    exported = tmp_path / "old.jsonl"
+    assert courtside(settings, "export", "--out", str(exported)).returncode == 0
+    lines = [line for line in exported.read_text(encoding="utf-8").splitlines() if '"table":"audit_heads"' not in line]
+    assert len(lines) < len(exported.read_text(encoding="utf-8").splitlines())
+    exported.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    target = settings.with_(data_dir=tmp_path / "copy")
+    if settings.database_url:  # the same database, emptied: import needs an empty store
+        store = open_store(settings)
+        try:
+            with store.transaction() as tx:
+                for table in ("audit", "audit_heads", "accounts", "credentials", "connections", "apps"):
+                    for doc in tx.find(table):
+                        tx.delete(table, doc["id"])
+        finally:
+            store.close()
+        target = settings
+    imported = courtside(target, "import", str(exported))
+    assert imported.returncode == 0, imported.stderr
+    assert verify(target) == (0, {"entries": ENTRIES, "intact": True, "head": head})
