@@ -355,21 +355,31 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
                    details={"skipped": skipped})
 
 
-def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
+def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules, on_server: bool = True) -> Match:
     before = dataclasses.replace(match)
     match.status = MatchStatus.ACTIVE
-    match.started_on = match.updated_on = iso(now)
+    match.updated_on = iso(now)
+    if on_server:  # a result typed in from paper was played elsewhere: no start time, no duration (§19)
+        match.started_on = match.updated_on
     match.score_version += 1
     match = uow.matches.put(match)
     draw_hooks.on_started(uow, match, now=now)
     _emit(uow, match, EventType.MATCH_STARTED, now, rules)
-    audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
-                 before=before, after=match, now=now)
+    if on_server:  # a typed-in result writes its one entry, match.result_entered, when it completes
+        audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
+                     before=before, after=match, now=now)
     return match
 
 
 def _best_of(match: Match, rules: Rules) -> int:
     return match.best_of or rules.default_best_of
+
+
+def check_scores(match: Match, game_scores: list[dict[str, int]], *, rules: Rules, final: bool) -> dict[str, int]:
+    """THE whole-score check of a match (score, complete, correction, a typed-in result of §19): the games must be
+    possible under the match's rules, `final` also decided (`409 match_undecided`); answers the games won."""
+    return scoring.check_game_scores(game_scores, points=rules.points_per_game, best_of=_best_of(match, rules),
+                                     final=final)
 
 
 def check_version(match: Match, version: int | None) -> None:
@@ -405,8 +415,7 @@ def score_match(
     if match.status == MatchStatus.PENDING:
         raise Conflict(f"Match '{match_id}' has not started.", code="match_not_active")
     completed = match.status == MatchStatus.COMPLETED
-    scoring.check_game_scores(game_scores, points=rules.points_per_game, best_of=_best_of(match, rules),
-                              final=completed)
+    check_scores(match, game_scores, rules=rules, final=completed)
     if completed and _games(game_scores) == match.game_scores:
         return match  # a correction to the result it already has changes nothing: no entry, event or version
     previous = {"gameScores": match.game_scores,
@@ -444,7 +453,7 @@ def complete_match(
     if match.status != MatchStatus.ACTIVE:
         raise Conflict(f"Match '{match_id}' is {match.status}, not active.", code="match_not_active")
     final = match.game_scores if game_scores is None else _games(game_scores)
-    scoring.check_game_scores(final, points=rules.points_per_game, best_of=_best_of(match, rules), final=True)
+    check_scores(match, final, rules=rules, final=True)
     before = dataclasses.replace(match)
     match.game_scores = final
     return _finish(uow, match, before=before, now=now, rules=rules, action="match.completed")
@@ -505,6 +514,18 @@ def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rule
     audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,
                  after=match, reason=reason, now=now)
     return match
+
+
+def start_for_entry(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
+    """A pending match whose result is typed in starts without the §14 rules or a start time (contract §19):
+    `match.started` is emitted and its draw match follows, in the caller's unit of work."""
+    return _start(uow, match, now=now, rules=rules, on_server=False)
+
+
+def finish_entered(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rules: Rules,
+                   reason: str | None) -> Match:
+    """Complete a match whose result was typed in (contract §19): the `match.result_entered` entry."""
+    return _finish(uow, match, before=before, now=now, rules=rules, action="match.result_entered", reason=reason)
 
 
 def operator_move_match(

@@ -58,7 +58,7 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, po
         winner = (match.winner_side or "").upper() or ("A" if won["a"] > won["b"] else
                                                         "B" if won["b"] > won["a"] else "")
         minutes = None
-        if match.started_on and match.completed_on:
+        if match.started_on and match.completed_on and not match.typed_in:  # a typed-in result has no duration
             seconds = (parse_iso(match.completed_on) - parse_iso(match.started_on)).total_seconds()
             minutes = round(seconds / 60, 1)
         rows.append((match.completed_on or "", {

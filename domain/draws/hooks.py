@@ -235,7 +235,7 @@ def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, points: int, d
     if dm.status not in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE) or slot is None:
         release(record, held)  # already decided (a withdrawal walked it over), or no winner
         return
-    result = DRAW_RESULTS[match.result_type] if match.result_type else ResultType.PLAYED
+    result = DRAW_RESULTS.get(match.result_type, ResultType.PLAYED) if match.result_type else ResultType.PLAYED
     engine.record_result(draw, dm.id, winner_slot=slot, result_type=result, score=_score(match, points=points),
                          new_id=new_id)
     make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, default_best_of=default_best_of)
