@@ -415,6 +415,10 @@ class ConsoleClient:
         return dict(self.data("POST", f"/operator/matches/{match_id}/walkover",
                               json={"winnerSide": winner_side, "reason": reason}))
 
+    def enter_result(self, match_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A whole result typed in from paper (contract §19): `gameScores`, `resultType`?, `winnerSide`?."""
+        return dict(self.data("POST", f"/operator/matches/{match_id}/result", json=body))
+
     def call_match(self, match_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/call"))
 
