@@ -110,6 +110,9 @@ picked: dict[str, str | None] = {}
 for column, (attribute, title) in zip(columns, (("court", "Court"), ("draw", "Draw"), ("round", "Round")),
                                       strict=True):
     options = [ANY, *choices(rows, attribute)]
+    kept = st.session_state.get(f"results_entry_{attribute}")
+    if kept and kept not in options:  # the round just entered keeps its filter: "every result is in"
+        options.append(kept)
     value = column.selectbox(title, options, key=f"results_entry_{attribute}")
     picked[attribute] = None if value in (None, ANY) else str(value)
 shown = filtered(rows, court=picked["court"], draw=picked["draw"], round_name=picked["round"])
