@@ -86,6 +86,17 @@ def decided_body(kind: str, winner_side: str, text: str) -> Json:
     return {"gameScores": games, "resultType": kind, "winnerSide": winner_side}
 
 
+def result_words(match: Json) -> str:
+    """A completed match's result as a picker shows it: `11-7, 9-11, 11-5`, `w/o · Bo Chen wins`,
+    `11-4, 2-6 ret. · Cy Diaz wins` (a walkover is no 0-0 result, issue 35)."""
+    kind = match.get("resultType")
+    games = ", ".join(f"{g['a']}-{g['b']}" for g in match.get("gameScores") or [])
+    if kind not in ("walkover", "retired") or not match.get("winnerSide"):
+        return games
+    winner = side_name(match, str(match["winnerSide"]))
+    return f"w/o · {winner} wins" if kind == "walkover" else f"{games} ret. · {winner} wins"
+
+
 def saved_words(match: Json) -> str:
     """`Saved: Ann Lee beat Bo Chen 11-7 11-9` (`… w/o`, `… ret.`) for the flash after a save."""
     winner = match.get("winnerSide") or ("a" if match["score"]["a"] > match["score"]["b"] else "b")

@@ -15,8 +15,10 @@ from datetime import datetime
 
 from domain import audit
 from domain import matches as svc
+from domain.clock import iso
+from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Invalid
-from domain.models import Match, MatchResultType, MatchStatus, Side
+from domain.models import POOL, Match, MatchResultType, MatchStatus, Side
 from domain.ports import UnitOfWork
 
 
@@ -83,3 +85,30 @@ def enter_result(
     match.winner_side = winner
     match.typed_in = True
     return svc.finish_entered(uow, match, before=before, now=now, rules=rules, reason=reason)
+
+
+def stop_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime) -> Match:
+    """The way on of a refused correction (`downstream_started`, contract §19): an active match goes back to
+    pending, its games cleared and kept in the `match.stopped` audit entry. A draw's match goes back into the court
+    pool (its place kept) and its draw match waits again; another goes to the front of its court's queue."""
+    match = svc.get_match(uow, account_id=account_id, match_id=match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise Conflict(f"Match '{match_id}' is {match.status}; only a match in play is stopped.",
+                       code="match_not_active")
+    before = dataclasses.replace(match)
+    match.status = MatchStatus.PENDING
+    match.game_scores, match.point_log, match.scorers = [], [], {}
+    match.started_on = None
+    match.score_version += 1
+    match.updated_on = iso(now)
+    if match.draw_id:
+        match.table_id = POOL
+        match.queue_order = draw_hooks.pool_order_of(uow, match)
+    else:
+        first = uow.matches.queue(match.table_id, stop=1)
+        match.queue_order = (first[0].queue_order - 1) if first else 1
+    match = uow.matches.put(match)
+    draw_hooks.on_stopped(uow, match, now=now)
+    audit.record(uow, account_id=account_id, action="match.stopped", target=("match", match.id), before=before,
+                 after=match, now=now)
+    return match

@@ -387,6 +387,19 @@ def enter_result(entry: results_entry.ResultEntry, match_id: str) -> Json:
         uow, account_id=_account(), match_id=match_id, entry=entry, now=now(), rules=rules()))
 
 
+@blp.route("/operator/matches/<string:match_id>/stop", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="match_not_active: only a match in play is stopped.")
+def stop_match(match_id: str) -> Json:
+    """Stop a match in play: back to pending (a draw's match back into the court pool), its games cleared and
+    kept in the audit log; the way on when a correction is refused as `downstream_started` (contract §19)."""
+    with unit_of_work() as uow:
+        match = results_entry.stop_match(uow, account_id=_account(), match_id=match_id, now=now())
+        return {"data": reader(uow).read(match)}
+
+
 @blp.route("/operator/matches/<string:match_id>/move", methods=["POST"])
 @requires(operator=True)
 @blp.arguments(OperatorMoveBody)

@@ -18,6 +18,7 @@ import streamlit as st
 
 from console.board import blocked_text, busy_text, next_startable
 from console.history import match_history
+from console.results_entry import result_words
 from console.scoring import Side, court_states, finished_games, match_state, parse_games, score_line
 from console.ui import FLASH, act, best_of, client, load, match_label, no_traceback, plain, show_flash, side_name
 
@@ -199,7 +200,7 @@ recent = load(api.completed_matches)
 if recent:
     by_match = {m["id"]: m for m in recent}
     match_id = st.selectbox("Completed match (newest first)", list(by_match), key="correct_pick",
-                            format_func=lambda i: f"{match_label(by_match[i])} {score_line(by_match[i]['gameScores'])}")
+                            format_func=lambda i: f"{match_label(by_match[i])} {result_words(by_match[i])}")
     chosen = by_match[match_id]
     games_text = st.text_input("Corrected games (side A-side B, comma-separated)", key=f"correct_games_{match_id}",
                                value=score_line(chosen["gameScores"]), placeholder="11-7, 9-11, 11-5")

@@ -208,6 +208,16 @@ def on_started(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
     save(uow, record, held, now)
 
 
+def on_stopped(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
+    """The draw match follows its real match back to waiting (a stopped match, contract §19)."""
+    record = _record_of(uow, match)
+    if record is None or match.draw_match_id is None:
+        return
+    held = load(uow, record)
+    engine.mark_ready(held.draw, match.draw_match_id)
+    save(uow, record, held, now)
+
+
 def _winner_slot(match: Match, *, points: int, best_of: int) -> int | None:
     if match.winner_side in (Side.A, Side.B):
         return 0 if match.winner_side == Side.A else 1

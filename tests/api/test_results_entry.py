@@ -176,3 +176,44 @@ def test_results_typed_in_on_started_matches_never_count_toward_typical_duration
     assert court["typicalMinutes"] == 20.0
     rows = operator.get(f"/operator/results?broadcastID={_broadcast(operator)}").json["data"]
     assert [r["minutes"] for r in rows] == [None, None, None] and all(r["startedOn"] for r in rows)
+
+
+def test_the_way_on_of_a_refused_correction_stop_the_started_match_then_correct(operator: Api) -> None:
+    """§19: a correction refused as downstream_started goes through once the started match is stopped: back to
+    pending in the court pool, its draw match ready again, its games kept in the audit log."""
+    broadcast, courts = make_courts(operator, 2)
+    draw = create(operator, broadcast, "single_elimination", 4)
+    semis = [dm["matchID"] for dm in draw["rounds"][0]["drawMatches"]]
+    for match_id in semis:
+        assert result(operator, match_id, {"gameScores": [{"a": 11, "b": 4}]}).status_code == 200
+    final = operator.post(f"/operator/tables/{courts[0]}/start-next").json["data"]
+    assert operator.post(f"/operator/matches/{final['id']}/point", json={"side": "a", "version": final[
+        "scoreVersion"]}).status_code == 200
+    flip = {"gameScores": [{"a": 4, "b": 11}], "reason": "sides swapped", "confirmDrawChange": True}
+    refused = operator.post(f"/operator/matches/{semis[0]}/score", json=flip)
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "downstream_started"
+    stopped = operator.post(f"/operator/matches/{final['id']}/stop")
+    assert stopped.status_code == 200, stopped.json
+    data = stopped.json["data"]
+    assert (data["status"], data["tableID"], data["gameScores"]) == ("pending", None, [])
+    assert "startedOn" not in data
+    assert [m["id"] for m in operator.get(f"/operator/broadcasts/{broadcast}/pool").json["data"]] == [final["id"]]
+    entry = audit_of(operator, final["id"])[0]
+    assert entry["action"] == "match.stopped" and entry["before"]["gameScores"] == [{"a": 1, "b": 0}]
+    assert read(operator, draw["id"])["rounds"][1]["drawMatches"][0]["status"] == "ready"
+    corrected = operator.post(f"/operator/matches/{semis[0]}/score", json=flip)
+    assert corrected.status_code == 200, corrected.json
+    loser_of_semi = next(dm for dm in draw["rounds"][0]["drawMatches"] if dm["matchID"] == semis[0])["slots"][1]
+    final_now = read(operator, draw["id"])["rounds"][1]["drawMatches"][0]
+    assert final_now["slots"][0]["entryID"] == loser_of_semi["entryID"]
+    again = operator.post(f"/operator/matches/{final['id']}/stop")
+    assert again.status_code == 409 and again.json["error"]["code"] == "match_not_active"
+
+
+def test_a_stopped_match_of_no_draw_goes_to_the_front_of_its_courts_queue(operator: Api, courts: list[str]) -> None:
+    first = new_match(operator, courts[0])
+    second = new_match(operator, courts[0], "Cy Diaz", "Di Evans")
+    assert operator.post(f"/operator/matches/{first['id']}/start").status_code == 200
+    assert operator.post(f"/operator/matches/{first['id']}/stop").status_code == 200
+    queue = next(c for c in operator.get("/operator/tables").json["data"] if c["id"] == courts[0])["queue"]
+    assert [m["id"] for m in queue] == [first["id"], second["id"]]
