@@ -415,6 +415,13 @@ class ConsoleClient:
         return dict(self.data("POST", f"/operator/matches/{match_id}/walkover",
                               json={"winnerSide": winner_side, "reason": reason}))
 
+    def stop_match(self, match_id: str) -> dict[str, Any]:
+        """A match in play back to pending, its games kept in the audit log (the way on of §19)."""
+        return dict(self.data("POST", f"/operator/matches/{match_id}/stop"))
+
+    def draw(self, draw_id: str) -> dict[str, Any]:
+        return dict(self.data("GET", f"/operator/draws/{draw_id}"))
+
     def enter_result(self, match_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """A whole result typed in from paper (contract §19): `gameScores`, `resultType`?, `winnerSide`?."""
         return dict(self.data("POST", f"/operator/matches/{match_id}/result", json=body))

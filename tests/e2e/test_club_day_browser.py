@@ -1,0 +1,91 @@
+"""What a volunteer met in the first hour of a club day (issue 35), in a real browser on a real console: a refused
+correction names the started match and offers the way on (§19); the phone scorer's Start next takes from the court
+pool, also after a reload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from bench.browser_support import choose, run_finished
+from tests.server_process import ServerProcess
+
+
+def knockout_of_4(server: ServerProcess, courts: int = 1) -> dict[str, Any]:
+    broadcast = server.call("POST", "/operator/broadcasts", {
+        "name": "Club day", "tables": [{"label": f"Court {i + 1}"} for i in range(courts)]})["data"]
+    return dict(server.call("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Open", "format": "single_elimination", "bestOf": 1,
+        "randomSeed": 3, "entries": [{"players": [{"manualName": name}], "seed": n + 1}
+                                     for n, name in enumerate(("Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"))]})["data"])
+
+
+def test_a_refused_correction_names_the_started_match_and_the_way_on_stops_it_then_corrects(
+        browser: Browser, console_url: tuple[str, ServerProcess], tmp_path: Path) -> None:
+    url, server = console_url
+    draw = knockout_of_4(server)
+    semis = [dm["matchID"] for dm in draw["rounds"][0]["drawMatches"]]
+    for match_id in semis:
+        server.call("POST", f"/operator/matches/{match_id}/result", {"gameScores": [{"a": 11, "b": 4}]})
+    court = server.call("GET", "/operator/tables")["data"][0]["id"]
+    final = server.call("POST", f"/operator/tables/{court}/start-next")["data"]
+    semi = next(m for m in server.call("GET", f"/operator/matches?drawID={draw['id']}")["data"]
+                if m["id"] == semis[0])
+    page = browser.new_page(viewport={"width": 1280, "height": 1800})
+    page.set_default_timeout(30_000)
+    page.goto(url + "/scoring")
+    expect(page.get_by_text("Correct a completed result")).to_be_visible()
+    choose(page, "Completed match (newest first)", f"{semi['playerA']} vs {semi['playerB']} · Semifinal · Open 11-4")
+    run_finished(page)
+    games = page.get_by_label("Corrected games (side A-side B, comma-separated)")
+    games.fill("4-11")
+    games.press("Enter")
+    reason = page.get_by_label("Reason for the correction (kept in the audit log)")
+    reason.fill("Sides swapped on the sheet")
+    reason.press("Enter")
+    run_finished(page)
+    page.get_by_role("button", name="Save corrected result").click()
+    final_sides = f"{final['playerA']} vs {final['playerB']}"
+    expect(page.get_by_text(f"Not changed: {final_sides} (Final), which this result leads to, has already started "
+                            "on Court 1.")).to_be_visible()
+    expect(page.get_by_text("Yes, change the winner")).to_have_count(0)  # no question the server would refuse
+    page.screenshot(path=str(tmp_path / "refused-correction.png"), full_page=True)
+    page.get_by_role("button", name=f"Stop {final_sides} and put it back to waiting").click()
+    expect(page.get_by_text(f"Stopped {final_sides}: it waits for a court again.")).to_be_visible()
+    run_finished(page)
+    assert server.call("GET", f"/operator/matches?drawID={draw['id']}&status=active")["data"] == []
+    page.get_by_role("button", name="Save corrected result").click()
+    warning = page.get_by_text(f"This correction changes the winner from {semi['playerA']} to {semi['playerB']}. "
+                               f"The draw Open follows the new result ({semi['playerB']} goes on in a knockout, "
+                               "standings change in a group).")
+    expect(warning).to_be_visible()
+    page.get_by_role("button", name="Yes, change the winner").click()
+    expect(page.get_by_text("Result corrected:")).to_be_visible()
+    after = server.call("GET", f"/operator/draws/{draw['id']}")["data"]
+    names = {e["id"]: e["name"] for e in after["entries"]}
+    assert semi["playerB"] in [names.get(s["entryID"] or "") for s in after["rounds"][1]["drawMatches"][0]["slots"]]
+
+
+def test_the_phone_scorers_start_next_takes_from_the_court_pool_also_after_a_reload(
+        browser: Browser, console_url: tuple[str, ServerProcess], tmp_path: Path) -> None:
+    _, server = console_url
+    draw = knockout_of_4(server)
+    court = server.call("GET", "/operator/tables")["data"][0]["id"]
+    link = server.call("GET", f"/operator/tables/{court}/scorer")["data"]["url"]
+    pool = server.call("GET", f"/operator/broadcasts/{draw['broadcastID']}/pool")["data"]
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(link)
+    expect(phone.locator("#next")).to_have_text(f"Up next: {pool[0]['playerA']} vs {pool[0]['playerB']}")
+    start = phone.locator("#start")
+    expect(start).to_be_enabled()
+    start.tap()
+    expect(phone.get_by_text(pool[0]["playerA"]).first).to_be_visible()
+    active = server.call("GET", "/operator/matches?status=active")["data"]
+    assert [m["id"] for m in active] == [pool[0]["id"]]
+    server.call("POST", f"/operator/matches/{pool[0]['id']}/complete", {"gameScores": [{"a": 11, "b": 5}]})
+    phone.reload()
+    expect(phone.locator("#next")).to_have_text(f"Up next: {pool[1]['playerA']} vs {pool[1]['playerB']}")
+    expect(phone.locator("#start")).to_be_enabled()
+    phone.screenshot(path=str(tmp_path / "phone-pool.png"), full_page=True)
