@@ -459,6 +459,8 @@ class QueuedMatchRead(MatchRead):
         "description": "its players in an active match on another table right now"})
     blockedBy = fields.Nested(BlockedBy, required=True, allow_none=True, metadata={
         "description": "why it may not start now (contract §14), null when it may"})
+    blockedByAll = fields.List(fields.Nested(BlockedBy), required=True, metadata={
+        "description": "every reason it may not start now, `blockedBy` first; [] when it may (§19)"})
 
 
 class OperatorTableRead(TableRead):

@@ -244,7 +244,8 @@ def new_match_form(tables: list[dict[str, Any]]) -> None:
                      if value.strip()}
             if "playerA2" in body or "playerB2" in body:
                 body["isDoubles"] = True
-            who = " vs ".join(" ".join((c or "").split()) for c in (cells["playerA"], cells["playerB"]) if c)
+            who = " vs ".join(" / ".join(" ".join(c.split()) for c in (cells.get(p), cells.get(p + "2")) if c)
+                              for p in ("playerA", "playerB") if cells.get(p))
             submit(form, api.create_match, body,
                    done=f"Queued {plain(who or 'a match')} on {plain(court['label'])}.")
 

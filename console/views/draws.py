@@ -25,11 +25,16 @@ from console.draws import (
     print_sheet,
 )
 from console.paper import file_name
-from console.ui import act, client, load, plain, show_flash, show_problem
+from console.ui import act, client, load, plain, show_flash, show_problem, side_name
 
 st.title("Draws")
 show_flash()
 api = client()
+
+
+def versus(match: dict[str, Any]) -> str:
+    """`Ann Lee / Bo Chen v Cy Diaz / Di Evans`: both sides, doubles partners included (issue 35)."""
+    return f"{side_name(match, 'a')} v {side_name(match, 'b')}"
 
 
 def fresh_seed() -> int:
@@ -211,7 +216,7 @@ if draws:
     if pool:
         st.dataframe(pd.DataFrame([{
             "Event": m.get("eventName") or "", "Round": m.get("matchRound") or "",
-            "Match": f"{m['playerA']} v {m['playerB']}",
+            "Match": versus(m),
             "Estimated start": clock_time(m.get("estimatedStartOn")),
             "Held back": blocked_text(m)} for m in pool]),
             hide_index=True, width="stretch")
@@ -219,14 +224,14 @@ if draws:
         pin_match, pin_court, pin_go = st.columns([3, 2, 1], vertical_alignment="bottom")
         pinned = pin_match.selectbox("Pin a waiting match to a court", list(waiting), index=None,
                                      key="draws_pin_match", placeholder="Pick a match",
-                                     format_func=lambda i: f"{waiting[i]['playerA']} v {waiting[i]['playerB']}")
+                                     format_func=lambda i: versus(waiting[i]))
         court = pin_court.selectbox("Court", list(courts), index=None, key="draws_pin_court",
                                     format_func=lambda i: courts[i]["label"], placeholder="Pick a court")
         if pin_go.button("Pin", key="draws_pin_go", disabled=pinned is None or court is None,
                          help="The match joins that court's queue (its own queue goes before the pool)."):
             assert pinned is not None and court is not None
             act(api.move_match, pinned, court,
-                done=f"{plain(waiting[pinned]['playerA'])} v {plain(waiting[pinned]['playerB'])} is queued on "
+                done=f"{plain(versus(waiting[pinned]))} is queued on "
                      f"{plain(courts[court]['label'])}.")
     else:
         st.caption("No match is waiting for a court.")

@@ -89,3 +89,39 @@ def test_the_phone_scorers_start_next_takes_from_the_court_pool_also_after_a_rel
     expect(phone.locator("#next")).to_have_text(f"Up next: {pool[1]['playerA']} vs {pool[1]['playerB']}")
     expect(phone.locator("#start")).to_be_enabled()
     phone.screenshot(path=str(tmp_path / "phone-pool.png"), full_page=True)
+
+
+def test_the_draws_page_names_doubles_partners_and_every_reason_a_waiting_match_is_held_back(
+        browser: Browser, console_url: tuple[str, ServerProcess], tmp_path: Path) -> None:
+    """Issue 35 points 4 and 5: "Waiting for a court" showed one name a side and only the first reason."""
+    url, server = console_url
+    broadcast = server.call("POST", "/operator/broadcasts", {
+        "name": "Club day", "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})["data"]
+    court = broadcast["tables"][0]["id"]
+    busy = server.call("POST", "/operator/matches", {"tableID": court, "playerA": {"manualName": "Ethan Nguyen"},
+                                                     "playerB": {"manualName": "Zoe Park"}, "bestOf": 1})["data"]
+    server.call("POST", f"/operator/matches/{busy['id']}/start")
+    pairs = [("Ethan Nguyen", "Ann Lee"), ("Emily Chen", "Bo Kim")]
+    draw = server.call("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Mixed doubles", "format": "round_robin", "bestOf": 1,
+        "tableIDs": [broadcast["tables"][1]["id"]],
+        "entries": [{"players": [{"manualName": a}, {"manualName": b}]} for a, b in pairs]})["data"]
+    server.call("PATCH", f"/operator/broadcasts/{broadcast['id']}", {"eventDay": {"requireCheckIn": True}})
+    for person in server.call("GET", f"/operator/broadcasts/{broadcast['id']}/people")["data"]:
+        if person["name"] != "Emily Chen":
+            server.call("POST", f"/operator/broadcasts/{broadcast['id']}/people/{person['personID']}/check-in",
+                        {"present": True})
+    pool = server.call("GET", f"/operator/broadcasts/{broadcast['id']}/pool")["data"]
+    assert [b["reason"] for b in pool[0]["blockedByAll"]] == ["player_busy", "not_checked_in"]
+    page = browser.new_page(viewport={"width": 1440, "height": 1400})
+    page.set_default_timeout(30_000)
+    page.goto(url + "/draws")
+    expect(page.get_by_text("Waiting for a court (1)")).to_be_visible()
+    run_finished(page)
+    table = page.get_by_test_id("stDataFrame").last
+    sides = [f"{pool[0][f'player{x}']} / {pool[0][f'player{x}2']}" for x in "AB"]
+    assert sorted(sides) == ["Emily Chen / Bo Kim", "Ethan Nguyen / Ann Lee"]
+    expect(table).to_contain_text(" v ".join(sides))
+    expect(table).to_contain_text("Ethan Nguyen playing on another court · Not checked in: Emily Chen")
+    page.screenshot(path=str(tmp_path / "draws-waiting.png"), full_page=True)
+    assert draw["format"] == "round_robin"
