@@ -62,18 +62,48 @@ def player_name(player: Json) -> str:
                                                                                               or "")
 
 
-def list_entries(player_list: Json, picked: list[str]) -> list[Json]:
-    """One singles entry for each picked player (by externalID) of a player list, with the player's club."""
+def list_entries(player_list: Json, picked: list[str], *, seeds: dict[str, int | None] | None = None,
+                 partners: dict[str, str | None] | None = None, doubles: bool = False) -> Parsed:
+    """The entries of picked players (by externalID) of a player list, with the player's club: one each, or in
+    doubles one for each player and the partner picked for them (a player picked as a partner makes no entry of
+    their own). `seeds` gives an entry its player's seed. What cannot make a draw (no partner, a player in two
+    pairs, a seed given twice) is a problem in words; nothing is typed as text (issue 35)."""
+    seeds, partners = seeds or {}, partners or {}
     reference = player_list.get("externalID") or player_list["id"]
     by_id = {str(p.get("externalID")): p for p in player_list.get("players", [])}
     entries: list[Json] = []
+    problems: list[str] = []
+    taken: dict[str, str] = {}  # a player already in an entry -> the first player of that entry
+    seen_seeds: dict[int, str] = {}
     for external_id in picked:
+        if external_id in taken:
+            continue
         player = by_id[external_id]
-        entry: Json = {"players": [{"playerListExternalID": reference, "externalID": external_id}]}
-        if player.get("clubName"):
-            entry["club"] = player["clubName"]
+        name = player_name(player)
+        members = [external_id]
+        if doubles:
+            partner = partners.get(external_id)
+            if not partner:
+                problems.append(f"Pick a partner for {name}.")
+                continue
+            if partner == external_id or partner in taken:
+                problems.append(f"{player_name(by_id[partner])} is already in a pair; pick another partner for "
+                                f"{name}.")
+                continue
+            members.append(partner)
+        taken.update({member: external_id for member in members})
+        entry: Json = {"players": [{"playerListExternalID": reference, "externalID": m} for m in members]}
+        clubs = {by_id[m].get("clubName") for m in members} - {None, ""}
+        if len(clubs) == 1:
+            entry["club"] = clubs.pop()
+        seed = seeds.get(external_id)
+        if seed is not None:
+            if seed in seen_seeds:
+                problems.append(f"Seed {seed} is given to {seen_seeds[seed]} and to {name}.")
+            seen_seeds[seed] = name
+            entry["seed"] = seed
         entries.append(entry)
-    return entries
+    return Parsed(entries, problems)
 
 
 def entry_names(draw: Json) -> dict[str, str]:

@@ -113,7 +113,36 @@ if st.toggle("New draw", key="draws_new"):
             chosen_players = st.multiselect("Players", list(players), default=list(players),
                                             key=f"draws_players_{list_id}_{turn}",
                                             format_func=lambda i: player_name(players[i]))
-            entries = list_entries(list_by_id[list_id], chosen_players)
+            doubles = st.checkbox("Doubles: pick each player's partner", key=f"draws_doubles_{list_id}_{turn}")
+            seeds: dict[str, int | None] = {}
+            partners: dict[str, str | None] = {}
+            with st.expander("Seeds" + (" and partners" if doubles else ""), expanded=doubles):
+                partnered: dict[str, str] = {}
+                for external_id in chosen_players:
+                    person = player_name(players[external_id])
+                    if external_id in partnered:
+                        st.caption(f"{person}: plays with {partnered[external_id]}")
+                        continue
+                    who, seed_box, partner_box = st.columns([3, 1, 3], vertical_alignment="center")
+                    who.markdown(plain(person))
+                    seeds[external_id] = seed_box.selectbox(
+                        f"Seed of {person}", [None, *range(1, len(chosen_players) + 1)], label_visibility="collapsed",
+                        key=f"draws_seed_{external_id}_{turn}", format_func=lambda s: "no seed" if s is None else
+                        f"seed {s}")
+                    if doubles:
+                        others = [i for i in chosen_players if i != external_id and i not in partnered
+                                  and not partners.get(i)]
+                        partners[external_id] = partner_box.selectbox(
+                            f"Partner of {person}", others, index=None, placeholder="Pick the partner",
+                            label_visibility="collapsed", key=f"draws_partner_{external_id}_{turn}",
+                            format_func=lambda i: player_name(players[i]))
+                        if partners[external_id]:
+                            partnered[str(partners[external_id])] = person
+            picked = list_entries(list_by_id[list_id], chosen_players, seeds=seeds, partners=partners,
+                                  doubles=doubles)
+            for problem in picked.problems:
+                st.error(problem, icon=":material/error:")
+            entries = picked.entries
     st.caption(f"{len(entries)} entries")
 
     options: dict[str, Any] = {}

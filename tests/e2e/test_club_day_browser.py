@@ -125,3 +125,37 @@ def test_the_draws_page_names_doubles_partners_and_every_reason_a_waiting_match_
     expect(table).to_contain_text("Ethan Nguyen playing on another court · Not checked in: Emily Chen")
     page.screenshot(path=str(tmp_path / "draws-waiting.png"), full_page=True)
     assert draw["format"] == "round_robin"
+
+
+def test_draw_entries_from_a_player_list_with_seeds_and_doubles_pairs_picked_there(
+        browser: Browser, console_url: tuple[str, ServerProcess], tmp_path: Path) -> None:
+    """Issue 35 point 7: seeds and doubles partners are picked from the list, no name typed as text."""
+    url, server = console_url
+    server.call("POST", "/operator/broadcasts", {"name": "Club day", "tables": [{"label": "Court 1"}]})
+    club = server.call("POST", "/operator/player-lists", {"name": "Club"})["data"]
+    rows = [{"firstName": first, "lastName": last} for first, last in
+            (("Ann", "Lee"), ("Bo", "Kim"), ("Cy", "Day"), ("Di", "Fox"))]
+    server.call("POST", f"/operator/player-lists/{club['id']}/players/import", {"rows": rows, "dryRun": False})
+    page = browser.new_page(viewport={"width": 1440, "height": 1600})
+    page.set_default_timeout(30_000)
+    page.goto(url + "/draws")
+    page.get_by_text("From a player list", exact=True).click()
+    expect(page.get_by_text("4 entries", exact=True)).to_be_visible()
+    run_finished(page)
+    page.get_by_text("Doubles: pick each player's partner").click()
+    expect(page.get_by_text("Pick a partner for Ann Lee.")).to_be_visible()
+    choose(page, "Partner of Ann Lee", "Cy Day")
+    expect(page.get_by_text("Cy Day: plays with Ann Lee")).to_be_visible()
+    choose(page, "Partner of Bo Kim", "Di Fox")
+    expect(page.get_by_text("2 entries", exact=True)).to_be_visible()
+    choose(page, "Seed of Bo Kim", "seed 1")
+    run_finished(page)
+    page.screenshot(path=str(tmp_path / "draw-from-list.png"), full_page=True)
+    page.get_by_role("button", name="Preview").click()
+    expect(page.get_by_text("Preview: nothing is saved yet.")).to_be_visible()
+    page.get_by_role("button", name="Save the draw").click()
+    expect(page.get_by_text("Singles is saved and running")).to_be_visible()
+    draw = server.call("GET", "/operator/draws?broadcastID=" + server.call(
+        "GET", "/operator/broadcasts")["data"][0]["id"])["data"][0]
+    assert sorted((e["name"], e["seed"]) for e in draw["entries"]) == [
+        ("Ann Lee / Cy Day", None), ("Bo Kim / Di Fox", 1)]
