@@ -106,6 +106,25 @@ def list_entries(player_list: Json, picked: list[str], *, seeds: dict[str, int |
     return Parsed(entries, problems)
 
 
+OPEN = ("waiting", "ready", "active")
+
+
+def still_in(draw: Json) -> list[str]:
+    """The entries that may still withdraw, in entry order: not withdrawn and not yet out (issue 35: the withdraw
+    list offered players already knocked out). An entry is in while it has a match to come (a waiting, ready or
+    active draw match names it), while its group is still playing, or, in Swiss, while the draw runs."""
+    if draw.get("status") == "complete":
+        return []
+    matches = [dm for r in draw.get("rounds", []) for dm in r["drawMatches"]]
+    playing = {s["entryID"] for dm in matches if dm["status"] in OPEN for s in dm["slots"] if s.get("entryID")}
+    for group in draw.get("groups", []):
+        if any(dm["status"] in OPEN for dm in matches if dm.get("group") == group["name"]):
+            playing |= set(group["entryIDs"])
+    if draw.get("format") == "swiss":
+        playing |= {e["id"] for e in draw["entries"]}
+    return [e["id"] for e in draw["entries"] if not e.get("withdrawn") and e["id"] in playing]
+
+
 def entry_names(draw: Json) -> dict[str, str]:
     """Entry ID → what to show: the name, `(seed)` first when seeded."""
     return {e["id"]: (f"({e['seed']}) " if e.get("seed") else "") + str(e["name"]) for e in draw["entries"]}

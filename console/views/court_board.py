@@ -131,7 +131,7 @@ def start_next_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> Non
         st.button("Start next: no waiting match may start now", key=f"start_next_{table['id']}",
                   width="stretch", disabled=True)
     elif st.button(f"Start next: {plain(match_label(startable))}", key=f"start_next_{table['id']}", type="primary",
-                   width="stretch"):
+                   width="stretch", wrap=True):
         act(client().start_next, table["id"],
             done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
 

@@ -23,6 +23,7 @@ from console.draws import (
     parse_entries,
     player_name,
     print_sheet,
+    still_in,
 )
 from console.paper import file_name
 from console.ui import act, client, load, plain, show_flash, show_problem, side_name
@@ -230,13 +231,14 @@ if draws:
     if over and not pool:
         buttons[0].caption("Every match of this draw is decided.")
     elif buttons[0].button(f"Start the free courts ({len(free)})", key="draws_start_free", icon=":material/play_arrow:",
+                           wrap=True,
                          disabled=not free, help="start-next on every court with nothing playing: its own queue "
                                                  "first, then the court pool."):
         act(start_free_courts, free, done="Started the next matches on the free courts.")
     buttons[1].download_button(
         "Print the draw (A4)", data=print_sheet(draw, str(broadcast["name"]), games), icon=":material/print:",
         file_name=file_name("results", f"{draw['name']} {broadcast['name']}").replace("results-", "draw-"),
-        mime="text/html", on_click="ignore", key=f"draws_print_{draw['id']}",
+        mime="text/html", on_click="ignore", key=f"draws_print_{draw['id']}", wrap=True,
         help="An A4 page, black on white, without controls: open the file and print it (Ctrl+P).")
 
     st.html(bracket_html(draw, games=games))
@@ -267,7 +269,8 @@ if draws:
 
     if not over:
         with st.expander("Withdraw an entry"):
-            active = {e["id"]: e for e in draw["entries"] if not e.get("withdrawn")}
+            in_draw = set(still_in(draw))
+            active = {e["id"]: e for e in draw["entries"] if e["id"] in in_draw}
             leaving = st.selectbox("Entry", list(active), index=None, key="draws_withdraw_pick",
                                    format_func=lambda i: names[i], placeholder="Pick the entry that withdraws")
             if leaving is not None:

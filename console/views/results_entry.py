@@ -73,7 +73,7 @@ def winner_buttons(row: Row, kind: str, after: str | None) -> None:
     question = "Who wins the walkover?" if kind == "walkover" else "Who wins (the other side retired)?"
     st.caption(question)
     for side in ("a", "b"):
-        st.button(f"{side_name(row.match, side)} wins", key=f"{kind}_{side}_{row.id}", width="stretch",
+        st.button(f"{side_name(row.match, side)} wins", key=f"{kind}_{side}_{row.id}", width="stretch", wrap=True,
                   on_click=save_decided, args=(row, kind, side, after))
 
 

@@ -133,7 +133,9 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
     left, right = st.columns(2)
     for column, side in ((left, "a"), (right, "b")):
         side_key: Side = "a" if side == "a" else "b"
-        if column.button(f"+1 {plain(side_name(match, side))}", key=f"point_{side}", type="primary", width="stretch"):
+        # wrap: a column truncates a label by default, and "+1 Ann Lee / Bo Chen" lost the partner (issue 35)
+        if column.button(f"+1 {plain(side_name(match, side))}", key=f"point_{side}", type="primary", width="stretch",
+                         wrap=True):
             tap(table["id"], match["id"], side_key)
     if st.button("Undo last point", key="undo", disabled=not scores, width="stretch"):
         undo(match["id"], seen)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench.browser_support import choose, run_finished
 from tests.server_process import ServerProcess
@@ -159,3 +160,57 @@ def test_draw_entries_from_a_player_list_with_seeds_and_doubles_pairs_picked_the
         "GET", "/operator/broadcasts")["data"][0]["id"])["data"][0]
     assert sorted((e["name"], e["seed"]) for e in draw["entries"]) == [
         ("Ann Lee / Cy Day", None), ("Bo Kim / Di Fox", 1)]
+
+
+def test_audit_reason_in_full_withdraw_list_and_long_doubles_names_on_the_point_buttons(
+        browser: Browser, console_url: tuple[str, ServerProcess], tmp_path: Path) -> None:
+    """Issue 35 point 9: a correction's reason in full in the Audit entry's detail; the withdraw list offers only
+    entries still in the draw; "+1" buttons with long doubles names wrap instead of cutting the partner off."""
+    url, server = console_url
+    draw = knockout_of_4(server)
+    semi = draw["rounds"][0]["drawMatches"][0]
+    server.call("POST", f"/operator/matches/{semi['matchID']}/result", {"gameScores": [{"a": 11, "b": 4}]})
+    court = server.call("GET", "/operator/tables")["data"][0]["id"]
+    long_a, long_b = "Maximilian Oberhauser-Lindqvist", "Anastasia Vasquez-Kowalczyk"
+    doubles = server.call("POST", "/operator/matches", {
+        "tableID": court, "playerA": {"manualName": long_a}, "playerA2": {"manualName": long_b},
+        "playerB": {"manualName": "Bo Chen"}, "playerB2": {"manualName": "Cy Diaz"}, "bestOf": 1,
+        "isDoubles": True})["data"]
+    server.call("POST", f"/operator/matches/{doubles['id']}/start", {"force": True})
+    reason = ("The umpire's sheet of the semifinal on Court 1 has the sides the other way round: the referee "
+              "checked it with both players at the desk at 10:40 and they agree that side B won 11-4.")
+    server.call("POST", f"/operator/matches/{semi['matchID']}/score", {
+        "gameScores": [{"a": 11, "b": 6}], "reason": reason})
+
+    page = browser.new_page(viewport={"width": 1024, "height": 1400})
+    page.set_default_timeout(30_000)
+    page.goto(url + "/audit")
+    expect(page.get_by_text(f"Reason: {reason}")).to_be_visible()
+
+    page.goto(url + "/draws")
+    run_finished(page)
+    page.get_by_text("Withdraw an entry").click()
+    run_finished(page)
+    names = {e["id"]: e["name"] for e in draw["entries"]}
+    loser = names[semi["slots"][1]["entryID"]]
+    options = page.get_by_role("option")
+    for _ in range(3):  # a run that ends while the list is open closes it: open it again
+        run_finished(page)
+        page.get_by_role("combobox", name="Entry", exact=True).click()
+        try:
+            options.first.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    offered = [text.split(") ", 1)[-1] for text in options.all_inner_texts()]  # "(1) Ann Lee": seed first
+    assert sorted(offered) == sorted(name for name in names.values() if name != loser)
+    page.keyboard.press("Escape")
+
+    page.goto(url + "/scoring")
+    button = page.locator(".st-key-point_a button")
+    expect(button).to_contain_text(f"+1 {long_a} / {long_b}")
+    label = button.locator("p")
+    assert label.evaluate("p => p.scrollWidth <= p.clientWidth")  # nothing cut off to the side
+    box = button.bounding_box()
+    assert box is not None and box["height"] > 80  # two lines of the big label: it wrapped
+    page.screenshot(path=str(tmp_path / "scoring-doubles.png"), full_page=True)
