@@ -249,6 +249,14 @@ class ConsoleClient:
     def results_csv(self, broadcast_id: str) -> bytes:
         return self.download("/operator/results", broadcastID=broadcast_id, format="csv")
 
+    def results_csv_named(self, broadcast_id: str) -> tuple[bytes, str]:
+        """The results CSV and the file name the server gives it (the broadcast's name and the day)."""
+        response = self._request("GET", "/operator/results", params={"broadcastID": broadcast_id, "format": "csv"})
+        if response.status_code >= 400:
+            raise self._refused("GET", "/operator/results", response)
+        found = re.search(r'filename="([^"]+)"', response.headers.get("Content-Disposition", ""))
+        return response.content, found.group(1) if found else f"results-{broadcast_id}.csv"
+
     def print_sheet(self, broadcast_id: str, kind: str) -> bytes:
         """A print view (contract §9a): `schedules`, `results`, `sign-in` or `qr`, as an A4 HTML page."""
         return self.download(f"/operator/broadcasts/{broadcast_id}/print/{kind}")

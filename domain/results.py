@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
+from datetime import date
 from typing import Any
 
 from domain import scoring, text
@@ -70,6 +73,24 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str, po
             "startedOn": match.started_on, "completedOn": match.completed_on, "minutes": minutes,
         }))
     return [row for _, row in sorted(rows, key=lambda item: item[0])]
+
+
+BOM = "\ufeff"  # Excel on Windows reads a CSV as UTF-8 only with it ("Zoë", not "ZoÃ«"; issue 35)
+
+
+def csv_file_name(event: str, day: date) -> str:
+    """`results-club-open-2026-2026-11-21.csv`: the broadcast's name (ASCII, accents dropped) and the day."""
+    plain = unicodedata.normalize("NFKD", event).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.casefold()).strip("-")[:60] or "results"
+    return f"results-{slug}-{day.isoformat()}.csv"
+
+
+def csv_download(uow: UnitOfWork, *, account_id: str, broadcast_id: str, points: int, day: date
+                 ) -> tuple[str, str]:
+    """The results CSV of a broadcast (a BOM first, then `as_csv`) and the file name to save it as."""
+    rows = broadcast_results(uow, account_id=account_id, broadcast_id=broadcast_id, points=points)
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    return BOM + as_csv(rows), csv_file_name(broadcast.name, day)
 
 
 def as_csv(rows: list[dict[str, Any]]) -> str:

@@ -186,12 +186,16 @@ class ResultsEnvelope(Schema):
     "text/csv": {"schema": {"type": "string"}}}}})
 def results(query: Json) -> Json | Response:
     """Every completed match of a broadcast, oldest result first, as JSON or a CSV download (contract §9)."""
+    points = services().rules.points_per_game
     with unit_of_work() as uow:
+        if query["format"] == "csv":  # UTF-8 with a BOM, named after the broadcast and the day (issue 35)
+            text, name = match_results.csv_download(uow, account_id=_account(), broadcast_id=query["broadcastID"],
+                                                    points=points, day=now().astimezone(services().settings.zone())
+                                                    .date())
+            return Response(text, mimetype="text/csv", headers={
+                "Content-Disposition": f'attachment; filename="{name}"'})
         rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"],
-                                               points=services().rules.points_per_game)
-    if query["format"] == "csv":
-        return Response(match_results.as_csv(rows), mimetype="text/csv", headers={
-            "Content-Disposition": f'attachment; filename="results-{query["broadcastID"]}.csv"'})
+                                               points=points)
     return {"data": rows, "nextCursor": None}
 
 

@@ -342,7 +342,7 @@ def test_results_export_says_w_o_and_ret(day: Day) -> None:
     day.post(f"/operator/matches/{retired['id']}/score", {"gameScores": [{"a": 11, "b": 9}]})
     day.post(f"/operator/matches/{retired['id']}/walkover", {"winnerSide": "b", "reason": "retired"})
     response = day.operator.get(f"/operator/results?broadcastID={day.id}&format=csv")
-    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    rows = list(csv.DictReader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert [(r["games"], r["winner"], r["winnerNames"]) for r in rows] == [
         ("w/o", "A", "Ann Lee"), ("11-9 ret.", "B", "Di Evans")]
 
@@ -362,7 +362,7 @@ def test_a_walkover_in_a_draw_moves_the_winner_on_and_is_w_o_in_the_results_expo
     assert draw["rounds"][0]["drawMatches"][0]["resultType"] == "walkover"
     assert draw["rounds"][1]["drawMatches"][0]["slots"][0]["entryID"] == semi["slots"][0]["entryID"]
     response = day.operator.get(f"/operator/results?broadcastID={day.id}&format=csv")
-    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    rows = list(csv.DictReader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert walked.json["data"]["playerA"] == "Ann Lee"  # seed 1 meets seed 4 in the first semi-final
     assert [(r["games"], r["winner"], r["winnerNames"]) for r in rows] == [("w/o", "A", "Ann Lee")]
 
