@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench.browser_support import choose, run_finished
 from tests.server_process import ServerProcess
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def knockout_of_4(server: ServerProcess, courts: int = 1) -> dict[str, Any]:
@@ -21,6 +23,23 @@ def knockout_of_4(server: ServerProcess, courts: int = 1) -> dict[str, Any]:
         "broadcastID": broadcast["id"], "name": "Open", "format": "single_elimination", "bestOf": 1,
         "randomSeed": 3, "entries": [{"players": [{"manualName": name}], "seed": n + 1}
                                      for n, name in enumerate(("Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"))]})["data"])
+
+
+def type_in(page: Page, label: str, value: str, *, tries: int = 3) -> None:
+    """Fill a text field and commit it with Enter, again if a run that ended meanwhile redrew it empty (the Scoring
+    page refreshes its score part every 2 s)."""
+    box = page.get_by_label(label)
+    for attempt in range(tries):
+        run_finished(page)
+        box.fill(value)
+        box.press("Enter")
+        run_finished(page)
+        try:
+            expect(box).to_have_value(value, timeout=3_000)
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
 
 
 def test_a_refused_correction_names_the_started_match_and_the_way_on_stops_it_then_corrects(
@@ -40,19 +59,14 @@ def test_a_refused_correction_names_the_started_match_and_the_way_on_stops_it_th
     expect(page.get_by_text("Correct a completed result")).to_be_visible()
     choose(page, "Completed match (newest first)", f"{semi['playerA']} vs {semi['playerB']} · Semifinal · Open 11-4")
     run_finished(page)
-    games = page.get_by_label("Corrected games (side A-side B, comma-separated)")
-    games.fill("4-11")
-    games.press("Enter")
-    reason = page.get_by_label("Reason for the correction (kept in the audit log)")
-    reason.fill("Sides swapped on the sheet")
-    reason.press("Enter")
-    run_finished(page)
+    type_in(page, "Corrected games (side A-side B, comma-separated)", "4-11")
+    type_in(page, "Reason for the correction (kept in the audit log)", "Sides swapped on the sheet")
     page.get_by_role("button", name="Save corrected result").click()
     final_sides = f"{final['playerA']} vs {final['playerB']}"
     expect(page.get_by_text(f"Not changed: {final_sides} (Final), which this result leads to, has already started "
                             "on Court 1.")).to_be_visible()
     expect(page.get_by_text("Yes, change the winner")).to_have_count(0)  # no question the server would refuse
-    page.screenshot(path=str(tmp_path / "refused-correction.png"), full_page=True)
+    page.screenshot(path=str(DOCS / "console-refused-correction.png"), full_page=True)
     page.get_by_role("button", name=f"Stop {final_sides} and put it back to waiting").click()
     expect(page.get_by_text(f"Stopped {final_sides}: it waits for a court again.")).to_be_visible()
     run_finished(page)
@@ -151,7 +165,7 @@ def test_draw_entries_from_a_player_list_with_seeds_and_doubles_pairs_picked_the
     expect(page.get_by_text("2 entries", exact=True)).to_be_visible()
     choose(page, "Seed of Bo Kim", "seed 1")
     run_finished(page)
-    page.screenshot(path=str(tmp_path / "draw-from-list.png"), full_page=True)
+    page.screenshot(path=str(DOCS / "draws-from-list.png"), full_page=True)
     page.get_by_role("button", name="Preview").click()
     expect(page.get_by_text("Preview: nothing is saved yet.")).to_be_visible()
     page.get_by_role("button", name="Save the draw").click()

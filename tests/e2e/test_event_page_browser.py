@@ -146,7 +146,7 @@ def test_a_walkover_from_a_withdrawal_and_a_retirement_show_their_winner_and_mar
     expect(results).not_to_contain_text("Court to be announced")
     retirement = results.locator(".card", has_text="Bo Chen")
     expect(retirement.locator(".side:not(.win)")).to_contain_text("ret.")
-    page.screenshot(path=str(tmp_path / "results.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "event" / "phone-walkover.png"), full_page=True)
     page.tap("nav button[data-tab=draws]")
     bracket = page.locator("#draws .bracket svg").first
     expect(bracket).to_contain_text("w/o")

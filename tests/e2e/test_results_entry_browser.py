@@ -4,6 +4,7 @@ it cannot read, or one the server refuses, is said on its row and saves nothing;
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -11,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from bench.browser_support import choose, run_finished
 from tests.server_process import ServerProcess
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 SHEETS = ["11-7 11-9", "11:5, 9:11, 11:3", "11-4 11-6", "7-11 11-9 11-8",
           "11-2 11-3", "11:9 11:9", "12-10 11-13 11-7", "11-6 11-8"]
 
@@ -54,6 +56,8 @@ def test_a_round_of_8_results_is_8_typed_lines_and_8_enters(
         expect(page.get_by_text("Saved: ").first).to_be_visible()
         expect(field_of(page, order[index])).to_have_count(0)
         run_finished(page)
+        if index == 2:  # the README's picture: three typed in, the cursor on the fourth
+            page.screenshot(path=str(DOCS / "console-results-entry.png"))
     assert (typed_lines, enters) == (8, 8)
     expect(page.get_by_text("No match is in play or waiting here")).to_be_visible()
     completed = {m["drawMatchID"]: m for m in server.call(
