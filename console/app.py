@@ -13,6 +13,7 @@ PAGES = [
     st.Page("views/court_board.py", title="Court board", icon=":material/grid_view:", default=True),
     st.Page("views/check_in.py", title="Check-in", icon=":material/how_to_reg:", url_path="check-in"),
     st.Page("views/scoring.py", title="Scoring", icon=":material/scoreboard:", url_path="scoring"),
+    st.Page("views/results_entry.py", title="Results entry", icon=":material/edit_note:", url_path="results-entry"),
     st.Page("views/import_schedule.py", title="Import schedule", icon=":material/upload_file:",
             url_path="import"),
     st.Page("views/draws.py", title="Draws", icon=":material/account_tree:", url_path="draws"),

@@ -37,11 +37,15 @@ def busy_text(match: dict[str, Any]) -> str:
 
 
 def blocked_text(match: dict[str, Any]) -> str:
-    """Why a queued match may not start now, in words (contract §14): busy (where), resting (until), not checked
-    in (who), not before (when); "" when it may start."""
-    block = match.get("blockedBy")
-    if not block:
-        return ""
+    """Every reason a queued match may not start now, in words (contract §14, §19: all of them, not the first):
+    busy (where), resting (until), not checked in (who), not before (when), joined by " · "; "" when it may."""
+    blocks = match.get("blockedByAll")
+    if blocks is None:  # a read of a server before §19: the first reason only
+        blocks = [match["blockedBy"]] if match.get("blockedBy") else []
+    return " · ".join(_block_text(match, block) for block in blocks)
+
+
+def _block_text(match: dict[str, Any], block: dict[str, Any]) -> str:
     players = ", ".join(block.get("players") or [])
     reason = block.get("reason")
     if reason == BlockReason.PLAYER_BUSY:

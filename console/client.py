@@ -253,6 +253,14 @@ class ConsoleClient:
     def results_csv(self, broadcast_id: str) -> bytes:
         return self.download("/operator/results", broadcastID=broadcast_id, format="csv")
 
+    def results_csv_named(self, broadcast_id: str) -> tuple[bytes, str]:
+        """The results CSV and the file name the server gives it (the broadcast's name and the day)."""
+        response = self._request("GET", "/operator/results", params={"broadcastID": broadcast_id, "format": "csv"})
+        if response.status_code >= 400:
+            raise self._refused("GET", "/operator/results", response)
+        found = re.search(r'filename="([^"]+)"', response.headers.get("Content-Disposition", ""))
+        return response.content, found.group(1) if found else f"results-{broadcast_id}.csv"
+
     def print_sheet(self, broadcast_id: str, kind: str) -> bytes:
         """A print view (contract §9a): `schedules`, `results`, `sign-in` or `qr`, as an A4 HTML page."""
         return self.download(f"/operator/broadcasts/{broadcast_id}/print/{kind}")
@@ -418,6 +426,17 @@ class ConsoleClient:
     def walkover(self, match_id: str, winner_side: str, reason: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/walkover",
                               json={"winnerSide": winner_side, "reason": reason}))
+
+    def stop_match(self, match_id: str) -> dict[str, Any]:
+        """A match in play back to pending, its games kept in the audit log (the way on of §19)."""
+        return dict(self.data("POST", f"/operator/matches/{match_id}/stop"))
+
+    def draw(self, draw_id: str) -> dict[str, Any]:
+        return dict(self.data("GET", f"/operator/draws/{draw_id}"))
+
+    def enter_result(self, match_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A whole result typed in from paper (contract §19): `gameScores`, `resultType`?, `winnerSide`?."""
+        return dict(self.data("POST", f"/operator/matches/{match_id}/result", json=body))
 
     def call_match(self, match_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/call"))

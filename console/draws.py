@@ -60,18 +60,67 @@ def player_name(player: Json) -> str:
                                                                                               or "")
 
 
-def list_entries(player_list: Json, picked: list[str]) -> list[Json]:
-    """One singles entry for each picked player (by externalID) of a player list, with the player's club."""
+def list_entries(player_list: Json, picked: list[str], *, seeds: dict[str, int | None] | None = None,
+                 partners: dict[str, str | None] | None = None, doubles: bool = False) -> Parsed:
+    """The entries of picked players (by externalID) of a player list, with the player's club: one each, or in
+    doubles one for each player and the partner picked for them (a player picked as a partner makes no entry of
+    their own). `seeds` gives an entry its player's seed. What cannot make a draw (no partner, a player in two
+    pairs, a seed given twice) is a problem in words; nothing is typed as text (issue 35)."""
+    seeds, partners = seeds or {}, partners or {}
     reference = player_list.get("externalID") or player_list["id"]
     by_id = {str(p.get("externalID")): p for p in player_list.get("players", [])}
     entries: list[Json] = []
+    problems: list[str] = []
+    taken: dict[str, str] = {}  # a player already in an entry -> the first player of that entry
+    seen_seeds: dict[int, str] = {}
     for external_id in picked:
+        if external_id in taken:
+            continue
         player = by_id[external_id]
-        entry: Json = {"players": [{"playerListExternalID": reference, "externalID": external_id}]}
-        if player.get("clubName"):
-            entry["club"] = player["clubName"]
+        name = player_name(player)
+        members = [external_id]
+        if doubles:
+            partner = partners.get(external_id)
+            if not partner:
+                problems.append(f"Pick a partner for {name}.")
+                continue
+            if partner == external_id or partner in taken:
+                problems.append(f"{player_name(by_id[partner])} is already in a pair; pick another partner for "
+                                f"{name}.")
+                continue
+            members.append(partner)
+        taken.update({member: external_id for member in members})
+        entry: Json = {"players": [{"playerListExternalID": reference, "externalID": m} for m in members]}
+        clubs = {by_id[m].get("clubName") for m in members} - {None, ""}
+        if len(clubs) == 1:
+            entry["club"] = clubs.pop()
+        seed = seeds.get(external_id)
+        if seed is not None:
+            if seed in seen_seeds:
+                problems.append(f"Seed {seed} is given to {seen_seeds[seed]} and to {name}.")
+            seen_seeds[seed] = name
+            entry["seed"] = seed
         entries.append(entry)
-    return entries
+    return Parsed(entries, problems)
+
+
+OPEN = ("waiting", "ready", "active")
+
+
+def still_in(draw: Json) -> list[str]:
+    """The entries that may still withdraw, in entry order: not withdrawn and not yet out (issue 35: the withdraw
+    list offered players already knocked out). An entry is in while it has a match to come (a waiting, ready or
+    active draw match names it), while its group is still playing, or, in Swiss, while the draw runs."""
+    if draw.get("status") == "complete":
+        return []
+    matches = [dm for r in draw.get("rounds", []) for dm in r["drawMatches"]]
+    playing = {s["entryID"] for dm in matches if dm["status"] in OPEN for s in dm["slots"] if s.get("entryID")}
+    for group in draw.get("groups", []):
+        if any(dm["status"] in OPEN for dm in matches if dm.get("group") == group["name"]):
+            playing |= set(group["entryIDs"])
+    if draw.get("format") == "swiss":
+        playing |= {e["id"] for e in draw["entries"]}
+    return [e["id"] for e in draw["entries"] if not e.get("withdrawn") and e["id"] in playing]
 
 
 def entry_names(draw: Json) -> dict[str, str]:

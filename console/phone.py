@@ -11,7 +11,7 @@ import pandas as pd
 import segno
 import streamlit as st
 
-from console.ui import load, plain
+from console.ui import LOOPBACK_WARNING, load, loopback_only, plain
 from domain.models import PlayerSource
 
 
@@ -30,6 +30,9 @@ def qr_svg(url: str) -> str:
 def event_poster(event: str, url: str) -> str:
     """The event page's A4 poster: the event's name, a large QR code and the URL, black on white, no controls."""
     name, link = html.escape(event), html.escape(url)
+    # the console's warning on the paper itself: a poster of a link no phone can open must not be put up unnoticed
+    warning = (f'<p class="warn">Do not put this up: {html.escape(LOOPBACK_WARNING.replace("`", ""))} Then print '
+               "again.</p>" if loopback_only(url) else "")
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{name}: event page</title>
 <style>
 @page {{ size: A4 portrait; margin: 18mm; }}
@@ -40,7 +43,8 @@ p.lead {{ font-size: 20pt; margin: 0 0 10mm; }}
 svg {{ width: 120mm; height: 120mm; }}
 ul {{ list-style: none; padding: 0; font-size: 16pt; margin: 8mm 0; line-height: 1.5; }}
 code {{ display: block; font-size: 11pt; word-break: break-all; margin-top: 6mm; }}
-</style></head><body><h1>{name}</h1><p class="lead">Scan for your next match, court and results</p>
+.warn {{ border: 1mm solid #000; padding: 3mm 4mm; font-size: 13pt; font-weight: 700; text-align: left; }}
+</style></head><body>{warning}<h1>{name}</h1><p class="lead">Scan for your next match, court and results</p>
 {qr_svg(url)}<ul><li>Now: every court</li><li>My matches: find your name once</li><li>Draws and results</li></ul>
 <code>{link}</code></body></html>"""
 

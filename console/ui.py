@@ -229,12 +229,15 @@ def loopback_only(url: str) -> bool:
     return host in LOOPBACK_HOSTS or host.startswith("127.")
 
 
+LOOPBACK_WARNING = ("These links name this computer only (127.0.0.1): phones and screens on the venue network "
+                    "cannot open them. Run `courtside up --host 0.0.0.0`, or set `COURTSIDE_PUBLIC_URL` to the "
+                    "address people use.")
+
+
 def warn_if_loopback(urls: list[str]) -> None:
     """The console's one warning for links that only this machine can open (contract §8a)."""
     if any(loopback_only(url) for url in urls if url):
-        st.warning("These links name this computer only (127.0.0.1): phones and screens on the venue network "
-                   "cannot open them. Run `courtside up --host 0.0.0.0`, or set `COURTSIDE_PUBLIC_URL` to the "
-                   "address people use.", icon=":material/wifi_off:")
+        st.warning(LOOPBACK_WARNING, icon=":material/wifi_off:")
 
 
 def confirmed(label: str, *, key: str, question: str, **button: Any) -> bool:

@@ -274,24 +274,30 @@ class Availability:
 
     def block(self, match: Match) -> Block | None:
         """The first reason the pending match may not start now (busy, resting, not checked in, not before)."""
+        found = self.blocks(match)
+        return found[0] if found else None
+
+    def blocks(self, match: Match) -> list[Block]:
+        """Every reason the pending match may not start now, in that order (the console shows them all, §19)."""
+        found: list[Block] = []
         busy = self.busy(match)
         people = self.players.of(match)
         if busy:
             names = {p.side: p.name for p in people}
-            return Block(BlockReason.PLAYER_BUSY, _unique(names.get(side, side) for side, _ in busy),
-                         table_ids=_unique(table_id for _, table_id in busy))
+            found.append(Block(BlockReason.PLAYER_BUSY, _unique(names.get(side, side) for side, _ in busy),
+                               table_ids=_unique(table_id for _, table_id in busy)))
         broadcast = self.broadcast_of(match)
         resting = [(p.name, until) for p in people if (until := self.resting_until(p, broadcast)) is not None]
         if resting:
-            return Block(BlockReason.PLAYER_RESTING, _unique(name for name, _ in resting),
-                         until=iso(max(until for _, until in resting)))
+            found.append(Block(BlockReason.PLAYER_RESTING, _unique(name for name, _ in resting),
+                               until=iso(max(until for _, until in resting))))
         if broadcast is not None and broadcast.require_check_in:
             absent = [p.name for p in people if not self.checked_in(p, broadcast)]
             if absent:
-                return Block(BlockReason.NOT_CHECKED_IN, _unique(absent))
+                found.append(Block(BlockReason.NOT_CHECKED_IN, _unique(absent)))
         if match.not_before and parse_iso(match.not_before) > self.now:
-            return Block(BlockReason.NOT_BEFORE, _unique(p.name for p in people), until=match.not_before)
-        return None
+            found.append(Block(BlockReason.NOT_BEFORE, _unique(p.name for p in people), until=match.not_before))
+        return found
 
 
 def _list_groups(match: Match, found: PlayerList | None) -> list[dict[str, Any]]:

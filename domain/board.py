@@ -74,8 +74,9 @@ class Board:
                 {"name": read.get(side, side), "tableID": table_id, "tableLabel": self._label(table_id)}
                 for side, table_id in self.availability.busy(match)
             ]
-            block = self.availability.block(match)
-            read["blockedBy"] = None if block is None else block.view()
+            blocks = self.availability.blocks(match)
+            read["blockedBy"] = blocks[0].view() if blocks else None
+            read["blockedByAll"] = [block.view() for block in blocks]
         if self.estimator is None:
             return court
         times = self.estimator.court(table, active=active, queue=queue)

@@ -41,9 +41,10 @@ class CourtTimes:
 
 
 def typical_duration(completed: Iterable[Match], *, default: timedelta, history: int = HISTORY) -> timedelta:
-    """Median of the last `history` real durations (by `completedOn`; under 3 minutes left out), `default` while
-    fewer than 3 exist."""
-    timed = sorted((m for m in completed if m.started_on and m.completed_on), key=lambda m: m.completed_on or "")
+    """Median of the last `history` real durations (by `completedOn`; under 3 minutes and results typed in from
+    paper left out, §19), `default` while fewer than 3 exist."""
+    timed = sorted((m for m in completed if m.started_on and m.completed_on and not m.typed_in),
+                   key=lambda m: m.completed_on or "")
     durations = [parse_iso(m.completed_on or "") - parse_iso(m.started_on or "") for m in timed]
     recent = [d for d in durations if d >= SHORTEST][-history:]
     if len(recent) < FEWEST:

@@ -30,6 +30,7 @@ from domain.names import name_key
 from domain.people import person_id
 from domain.ports import UnitOfWork
 from domain.queues import active_match
+from domain.results import RESULT_MARKS
 
 KIND = "event"
 PREFIX = "evt"
@@ -134,6 +135,8 @@ def _card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str |
         "finishedText": state["finishedText"], "scoreText": state["scoreText"],
         "currentGame": state["currentGame"], "currentSet": state["currentSet"],
         "winner": winner if match.status == MatchStatus.COMPLETED else None,
+        # "w/o" or "ret." beside the winner's name (issue 35: a walkover looked like a 0-0 result), else None
+        "result": RESULT_MARKS.get(match.result_type) if match.result_type else None,
         "estimatedStartOn": estimate, "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
         "startedOn": match.started_on, "completedOn": match.completed_on,
     }

@@ -594,6 +594,18 @@ def score_text(fmt: Format, items: Sequence[Mapping[str, Any]], *, first: str = 
     return " ".join(item_text(fmt, index, item, first=first) for index, item in enumerate(items))
 
 
+def as_written(fmt: Format, items: Sequence[Mapping[str, Any]]) -> list[Item]:
+    """Items as a desk writes them, read under the format: in a match tiebreak's place a plain score ("10-8", not
+    the 1-0 a match tiebreak counts as a set) is the tiebreak's points."""
+    out = [copy_item(item) for item in items]
+    if isinstance(fmt, SetsFormat) and len(out) == fmt.best_of and fmt.is_match_tiebreak(fmt.best_of - 1):
+        last = out[-1]
+        if last.get("tiebreak") is None and max(last["a"], last["b"]) > 1:
+            out[-1] = {"a": int(last["a"] > last["b"]), "b": int(last["b"] > last["a"]),
+                       "tiebreak": {"a": last["a"], "b": last["b"]}}
+    return out
+
+
 def unit(fmt: Format) -> str:
     """What `score` counts under the format, in words: "games" or "sets"."""
     return "games" if isinstance(fmt, GamesFormat) else "sets"

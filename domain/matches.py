@@ -363,16 +363,19 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
                    details={"skipped": skipped})
 
 
-def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
+def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules, on_server: bool = True) -> Match:
     before = dataclasses.replace(match)
     match.status = MatchStatus.ACTIVE
-    match.started_on = match.updated_on = iso(now)
+    match.updated_on = iso(now)
+    if on_server:  # a result typed in from paper was played elsewhere: no start time, no duration (§19)
+        match.started_on = match.updated_on
     match.score_version += 1
     match = uow.matches.put(match)
     draw_hooks.on_started(uow, match, now=now)
     _emit(uow, match, EventType.MATCH_STARTED, now, rules)
-    audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
-                 before=before, after=match, now=now)
+    if on_server:  # a typed-in result writes its one entry, match.result_entered, when it completes
+        audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
+                     before=before, after=match, now=now)
     return match
 
 
@@ -519,6 +522,18 @@ def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rule
     audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,
                  after=match, reason=reason, now=now)
     return match
+
+
+def start_for_entry(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules) -> Match:
+    """A pending match whose result is typed in starts without the §14 rules or a start time (contract §19):
+    `match.started` is emitted and its draw match follows, in the caller's unit of work."""
+    return _start(uow, match, now=now, rules=rules, on_server=False)
+
+
+def finish_entered(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rules: Rules,
+                   reason: str | None) -> Match:
+    """Complete a match whose result was typed in (contract §19): the `match.result_entered` entry."""
+    return _finish(uow, match, before=before, now=now, rules=rules, action="match.result_entered", reason=reason)
 
 
 def operator_move_match(

@@ -64,8 +64,10 @@ class Side(StrEnum):
 
 
 class MatchResultType(StrEnum):
-    """How a completed match ended when it was not played to the end (contract §14); a played match has none."""
+    """How a completed match ended when it was not played to the end (contract §14); a match played out on the
+    server has none, one typed in at the desk from a paper sheet (§19) is `played`."""
 
+    PLAYED = "played"
     WALKOVER = "walkover"
     RETIRED = "retired"
 
@@ -329,6 +331,7 @@ class Match:
     not_before: str | None = None  # the match is not started earlier (a schedule's time, contract §9a)
     result_type: MatchResultType | None = None  # how a completed match ended: None when played out (§14)
     result_reason: str | None = None  # a walkover's or retirement's reason code (§14)
+    typed_in: bool = False  # the result was typed in from paper (§19): it has no duration, whatever `started_on`
     winner_side: Side | None = None  # set when the result is not decided by the games (walkover, retirement)
     score_version: int = 0  # +1 on every change of the scores or the state (contract §17 `scoreVersion`)
     point_log: list[str] = field(default_factory=list)  # the sides of the points added one by one, for undo (§17)

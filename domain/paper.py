@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from domain import audit, event_page, people, registration, scorer
 from domain import results as match_results
@@ -25,6 +26,7 @@ from domain.models import Broadcast, Roster, RosterType, Table
 from domain.names import name_key
 from domain.ports import UnitOfWork
 from domain.schedule import court_player_list
+from domain.settings import is_loopback
 
 
 def _courts(uow: UnitOfWork, broadcast: Broadcast) -> list[Table]:
@@ -124,4 +126,6 @@ def link_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: date
             sign_ups.append({"name": roster.name, "url": f"{base}/register/{link.key}"})
     event = event_page.event_link(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
     return {"event": broadcast.name, "printedOn": iso(now), "scorers": scorers, "signUps": sign_ups,
-            "eventPage": f"{base}/event/{event.key}" if event.enabled and event.key else None}
+            "eventPage": f"{base}/event/{event.key}" if event.enabled and event.key else None,
+            # the console's warning goes on the paper too: these links open on this computer only (issue 35)
+            "loopbackOnly": is_loopback((urlsplit(base).hostname or "").lower())}

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
+from datetime import date
 from typing import Any
 
-from domain import scoring, text
+from domain import audit, scoring, text
 from domain.broadcasts import get_broadcast
 from domain.clock import parse_iso
 from domain.draws.hooks import pool_of_draws
@@ -61,7 +64,7 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str) ->
         winner = (match.winner_side or "").upper() or ("A" if won["a"] > won["b"] else
                                                         "B" if won["b"] > won["a"] else "")
         minutes = None
-        if match.started_on and match.completed_on:
+        if match.started_on and match.completed_on and not match.typed_in:  # a typed-in result has no duration
             seconds = (parse_iso(match.completed_on) - parse_iso(match.started_on)).total_seconds()
             minutes = round(seconds / 60, 1)
         rows.append((match.completed_on or "", {
@@ -78,6 +81,22 @@ def broadcast_results(uow: UnitOfWork, *, account_id: str, broadcast_id: str) ->
 
 #: The CSV's last column: the audit chain's head when the file was made (§16), the same on every row.
 AUDIT_COLUMN = "audit"
+BOM = "\ufeff"  # Excel on Windows reads a CSV as UTF-8 only with it ("Zoë", not "ZoÃ«"; issue 35)
+
+
+def csv_file_name(event: str, day: date) -> str:
+    """`results-club-open-2026-2026-11-21.csv`: the broadcast's name (ASCII, accents dropped) and the day."""
+    plain = unicodedata.normalize("NFKD", event).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.casefold()).strip("-")[:60] or "results"
+    return f"results-{slug}-{day.isoformat()}.csv"
+
+
+def csv_download(uow: UnitOfWork, *, account_id: str, broadcast_id: str, day: date) -> tuple[str, str]:
+    """The results CSV of a broadcast (a BOM first, then `as_csv` with the audit head) and its file name."""
+    rows = broadcast_results(uow, account_id=account_id, broadcast_id=broadcast_id)
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    head = audit.head_line(audit.kept_head(uow, account_id))
+    return BOM + as_csv(rows, head), csv_file_name(broadcast.name, day)
 
 
 def as_csv(rows: list[dict[str, Any]], audit_line: str) -> str:

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from domain import audit, links, matches, points, scorers, scoring
+from domain.draws import hooks as draw_hooks
 from domain.errors import Conflict, Invalid, NotFound
 from domain.models import Link, Match, Side, Table
 from domain.outputs import match_state, next_state
@@ -83,11 +84,14 @@ def scorer_by_key(uow: UnitOfWork, *, key: str) -> tuple[Link, Table]:
 # ------------------------------------------------------------------------------------------------ state
 def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Rules,
                  now: datetime | None = None) -> dict[str, Any]:
-    """What the phone shows: the court, its active match (with `decided` and `canUndo`), the next queued match,
+    """What the phone shows: the court, its active match (with `decided` and `canUndo`), the next waiting match
+    (the court's queue, else the court pool's),
     and `version`, which every action must name. Display names and scores only: no IDs, no keys. With `now`,
     also `devicesScoring` (§17), outside `version`: time alone changes it, and a tap must not become stale then."""
     match = active_match(uow, table.id)
-    queue = uow.matches.queue(table.id, stop=1)
+    # what Start next tries first: the court's own waiting matches (a called one first), else the court pool's
+    # first match this court may take (contract §13), as the console's start-next does
+    queue = matches.next_candidates(uow, table.id)[:1] or draw_hooks.pool_for_table(uow, table)[:1]
     shown: dict[str, Any] | None = None
     if match is not None:
         shown = match_state(uow, match) | {

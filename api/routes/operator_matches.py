@@ -13,9 +13,11 @@ from api.bulk import bulk_response
 from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
 from api.routes.matches import reader, rules
-from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope
+from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
 from api.schemas.matches import (
+    OP_ID,
     CompleteBody,
+    GameScoreBody,
     MatchRead,
     OperatorMatchCreate,
     OperatorTableRead,
@@ -29,12 +31,12 @@ from api.schemas.matches import (
     UndoBody,
 )
 from api.security import requires
-from domain import audit, operations, points, schedule
 from domain import matches as svc
+from domain import operations, points, results_entry, schedule
 from domain import results as match_results
 from domain.board import Board, court_page
 from domain.errors import Conflict
-from domain.models import Match, MatchStatus, Side
+from domain.models import Match, MatchResultType, MatchStatus, Side
 from domain.ports import UnitOfWork
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
@@ -188,11 +190,12 @@ class ResultsEnvelope(Schema):
 def results(query: Json) -> Json | Response:
     """Every completed match of a broadcast, oldest result first, as JSON or a CSV download (contract §9)."""
     with unit_of_work() as uow:
+        if query["format"] == "csv":  # UTF-8 with a BOM, named after the broadcast and the day (issue 35)
+            text, name = match_results.csv_download(uow, account_id=_account(), broadcast_id=query["broadcastID"],
+                                                    day=now().astimezone(services().settings.zone()).date())
+            return Response(text, mimetype="text/csv", headers={
+                "Content-Disposition": f'attachment; filename="{name}"'})
         rows = match_results.broadcast_results(uow, account_id=_account(), broadcast_id=query["broadcastID"])
-        head = audit.head_line(audit.kept_head(uow, _account()))
-    if query["format"] == "csv":
-        return Response(match_results.as_csv(rows, head), mimetype="text/csv", headers={
-            "Content-Disposition": f'attachment; filename="results-{query["broadcastID"]}.csv"'})
     return {"data": rows, "nextCursor": None}
 
 
@@ -355,6 +358,52 @@ def complete_match(completion: svc.Completion, match_id: str) -> Json:
     with unit_of_work() as uow:
         match = svc.complete_match(uow, account_id=_account(), match_id=match_id,
                                    game_scores=completion.game_scores, now=now(), rules=rules())
+        return {"data": reader(uow).read(match)}
+
+
+class ResultBody(Strict):
+    gameScores = fields.List(fields.Nested(GameScoreBody), required=True, validate=validate.Length(max=99),
+                             metadata={"description": "every game (or set) as played; [] for a walkover"})
+    resultType = Vocabulary(MatchResultType, metadata={"description": "default played"})
+    winnerSide = Vocabulary(Side, metadata={"description": "required for walkover and retired; for a played "
+                                                           "result, when given, it must be the games' winner"})
+    reason = str_field(500, metadata={"description": "kept in the audit entry (contract §16)"})
+    opID = OP_ID
+
+    @post_load
+    def to_command(self, data: Json, **_: Any) -> results_entry.ResultEntry:
+        return results_entry.ResultEntry(
+            game_scores=data["gameScores"], result_type=data.get("resultType", MatchResultType.PLAYED),
+            winner_side=data.get("winnerSide"), reason=data.get("reason"), op_id=data.get("opID"))
+
+
+@blp.route("/operator/matches/<string:match_id>/result", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(ResultBody)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed: a game that cannot end that way "
+                                                             "(`details.json.gameScores`), winnerSide missing or "
+                                                             "not the games' winner.")
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="match_locked (already completed: correct it instead), match_undecided.")
+def enter_result(entry: results_entry.ResultEntry, match_id: str) -> Json:
+    """Record a whole result from a paper sheet on a pending or active match, in one transaction (contract §19):
+    a pending match is started and completed (`startedOn` stays null), the draw fed, `match.started` (if it was
+    pending) and `match.completed` emitted; §14's busy, rest and check-in rules do not apply."""
+    return _scoring(match_id, entry.op_id, lambda uow: results_entry.enter_result(
+        uow, account_id=_account(), match_id=match_id, entry=entry, now=now(), rules=rules()))
+
+
+@blp.route("/operator/matches/<string:match_id>/stop", methods=["POST"])
+@requires(operator=True)
+@blp.response(200, envelope(MatchRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="match_not_active: only a match in play is stopped.")
+def stop_match(match_id: str) -> Json:
+    """Stop a match in play: back to pending (a draw's match back into the court pool), its games cleared and
+    kept in the audit log; the way on when a correction is refused as `downstream_started` (contract §19)."""
+    with unit_of_work() as uow:
+        match = results_entry.stop_match(uow, account_id=_account(), match_id=match_id, now=now())
         return {"data": reader(uow).read(match)}
 
 

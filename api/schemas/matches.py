@@ -437,7 +437,8 @@ class MatchRead(Schema):
     startedOn = fields.String(metadata={"description": "once started"})
     notBefore = fields.String(metadata={"description": "start-next does not start it earlier (contract §9a)"})
     resultType = Vocabulary(MatchResultType, metadata={
-        "description": "a result not played to the end (contract §14); absent for a played match"})
+        "description": "a result not played to the end (contract §14), or `played` for one typed in from paper "
+                       "(§19); absent for a match played out on the server"})
     winnerSide = Vocabulary(Side, metadata={
         "description": "the winner of a walkover or retirement"})
     calledOn = fields.String(metadata={"description": "when the operator called the players to the court "
@@ -489,6 +490,8 @@ class QueuedMatchRead(MatchRead):
         "description": "its players in an active match on another table right now"})
     blockedBy = fields.Nested(BlockedBy, required=True, allow_none=True, metadata={
         "description": "why it may not start now (contract §14), null when it may"})
+    blockedByAll = fields.List(fields.Nested(BlockedBy), required=True, metadata={
+        "description": "every reason it may not start now, `blockedBy` first; [] when it may (§19)"})
 
 
 class OperatorTableRead(TableRead):

@@ -31,13 +31,14 @@
     var live = m.status === "active", called = m.status === "pending" && m.calledOn;
     var box = el("div", "card" + (live ? " live" : "") + (called ? " called" : ""));
     var head = el("div", "court");
-    head.appendChild(el("span", null, opts.title || m.court || (m.pool ? "Waiting for a court" : "Court to be announced")));
+    var done = m.status === "completed";
+    var where = m.pool ? "Waiting for a court" : done ? (m.result === "w/o" ? "Walkover" : "Result") : "Court to be announced";
+    head.appendChild(el("span", null, opts.title || m.court || where));
     if (live) head.appendChild(el("span", "tag live", "Playing"));
     else if (called) head.appendChild(el("span", "tag call", "Called"));
     box.appendChild(head);
     var meta = [m.event, m.round].filter(Boolean).join(" · ");
     if (meta) box.appendChild(el("div", "meta", meta));
-    var done = m.status === "completed";
     m.sides.forEach(function (side, i) {
       var row = el("div", "side" + (done && m.winner === "ab"[i] ? " win" : ""));
       var who = el("div", "who", side.names.join(" / "));
@@ -47,7 +48,10 @@
         var pts = el("div", "pts");
         if (live && m.currentGame) pts.appendChild(el("span", "cur", m.currentGame["ab"[i]]));
         if (live && m.currentSet) pts.appendChild(el("span", "cur", m.currentSet["ab"[i]]));  // games of the set
-        pts.appendChild(el("span", "g", side.games));
+        var won = m.winner === "ab"[i];
+        // a walkover has no games: "w/o" beside the winner; a retirement: the games, "ret." beside the one who retired
+        if (done && m.result === "w/o") pts.appendChild(el("span", "g", won ? "w/o" : ""));
+        else pts.appendChild(el("span", "g", side.games + (done && m.result === "ret." && !won ? " ret." : "")));
         row.appendChild(pts);
       }
       box.appendChild(row);
@@ -209,8 +213,12 @@
           var label = s.name || (m.status === "bye" && si === 1 ? "bye" : "—");
           svg.appendChild(svgEl("text", { x: p.x + PAD, y: y, "font-size": 13, "font-weight": s.winner ? 800 : 500,
             fill: s.name ? "#0a0a0a" : "#8a93a3" }, label.length > 22 ? label.slice(0, 21) + "…" : label));
-          if (s.games !== null && s.games !== undefined) svg.appendChild(svgEl("text", { x: p.x + W - PAD, y: y, "font-size": 13,
-            "font-weight": 800, "text-anchor": "end" }, String(s.games)));
+          // a walkover: "w/o" beside the winner, no 0-0; a retirement: "ret." beside the one who retired
+          var shown = m.resultType === "walkover" ? (s.winner ? "w/o" : "")
+            : s.games === null || s.games === undefined ? null
+            : String(s.games) + (m.resultType === "retired" && !s.winner ? " ret." : "");
+          if (shown) svg.appendChild(svgEl("text", { x: p.x + W - PAD, y: y, "font-size": 13,
+            "font-weight": 800, "text-anchor": "end" }, shown));
         });
       });
     });

@@ -58,6 +58,8 @@ if entries is not None:
         st.markdown(f"**{plain(history.what(chosen))}** of {plain(history.record_name(chosen['target'], labels))} "
                     f"by {plain(history.who(chosen, labels))}")
         st.caption(f"Change: {plain(history.change(chosen, labels) or '-')}")
+        if chosen.get("reason"):  # in full: the table's cell cuts a long reason short (issue 35)
+            st.markdown(f"**Reason:** {plain(chosen['reason'])}")
         with st.expander("Technical details (as the log keeps them)"):
             before, after = st.columns(2)
             before.caption("Before")

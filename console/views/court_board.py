@@ -131,7 +131,7 @@ def start_next_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> Non
         st.button("Start next: no waiting match may start now", key=f"start_next_{table['id']}",
                   width="stretch", disabled=True)
     elif st.button(f"Start next: {plain(match_label(startable))}", key=f"start_next_{table['id']}", type="primary",
-                   width="stretch"):
+                   width="stretch", wrap=True):
         act(client().start_next, table["id"],
             done=f"Started {plain(match_label(startable))} on {plain(table['label'])}.")
 
@@ -245,7 +245,8 @@ def new_match_form(tables: list[dict[str, Any]]) -> None:
                      if value.strip()}
             if "playerA2" in body or "playerB2" in body:
                 body["isDoubles"] = True
-            who = " vs ".join(" ".join((c or "").split()) for c in (cells["playerA"], cells["playerB"]) if c)
+            who = " vs ".join(" / ".join(" ".join(c.split()) for c in (cells.get(p), cells.get(p + "2")) if c)
+                              for p in ("playerA", "playerB") if cells.get(p))
             submit(form, api.create_match, body,
                    done=f"Queued {plain(who or 'a match')} on {plain(court['label'])}.")
 

@@ -23,15 +23,21 @@ from console.draws import (
     parse_entries,
     player_name,
     print_sheet,
+    still_in,
 )
 from console.format_picker import format_picker
 from console.paper import file_name
 from console.scoring import sport_name
-from console.ui import act, client, load, plain, show_flash, show_problem
+from console.ui import act, client, load, plain, show_flash, show_problem, side_name
 
 st.title("Draws")
 show_flash()
 api = client()
+
+
+def versus(match: dict[str, Any]) -> str:
+    """`Ann Lee / Bo Chen v Cy Diaz / Di Evans`: both sides, doubles partners included (issue 35)."""
+    return f"{side_name(match, 'a')} v {side_name(match, 'b')}"
 
 
 def fresh_seed() -> int:
@@ -109,7 +115,36 @@ if st.toggle("New draw", key="draws_new"):
             chosen_players = st.multiselect("Players", list(players), default=list(players),
                                             key=f"draws_players_{list_id}_{turn}",
                                             format_func=lambda i: player_name(players[i]))
-            entries = list_entries(list_by_id[list_id], chosen_players)
+            doubles = st.checkbox("Doubles: pick each player's partner", key=f"draws_doubles_{list_id}_{turn}")
+            seeds: dict[str, int | None] = {}
+            partners: dict[str, str | None] = {}
+            with st.expander("Seeds" + (" and partners" if doubles else ""), expanded=doubles):
+                partnered: dict[str, str] = {}
+                for external_id in chosen_players:
+                    person = player_name(players[external_id])
+                    if external_id in partnered:
+                        st.caption(f"{person}: plays with {partnered[external_id]}")
+                        continue
+                    who, seed_box, partner_box = st.columns([3, 1, 3], vertical_alignment="center")
+                    who.markdown(plain(person))
+                    seeds[external_id] = seed_box.selectbox(
+                        f"Seed of {person}", [None, *range(1, len(chosen_players) + 1)], label_visibility="collapsed",
+                        key=f"draws_seed_{external_id}_{turn}", format_func=lambda s: "no seed" if s is None else
+                        f"seed {s}")
+                    if doubles:
+                        others = [i for i in chosen_players if i != external_id and i not in partnered
+                                  and not partners.get(i)]
+                        partners[external_id] = partner_box.selectbox(
+                            f"Partner of {person}", others, index=None, placeholder="Pick the partner",
+                            label_visibility="collapsed", key=f"draws_partner_{external_id}_{turn}",
+                            format_func=lambda i: player_name(players[i]))
+                        if partners[external_id]:
+                            partnered[str(partners[external_id])] = person
+            picked = list_entries(list_by_id[list_id], chosen_players, seeds=seeds, partners=partners,
+                                  doubles=doubles)
+            for problem in picked.problems:
+                st.error(problem, icon=":material/error:")
+            entries = picked.entries
     st.caption(f"{len(entries)} entries")
 
     options: dict[str, Any] = {}
@@ -199,13 +234,14 @@ if draws:
     if over and not pool:
         buttons[0].caption("Every match of this draw is decided.")
     elif buttons[0].button(f"Start the free courts ({len(free)})", key="draws_start_free", icon=":material/play_arrow:",
+                           wrap=True,
                          disabled=not free, help="start-next on every court with nothing playing: its own queue "
                                                  "first, then the court pool."):
         act(start_free_courts, free, done="Started the next matches on the free courts.")
     buttons[1].download_button(
         "Print the draw (A4)", data=print_sheet(draw, str(broadcast["name"]), games), icon=":material/print:",
         file_name=file_name("results", f"{draw['name']} {broadcast['name']}").replace("results-", "draw-"),
-        mime="text/html", on_click="ignore", key=f"draws_print_{draw['id']}",
+        mime="text/html", on_click="ignore", key=f"draws_print_{draw['id']}", wrap=True,
         help="An A4 page, black on white, without controls: open the file and print it (Ctrl+P).")
 
     st.html(bracket_html(draw, games=games))
@@ -214,7 +250,7 @@ if draws:
     if pool:
         st.dataframe(pd.DataFrame([{
             "Event": m.get("eventName") or "", "Round": m.get("matchRound") or "",
-            "Match": f"{m['playerA']} v {m['playerB']}",
+            "Match": versus(m),
             "Estimated start": clock_time(m.get("estimatedStartOn")),
             "Held back": blocked_text(m)} for m in pool]),
             hide_index=True, width="stretch")
@@ -222,21 +258,22 @@ if draws:
         pin_match, pin_court, pin_go = st.columns([3, 2, 1], vertical_alignment="bottom")
         pinned = pin_match.selectbox("Pin a waiting match to a court", list(waiting), index=None,
                                      key="draws_pin_match", placeholder="Pick a match",
-                                     format_func=lambda i: f"{waiting[i]['playerA']} v {waiting[i]['playerB']}")
+                                     format_func=lambda i: versus(waiting[i]))
         court = pin_court.selectbox("Court", list(courts), index=None, key="draws_pin_court",
                                     format_func=lambda i: courts[i]["label"], placeholder="Pick a court")
         if pin_go.button("Pin", key="draws_pin_go", disabled=pinned is None or court is None,
                          help="The match joins that court's queue (its own queue goes before the pool)."):
             assert pinned is not None and court is not None
             act(api.move_match, pinned, court,
-                done=f"{plain(waiting[pinned]['playerA'])} v {plain(waiting[pinned]['playerB'])} is queued on "
+                done=f"{plain(versus(waiting[pinned]))} is queued on "
                      f"{plain(courts[court]['label'])}.")
     else:
         st.caption("No match is waiting for a court.")
 
     if not over:
         with st.expander("Withdraw an entry"):
-            active = {e["id"]: e for e in draw["entries"] if not e.get("withdrawn")}
+            in_draw = set(still_in(draw))
+            active = {e["id"]: e for e in draw["entries"] if e["id"] in in_draw}
             leaving = st.selectbox("Entry", list(active), index=None, key="draws_withdraw_pick",
                                    format_func=lambda i: names[i], placeholder="Pick the entry that withdraws")
             if leaving is not None:

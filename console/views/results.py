@@ -45,8 +45,9 @@ for broadcast in broadcasts or []:
         match_history(done[picked], key=f"results_{broadcast['id']}",
                       labels={t["id"]: t["label"] for t in tables})
     print_button(api, broadcast, "results")
-    csv = load(api.results_csv, broadcast["id"])
-    if csv is not None:
+    named = load(api.results_csv_named, broadcast["id"])
+    if named is not None:
+        csv, csv_name = named
         st.download_button(f"Download results of {plain(broadcast['name'])} (CSV)", csv,
-                           key=f"results_{broadcast['id']}", file_name=f"results-{broadcast['id']}.csv",
+                           key=f"results_{broadcast['id']}", file_name=csv_name,
                            mime="text/csv", icon=":material/download:")

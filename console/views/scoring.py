@@ -17,7 +17,9 @@ from typing import Any
 import streamlit as st
 
 from console.board import blocked_text, busy_text, next_startable
+from console.client import ApiError, ConsoleError
 from console.history import match_history
+from console.results_entry import result_words
 from console.scoring import (
     MatchState,
     Side,
@@ -28,10 +30,22 @@ from console.scoring import (
     parse_games,
     score_line,
 )
-from console.ui import FLASH, act, client, load, match_label, no_traceback, plain, show_flash, side_name
+from console.ui import (
+    FLASH,
+    act,
+    client,
+    load,
+    match_label,
+    no_traceback,
+    plain,
+    show_flash,
+    show_problem,
+    side_name,
+)
 
 SHOWN = "_shown_score_version"  # match id -> the scoreVersion the page last showed (undo names it)
 PENDING_CORRECTION = "_pending_correction"  # (match id, games) waiting for "Yes, change the winner"
+REFUSED_CORRECTION = "_refused_correction"  # (match id, draw match ids): started matches the correction waits for
 REFRESH_SECONDS = 2
 
 BIG_BUTTONS = ("point_a", "point_b", "complete", "scoring_start_next")  # the court-side taps, nothing else
@@ -127,7 +141,9 @@ def scoreboard(table: dict[str, Any], match: dict[str, Any]) -> None:
     left, right = st.columns(2)
     for column, side in ((left, "a"), (right, "b")):
         side_key: Side = "a" if side == "a" else "b"
-        if column.button(f"+1 {plain(side_name(match, side))}", key=f"point_{side}", type="primary", width="stretch"):
+        # wrap: a column truncates a label by default, and "+1 Ann Lee / Bo Chen" lost the partner (issue 35)
+        if column.button(f"+1 {plain(side_name(match, side))}", key=f"point_{side}", type="primary", width="stretch",
+                         wrap=True):
             tap(table["id"], match["id"], side_key)
     if st.button("Undo last point", key="undo", disabled=not scores, width="stretch"):
         undo(match["id"], seen)
@@ -202,14 +218,49 @@ def winner_of(games: list[dict[str, Any]], match: dict[str, Any]) -> str | None:
     return None if state.winner is None else side_name(match, state.winner)
 
 
+def started_after(match: dict[str, Any]) -> list[str]:
+    """The draw matches a draw match's result feeds that have started or been played (a correction changing its
+    winner is refused then, `downstream_started`, contract §13); [] outside a draw."""
+    if not match.get("drawID") or not match.get("drawMatchID"):
+        return []
+    draw = load(api.draw, match["drawID"])
+    by_id = {dm["id"]: dm for r in (draw or {}).get("rounds", []) for dm in r["drawMatches"]}
+    fed = [link["drawMatchID"] for link in (by_id.get(match["drawMatchID"], {}).get("next") or {}).values() if link]
+    return [i for i in fed if by_id.get(i, {}).get("status") in ("active", "complete")]
+
+
+def way_on(match: dict[str, Any], draw_match_ids: list[str]) -> None:
+    """A refused correction (`downstream_started`): which match has started, and the way on of §19: stop it (back
+    to waiting, its games kept in the audit log), then correct this result again."""
+    draw = load(api.draw, match["drawID"]) if match.get("drawID") else None
+    by_id = {dm["id"]: (r["name"], dm) for r in (draw or {}).get("rounds", []) for dm in r["drawMatches"]}
+    names = {e["id"]: e["name"] for e in (draw or {}).get("entries", [])}
+    courts = {str((t.get("activeMatch") or {}).get("id")): t["label"] for t in tables or []}
+    for draw_match_id in draw_match_ids:
+        round_name, dm = by_id.get(draw_match_id, ("", {}))
+        sides = " vs ".join(names.get(s.get("entryID") or "", "?") for s in dm.get("slots", []))
+        if dm.get("status") == "active" and dm.get("matchID"):
+            where = courts.get(dm["matchID"], "a court")
+            st.error(f"Not changed: {plain(sides)} ({plain(round_name)}), which this result leads to, has already "
+                     f"started on {plain(where)}. To correct this result, stop that match first: it goes back to "
+                     "waiting for a court and its games so far stay in the audit log. Then save the correction "
+                     "again.", icon=":material/block:")
+            if st.button(f"Stop {sides} and put it back to waiting", key=f"correct_stop_{dm['matchID']}"):
+                st.session_state.pop(REFUSED_CORRECTION, None)
+                act(api.stop_match, dm["matchID"], done=f"Stopped {sides}: it waits for a court again. Now save "
+                                                        "the correction.")
+        elif dm.get("status") == "complete":
+            st.error(f"Not changed: {plain(sides)} ({plain(round_name)}), which this result leads to, has already "
+                     "been played. Its result stands; this one cannot change who went on.", icon=":material/block:")
+
+
 st.divider()
 st.subheader("Correct a completed result")
 recent = load(api.completed_matches)
 if recent:
     by_match = {m["id"]: m for m in recent}
     match_id = st.selectbox("Completed match (newest first)", list(by_match), key="correct_pick",
-                            format_func=lambda i: f"{match_label(by_match[i])} "
-                                                  f"{score_line(by_match[i]['gameScores'], by_match[i])}")
+                            format_func=lambda i: f"{match_label(by_match[i])} {result_words(by_match[i])}")
     chosen = by_match[match_id]
     games_text = st.text_input("Corrected games (side A-side B, comma-separated)", key=f"correct_games_{match_id}",
                                value=score_line(chosen["gameScores"], chosen), placeholder="11-7, 9-11, 11-5")
@@ -221,9 +272,17 @@ if recent:
     def save(games: list[dict[str, int]], *, new_winner: bool = False) -> None:
         st.session_state.pop(PENDING_CORRECTION, None)
         # the operator confirmed the new winner, so a draw's match moves them on (contract §13)
-        fixed = act(api.score_match, match_id, games, reason=reason or None,
-                    confirm_draw_change=new_winner and bool(chosen.get("drawID")), done="Result corrected.",
-                    rerun=False)
+        try:
+            fixed = api.score_match(match_id, games, reason=reason or None,
+                                    confirm_draw_change=new_winner and bool(chosen.get("drawID")))
+        except ApiError as exc:
+            if exc.code != "downstream_started":
+                raise
+            st.session_state[REFUSED_CORRECTION] = (match_id, list((exc.details or {}).get("drawMatchIDs") or []))
+            st.rerun()
+        except ConsoleError as exc:
+            show_problem(exc)
+            fixed = None
         if fixed is not None:  # a fresh run: the question and the old score in the picker go
             st.session_state[FLASH] = (f"Result corrected: {plain(match_label(fixed))} "
                                        f"{score_line(fixed.get('gameScores') or [], fixed)}.")
@@ -236,7 +295,12 @@ if recent:
             st.error(f"{exc}.")
         else:
             before, after = winner_of(chosen["gameScores"], chosen), winner_of(games, chosen)
-            if before and after and before != after:
+            before = side_name(chosen, chosen["winnerSide"]) if chosen.get("winnerSide") else before
+            started = started_after(chosen) if before and after and before != after else []
+            st.session_state.pop(REFUSED_CORRECTION, None)
+            if started:  # said now, before any question: the draw cannot follow until that match is stopped
+                st.session_state[REFUSED_CORRECTION] = (match_id, started)
+            elif before and after and before != after:
                 st.session_state[PENDING_CORRECTION] = (match_id, games)
             else:
                 save(games)
@@ -244,8 +308,7 @@ if recent:
     if pending and pending[0] == match_id:
         before, after = winner_of(chosen["gameScores"], chosen), winner_of(pending[1], chosen)
         moves_on = (f" The draw {plain(chosen.get('eventName') or '')} follows the new result ({plain(after)} goes on "
-                    "in a knockout, standings change in a group), unless a match it leads to has already started."
-                    if chosen.get("drawID") else "")
+                    "in a knockout, standings change in a group)." if chosen.get("drawID") else "")
         st.warning(f"This correction changes the winner from {plain(before)} to {plain(after)}.{moves_on}")
         yes, no = st.columns(2)
         if yes.button("Yes, change the winner", key="correct_confirm", type="primary"):
@@ -256,5 +319,8 @@ if recent:
         if no.button("Keep the recorded winner", key="correct_keep"):
             st.session_state.pop(PENDING_CORRECTION, None)
             st.rerun()
+    refused = st.session_state.get(REFUSED_CORRECTION)
+    if refused and refused[0] == match_id:
+        way_on(chosen, refused[1])
 elif recent is not None:
     st.info("No completed matches yet.")

@@ -567,6 +567,13 @@ def mark_active(draw: Draw, draw_match_id: str) -> None:
         dm.status = DrawMatchStatus.ACTIVE
 
 
+def mark_ready(draw: Draw, draw_match_id: str) -> None:
+    """A draw match whose real match was stopped (back to pending, contract §19) waits again."""
+    dm = draw.matches[draw_match_id]
+    if dm.status == DrawMatchStatus.ACTIVE:
+        dm.status = DrawMatchStatus.READY
+
+
 def record_result(
     draw: Draw, draw_match_id: str, *, winner_slot: int, result_type: ResultType, score: Score | None,
     new_id: IdFactory,

@@ -211,6 +211,16 @@ def on_started(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
     save(uow, record, held, now)
 
 
+def on_stopped(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
+    """The draw match follows its real match back to waiting (a stopped match, contract §19)."""
+    record = _record_of(uow, match)
+    if record is None or match.draw_match_id is None:
+        return
+    held = load(uow, record)
+    engine.mark_ready(held.draw, match.draw_match_id)
+    save(uow, record, held, now)
+
+
 def _winner_slot(match: Match) -> int | None:
     side = scoring.winner(match)
     return None if side is None else (0 if side == Side.A else 1)
@@ -236,7 +246,7 @@ def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, server: scorin
     if dm.status not in (DrawMatchStatus.READY, DrawMatchStatus.ACTIVE) or slot is None:
         release(record, held)  # already decided (a withdrawal walked it over), or no winner
         return
-    result = DRAW_RESULTS[match.result_type] if match.result_type else ResultType.PLAYED
+    result = DRAW_RESULTS.get(match.result_type, ResultType.PLAYED) if match.result_type else ResultType.PLAYED
     engine.record_result(draw, dm.id, winner_slot=slot, result_type=result, score=_score(match),
                          new_id=new_id)
     make_real_matches(uow, record, draw, house_id=match.connection_id, now=now, server=server)

@@ -266,8 +266,9 @@ def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: 
         read = reader.read(match)
         if match.id in starts:
             read["estimatedStartOn"] = starts[match.id]
-        block = availability.block(match)
-        if block is not None:
-            read["blockedBy"] = block.view()
+        blocks = availability.blocks(match)
+        if blocks:
+            read["blockedBy"] = blocks[0].view()
+        read["blockedByAll"] = [block.view() for block in blocks]
         reads.append(read)
     return reads, next_cursor

@@ -342,7 +342,7 @@ def test_results_export_says_w_o_and_ret(day: Day) -> None:
     day.post(f"/operator/matches/{retired['id']}/score", {"gameScores": [{"a": 11, "b": 9}]})
     day.post(f"/operator/matches/{retired['id']}/walkover", {"winnerSide": "b", "reason": "retired"})
     response = day.operator.get(f"/operator/results?broadcastID={day.id}&format=csv")
-    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    rows = list(csv.DictReader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert [(r["games"], r["winner"], r["winnerNames"]) for r in rows] == [
         ("w/o", "A", "Ann Lee"), ("11-9 ret.", "B", "Di Evans")]
 
@@ -362,7 +362,7 @@ def test_a_walkover_in_a_draw_moves_the_winner_on_and_is_w_o_in_the_results_expo
     assert draw["rounds"][0]["drawMatches"][0]["resultType"] == "walkover"
     assert draw["rounds"][1]["drawMatches"][0]["slots"][0]["entryID"] == semi["slots"][0]["entryID"]
     response = day.operator.get(f"/operator/results?broadcastID={day.id}&format=csv")
-    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    rows = list(csv.DictReader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert walked.json["data"]["playerA"] == "Ann Lee"  # seed 1 meets seed 4 in the first semi-final
     assert [(r["games"], r["winner"], r["winnerNames"]) for r in rows] == [("w/o", "A", "Ann Lee")]
 
@@ -508,3 +508,22 @@ def test_a_draw_entrys_club_is_the_persons_club_once_their_match_exists(day: Day
         "Ann Lee": "Harbour", "Bo Chen": "Hilltop", "Cy Diaz": None, "Di Evans": "Harbour"}
     sheet = day.operator.get(f"/operator/broadcasts/{day.id}/print/sign-in").get_data(as_text=True)
     assert "Hilltop" in sheet
+
+
+def test_every_reason_a_waiting_match_is_held_back_is_listed_not_only_the_first(day: Day) -> None:
+    """§19 (issue 35): `blockedByAll` lists busy, resting, not checked in and not before together; `blockedBy`
+    stays the first of them."""
+    playing = day.match("Ethan Nguyen", "Zoe Park")
+    assert day.post(f"/operator/matches/{playing['id']}/start").status_code == 200
+    imported = day.post("/operator/matches/import", {"broadcastID": day.id, "dryRun": False, "rows": [
+        {"court": "Court 2", "playerA": "Ethan Nguyen", "playerB": "Emily Chen",
+         "scheduledOn": "2026-11-21T14:00:00Z"}]})
+    assert imported.status_code == 200, imported.json
+    assert day.settings(requireCheckIn=True).status_code == 200
+    queued = day.queue(1)[0]
+    assert [b["reason"] for b in queued["blockedByAll"]] == ["player_busy", "not_checked_in", "not_before"]
+    assert queued["blockedByAll"][1]["players"] == ["Emily Chen"]
+    assert queued["blockedBy"] == queued["blockedByAll"][0]
+    free = day.match("Flo Gu", "Gil Ho", table=2)
+    assert day.settings(requireCheckIn=False).status_code == 200
+    assert next(m for m in day.queue(2) if m["id"] == free["id"])["blockedByAll"] == []

@@ -208,6 +208,7 @@ def test_a_walkover_or_retirement_shows_its_recorded_winner_not_the_games_leader
     assert retirement.status_code == 200 and retirement.json["data"]["resultType"] == "retired"
     results = event.state(url).json["data"]["results"]
     assert {r["sides"][1]["names"][0]: r["winner"] for r in results} == {"Bo Chen": "b", "Di Evans": "b"}
+    assert {r["sides"][1]["names"][0]: r["result"] for r in results} == {"Bo Chen": "w/o", "Di Evans": "ret."}
     di = next(p for p in event.state(url).json["data"]["people"] if p["name"] == "Di Evans")
     finished = event.client.get(event.path(url) + f"/people/{di['personID']}").json["data"]["finished"]
     assert [(f["winner"], f["side"]) for f in finished] == [("b", "b")]

@@ -162,7 +162,7 @@ def test_results_csv_never_carries_a_formula(operator: Api, name: str) -> None:
     assert operator.post(f"/operator/matches/{match_id}/start").status_code == 200
     assert operator.post(f"/operator/matches/{match_id}/complete",
                          json={"gameScores": [{"a": 11, "b": 3}]}).status_code == 200
-    body = operator.get(f"/operator/results?broadcastID={broadcast['id']}&format=csv").get_data(as_text=True)
+    body = operator.get(f"/operator/results?broadcastID={broadcast['id']}&format=csv").get_data().decode("utf-8-sig")
     [row] = list(csv.DictReader(io.StringIO(body)))
     assert row["court"] == "'" + name and row["event"] == "'" + name
     assert row["games"] == "11-3" and row["sideA"] == "Ann"

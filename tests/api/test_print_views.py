@@ -289,3 +289,20 @@ def test_print_views_are_operator_only_and_404_for_an_unknown_broadcast(club: Cl
 
 def test_an_unknown_kind_of_print_view_is_404(club: Club) -> None:
     assert club.operator.get(f"/operator/broadcasts/{club.id}/print/poster").status_code == 404
+
+
+LOOPBACK_WORDS = "Do not hand these out.</b> These links name this computer only (127.0.0.1)"
+
+
+def test_a_qr_sheet_of_links_only_this_computer_opens_carries_the_warning_on_the_paper(club: Club) -> None:
+    """Issue 35: the console warned about loopback-only links on screen, but the printed QR sheet went out silent."""
+    url = club.operator.get(f"/operator/tables/{club.courts[0]}/scorer").json["data"]["url"]
+    assert url.startswith("http://localhost/")
+    page = assert_paper(club.sheet("qr"))
+    assert LOOPBACK_WORDS in page and page.index(LOOPBACK_WORDS) < page.index("For umpires")
+
+
+@pytest.mark.parametrize("settings", [{"public_url": "http://192.168.1.20:8000"}], indirect=True)
+def test_a_qr_sheet_of_venue_network_links_has_no_such_warning(club: Club) -> None:
+    page = assert_paper(club.sheet("qr"))
+    assert "http://192.168.1.20:8000/score/" in page and LOOPBACK_WORDS not in page

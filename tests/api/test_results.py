@@ -50,13 +50,15 @@ def test_results_csv_is_an_attachment_with_a_header_row(operator: Api, event: di
     response = operator.get(f"/operator/results?broadcastID={event['id']}&format=csv")
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
-    assert response.headers["Content-Disposition"] == f'attachment; filename="results-{event["id"]}.csv"'
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert response.headers["Content-Disposition"] == 'attachment; filename="results-club-day-2026-11-21.csv"'
+    assert response.mimetype_params == {"charset": "utf-8"} and response.get_data().startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert rows[0] == [*COLUMNS, "audit"]
     assert rows[1][:10] == ["Court 1", "", "", "Ann Lee", "Bo, Chan", "11-1 11-1 11-1", "3", "0", "A", "Ann Lee"]
     assert rows[1][12] == "12.0" and len(rows) == 2
     head = operator.get("/operator/audit/head").json["data"]  # §16: the file anchors the audit log
-    assert rows[1][rows[0].index("audit")] == head["line"] == f"Audit {head['seq']} · {head['hash'][:12]}…" and head["seq"] > 0
+    assert rows[1][rows[0].index("audit")] == head["line"] == f"Audit {head['seq']} · {head['hash'][:12]}…"
+    assert head["seq"] > 0
 
 
 def test_results_bad_query_is_400_and_unknown_broadcast_404(operator: Api, event: dict[str, Any]) -> None:
@@ -70,3 +72,16 @@ def test_results_bad_query_is_400_and_unknown_broadcast_404(operator: Api, event
 
 def test_results_need_the_operator_key(app: Any, event: dict[str, Any]) -> None:
     assert Api(app.test_client(), None).get(f"/operator/results?broadcastID={event['id']}").status_code == 401
+
+
+def test_results_csv_keeps_accents_for_excel_and_names_the_file_after_the_event_and_day(
+        operator: Api, clock: Any) -> None:
+    """Issue 35: Excel on Windows showed "ZoÃ«" without a BOM; the file was named after the broadcast's ID."""
+    made = operator.post("/operator/broadcasts", json={"name": "Zoë's Cup: Ünter-Club Open!", "tables": [
+        {"label": "Court 1"}]}).json["data"]
+    played(operator, clock, made["tables"][0]["id"], "Zoë Faure", "Bo Chan", [(11, 1)] * 3, 12)
+    response = operator.get(f"/operator/results?broadcastID={made['id']}&format=csv")
+    assert response.headers["Content-Disposition"] == \
+        'attachment; filename="results-zoe-s-cup-unter-club-open-2026-11-21.csv"'
+    body = response.get_data()
+    assert body.startswith("\ufeffcourt,".encode()) and "Zoë Faure".encode() in body

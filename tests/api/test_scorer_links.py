@@ -339,3 +339,31 @@ def test_a_bad_device_id_is_400_and_counts_nothing(operator: Api, phone: FlaskCl
     refused = act(phone, path, "point", before["version"], side="a", deviceID=device)
     assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
     assert state(phone, path) == before
+
+
+def test_start_next_on_the_phone_takes_from_the_court_pool_as_the_console_does(
+        operator: Api, phone: FlaskClient) -> None:
+    """Issue 35: the phone showed "Nothing waiting in the queue" (Start next disabled) while draw matches waited in
+    the court pool. The phone's up-next is the court's queue, else the pool's first match this court may take; the
+    page's own HTML (a reload) says the same."""
+    made = operator.post("/operator/broadcasts", json={"name": "Club day", "tables": [{"label": "Court 1"}]})
+    court = made.json["data"]["tables"][0]["id"]
+    entries = [{"players": [{"manualName": f"Player {i}"}], "seed": i} for i in range(1, 5)]
+    draw = operator.post("/operator/draws", json={"broadcastID": made.json["data"]["id"], "name": "Open",
+                                                  "format": "single_elimination", "entries": entries, "bestOf": 1})
+    assert draw.status_code == 201, draw.json
+    pool = operator.get(f"/operator/broadcasts/{made.json['data']['id']}/pool").json["data"]
+    path = scorer_path(operator, court)
+    shown = state(phone, path)
+    assert [s["names"] for s in shown["upNext"][0]["sides"]] == [[pool[0]["playerA"]], [pool[0]["playerB"]]]
+    page = phone.get(path).get_data(as_text=True)
+    assert f"Up next: {pool[0]['playerA']} vs {pool[0]['playerB']}" in page
+    assert '<button id="start" >' in page or '<button id="start">' in page
+    started = act(phone, path, "start-next", shown["version"])
+    assert started.status_code == 200, started.json
+    active = operator.get(f"/operator/matches?status=active&tableID={court}").json["data"]
+    assert [m["id"] for m in active] == [pool[0]["id"]]
+    own = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "Ann Lee"},
+                                                   "playerB": {"manualName": "Bo Chen"}, "bestOf": 1})
+    assert own.status_code == 201
+    assert state(phone, path)["upNext"][0]["sides"][0]["names"] == ["Ann Lee"]  # the court's own queue first

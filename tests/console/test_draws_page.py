@@ -10,7 +10,16 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from console.board import clock_time
-from console.draws import bracket_html, entry_names, finished, games_won, parse_entries, print_sheet
+from console.draws import (
+    bracket_html,
+    entry_names,
+    finished,
+    games_won,
+    list_entries,
+    parse_entries,
+    print_sheet,
+    still_in,
+)
 from tests.console.conftest import Operator, texts
 
 Console = Callable[[str], AppTest]
@@ -259,3 +268,43 @@ def test_a_finished_draw_still_starts_the_free_courts_while_another_draw_waits(c
     [start] = [b for b in app.button if b.key == "draws_start_free"]
     assert not start.disabled
     assert not {w.key for w in app.selectbox} & {"draws_withdraw_pick"}  # nothing to withdraw from a complete draw
+
+
+def test_entries_from_a_player_list_take_seeds_and_partners_picked_there() -> None:
+    """Issue 35 point 7: a list's players make singles or doubles entries, seeded, without typing a name."""
+    club = {"id": "pl_1", "externalID": "club", "players": [
+        {"externalID": f"p{i}", "firstName": first, "lastName": "Lee", "clubName": club}
+        for i, (first, club) in enumerate((("Ann", "TTC"), ("Bo", "TTC"), ("Cy", "BC"), ("Di", None)), start=1)]}
+    picked = ["p1", "p2", "p3", "p4"]
+    singles = list_entries(club, picked, seeds={"p3": 1})
+    assert singles.problems == [] and [e.get("seed") for e in singles.entries] == [None, None, 1, None]
+    doubles = list_entries(club, picked, seeds={"p1": 2}, partners={"p1": "p2", "p3": "p4"}, doubles=True)
+    assert doubles.problems == []
+    assert doubles.entries == [
+        {"players": [{"playerListExternalID": "club", "externalID": "p1"},
+                     {"playerListExternalID": "club", "externalID": "p2"}], "club": "TTC", "seed": 2},
+        {"players": [{"playerListExternalID": "club", "externalID": "p3"},
+                     {"playerListExternalID": "club", "externalID": "p4"}], "club": "BC"}]
+    missing = list_entries(club, picked, partners={"p1": "p2"}, doubles=True)
+    assert missing.problems == ["Pick a partner for Cy Lee.", "Pick a partner for Di Lee."]
+    twice = list_entries(club, picked, seeds={"p1": 1, "p3": 1}, partners={"p1": "p2", "p3": "p2"}, doubles=True)
+    assert twice.problems == ["Bo Lee is already in a pair; pick another partner for Cy Lee.",
+                              "Pick a partner for Di Lee."]
+
+
+def test_only_entries_still_in_the_draw_may_withdraw(operator_api: Operator) -> None:
+    """Issue 35 point 9: the withdraw list offered entries already knocked out."""
+    _, draw = running_draw(operator_api)
+    first = draw["rounds"][0]["drawMatches"][0]
+    operator_api.data("POST", f"/operator/matches/{first['matchID']}/result", {"gameScores": [{"a": 11, "b": 3}] * 3})
+    after = operator_api.data("GET", f"/operator/draws/{draw['id']}")
+    loser = first["slots"][1]["entryID"]
+    assert still_in(after) == [e["id"] for e in after["entries"] if e["id"] != loser]
+    groups = operator_api.data("POST", "/operator/draws", {
+        "broadcastID": draw["broadcastID"], "name": "Groups", "format": "round_robin", "bestOf": 1,
+        "entries": [{"players": [{"manualName": f"Member {i}"}]} for i in range(3)]})
+    for dm in groups["rounds"][0]["drawMatches"]:
+        if dm["matchID"]:
+            operator_api.data("POST", f"/operator/matches/{dm['matchID']}/result", {"gameScores": [{"a": 11, "b": 3}]})
+    played = operator_api.data("GET", f"/operator/draws/{groups['id']}")
+    assert len(still_in(played)) == 3  # the group still plays: everyone of it is in, also one resting this round

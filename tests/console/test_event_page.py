@@ -54,3 +54,11 @@ def test_the_poster_is_a4_black_on_white_with_the_qr_code_and_link() -> None:
     assert "size: A4 portrait" in poster and "Club &lt;Open&gt;" in poster
     assert poster.count("<svg") == 1 and "http://10.0.0.2:8000/event/evt_abc" in poster
     assert "<button" not in poster and "<script" not in poster
+
+
+def test_a_poster_of_a_link_only_this_computer_opens_says_so_on_the_paper() -> None:
+    """Issue 35: the console's loopback warning is printed on the poster itself."""
+    poster = event_poster("Club Open", "http://127.0.0.1:8000/event/evt_abc")
+    assert '<p class="warn">Do not put this up: These links name this computer only (127.0.0.1)' in poster
+    assert "courtside up --host 0.0.0.0" in poster and "`" not in poster
+    assert "Do not put this up" not in event_poster("Club Open", "http://10.0.0.2:8000/event/evt_abc")

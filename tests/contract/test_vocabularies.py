@@ -242,6 +242,8 @@ def test_result_types_and_sides_the_server_returns_are_members(partner: Api, ope
     ok(operator.post(f"/operator/matches/{ids[1]}/start", json=None))
     ok(operator.post(f"/operator/matches/{ids[1]}/point", json={"side": "a", "version": 1}))
     retired = ok(operator.post(f"/operator/matches/{ids[1]}/walkover", json={"winnerSide": "a", "reason": "injury"}))
+    typed = ok(operator.post(f"/operator/matches/{ids[2]}/result", json={"gameScores": [{"a": 11, "b": 3}] * 2}))
+    assert typed["resultType"] == MatchResultType.PLAYED
     assert (walked["resultType"], walked["winnerSide"]) == (MatchResultType.WALKOVER, Side.B)
     assert (retired["resultType"], retired["winnerSide"]) == (MatchResultType.RETIRED, Side.A)
     reads = ok(partner.get("/matches", query_string={"limit": 100}))

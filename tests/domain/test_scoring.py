@@ -276,3 +276,11 @@ def test_the_legacy_settings_shape_the_server_default() -> None:
     assert scoring.server_default(points=21).format == tt(points=21)
     assert scoring.server_default("badminton").name == "badminton"
     assert scoring.server_default("badminton", best_of=5).format.best_of == 5
+
+
+def test_a_desk_writes_a_match_tiebreak_as_its_points() -> None:
+    fmt = PRESETS["tennis_match_tiebreak"]
+    typed = [s_(6, 4), s_(3, 6), s_(10, 8)]
+    assert formats.as_written(fmt, typed)[2] == {"a": 1, "b": 0, "tiebreak": {"a": 10, "b": 8}}
+    assert formats.check(fmt, formats.as_written(fmt, typed), final=True) == {"a": 2, "b": 1}
+    assert formats.as_written(PRESETS["tennis"], typed) == typed  # a third set, not a match tiebreak

@@ -212,9 +212,11 @@ def test_an_event_day_from_the_console_alone(
     expect(page.get_by_text("Download results of Saturday Open (CSV)")).to_be_visible()
     with page.expect_download() as download:
         page.get_by_role("button", name=re.compile("Download results of Saturday Open")).click()
+    assert re.fullmatch(r"results-saturday-open-\d{4}-\d{2}-\d{2}\.csv", download.value.suggested_filename)
     saved = tmp_path / "results.csv"
     download.value.save_as(saved)
-    lines = saved.read_text().splitlines()
+    assert saved.read_bytes().startswith(b"\xef\xbb\xbf")  # the BOM: Excel on Windows reads UTF-8
+    lines = saved.read_text(encoding="utf-8-sig").splitlines()
     assert lines[0].split(",") == ["court", "event", "round", "sideA", "sideB", "games", "gamesA", "gamesB", "winner",
                                    "winnerNames", "startedOn", "completedOn", "minutes"]
     assert lines[1].startswith("Court 1,Open singles,R16,Ann Lee,Bo Chan,11-0 11-0,2,0,A,Ann Lee,")

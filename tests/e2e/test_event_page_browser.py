@@ -116,3 +116,40 @@ def test_the_draws_tab_shows_a_bracket_with_its_result_and_group_tables(
     desktop.click("nav button[data-tab=draws]")
     expect(desktop.locator("#draws")).to_contain_text("Veterans")
     desktop.screenshot(path=str(SHOTS / "event-draws-desktop.png"), full_page=True)
+
+
+def test_a_walkover_from_a_withdrawal_and_a_retirement_show_their_winner_and_mark(
+        browser: Browser, live_server: ServerProcess, tmp_path: Path) -> None:
+    """Issue 35: a walkover showed as a 0-0 result at "Court to be announced". Results and Draws say "w/o" beside
+    the winner (also one a withdrawal made) and "ret." beside the side that retired."""
+    broadcast = live_server.call("POST", "/operator/broadcasts", {
+        "name": "Club Open 2026", "tables": [{"label": "Court 1"}]})["data"]
+    draw = live_server.call("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Open singles", "format": "single_elimination", "bestOf": 3,
+        "randomSeed": 7, "entries": [{"players": [{"manualName": name}], "seed": n + 1} for n, name in enumerate(
+            ("Ann Lee", "Bo Chen", "Cy Diaz", "Di Evans"))]})["data"]
+    first, second = (dm for dm in draw["rounds"][0]["drawMatches"])
+    by_name = {e["name"]: e["id"] for e in draw["entries"]}
+    live_server.call("POST", f"/operator/draws/{draw['id']}/entries/{by_name['Di Evans']}/withdraw")  # Ann w/o
+    retired = second["matchID"]
+    live_server.call("POST", f"/operator/matches/{retired}/result", {
+        "gameScores": [{"a": 11, "b": 4}, {"a": 2, "b": 5}], "resultType": "retired", "winnerSide": "b"})
+    url = live_server.call("POST", f"/operator/broadcasts/{broadcast['id']}/event-page/enable")["data"]["url"]
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(url)
+    page.tap("nav button[data-tab=results]")
+    results = page.locator("#results")
+    walkover = results.locator(".card", has_text="Ann Lee")
+    expect(walkover).to_contain_text("Walkover")
+    expect(walkover.locator(".side.win")).to_contain_text("Ann Lee")
+    expect(walkover.locator(".side.win")).to_contain_text("w/o")
+    expect(results).not_to_contain_text("Court to be announced")
+    retirement = results.locator(".card", has_text="Bo Chen")
+    expect(retirement.locator(".side:not(.win)")).to_contain_text("ret.")
+    page.screenshot(path=str(SHOTS / "event" / "phone-walkover.png"), full_page=True)
+    page.tap("nav button[data-tab=draws]")
+    bracket = page.locator("#draws .bracket svg").first
+    expect(bracket).to_contain_text("w/o")
+    expect(bracket).to_contain_text("ret.")
+    page.screenshot(path=str(tmp_path / "draws.png"), full_page=True)
+    assert first["matchID"]
