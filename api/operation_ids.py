@@ -38,6 +38,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/operator/apps"): "operatorListApps",
     ("POST", "/operator/apps"): "operatorCreateApp",
     ("GET", "/operator/audit"): "operatorListAudit",
+    ("GET", "/operator/audit/head"): "operatorGetAuditHead",
     ("GET", "/operator/broadcasts"): "operatorListBroadcasts",
     ("POST", "/operator/broadcasts"): "operatorCreateBroadcast",
     ("PATCH", "/operator/broadcasts/{broadcast_id}"): "operatorPatchBroadcast",

@@ -279,6 +279,7 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     spare_draw = s.call("POST", "/operator/draws", op, {**draw_body, "name": "Spare draw"}, status=201)["data"]
     s.call("DELETE", f"/operator/draws/{spare_draw['id']}", op)
     s.call("GET", "/operator/audit?limit=5", op)
+    s.call("GET", "/operator/audit/head", op)
     s.call("GET", "/operator/connections", op)
     other = s.call("POST", "/operator/keys", op, {"name": "Old app"}, status=201)["data"]["connectionID"]
     s.call("POST", f"/operator/broadcasts/{desk['id']}/handover", op, {"connectionID": other})
