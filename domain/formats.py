@@ -43,6 +43,11 @@ class FinalSet(StrEnum):
 
 
 MATCH_TIEBREAK_TO = 10
+# The closed lists of a format object's fields (contract §18): what `parse` takes and the API document lists.
+WIN_BY = (1, 2)
+GAMES_BEST_OF = (1, 3, 5, 7, 9)
+SETS_BEST_OF = (1, 3, 5)
+TIEBREAK_TO = (7, 10)
 
 
 @dataclass(frozen=True)
@@ -250,7 +255,7 @@ class _Fields:
 
 def _game_rule(fields: _Fields, *, points_key: str = "pointsToWin") -> GameRule | None:
     points = fields.integer(points_key, 1, 99)
-    win_by = fields.choice("winBy", [1, 2], 2)
+    win_by = fields.choice("winBy", list(WIN_BY), 2)
     cap = fields.integer("cap", 2, 199, default=None, nullable=True)
     if points is not None and cap is not None and cap <= points:
         fields.problems[fields.prefix + "cap"] = [f"Must be null or more than pointsToWin ({points})."]
@@ -287,12 +292,12 @@ def parse(value: Any) -> tuple[Format, str | None]:
             fmt = GamesFormat(best_of=best_of, game=rule, deciding=deciding)
     elif kind == FormatKind.SETS:
         fields = _Fields(value, ("kind", "bestOf", "gamesToWin", "tiebreakAt", "tiebreakTo", "finalSet", "noAd"))
-        best_of = fields.choice("bestOf", [1, 3, 5], None)
+        best_of = fields.choice("bestOf", list(SETS_BEST_OF), None)
         games = fields.integer("gamesToWin", 4, 8, default=6)
         tiebreak_at = fields.integer("tiebreakAt", 4, 8, default=games, nullable=True)
         if games is not None and tiebreak_at is not None and tiebreak_at != games:
             fields.problems["tiebreakAt"] = [f"Must be null or gamesToWin ({games})."]
-        tiebreak_to = fields.choice("tiebreakTo", [7, 10], 7)
+        tiebreak_to = fields.choice("tiebreakTo", list(TIEBREAK_TO), 7)
         final = fields.choice("finalSet", [str(f) for f in FinalSet], str(FinalSet.TIEBREAK))
         no_ad = fields.choice("noAd", [False, True], False)
         if not fields.problems:

@@ -15,24 +15,24 @@ from domain.scoring import Scoring
 GAME_RULE: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["pointsToWin"], "properties": {
     "pointsToWin": {"type": "integer", "minimum": 1, "maximum": 99},
-    "winBy": {"type": "integer", "enum": [1, 2], "default": 2},
+    "winBy": {"type": "integer", "enum": list(formats.WIN_BY), "default": 2},
     "cap": {"type": "integer", "nullable": True, "minimum": 2, "maximum": 199,
             "description": "the first side to reach it wins (null: none); more than pointsToWin"}}}
 GAMES_FORMAT = {"type": "object", "title": "GamesFormat", "additionalProperties": False,
                 "required": ["kind", "bestOf", "pointsToWin"], "properties": {
-                    "kind": {"type": "string", "enum": ["games"]},
-                    "bestOf": {"type": "integer", "enum": [1, 3, 5, 7, 9]},
+                    "kind": {"type": "string", "enum": [str(formats.FormatKind.GAMES)]},
+                    "bestOf": {"type": "integer", "enum": list(formats.GAMES_BEST_OF)},
                     **GAME_RULE["properties"],
                     "decidingGame": {**GAME_RULE, "nullable": True,
                                      "description": "replaces pointsToWin, winBy and cap in the last game"}}}
 SETS_FORMAT = {"type": "object", "title": "SetsFormat", "additionalProperties": False,
                "required": ["kind", "bestOf"], "properties": {
-                   "kind": {"type": "string", "enum": ["sets"]},
-                   "bestOf": {"type": "integer", "enum": [1, 3, 5]},
+                   "kind": {"type": "string", "enum": [str(formats.FormatKind.SETS)]},
+                   "bestOf": {"type": "integer", "enum": list(formats.SETS_BEST_OF)},
                    "gamesToWin": {"type": "integer", "minimum": 4, "maximum": 8, "default": 6},
                    "tiebreakAt": {"type": "integer", "nullable": True, "minimum": 4, "maximum": 8,
                                   "description": "null (no tiebreak) or gamesToWin (default)"},
-                   "tiebreakTo": {"type": "integer", "enum": [7, 10], "default": 7},
+                   "tiebreakTo": {"type": "integer", "enum": list(formats.TIEBREAK_TO), "default": 7},
                    "finalSet": {"type": "string", "enum": [str(f) for f in formats.FinalSet], "default": "tiebreak"},
                    "noAd": {"type": "boolean", "default": False,
                             "description": "a golden point at deuce (40-40)"}}}

@@ -202,6 +202,14 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
         {"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 8}, {"a": 11, "b": 6}]})
     s.call("POST", f"/operator/tables/{tables[0]}/start-next", op)  # ms-r16-2, next on Court 1
     s.call("POST", f"/operator/matches/{m2}/walkover", op, {"winnerSide": "b", "reason": "retired"})
+    sheet = s.call("POST", "/operator/matches", op, {"tableID": tables[0], "playerA": {"manualName": "Ann Lee"},
+                                                     "playerB": {"manualName": "Bo Chen"}})["data"]["id"]
+    s.call("POST", f"/operator/matches/{sheet}/result", op, {"gameScores": [  # from the umpire's sheet (§19)
+        {"a": 11, "b": 6}, {"a": 11, "b": 9}, {"a": 8, "b": 11}, {"a": 11, "b": 4}], "reason": "umpire's sheet"})
+    mistaken = s.call("POST", "/operator/matches", op, {"tableID": tables[0], "playerA": {"manualName": "Cy Day"},
+                                                        "playerB": {"manualName": "Di Eve"}})["data"]["id"]
+    s.call("POST", f"/operator/matches/{mistaken}/start", op, {"force": True})
+    s.call("POST", f"/operator/matches/{mistaken}/stop", op)  # started by mistake: back to waiting
     s.call("POST", f"/operator/matches/{m3}/move", op, {"tableID": tables[2]})
     queue = [m["id"] for m in s.call("GET", f"/tables/{tables[2]}", key)["data"]["queue"]]
     s.call("PUT", f"/operator/tables/{tables[2]}/queue", op, {"matchIDs": list(reversed(queue))})

@@ -147,10 +147,25 @@ def obey_cross_field_rules(label: str, body: dict[str, Any], path_parameters: di
     upserted = {item.get("externalID") for item in body.get("upsert", []) if isinstance(item, dict)}
     if upserted and isinstance(body.get("removeExternalIDs"), list):
         body["removeExternalIDs"] = [i for i in body["removeExternalIDs"] if i not in upserted]
+    for holder in [body, *(row for row in body.get("rows", []) if isinstance(row, dict))]:
+        obey_format_rules(holder.get("scoring"))
     if label.endswith(("/bulk", "/bulk/cancel")):
         for name, items in body.items():
             if isinstance(items, list) and all(isinstance(item, dict) for item in items):
                 body[name] = unique_items(items)
+
+
+def obey_format_rules(scoring: Any) -> None:
+    """A format object obeys §18's rules between its fields (in place): a cap above `pointsToWin` (else none), a
+    tiebreak at `gamesToWin` (else none)."""
+    if not isinstance(scoring, dict):
+        return
+    for rule in (scoring, scoring.get("decidingGame")):
+        if isinstance(rule, dict) and isinstance(rule.get("cap"), int) and isinstance(rule.get("pointsToWin"), int) \
+                and rule["cap"] <= rule["pointsToWin"]:
+            rule["cap"] = None
+    if isinstance(scoring.get("tiebreakAt"), int):
+        scoring["tiebreakAt"] = scoring.get("gamesToWin", 6)
 
 
 def without_forbidden_text(value: Any) -> Any:
