@@ -3,9 +3,11 @@ the correction picker (issue 35: a walkover read "no points yet")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from console.results_entry import (
     POOL,
@@ -18,6 +20,7 @@ from console.results_entry import (
     saved_words,
 )
 from domain.result_text import ResultTextError
+from tests.console.conftest import Operator
 
 
 def match(match_id: str, a: str, b: str, **extra: Any) -> dict[str, Any]:
@@ -60,3 +63,22 @@ def test_a_result_reads_with_its_winner_and_w_o_or_ret() -> None:
     assert saved_words(played) == "Saved: Ann beat Bo 11-7 11-9"
     assert saved_words(walked) == "Saved: Bo / Cy beat Ann w/o"
     assert saved_words(retired) == "Saved: Bo beat Ann 11-4 2-6 ret."
+
+
+def test_the_results_page_offers_the_history_of_a_result_typed_in_from_the_pool(
+        console: Callable[[str], AppTest], operator_api: Operator) -> None:
+    """A draw's match typed in at the desk never had a court: the Results page's history picker still has it."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {"name": "Club day", "tables": [
+        {"label": "Court 1"}]})
+    draw = operator_api.data("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Open", "format": "single_elimination", "bestOf": 1,
+        "entries": [{"players": [{"manualName": f"Player {i}"}], "seed": i} for i in range(1, 5)]})
+    first, second = (dm["matchID"] for dm in draw["rounds"][0]["drawMatches"])
+    operator_api.data("POST", f"/operator/matches/{first}/result", {"gameScores": [{"a": 11, "b": 4}]})
+    operator_api.data("POST", f"/operator/matches/{second}/result", {"gameScores": [], "resultType": "walkover",
+                                                                      "winnerSide": "b"})
+    app = console("views/results.py")
+    assert not app.exception, app.exception
+    picker = app.selectbox(key=f"results_history_{broadcast['id']}")
+    assert sorted(picker.options) == sorted(["Player 1 vs Player 4 · Semifinal · Open 11-4",
+                                             "Player 2 vs Player 3 · Semifinal · Open w/o · Player 3 wins"])
