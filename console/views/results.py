@@ -9,6 +9,7 @@ import streamlit as st
 from console.board import clock_time
 from console.history import match_history
 from console.paper import print_button
+from console.results_entry import result_words
 from console.scoring import score_line
 from console.ui import client, load, match_label, plain, show_flash
 
@@ -37,9 +38,11 @@ for broadcast in broadcasts or []:
     frame["finished"] = frame["completedOn"].map(clock_time)
     st.dataframe(frame[list(COLUMNS)].rename(columns=COLUMNS), hide_index=True, width="stretch")
     courts = {t["id"] for t in tables if t.get("broadcastID") == broadcast["id"]}
-    done = {m["id"]: m for m in completed if m.get("tableID") in courts}
+    # a draw's match decided without a court (typed in from the pool, a walkover) belongs here too
+    draws = {d["id"] for d in load(api.draws, broadcast["id"]) or []}
+    done = {m["id"]: m for m in completed if m.get("tableID") in courts or (m.get("drawID") or "") in draws}
     if done:
-        labels = {i: f"{match_label(m)} {score_line(m['gameScores'], m)}" for i, m in done.items()}
+        labels = {i: f"{match_label(m)} {result_words(m) or score_line(m['gameScores'], m)}" for i, m in done.items()}
         picked = st.selectbox("Match history", list(done), key=f"results_history_{broadcast['id']}",
                               format_func=labels.__getitem__)
         match_history(done[picked], key=f"results_{broadcast['id']}",
