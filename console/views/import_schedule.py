@@ -21,7 +21,8 @@ QUEUED = "_import_queued"  # the key of the sheet last queued, so the same uploa
 st.title("Import schedule")
 show_flash()
 st.caption("One row per match: **court** (a court label), **playerA**, **playerB**, and optionally playerA2, "
-           "playerB2 (doubles), round, event, bestOf, scoring (a sport: badminton, squash, tennis, ...), time. A name of the court's player list (\"First "
+           "playerB2 (doubles), round, event, bestOf, scoring (a sport: badminton, squash, tennis, ...), time. "
+           "A name of the court's player list (\"First "
            "Last\") is that player; any other name is typed in as written. A **time** (`14:00`) is on the day "
            "chosen below: that match is not started earlier. See docs/sample-schedule.csv.")
 api = client()
