@@ -14,7 +14,6 @@ import orjson
 from flask import Flask, Response, current_app, g, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
-from flask_smorest.spec import openapi_cli
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -61,16 +60,21 @@ from domain import text
 
 
 class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type information
-    """flask-smorest's Api, building its OpenAPI document when the document is first read rather than while the app
-    is made: the spec object itself (`_init_spec`), the platform's parts (`on_first_read`, e.g. `openapi.install`)
-    and then every registered blueprint's views, in the order `create_app` gave them. The routes are live at once;
-    the document (most of `create_app`'s time, paid by every test that makes an app) is the same, in the same
-    order."""
+    """flask-smorest's Api, documenting the registered blueprints when the OpenAPI document is first read rather
+    than while the app is made: the platform's parts (`on_first_read`, e.g. `openapi.install`) and then every
+    registered blueprint's views, in the order `create_app` gave them. The routes are live at once; the document
+    (most of `create_app`'s time, paid by every test that makes an app) is the same, in the same order.
+
+    Only flask-smorest's public surface is used (docs/decisions.md, "No private framework internals"): the spec
+    object is made by `Api.init_app` as usual; the documentation step is the public
+    `Blueprint.register_views_in_doc` and `spec.tag`, as `Api.register_blueprint` itself calls them; and the
+    blueprint is mapped to this Api in `app.extensions["flask-smorest"]["blp_name_to_api"]` (what `current_api`
+    reads) as `Api.register_blueprint` does. tests/contract/test_openapi.py checks the document and `current_api`."""
 
     ERROR_SCHEMA = ErrorEnvelope
 
     def __init__(self, app: Flask) -> None:
-        self._spec_kwargs_pending: dict[str, Any] | None = None
+        self.flask_app = app
         self._first_read: list[Callable[[], None]] = []
         self._undocumented: list[tuple[Any, str, Any]] = []
         self._documenting = threading.RLock()
@@ -79,14 +83,8 @@ class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type in
         self._spec: Any = None
         super().__init__(app)
 
-    def _init_spec(self, **kwargs: Any) -> None:
-        """Kept for the first read of `spec` (flask-smorest calls this from `init_app`)."""
-        self._spec_kwargs_pending = kwargs
-        self._app.cli.add_command(openapi_cli)
-        self._ready = False
-
     def on_first_read(self, step: Callable[[], None]) -> None:
-        """Run `step` (which may read `spec`) once the spec object exists, before any blueprint is documented."""
+        """Run `step` (which may read `spec`) once, before any blueprint is documented."""
         with self._documenting:
             self._first_read.append(step)
             self._ready = False
@@ -94,21 +92,18 @@ class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type in
     @property
     def spec(self) -> Any:
         """The OpenAPI document, with every registered blueprint's views in it."""
-        if self._ready:
+        if self._ready or self._spec is None:  # None: `Api.__init__` reads it before `init_app` makes it
             return self._spec
         with self._documenting:
             if self._building:  # a read from inside the build itself (same thread: the lock is re-entrant)
                 return self._spec
             self._building = True
             try:
-                if self._spec_kwargs_pending is not None:
-                    kwargs, self._spec_kwargs_pending = self._spec_kwargs_pending, None
-                    super()._init_spec(**kwargs)
                 while self._first_read:
                     self._first_read.pop(0)()
                 while self._undocumented:
                     blp, name, parameters = self._undocumented.pop(0)
-                    blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
+                    blp.register_views_in_doc(self, self.flask_app, self._spec, name=name, parameters=parameters)
                     self._spec.tag({"name": name, "description": blp.description})
                 self._ready = True
             finally:
@@ -122,8 +117,8 @@ class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type in
     def register_blueprint(self, blp: Any, *, parameters: Any = None, **options: Any) -> None:
         """Register the blueprint's routes now, its documentation on the document's first read (`spec`)."""
         name = options.get("name", blp.name)
-        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
-        self._app.register_blueprint(blp, **options)
+        self.flask_app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self.flask_app.register_blueprint(blp, **options)
         with self._documenting:
             self._undocumented.append((blp, name, parameters))
             self._ready = False

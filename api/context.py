@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import cast
 
 from flask import Flask, current_app, g, has_request_context, request
 from flask.typing import ResponseReturnValue
-from werkzeug.routing import BaseConverter, Rule
-from werkzeug.routing.rules import RulePart
 
 from api.bootstrap import Services
 from api.platform import new_request_id, valid_request_id
@@ -20,59 +18,6 @@ from domain.auth import Principal
 from storage.backend import retrying
 from storage.repository import StoreUnitOfWork
 from storage.repository import unit_of_work as store_unit_of_work
-
-# What werkzeug's `Rule._parse_rule` made of a rule string under a converter table: the parts it yielded, the trace
-# it added and the converters it asked for (name and arguments). A later app's identical rule replays it instead of
-# parsing again (only the tests make more than one app in a process; tests/api/test_platform.py checks every rule
-# against werkzeug's own parse).
-_Converter = tuple[str, str, tuple[Any, ...], dict[str, Any]]  # variable, converter name, its arguments
-_PARSED: dict[tuple[str, tuple[tuple[str, type[BaseConverter]], ...]],
-              tuple[list[RulePart], list[tuple[bool, str]], list[_Converter]]] = {}
-
-
-class LazyBuilderRule(Rule):
-    """werkzeug's URL rule, made cheaper to add for an app made after the first (each test makes one): its URL
-    builders (Python source written and compiled per rule) are compiled when a URL is first built from it
-    (`url_for`), and its parse is replayed from an identical rule's. Matching and built URLs are werkzeug's own."""
-
-    _recording: list[_Converter] | None = None
-
-    def get_converter(self, variable_name: str, converter_name: str, args: tuple[Any, ...],
-                      kwargs: Any) -> BaseConverter:
-        if self._recording is not None:
-            self._recording.append((variable_name, converter_name, args, dict(kwargs)))
-        return super().get_converter(variable_name, converter_name, args, kwargs)
-
-    def _parse_rule(self, rule: str) -> Iterable[RulePart]:
-        assert self.map is not None
-        key = (rule, tuple(self.map.converters.items()))
-        known = _PARSED.get(key)
-        if known is None:
-            trace_from = len(self._trace)
-            self._recording = []
-            try:
-                parts = list(super()._parse_rule(rule))
-            finally:
-                recorded, self._recording = self._recording, None
-            known = _PARSED.setdefault(key, (parts, self._trace[trace_from:], recorded))
-        else:
-            parts, trace, converters = known
-            self._trace.extend(trace)
-            for variable, name, args, kwargs in converters:
-                self._converters[variable] = self.get_converter(variable, name, args, kwargs)
-                self.arguments.add(variable)
-        return list(known[0])  # werkzeug reads the parts and never changes them
-
-    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
-        compile_builder = super()._compile_builder  # reads the rule as `compile` just left it
-        compiled: list[Callable[..., tuple[str, str]]] = []
-
-        def build(rule: Rule, *args: object, **kwargs: object) -> tuple[str, str]:
-            if not compiled:  # two threads may both compile the first time: the same function either way
-                compiled.append(compile_builder(append_unknown))
-            return compiled[0](rule, *args, **kwargs)
-
-        return build
 
 
 @dataclass(frozen=True)
@@ -123,7 +68,6 @@ def holds_current(if_none_match: str | None, etag: str) -> bool:
 class CourtsideFlask(Flask):
     """The Flask app with the `Services` it was built with (`create_app`); nothing else is looked up per request."""
 
-    url_rule_class = LazyBuilderRule
     services: Services
     # the public feeds' kept answers: path -> the feed's current snapshot in memory, or None (not a feed, not kept)
     feed_checks: list[Callable[[str], KeptFeed | None]]

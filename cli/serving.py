@@ -12,15 +12,36 @@
   screens and phones), else `200` with the kept body; no worker thread, no WSGI environ, no Flask. Only the first
   poll after a change builds the snapshot in a worker. The worker threads stay free for the operator and the
   partners, who then do not queue behind hundreds of pollers (§8a, docs/decisions.md).
+
+The whole waitress adapter is this one module: everything here leans on waitress 3's internals (its channel and
+task classes, its server's `asyncore` loop hook and `add_task`, `wasyncore.readwrite`), which are not a public API.
+pyproject.toml pins waitress to its major (`waitress>=3,<4`), and `check_waitress` names every assumption: `serve`
+runs it before listening and refuses to start with a clear message if one stops holding, and
+tests/e2e/test_waitress_adapter.py runs it (and the assumptions it cannot read off the classes) in the suite.
+
+The network loop on one persistent `epoll` set (Linux), for a venue's thousand open connections: waitress's own
+loop (`wasyncore.poll2`) builds a new poll set on every turn, asking every connection whether it is readable and
+writable: with 1,500 connections open (phones asleep on the Wi-Fi, screens polling) that is 1,500 Python calls per
+turn, and a venue turns the loop hundreds of times a second, all under the GIL the operator's requests need.
+`EpollLoop` keeps the set between turns and asks again only the connections that can have changed: those with an
+event in the last turn, those opened or closed since (our channel reports them), and those a worker thread is
+serving (a request or output pending) — an idle keep-alive connection changes only when it receives something.
+Every second it asks every connection once more, which catches waitress's maintenance closing idle connections.
+Dispatching is waitress's own (`wasyncore.readwrite`), so behaviour is unchanged. Elsewhere (no `epoll`),
+waitress's loop runs as before.
 """
 
 from __future__ import annotations
 
+import inspect
 import resource
+import select
 import time
 from collections.abc import Callable
+from importlib.metadata import version
 from typing import Any
 
+from waitress import wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, MultiSocketServer, create_server
 from waitress.task import WSGITask
@@ -28,9 +49,67 @@ from waitress.utilities import build_http_date
 
 from api.context import FeedAnswer
 from api.platform import log_access
-from cli import event_loop
-from cli.event_loop import EpollLoop
 from domain.settings import Settings
+
+WAITRESS_MAJOR = 3  # the major pyproject.toml pins; another one is refused by `check_waitress`
+FULL_EVERY = 1.0  # seconds between turns of `EpollLoop` that ask every connection
+
+
+class WaitressChanged(RuntimeError):
+    """waitress no longer is what this adapter was written against (see `check_waitress`)."""
+
+
+def waitress_assumptions() -> list[str]:
+    """Every assumption of this adapter about waitress that does not hold, in words (empty: all hold).
+
+    Read off waitress's classes and functions: what we subclass or override (`HTTPChannel.task_class`,
+    `add_channel`/`del_channel`, `WSGITask.set_close_on_finish`/`has_body`), what we read or write of a channel
+    and a server, and that a server's `run` turns `self.asyncore.loop(...)` (the hook `EpollLoop` takes)."""
+    wrong: list[str] = []
+    installed = version("waitress")
+    if installed.split(".")[0] != str(WAITRESS_MAJOR):
+        wrong.append(f"waitress {installed} is installed; this adapter is written for waitress {WAITRESS_MAJOR}.x")
+    needed: list[tuple[Any, str]] = [
+        (HTTPChannel, "task_class"), (HTTPChannel, "add_channel"), (HTTPChannel, "del_channel"),
+        (HTTPChannel, "write_soon"), (HTTPChannel, "total_outbufs_len"), (HTTPChannel, "will_close"),
+        (HTTPChannel, "close_when_flushed"), (HTTPChannel, "last_activity"), (HTTPChannel, "readable"),
+        (HTTPChannel, "writable"),
+        (WSGITask, "set_close_on_finish"), (WSGITask, "has_body"),
+        (BaseWSGIServer, "channel_class"), (BaseWSGIServer, "add_task"), (BaseWSGIServer, "asyncore"),
+        (MultiSocketServer, "asyncore"),
+        (wasyncore, "readwrite"), (wasyncore, "dispatcher"),
+    ]
+    for owner, name in needed:
+        if not hasattr(owner, name):
+            wrong.append(f"{getattr(owner, '__name__', owner)}.{name} is gone")
+    if not isinstance(getattr(WSGITask, "has_body", None), property):
+        wrong.append("WSGITask.has_body is no longer a property")
+    if HTTPChannel.task_class is not WSGITask:
+        wrong.append("HTTPChannel.task_class is no longer WSGITask")
+    for server_class in (BaseWSGIServer, MultiSocketServer):
+        if "self.asyncore.loop(" not in _source(server_class, "run"):
+            wrong.append(f"{server_class.__name__}.run no longer turns self.asyncore.loop(...)")
+    if "self.server.add_task(self)" not in _source(HTTPChannel, "received"):
+        wrong.append("HTTPChannel.received no longer hands a parsed request over by server.add_task(channel)")
+    if "self.channel_class(" not in _source(BaseWSGIServer, "handle_accept"):
+        wrong.append("BaseWSGIServer.handle_accept no longer makes its connections from channel_class")
+    return wrong
+
+
+def _source(owner: type, name: str) -> str:
+    """The source of waitress's `owner.name` ("" when gone or unreadable: then the assumption is reported)."""
+    try:
+        return inspect.getsource(getattr(owner, name))
+    except (AttributeError, OSError, TypeError):
+        return ""
+
+
+def check_waitress() -> None:
+    """Refuse to serve on a waitress this adapter was not written for (raises `WaitressChanged`, naming each
+    assumption that stopped holding), rather than serve a venue with a silently broken loop."""
+    wrong = waitress_assumptions()
+    if wrong:
+        raise WaitressChanged("the waitress adapter (cli/serving.py) needs checking: " + "; ".join(wrong))
 
 
 class KeepAliveTask(WSGITask):  # type: ignore[misc]
@@ -117,7 +196,9 @@ def raise_open_file_limit(wanted: int) -> None:
 
 
 def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketServer:
-    """The waitress server for `app` with the venue settings (raises OSError when it cannot listen)."""
+    """The waitress server for `app` with the venue settings (raises OSError when it cannot listen, and
+    `WaitressChanged` when the installed waitress breaks an assumption of this adapter)."""
+    check_waitress()
     raise_open_file_limit(settings.connection_limit + 256)
     server = create_server(app, host=settings.host, port=settings.port, threads=settings.threads,
                            connection_limit=settings.connection_limit, asyncore_use_poll=True,
@@ -130,7 +211,11 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
     answers: FeedAnswers | None = getattr(app, "kept_feed_answer", None)
     listeners = [server] if isinstance(server, BaseWSGIServer) else [
         listening for listening in getattr(server, "map", {}).values() if isinstance(listening, BaseWSGIServer)]
-    loop = EpollLoop() if event_loop.available() else None
+    if not listeners:  # a MultiSocketServer without its map of listening servers: nothing would be adapted
+        server.close()
+        raise WaitressChanged("the waitress adapter (cli/serving.py) needs checking: a MultiSocketServer no longer "
+                              "keeps its listening servers in .map")
+    loop = EpollLoop() if epoll_available() else None
     if loop is not None:
         server.asyncore = loop  # its run() turns this loop instead of waitress's
     for listening in listeners:
@@ -140,3 +225,104 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
             listening.add_task = AnswerKeptFeedsInLoop(
                 listening.add_task, answers, log_each=settings.access_log)
     return server
+
+
+def epoll_available() -> bool:
+    """Whether this system has `epoll` (Linux): else waitress's own loop runs."""
+    return hasattr(select, "epoll")
+
+
+class EpollLoop:
+    """Stands in for the `wasyncore` module as a waitress server's `asyncore` (it calls `.loop(...)`)."""
+
+    dispatcher = wasyncore.dispatcher
+
+    def __init__(self) -> None:
+        self.changed: set[int] = set()  # file descriptors opened or closed since the last turn (any thread adds)
+
+    def opened_or_closed(self, fd: int | None) -> None:
+        if fd is not None:
+            self.changed.add(fd)
+
+    def loop(self, timeout: float = 30.0, use_poll: bool = False, map: dict[int, Any] | None = None,
+             count: int | None = None) -> None:
+        if map is None:
+            raise ValueError("a waitress server passes its map")
+        epoll = select.epoll()
+        registered: dict[int, int] = {}
+        watch: set[int] = set()  # connections that can change without an event of their own
+        events: list[tuple[int, int]] = []
+        next_full = 0.0
+
+        def forget(fd: int) -> None:
+            registered.pop(fd, None)
+            try:
+                epoll.unregister(fd)
+            except (OSError, ValueError):
+                pass  # closed already: the kernel dropped it from the set
+
+        def set_mask(fd: int, mask: int) -> None:
+            if registered.get(fd, 0) == mask:
+                return
+            if not mask:
+                forget(fd)
+                return
+            try:
+                if fd in registered:
+                    epoll.modify(fd, mask)
+                else:
+                    epoll.register(fd, mask)
+            except FileNotFoundError:  # the descriptor number was closed and reused: a new registration
+                epoll.register(fd, mask)
+            except FileExistsError:
+                epoll.modify(fd, mask)
+            registered[fd] = mask
+
+        try:
+            while map:
+                fresh: set[int] = set()
+                while self.changed:
+                    fresh.add(self.changed.pop())
+                for fd in fresh:  # closed, and maybe its number reused by a new connection: register anew
+                    forget(fd)
+                now = time.monotonic()
+                if now >= next_full:
+                    next_full = now + FULL_EVERY
+                    asked = set(map) | set(registered) | fresh
+                else:
+                    asked = watch | fresh | {fd for fd, _ in events}
+                for fd in asked:
+                    obj = map.get(fd)
+                    if obj is None:
+                        set_mask(fd, 0)
+                        watch.discard(fd)
+                        continue
+                    # busy first: a worker finishing between the questions below leaves the connection watched
+                    # (its trigger wakes the next turn); a connection asked for nothing is always watched
+                    busy = _busy(obj)
+                    mask = 0
+                    if obj.readable():
+                        mask |= select.EPOLLIN | select.EPOLLPRI
+                    if obj.writable() and not obj.accepting:
+                        mask |= select.EPOLLOUT
+                    set_mask(fd, mask)
+                    if busy or not mask:
+                        watch.add(fd)
+                    else:
+                        watch.discard(fd)
+                events = epoll.poll(timeout)
+                for fd, flags in events:
+                    obj = map.get(fd)
+                    if obj is not None:
+                        wasyncore.readwrite(obj, flags)  # epoll's bits are poll's on Linux
+        finally:
+            epoll.close()
+
+
+def _busy(obj: Any) -> bool:
+    """Whether the dispatcher's readable/writable can change without an event of its own: the listening
+    sockets and the trigger always (cheap, few); a connection while a request or output is pending."""
+    if not isinstance(obj, HTTPChannel):
+        return True
+    return bool(getattr(obj, "requests", None) or obj.total_outbufs_len or obj.will_close
+                or obj.close_when_flushed)

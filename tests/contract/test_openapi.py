@@ -68,6 +68,30 @@ def test_document_is_valid_openapi_3(document: dict[str, Any]) -> None:
     assert document["info"]["version"] == "1.0.0"
 
 
+def test_the_lazy_document_is_flask_smorests_eager_one(app: Flask, document: dict[str, Any]) -> None:
+    """`CourtsideApi` documents the blueprints on the document's first read, through flask-smorest's public
+    surface only: the served document is the one flask-smorest's own `Api.register_blueprint` builds eagerly (same
+    blueprints, same order), and `current_api` finds the app's Api inside any route's request (what
+    `register_blueprint` records). Fails loudly if a flask-smorest release changes what we copy of it."""
+    from flask_smorest import Api, current_api
+
+    ours = app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
+    assert isinstance(ours, CourtsideApi)
+
+    class EagerApi(Api):  # type: ignore[misc]
+        ERROR_SCHEMA = CourtsideApi.ERROR_SCHEMA
+
+    plain = Flask("eager")
+    _openapi_config(plain)
+    eager = EagerApi(plain)
+    install(eager, settings=Settings())
+    for name in app.extensions["flask-smorest"]["blp_name_to_api"]:
+        eager.register_blueprint(app.blueprints[name], url_prefix=PREFIX)
+    assert json.dumps(eager.spec.to_dict()) == json.dumps(document)
+    with app.test_request_context(f"{PREFIX}/health"):
+        assert current_api._get_current_object() is ours
+
+
 def test_document_needs_no_credential_and_carries_a_request_id(app: Flask) -> None:
     response = app.test_client().get("/api/v1/openapi.json")
     assert response.status_code == 200

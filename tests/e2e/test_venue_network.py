@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from api.context import FeedAnswer, KeptFeed
-from cli import event_loop
+from cli import serving
 from cli.serving import raise_open_file_limit, venue_server
 from domain.settings import Settings
 from tests.server_process import ServerProcess
@@ -186,12 +186,12 @@ def test_feed_polls_answered_in_the_loop_are_not_logged_with_the_access_log_off(
 
 def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The server's network loop (`cli/event_loop.py`) keeps its poll set between turns: a connection closed and a
+    """The server's network loop (`cli.serving.EpollLoop`) keeps its poll set between turns: a connection closed and a
     new one given the same descriptor number must be watched afresh (phones come and go all day), also with a
     thousand idle connections open, and keep-alive requests on one connection are answered turn after turn, also
     when the worker sends a big answer itself and finishes while the loop asks the connection for its state. The
     loop's once-a-second full pass is turned off here, so a connection it forgets hangs the test."""
-    monkeypatch.setattr(event_loop, "FULL_EVERY", 3600.0)
+    monkeypatch.setattr(serving, "FULL_EVERY", 3600.0)
     app = BusyApp()
     app.release.set()
     with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=2))) as server:
