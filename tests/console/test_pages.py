@@ -268,7 +268,7 @@ def test_scoring_plays_a_best_of_three_to_completion(console: Console, partner: 
                                                      operator_api: Operator) -> None:
     started_match(partner, operator_api, bestOf=3)
     app = console("views/scoring.py")
-    assert "Ann Lee vs Bo Kim · m1 · best of 3, games to 11 (win by 2)" in texts(app, "caption")
+    assert "Ann Lee vs Bo Kim · m1 · Best of 3 games to 11, win by 2" in texts(app, "caption")
     for _ in range(11):
         click(app, "point_a")
     for _ in range(10):
@@ -532,7 +532,7 @@ def test_scoring_counts_games_with_the_servers_rule_not_the_consoles_environment
     app = AppTest.from_file(APP, default_timeout=60)
     app.run()
     app.switch_page("views/scoring.py").run()
-    assert any("games to 5 (win by 2)" in caption.value for caption in app.caption)
+    assert any("Best of 3 games to 5, win by 2" in caption.value for caption in app.caption)
     for _ in range(5):
         click(app, "point_a")
     assert "Ann Lee wins" not in " ".join(texts(app, "success"))

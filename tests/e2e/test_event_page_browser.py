@@ -57,7 +57,7 @@ def test_a_player_finds_their_next_court_in_two_taps_and_follows_call_up_and_res
     live_server.call("POST", f"/operator/matches/{waiting['id']}/start")
     live_server.call("POST", f"/operator/matches/{waiting['id']}/complete", {"gameScores": [{"a": 11, "b": 8}]})
     expect(mine).to_contain_text("Your results", timeout=12000)
-    expect(mine).to_contain_text("Games 11–8")
+    expect(mine).to_contain_text("Games 11-8")
     assert page.evaluate("window.__loaded") == "once"
 
     page.reload()  # remembered on the phone: no search again
