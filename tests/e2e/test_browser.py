@@ -218,6 +218,6 @@ def test_an_event_day_from_the_console_alone(
     assert saved.read_bytes().startswith(b"\xef\xbb\xbf")  # the BOM: Excel on Windows reads UTF-8
     lines = saved.read_text(encoding="utf-8-sig").splitlines()
     assert lines[0].split(",") == ["court", "event", "round", "sideA", "sideB", "games", "gamesA", "gamesB", "winner",
-                                   "winnerNames", "startedOn", "completedOn", "minutes"]
+                                   "winnerNames", "startedOn", "completedOn", "minutes", "format", "audit"]
     assert lines[1].startswith("Court 1,Open singles,R16,Ann Lee,Bo Chan,11-0 11-0,2,0,A,Ann Lee,")
     assert len(lines) == 2
