@@ -199,7 +199,8 @@ def test_audit_reason_in_full_withdraw_list_and_long_doubles_names_on_the_point_
     page = browser.new_page(viewport={"width": 1024, "height": 1400})
     page.set_default_timeout(30_000)
     page.goto(url + "/audit")
-    expect(page.get_by_text(f"Reason: {reason}")).to_be_visible()
+    run_finished(page)  # a loaded machine draws the page's entries late: wait for its run, not 5 s
+    expect(page.get_by_text(f"Reason: {reason}")).to_be_visible(timeout=30_000)
 
     page.goto(url + "/draws")
     run_finished(page)
