@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 import itertools
-import logging
 import re
 import secrets
+
+from api.access_log import ACCESS
 
 PREFIX = "/api/v1"
 
@@ -18,14 +19,11 @@ REQUEST_ID_PATTERN = f"^[{''.join(REQUEST_ID_CHARACTERS.split())}]+$"
 REQUEST_ID = re.compile(REQUEST_ID_PATTERN)
 
 
-ACCESS_LOG = logging.getLogger("courtside.access")
-
-
 def log_access(method: str, path: str, status: int | str, ms: float, request_id: str) -> None:
     """One access-log line (§8a: method, path, status, ms, request ID), for a request the app answers and for a
-    feed poll the network loop answers alike: only queued here; the log thread redacts link keys and writes it."""
-    ACCESS_LOG.info("%s %s %s %.1fms request_id=%s", method, path, status, ms, request_id)
-
+    feed poll the network loop answers alike: only appended here; the access log's thread formats the waiting
+    lines in batches and the log thread redacts link keys and writes them (`api.access_log`)."""
+    ACCESS.add(method, path, status, ms, request_id)
 
 
 def valid_request_id(value: str) -> bool:

@@ -11,6 +11,7 @@ import signal
 import socket
 from typing import Any
 
+from api.access_log import ACCESS
 from cli.address import forget_address, local_url, record_address
 from cli.data_dir import init_data_dir
 from cli.errors import CliError
@@ -100,6 +101,7 @@ def serve(settings: Settings) -> None:
         dispatcher.shutdown()
         store.close()
         log.info("stopped cleanly")
+        ACCESS.flush()  # the access log's last batch, before the log thread stops
         listener.stop()
 
 

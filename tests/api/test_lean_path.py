@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
+from api.access_log import ACCESS
 from api.app import create_app
 from api.bootstrap import bootstrap as build_services
 from domain.settings import Settings
@@ -63,13 +64,16 @@ def test_the_access_log_is_on_unless_turned_off(
     new_partner: Callable[..., Api],
 ) -> None:
     partner = new_partner()
+    ACCESS.flush()  # the lines of the set-up's requests
     with caplog.at_level(logging.INFO, logger="courtside.access"):
         response = partner.get("/connection")
-    lines = [r.getMessage() for r in caplog.records if r.name == "courtside.access"]
+        ACCESS.flush()  # lines are written in batches by the access log's thread
+    lines = [line for r in caplog.records if r.name == "courtside.access" for line in r.getMessage().splitlines()]
     assert len(lines) == 1 and re.fullmatch(
         rf"GET /api/v1/connection 200 \d+\.\dms request_id={response.headers['Service-Request-ID']}", lines[0])
     caplog.clear()
     quiet = create_app(build_services(settings.with_(access_log=False), store))
     with caplog.at_level(logging.INFO, logger="courtside.access"):
         assert Api(quiet.test_client(), partner.token).get("/connection").status_code == 200
+        ACCESS.flush()
     assert not [r for r in caplog.records if r.name == "courtside.access"]

@@ -220,4 +220,5 @@ def test_an_event_day_from_the_console_alone(
     assert lines[0].split(",") == ["court", "event", "round", "sideA", "sideB", "games", "gamesA", "gamesB", "winner",
                                    "winnerNames", "startedOn", "completedOn", "minutes", "format", "audit"]
     assert lines[1].startswith("Court 1,Open singles,R16,Ann Lee,Bo Chan,11-0 11-0,2,0,A,Ann Lee,")
+    assert re.search(r",Audit \d+ · [0-9a-f]{12}…$", lines[1])  # §16: the file anchors the audit log
     assert len(lines) == 2

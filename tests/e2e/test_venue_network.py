@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from api.access_log import ACCESS
 from api.context import FeedAnswer, KeptFeed
 from cli import serving
 from cli.serving import raise_open_file_limit, venue_server
@@ -153,7 +154,8 @@ def test_every_feed_poll_answered_in_the_loop_gets_its_access_log_line(caplog: p
                 answer = poll.getresponse()
                 answer.read()
                 request_ids.append(answer.getheader("Service-Request-ID"))
-        lines = [r.getMessage() for r in caplog.records if r.name == "courtside.access"]
+            ACCESS.flush()  # lines are written in batches by the access log's thread
+        lines = [line for r in caplog.records if r.name == "courtside.access" for line in r.getMessage().splitlines()]
         assert [line.split()[:3] for line in lines] == [["GET", "/feed", "304"], ["GET", "/feed", "200"],
                                                         ["GET", "/feed", "304"]]
         assert [line.split()[4] for line in lines] == [f"request_id={rid}" for rid in request_ids]
