@@ -25,9 +25,7 @@ from domain.models import BlockReason, Broadcast, Match, MatchResultType, MatchS
 from domain.names import name_key
 from domain.ports import UnitOfWork
 
-MAX_REST_MINUTES = 240
-
-Key = tuple[str, ...]
+Key = tuple[str, ...]  # a person's key: ("player", list ID, externalID) or ("name", broadcast ID, name key)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from domain import formats, scoring
 from domain.broadcasts import _tables, court_scoreboards
 from domain.models import (
     MATCH_EVENTS,
+    POOL,
     App,
     Broadcast,
     Connection,
@@ -90,11 +91,19 @@ class Reader:
         self._lists: dict[tuple[str, str], PlayerList | None] = {}
 
     def position(self, match: Match) -> int | None:
-        """1-based queue position of a pending match (None otherwise), known from a table read or the index."""
+        """1-based queue position of a pending match (None otherwise), known from a table read or the index. A
+        match waiting in the court pool has no table's queue: its place in its broadcast's pool when a pool read
+        gave it (`pool_positions`), else None (not a rank among every account's pool matches: issue 42)."""
         if match.status != MatchStatus.PENDING:
             return None
         known = self._positions.get(match.table_id, {}).get(match.id)
-        return known if known is not None else self.uow.matches.queue_position(match.id)
+        if known is not None or match.table_id == POOL:
+            return known
+        return self.uow.matches.queue_position(match.id)
+
+    def pool_positions(self, pool: list[Match]) -> None:
+        """The broadcast's court pool, in its order: the places its matches' reads give as `queuePosition`."""
+        self._positions[POOL] = {m.id: i for i, m in enumerate(pool, start=1)}
 
     def player_list(self, match: Match) -> PlayerList | None:
         key = (match.connection_id, match.player_list_id or match.player_list_external_id)

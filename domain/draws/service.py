@@ -256,6 +256,7 @@ def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: 
     get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     pool = hooks.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
     reader = Reader(uow)
+    reader.pool_positions(pool)
     availability = Availability(uow, account_id=account_id, now=now)
     starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool,
                                                                            hooks.pool_courts(uow))

@@ -191,3 +191,20 @@ def test_playing_reads_the_same_after_the_club_itself_played_many_matches(operat
     play_the_day(seasoned)
     played = ("start", "complete", "start-next")
     assert {name: seasoned.reads[name] for name in played} == {name: fresh.reads[name] for name in played}
+
+
+def test_a_pool_match_is_placed_in_its_own_broadcasts_pool(operator: Api, app: Flask, store: AnyStore) -> None:
+    """A court-pool match has no table's queue: the pool read numbers it within its broadcast's pool (1, 2, ...),
+    other reads give null; never a rank among every account's pool matches (what a PostgreSQL count over the
+    platform's pool cost, issue 42)."""
+    first = open_club(operator, app, store, "Earlier event", check_in=False)
+    club = open_club(operator, app, store, "Club", check_in=False)
+    for shown in (first, club):
+        pool = operator.get(f"/operator/broadcasts/{shown.broadcast_id}/pool?limit=100")
+        assert pool.status_code == 200
+        assert [m["queuePosition"] for m in pool.json["data"]] == list(range(1, DRAWN // 2 + 1))
+    draws = operator.get(f"/operator/draws?broadcastID={club.broadcast_id}")
+    assert draws.status_code == 200, draws.json
+    listed = operator.get(f"/operator/matches?drawID={draws.json['data'][0]['id']}&status=pending&limit=100")
+    assert listed.status_code == 200 and len(listed.json["data"]) == DRAWN // 2
+    assert {m["queuePosition"] for m in listed.json["data"]} == {None}
