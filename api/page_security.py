@@ -14,6 +14,8 @@ import secrets
 
 from flask import Flask, Response, g
 
+from domain.names import SIDE_JOIN, side_name
+
 NONCE = "{nonce}"
 DEFAULT_POLICY = ("default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'unsafe-inline'; "
                   "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -47,5 +49,9 @@ def secure(response: Response) -> Response:
 
 
 def install(app: Flask) -> None:
+    """The pages' shared template helpers and policy: the nonce, and the one person rule's join of a side
+    (`{{ side.names | side }}`, and `side_join` for a page's script), so no template writes the join itself."""
     app.jinja_env.globals["csp_nonce"] = csp_nonce
+    app.jinja_env.globals["side_join"] = SIDE_JOIN
+    app.jinja_env.filters["side"] = side_name
     app.after_request(secure)

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from bench.browser_support import headless_browser
 from bench.outputs_support import running_server
+from domain.names import SIDE_JOIN
 from tests.server_process import ROOT, ServerProcess
 
 
@@ -92,7 +93,7 @@ def main() -> None:
             page.close()
             page = browser.new_page(viewport={"width": 1280, "height": 400})
             page.goto(overlay)
-            expect(page.locator(".row.a .who")).to_contain_text(sport.sides[0].split(" / ")[0])
+            expect(page.locator(".row.a .who")).to_contain_text(sport.sides[0].split(SIDE_JOIN)[0])
             page.screenshot(path=str(shots / f"{sport.key}-overlay.png"))
             page.close()
 

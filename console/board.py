@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from datetime import datetime
 from typing import Any, Literal
 
 import pandas as pd
 
 from domain.models import Attention, BlockReason
+from domain.names import full_name
 
 Where = Literal["up", "down", "top"]
 
@@ -89,7 +89,7 @@ def player_names(player_list: dict[str, Any] | None) -> dict[str, str]:
     """"First Last" -> externalID of a player list's players (what the New match form offers)."""
     names: dict[str, str] = {}
     for player in (player_list or {}).get("players") or []:
-        name = " ".join(part for part in (player.get("firstName"), player.get("lastName")) if part)
+        name = full_name(player)
         if name and player.get("externalID"):
             names.setdefault(name, player["externalID"])
     return names
@@ -201,8 +201,7 @@ def repeated_in_sheet(rows: list[dict[str, str]], results: list[dict[str, Any]])
         repeated.append(error.get("code") == "player_exists"
                         and str((error.get("details") or {}).get("name")) in new_names)
         if not error:
-            written = f"{row.get('firstName', '')} {row.get('lastName', '')}"
-            new_names.add(" ".join(unicodedata.normalize("NFC", written).split()))
+            new_names.add(full_name(row))
     return repeated
 
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from domain.names import full_name
+
 Json = dict[str, Any]
 
 FORMATS = {"single_elimination": "Knockout", "round_robin": "Round robin (groups)",
@@ -56,8 +58,7 @@ def parse_entries(text: str) -> Parsed:
 
 
 def player_name(player: Json) -> str:
-    return " ".join(str(player[f]) for f in ("firstName", "lastName") if player.get(f)) or str(player.get("name")
-                                                                                              or "")
+    return full_name(player) or str(player.get("name") or "")
 
 
 def list_entries(player_list: Json, picked: list[str], *, seeds: dict[str, int | None] | None = None,

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from console.client import ApiError, ConsoleClient, ConsoleError, NotAvailable
+from domain.names import side_name as joined
 from domain.settings import Settings
 
 T = TypeVar("T")
@@ -181,8 +182,7 @@ def side_name(match: dict[str, Any], side: str) -> str:
     """Display name of a side (`a` or `b`), doubles partners included."""
     first = match.get(f"player{side.upper()}")
     partner = match.get(f"player{side.upper()}2")
-    names = [name for name in (first, partner) if name]
-    return " / ".join(names) if names else f"Side {side.upper()}"
+    return joined((first, partner)) or f"Side {side.upper()}"
 
 
 def match_label(match: dict[str, Any]) -> str:

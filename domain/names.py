@@ -1,15 +1,23 @@
-"""The one name rule (contract §8a): how names are stored and when two names are the same person.
+"""The one person rule (contract §8a, issue 36): how a person's name is stored, compared and shown.
 
 Names are compared after Unicode NFC, trimming, collapsing inner whitespace and case-folding, so "Ann  Lee",
-"ann lee" and a decomposed "Ann Lée" are the person written "Ann Lee" / "Ann Lée". Every comparison of names (the
+"ann lee" and a decomposed "Ann Lée" are the person written "Ann Lee" or "Ann Lée". Every comparison of names (the
 busy check, rest and check-in, import matching, duplicate sign-ups, draw entries, the event page's people) goes
-through `name_key`; stored names go through `stored_name`.
+through `name_key`; stored names go through `stored_name`. A list player's whole name ("First Last", what an
+operator picks and types) is `full_name`; the name shown for them (with the initials they ask for) is
+`shown_name`; a side's names (doubles partners) are joined by `side_name`. Nothing else writes these joins
+(tests/test_architecture.py greps for them), and the console and the page templates call these too.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: What joins the names of one side (doubles partners) wherever a side is shown: reads, paper, pages, console.
+SIDE_JOIN = " / "
 
 
 def stored_name(name: str) -> str:
@@ -26,6 +34,28 @@ def name_key(name: str) -> str:
 def same_name(first: str, second: str) -> bool:
     """Whether two names are the same person under the rule."""
     return name_key(first) == name_key(second)
+
+
+def full_name(player: Mapping[str, Any]) -> str:
+    """A list player's whole name, "First Last" in the stored form ("" when neither is given): what an operator
+    picks and types, and what a typed name is matched against (through `name_key`)."""
+    return stored_name(" ".join(str(player[part]) for part in ("firstName", "lastName") if player.get(part)))
+
+
+def shown_name(player: Mapping[str, Any]) -> str:
+    """A list player's name as shown to everyone ("" when neither is given): "First Last", each part as its
+    initial ("A.") where the player asks for it (`firstNameInitial`, `lastNameInitial`)."""
+    parts = []
+    for part, initial in (("firstName", "firstNameInitial"), ("lastName", "lastNameInitial")):
+        written = stored_name(str(player.get(part) or ""))
+        if written:
+            parts.append(f"{written[0]}." if player.get(initial) else written)
+    return " ".join(parts)
+
+
+def side_name(names: Iterable[str | None]) -> str:
+    """One side's names as one text: doubles partners joined by `SIDE_JOIN`, missing names left out."""
+    return SIDE_JOIN.join(name for name in names if name)
 
 
 #: What a name may consist of and still be blank, as one regular-expression character class (Python and

@@ -22,6 +22,7 @@ from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
 from domain.models import Broadcast, Match, MatchStatus, Output, OutputKind, PlayerList, Table
+from domain.names import side_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.queues import active_match, display_name, player_list_of, players_by_external_id
@@ -156,7 +157,7 @@ def sides_shown(match: Match, player_list: PlayerList | None) -> list[dict[str, 
             names.append(recorded or name)
             if team and team not in teams:
                 teams.append(team)
-        sides.append({"names": names or ["TBD"], "team": " / ".join(teams) or None, "games": won.get(letter, 0)})
+        sides.append({"names": names or ["TBD"], "team": side_name(teams) or None, "games": won.get(letter, 0)})
     return sides
 
 

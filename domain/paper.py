@@ -23,7 +23,7 @@ from domain.broadcasts import get_broadcast
 from domain.clock import iso
 from domain.draws import service as draw_service
 from domain.models import Broadcast, Roster, RosterType, Table
-from domain.names import name_key
+from domain.names import name_key, side_name
 from domain.ports import UnitOfWork
 from domain.schedule import court_player_list
 from domain.settings import is_loopback
@@ -35,8 +35,8 @@ def _courts(uow: UnitOfWork, broadcast: Broadcast) -> list[Table]:
 
 
 def _side(read: dict[str, Any], first: str, second: str) -> str:
-    """One side's names as printed: doubles partners joined by ' / '."""
-    return " / ".join(str(read[key]) for key in (first, second) if read.get(key))
+    """One side's names as printed: doubles partners joined as everywhere (`names.side_name`)."""
+    return side_name(str(read[key]) for key in (first, second) if read.get(key))
 
 
 def _line(read: dict[str, Any]) -> dict[str, Any]:

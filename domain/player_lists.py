@@ -22,7 +22,7 @@ from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, DomainError, Invalid, NotFound
 from domain.ids import new_id
 from domain.models import MatchStatus, PlayerList, PlayerSource, RosterType, Team
-from domain.names import name_key, same_name, stored_name
+from domain.names import full_name, name_key, same_name, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.rosters import NewRoster, make_roster
@@ -399,7 +399,7 @@ def add_manual_player(
     external_id = player.external_id
     holder = next((p for p in player_list.players if external_id and p.get("externalID") == external_id), None)
     if holder is not None:
-        name = " ".join(str(holder.get(f)) for f in ("firstName", "lastName") if holder.get(f)) or "a player"
+        name = full_name(holder) or "a player"
         raise Conflict(
             f"Player '{external_id}' is already in this list ({name}, {holder.get('source', 'mapped')}); "
             "choose another externalID or none.",
@@ -492,11 +492,6 @@ def club_player(fields: Player, source: PlayerSource) -> Player:
     unless it brings one, so matches and schedules can name it like any list player (contract §9a)."""
     player_id = new_id("ply")
     return {"id": player_id, **fields, "externalID": fields.get("externalID") or player_id, "source": source.value}
-
-
-def full_name(player: Player) -> str:
-    """First and last name as one string (the §8a name rule compares these)."""
-    return " ".join(str(player.get(f)) for f in ("firstName", "lastName") if player.get(f))
 
 
 def remove_manual_player(

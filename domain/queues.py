@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.models import Match, MatchStatus, PlayerList, PlayerSource
+from domain.names import shown_name
 from domain.ports import UnitOfWork
 
 SIDES = ("playerA", "playerA2", "playerB", "playerB2")
@@ -22,13 +23,7 @@ def display_name(reference: dict[str, str], players: dict[str, dict[str, Any]]) 
     reader says what stands in: the externalID for the operator and partners, "TBD" on public pages)."""
     if reference.get("manualName"):
         return reference["manualName"]
-    player = players.get(reference.get("externalID", "")) or {}
-    parts = []
-    for name_field, initial_field in (("firstName", "firstNameInitial"), ("lastName", "lastNameInitial")):
-        part = player.get(name_field)
-        if part:
-            parts.append(f"{part[0]}." if player.get(initial_field) else part)
-    return " ".join(parts) or None
+    return shown_name(players.get(reference.get("externalID", "")) or {}) or None
 
 
 def players_by_external_id(player_list: PlayerList | None, wanted: set[str] | None = None

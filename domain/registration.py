@@ -16,7 +16,7 @@ from domain import audit, links, text
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
 from domain.models import Link, PlayerList, PlayerSource, Roster, RosterType
-from domain.names import BLANK_MESSAGE, is_blank, name_key, stored_name
+from domain.names import BLANK_MESSAGE, full_name, is_blank, name_key, stored_name
 from domain.player_lists import club_player
 from domain.ports import UnitOfWork
 from domain.rosters import get_roster
@@ -101,7 +101,7 @@ def sign_up(uow: UnitOfWork, *, key: str, sign_up: SignUp, now: datetime) -> tup
     same = (name_key(player["firstName"]), name_key(player["lastName"]))
     if any((name_key(str(p.get("firstName", ""))), name_key(str(p.get("lastName", "")))) == same
            for p in backing.players):
-        raise Conflict(f"{player['firstName']} {player['lastName']} is already on this roster.",
+        raise Conflict(f"{full_name(player)} is already on this roster.",
                        code="already_registered")
     if len(_self_players(backing)) >= MAX_SIGN_UPS:
         raise Conflict(f"This roster is full ({MAX_SIGN_UPS} sign-ups).", code="registration_full")

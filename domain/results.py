@@ -19,6 +19,7 @@ from domain.broadcasts import get_broadcast
 from domain.clock import parse_iso
 from domain.draws.hooks import pool_of_draws
 from domain.models import Match, MatchResultType, MatchStatus
+from domain.names import side_name
 from domain.ports import UnitOfWork
 from domain.queues import player_list_of, side_names
 
@@ -27,7 +28,7 @@ COLUMNS = ("court", "event", "round", "sideA", "sideB", "games", "gamesA", "game
 
 
 def _names(names: dict[str, str], first: str, second: str) -> str:
-    return " / ".join(name for name in (names.get(first), names.get(second)) if name)
+    return side_name((names.get(first), names.get(second)))
 
 
 RESULT_MARKS = {MatchResultType.WALKOVER: "w/o", MatchResultType.RETIRED: "ret."}

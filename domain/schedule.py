@@ -23,7 +23,7 @@ from domain.errors import Conflict, DomainError, Invalid, NotFound
 from domain.ids import new_id
 from domain.matches import MatchSync, Rules, managed_table
 from domain.models import Match, MatchStatus, PlayerList, Table
-from domain.names import name_key, stored_name
+from domain.names import full_name, name_key, stored_name
 from domain.ports import UnitOfWork
 from domain.queues import SIDES
 from domain.scoring import Scoring
@@ -89,8 +89,8 @@ def name_index(player_list: PlayerList | None) -> dict[str, str]:
     """"first last" (whitespace collapsed, case-folded) -> externalID; of two players with one name, the first."""
     names: dict[str, str] = {}
     for player in player_list.players if player_list else []:
-        if player.get("externalID") and _full_name(player):
-            names.setdefault(name_key(_full_name(player)), player["externalID"])
+        if player.get("externalID") and full_name(player):
+            names.setdefault(name_key(full_name(player)), player["externalID"])
     return names
 
 
@@ -99,10 +99,6 @@ def participant_for(cell: str, names: dict[str, str]) -> dict[str, str]:
     name as typed (spacing collapsed)."""
     found = names.get(name_key(cell))
     return {"externalID": found} if found is not None else {"manualName": stored_name(cell)}
-
-
-def _full_name(player: dict[str, Any]) -> str:
-    return " ".join(part for part in (player.get("firstName"), player.get("lastName")) if part)
 
 
 class Planner:

@@ -118,7 +118,7 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.audit": {"prevHash", "requestID"},
     "domain.availability": {"clubName", "externalID", "manualName"},
     "domain.board": {"activeMatch"},
-    "domain.draws.service": {"externalID", "firstName", "lastName"},
+    "domain.draws.service": {"externalID"},
     "domain.event_page": {"calledOn", "completedOn", "currentGame", "currentSet", "finishedText", "scoreText",
                           "drawMatchID", "drawMatches", "entryID",
                           "estimatedStartOn", "matchID", "personID", "resultType", "winnerEntryID"},
@@ -130,7 +130,7 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.player_lists": {"connectionID", "externalID", "firstName"},
     "domain.queues": {"externalID", "manualName"},
     "domain.registration": {"firstName", "lastName"},
-    "domain.schedule": {"externalID", "firstName", "lastName", "manualName"},
+    "domain.schedule": {"externalID", "manualName"},
     "domain.webhooks.config": {"keyHash", "rotatedOn"},
 }
 
@@ -209,3 +209,43 @@ def test_the_scoring_rules_are_read_from_settings_in_one_place() -> None:
     readers = sorted(str(path.relative_to(ROOT)) for package in PACKAGES if package not in ("tests", "bench")
                      for path in (ROOT / package).rglob("*.py") if reads.search(path.read_text()))
     assert readers == ["api/bootstrap.py"]
+
+
+# ------------------------------------------------------------------ the one person rule (issue 36)
+#: Where the rule lives: the only file that may write a "First Last" join or the join of a side's names.
+PERSON_RULE = "domain/names.py"
+#: A side's names joined by hand: the literal " / " as a string of its own (not a path's `ROOT / "docs"`).
+SIDE_JOIN_BY_HAND = re.compile(r"""(?<![\w"'])(["']) / \1""")
+#: A person's name put together by hand from a player's fields: `" ".join(... firstName ... lastName ...)` or
+#: `f"{...firstName...} {...lastName...}"` (Python, templates and scripts alike).
+FULL_NAME_BY_HAND = re.compile(r"""join\(.*firstName.*lastName|\{[^{}]*firstName[^{}]*\}\s+\{[^{}]*lastName""")
+PERSON_RULE_SCANNED = ("api", "domain", "console", "cli", "scheduler", "storage", "bench")
+
+
+def person_rule_breaches(text: str) -> list[str]:
+    """The lines of `text` that write the person rule by hand."""
+    return [line.strip() for line in text.splitlines()
+            if SIDE_JOIN_BY_HAND.search(line) or FULL_NAME_BY_HAND.search(line)]
+
+
+def test_the_person_rule_scan_sees_joins_written_by_hand() -> None:
+    written = ['who = " / ".join(names)', "side.names.join(' / ')", '{{ side.names | join(" / ") }}',
+               'parts = el.textContent.split(" / ")', 'return names.join(sep || " / ");',
+               'name = " ".join(p for p in (player.get("firstName"), player.get("lastName")) if p)',
+               'f"{player[\'firstName\']} {player[\'lastName\']} is already on this roster."',
+               "return ' '.join(str(player[f]) for f in ('firstName', 'lastName') if player.get(f))"]
+    assert person_rule_breaches("\n".join(written)) == written
+    assert person_rule_breaches('out = ROOT / "docs" / "phone"\nside_name(names)\n'
+                                'FIELDS = (("firstName", "First name"), ("lastName", "Last name"))') == []
+
+
+def test_no_one_but_the_person_rule_joins_a_name_or_a_side_by_hand() -> None:
+    """"First Last" and a side's " / " come from `domain/names.py` everywhere: Python calls `full_name`,
+    `shown_name` and `side_name`; templates use the `side` filter and scripts the `side_join` the server gives."""
+    files = [path for package in PERSON_RULE_SCANNED for path in sorted((ROOT / package).rglob("*"))
+             if path.suffix in (".py", ".html", ".js") and ".venv" not in path.parts]
+    assert len(files) > 100 and any(path.suffix == ".js" for path in files)  # the scan sees scripts and templates
+    breaches = {str(path.relative_to(ROOT)): found for path in files
+                if str(path.relative_to(ROOT)) != PERSON_RULE
+                and (found := person_rule_breaches(path.read_text(encoding="utf-8")))}
+    assert breaches == {}

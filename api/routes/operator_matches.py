@@ -37,6 +37,7 @@ from domain import results as match_results
 from domain.board import Board, court_page
 from domain.errors import Conflict
 from domain.models import Match, MatchResultType, MatchStatus, Side
+from domain.names import SIDE_JOIN
 from domain.ports import UnitOfWork
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
@@ -159,7 +160,7 @@ class ResultRow(Schema):
     court = fields.String(required=True)
     event = fields.String(required=True, allow_none=True)
     round = fields.String(required=True, allow_none=True)
-    sideA = fields.String(required=True, metadata={"description": "names, doubles partners joined by ' / '"})
+    sideA = fields.String(required=True, metadata={"description": f"names, doubles partners joined by '{SIDE_JOIN}'"})
     sideB = fields.String(required=True)
     games = fields.String(required=True, metadata={"description": "e.g. `11-7 9-11 11-5`, `6-4 7-6(4)`"})
     gamesA = fields.Integer(required=True, metadata={"description": "games won (sets, in a sets format)"})

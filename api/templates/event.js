@@ -6,6 +6,7 @@
   var key = location.pathname.replace(/\/+$/, "").split("/").pop();
   var store = "courtside-event-person:" + key;
   var state = JSON.parse(document.getElementById("state").textContent).data;
+  var SIDE_JOIN = document.body.getAttribute("data-side-join");  // the one person rule's join, from the server
   var etag = '"' + state.version + '"';
   var person = null, personTag = null, chosen = null;
   try { chosen = localStorage.getItem(store); } catch (e) { chosen = null; }
@@ -41,7 +42,7 @@
     if (meta) box.appendChild(el("div", "meta", meta));
     m.sides.forEach(function (side, i) {
       var row = el("div", "side" + (done && m.winner === "ab"[i] ? " win" : ""));
-      var who = el("div", "who", side.names.join(" / "));
+      var who = el("div", "who", side.names.join(SIDE_JOIN));
       if (side.team) who.appendChild(el("small", null, side.team));
       row.appendChild(who);
       if (m.status !== "pending") {
@@ -71,7 +72,7 @@
   }
 
   // ------------------------------------------------------------------ Now: one card per court
-  function versus(m) { return m.sides.map(function (s) { return s.names.join(" / "); }).join(" v "); }
+  function versus(m) { return m.sides.map(function (s) { return s.names.join(SIDE_JOIN); }).join(" v "); }
   function renderNow() {
     var root = clear(document.getElementById("courts"));
     if (!state.courts.length) root.appendChild(el("p", "empty", "No courts yet."));

@@ -41,6 +41,8 @@ from console.ui import (
     submit,
 )
 from domain.models import Attention, BlockReason, OutputKind
+from domain.names import side_name as joined
+from domain.names import stored_name
 
 REFRESH_SECONDS = 2  # any change made anywhere shows within 3 s
 BOARD = "_board_tables"
@@ -245,7 +247,7 @@ def new_match_form(tables: list[dict[str, Any]]) -> None:
                      if value.strip()}
             if "playerA2" in body or "playerB2" in body:
                 body["isDoubles"] = True
-            who = " vs ".join(" / ".join(" ".join(c.split()) for c in (cells.get(p), cells.get(p + "2")) if c)
+            who = " vs ".join(joined(stored_name(c) for c in (cells.get(p), cells.get(p + "2")) if c)
                               for p in ("playerA", "playerB") if cells.get(p))
             submit(form, api.create_match, body,
                    done=f"Queued {plain(who or 'a match')} on {plain(court['label'])}.")

@@ -27,6 +27,7 @@ from console.ui import (
     submit,
 )
 from domain.models import PlayerSource
+from domain.names import full_name, name_key
 
 #: The operator edits these; mapped players belong to a partner's sync.
 EDITABLE = (PlayerSource.MANUAL.value, PlayerSource.SELF.value)
@@ -45,13 +46,9 @@ st.caption("Your player lists: the players of a court's list are picked by name 
 api = client()
 
 
-def full_name(player: dict[str, Any]) -> str:
-    return " ".join(str(player[f]) for f in ("firstName", "lastName") if player.get(f))
-
-
 def same_name(player: dict[str, Any], first: str, last: str) -> bool:
-    """The same person by name: first and last name equal, trimmed and case-insensitive."""
-    return all(str(player.get(field) or "").strip().casefold() == value.strip().casefold()
+    """The same person by name: first and last name each the same under the name rule (`names.name_key`)."""
+    return all(name_key(str(player.get(field) or "")) == name_key(value)
                for field, value in (("firstName", first), ("lastName", last)))
 
 

@@ -38,6 +38,7 @@ from domain.draws.model import (
 from domain.draws.placement import bracket_size, circle_rounds, deal_groups, place_bracket, seed_order
 from domain.draws.standings import standings
 from domain.errors import Conflict, Invalid
+from domain.names import side_name
 
 IdFactory = Callable[[str], str]
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -95,7 +96,7 @@ def make_draw(spec: DrawSpec, *, draw_id: str, created_on: str, new_id: IdFactor
     _validate(spec)
     rng = random.Random(spec.options.random_seed)
     entries = [
-        Entry(id=new_id("ent"), name=e.name or " / ".join(p.name for p in e.players), players=e.players,
+        Entry(id=new_id("ent"), name=e.name or side_name(p.name for p in e.players), players=e.players,
               club=e.club, seed=e.seed)
         for e in spec.entries
     ]

@@ -22,7 +22,7 @@ from domain.errors import Conflict, Invalid, NotFound
 from domain.estimates import Estimator
 from domain.ids import new_id
 from domain.models import DrawRecord, MatchStatus, ScoringSource
-from domain.names import name_key, stored_name
+from domain.names import full_name, name_key, shown_name, stored_name
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
 from domain.scoring import Scoring
@@ -60,17 +60,19 @@ class NewDraw:
     scoring: Scoring | None = None  # the format of its matches (§18); None: the broadcast's
 
 
-def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> DrawPlayer:
+def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> tuple[DrawPlayer, str]:
+    """The entry's player as the draw keeps it (a list player by the name shown for them, initials where they ask)
+    and the key of the person's whole name, which two entries of one draw must not share."""
     if ref.manual_name is not None:
-        return DrawPlayer(name=stored_name(ref.manual_name))
+        return DrawPlayer(name=stored_name(ref.manual_name)), name_key(ref.manual_name)
     reference, external_id = ref.player_list_external_id, ref.external_id
     lists = [pl for pl in uow.player_lists.find(account_id=account_id) if reference in (pl.external_id, pl.id)]
     for player_list in lists:
         for player in player_list.players:
             if player.get("externalID") == external_id:
-                name = " ".join(p for p in (player.get("firstName"), player.get("lastName")) if p)
-                return DrawPlayer(name=stored_name(name or external_id), player_list_external_id=reference,
-                                  external_id=external_id)
+                return (DrawPlayer(name=shown_name(player) or stored_name(external_id),
+                                   player_list_external_id=reference, external_id=external_id),
+                        name_key(full_name(player) or external_id))
     if not lists:
         raise Invalid(f"No player list '{reference}'.", code="unknown_player",
                       details={"json": {where: [f"No player list '{reference}' in this account."]}})
@@ -85,8 +87,7 @@ def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[engine.Entr
         players = []
         for number, ref in enumerate(entry.players):
             where = f"entries.{index}.players.{number}"
-            player = _player(uow, account_id, ref, where)
-            key = name_key(player.name)
+            player, key = _player(uow, account_id, ref, where)
             if key in seen:
                 raise Invalid(f"'{player.name}' is in this draw twice.",
                               details={"json": {where: [f"The same person as {seen[key]}."]}})

@@ -506,3 +506,26 @@ def test_a_deleted_draw_leaves_no_part_behind(operator: Api, store: AnyStore) ->
     assert operator.delete(f"/operator/draws/{draw['id']}").status_code == 200
     with store.transaction() as tx:
         assert tx.find("draw_parts", draw_id=draw["id"]) == []
+
+
+def test_a_list_player_is_drawn_by_the_name_shown_for_them_and_is_one_person_by_the_whole_name(
+    operator: Api, partner: Api,
+) -> None:
+    """Issue 36 (one person rule): a draw names a list player as every read does, with the initials the player
+    asks for, so the event page and check-in see one person; two entries are the same person by the whole name
+    (an entry typed "ann lee" is the listed Ann Lee), not by the initials two people may share."""
+    synced = partner.put("/player-lists", json={"externalID": "club", "name": "Club", "players": [
+        {"externalID": "p1", "firstName": "Ann", "lastName": "Lee", "lastNameInitial": True},
+        {"externalID": "p2", "firstName": "Ann", "lastName": "Long", "lastNameInitial": True},
+        {"externalID": "p3", "firstName": "Bo", "lastName": "Chen"}]})
+    assert synced.status_code == 200, synced.json
+    broadcast_id, _ = make_courts(operator, 1)
+    listed = [{"players": [{"playerListExternalID": "club", "externalID": p}]} for p in ("p1", "p2", "p3")]
+    draw = create(operator, broadcast_id, "round_robin", 3, entries=listed, name="Open")
+    assert sorted(e["name"] for e in draw["entries"]) == ["Ann L.", "Ann L.", "Bo Chen"]
+    twice = listed + [{"players": [{"manualName": " ann  LEE "}]}]
+    refused = operator.post("/operator/draws", json={"broadcastID": broadcast_id, "name": "Other",
+                                                     "format": "round_robin", "entries": twice})
+    assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
+    assert refused.json["error"]["details"]["json"] == {"entries.3.players.0": ["The same person as "
+                                                                                 "entries.0.players.0."]}
