@@ -223,6 +223,9 @@ class Broadcast:
     require_check_in: bool = False  # event day (contract §14): only checked-in players may start
     rest_minutes: int = 0  # event day: a player rests this long after completing a match
     check_ins: dict[str, str] = field(default_factory=dict)  # a person's name key (§8a) -> when they checked in
+    self_check_in: bool = False  # players may check themselves in through their own link (contract §21)
+    self_report: bool = False  # players may report their results through their own link (§21)
+    self_report_confirm_minutes: int = 10  # a waiting report is confirmed by the server after this long; 0: never
     scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the server's
     scoring_name: str | None = None
     seq: int = 0

@@ -423,11 +423,18 @@ class EventDay(Strict):
     requireCheckIn = StrictBoolean(metadata={"description": "only checked-in players may start (default false)"})
     restMinutes = StrictInteger(validate=validate.Range(min=0, max=240),
                                 metadata={"description": "rest after a match before the next (default 0)"})
+    selfCheckIn = StrictBoolean(metadata={"description": "players may check in through their own link (§21)"})
+    selfReport = StrictBoolean(metadata={"description": "players may report results through their own link"})
+    selfReportConfirmMinutes = StrictInteger(validate=validate.Range(min=0, max=120), metadata={
+        "description": "a waiting report is confirmed by the server after this long; 0: never (default 10)"})
 
 
 class EventDayRead(Schema):
     requireCheckIn = fields.Boolean(required=True)
     restMinutes = fields.Integer(required=True)
+    selfCheckIn = fields.Boolean(required=True)
+    selfReport = fields.Boolean(required=True)
+    selfReportConfirmMinutes = fields.Integer(required=True)
 
 
 class OperatorBroadcastPatch(BroadcastPatch):
@@ -438,8 +445,10 @@ class OperatorBroadcastPatch(BroadcastPatch):
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> BroadcastChange:
         event_day = data.pop("eventDay", {})
-        day = {name: event_day[key] for key, name in (("requireCheckIn", "require_check_in"),
-                                                      ("restMinutes", "rest_minutes")) if key in event_day}
+        day = {name: event_day[key] for key, name in (
+            ("requireCheckIn", "require_check_in"), ("restMinutes", "rest_minutes"),
+            ("selfCheckIn", "self_check_in"), ("selfReport", "self_report"),
+            ("selfReportConfirmMinutes", "self_report_confirm_minutes")) if key in event_day}
         return BroadcastChange(**{BROADCAST_FIELDS[name]: value for name, value in data.items()}, **day)
 
 

@@ -274,6 +274,8 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     s.call("POST", f"/operator/broadcasts/{desk['id']}/event-page/enable", op)
     s.call("POST", f"/operator/broadcasts/{desk['id']}/event-page/rotate", op)
     s.call("POST", f"/operator/broadcasts/{desk['id']}/event-page/disable", op)
+    s.call("GET", f"/operator/broadcasts/{desk['id']}/people/{people[0]['personID']}/link", op)
+    s.call("POST", f"/operator/broadcasts/{desk['id']}/people/{people[0]['personID']}/link/rotate", op)
     draw_body = {"broadcastID": desk["id"], "name": "Juniors round robin", "format": "round_robin", "bestOf": 3,
                  "entries": [{"players": [{"manualName": name}], "seed": seed}
                              for seed, name in enumerate(["Gus Hale", "Ida Jones", "Jo King", "Kai Lund"], 1)]}
