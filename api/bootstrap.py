@@ -58,12 +58,14 @@ def bootstrap(
     clock = clock or SystemClock()
     runner = AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
     shared_count = getattr(store, "hit_window", None)  # PostgreSQL: one count for every process
+    rules = Rules(scoring=server_default(settings.scoring, points=settings.points_per_game,
+                                         best_of=settings.default_best_of))
     return Services(
         store=store, settings=settings, clock=clock, limiter=RateLimiter(clock, shared=shared_count),
-        rules=Rules(scoring=server_default(settings.scoring, points=settings.points_per_game,
-                                           best_of=settings.default_best_of)),
+        rules=rules,
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
-        runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner),
+        runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner,
+                                                                        rules=rules),
         output_states=ReadCache(max_stale=settings.output_max_stale),
         event_snapshots=ReadCache(max_stale=settings.event_max_stale),
         reads=ReadCache(), audit_enabled=audit_enabled,

@@ -4,7 +4,9 @@
   Content-Security-Policy lets only `/me/assets/me.js` run), the event page's rules (§15): no CDN, no IDs but the
   page's own.
 - `GET /me/{key}/state`: the state, with an `ETag`; `If-None-Match` answers 304 while nothing changed.
-- `POST /me/{key}/check-in`: self check-in (while the broadcast allows it), recorded with the `player` actor.
+- `POST /me/{key}/check-in`: self check-in (while the broadcast allows it); `POST /me/{key}/matches/{matchID}/report`,
+  `POST /me/{key}/reports/{reportID}/confirm` and `.../dispute`: results by the players. Each recorded with the
+  `player` actor.
 
 The state is built once per change of the store (and minute: estimates move) and kept per link, so a page polling
 an unchanged event costs a lookup (§8a's "one snapshot per version").
@@ -20,13 +22,16 @@ from typing import Any
 
 import orjson
 from flask import Blueprint, Response, render_template, request
+from marshmallow import ValidationError, fields, post_load, validate
 
 from api import errors
 from api.context import CourtsideFlask, actor, holds_current, now, services, unit_of_work
 from api.event_pages import FEED_HEADERS, PAGE_HEADERS, _stamp
+from api.schemas.common import Strict
+from api.schemas.matches import OP_ID, GameScoreBody
 from domain import personal
 from domain.audit_records import ActorKind
-from domain.errors import NotFound, RateLimited
+from domain.errors import Invalid, NotFound, RateLimited
 from domain.estimates import Estimator
 from domain.ids import hash_secret
 from domain.ports import UnitOfWork
@@ -129,6 +134,62 @@ def act(key: str, action: Callable[..., None]) -> Response:
 def me_check_in(key: str) -> Response:
     """Check in through the link (`409 self_check_in_off` while the event does not allow it)."""
     return act(key, lambda uow, broadcast, person_id: personal.self_check_in(uow, broadcast, person_id, now=now()))
+
+
+class ReportBody(Strict):
+    gameScores = fields.List(fields.Nested(GameScoreBody), required=True, validate=validate.Length(min=1, max=99))
+    opID = OP_ID
+
+    @post_load
+    def to_command(self, data: dict[str, Any], **_: Any) -> personal.Report:
+        return personal.Report(game_scores=data["gameScores"], op_id=data.get("opID"))
+
+
+def _report_body() -> personal.Report:
+    """The request's body as a report (400 `validation_failed` naming the field)."""
+    body = request.get_json(silent=True)
+    try:
+        report: personal.Report = ReportBody().load({} if body is None else body)
+    except ValidationError as exc:
+        raise Invalid("The report is not valid.", details={"json": exc.messages}) from exc
+    return report
+
+
+def _estimator(uow: UnitOfWork) -> Estimator:
+    return Estimator(uow, now=now(), default_minutes=services().settings.default_match_minutes)
+
+
+def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
+    view.takes_json_body = True  # type: ignore[attr-defined]  # the platform lets a JSON body through
+    return view
+
+
+@blp.route("/me/<string:key>/matches/<string:match_id>/report", methods=["POST"])
+@_json_view
+def me_report(key: str, match_id: str) -> Response:
+    """Report the games of one's match (`409 self_report_off`, `match_locked`; 404 for someone else's match)."""
+    report = _report_body()
+    return act(key, lambda uow, broadcast, person_id: personal.report_result(
+        uow, broadcast, person_id, match_id=match_id, report=report, estimator=_estimator(uow), now=now(),
+        rules=services().rules))
+
+
+def _settle(key: str, report_id: str, *, confirm: bool) -> Response:
+    return act(key, lambda uow, broadcast, person_id: personal.settle_report(
+        uow, broadcast, person_id, report_id=report_id, confirm=confirm, estimator=_estimator(uow), now=now(),
+        rules=services().rules))
+
+
+@blp.route("/me/<string:key>/reports/<string:report_id>/confirm", methods=["POST"])
+def me_confirm(key: str, report_id: str) -> Response:
+    """Confirm the opponent's report: the result is recorded (§19)."""
+    return _settle(key, report_id, confirm=True)
+
+
+@blp.route("/me/<string:key>/reports/<string:report_id>/dispute", methods=["POST"])
+def me_dispute(key: str, report_id: str) -> Response:
+    """Dispute the opponent's report: the desk settles it."""
+    return _settle(key, report_id, confirm=False)
 
 
 @blp.route("/me/assets/me.js", methods=["GET"])

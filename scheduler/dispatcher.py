@@ -23,8 +23,9 @@ from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from domain import operations, webhooks
+from domain import operations, personal, webhooks
 from domain.clock import Clock
+from domain.matches import Rules
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.sender import http_send, resolve_host
@@ -35,6 +36,7 @@ log = logging.getLogger("courtside.webhooks")
 logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 RECOVERY_SECONDS = 5.0  # several processes: how often claims of a stopped process are looked for
+REPORT_SECONDS = 15.0  # how often waiting reports are looked at (a report's wait is given in minutes)
 SHUTDOWN_GRACE = 5.0  # seconds attempts under way may take to finish on shutdown
 
 
@@ -44,13 +46,14 @@ class Dispatcher:
     def __init__(
         self, store: AnyStore, settings: Settings, clock: Clock, *, sender: webhooks.Sender = http_send,
         resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
-        runner: AttemptRunner | None = None,
+        runner: AttemptRunner | None = None, rules: Rules | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
         self.runner = runner or AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
         self.workers = max(1, settings.webhook_workers)
+        self.rules = rules  # the scoring rules the players' reports are recorded under (§21); None: no such job
         self._scheduler = BackgroundScheduler(
             timezone=UTC, job_defaults={"coalesce": True, "misfire_grace_time": None, "max_instances": 4},
         )
@@ -82,6 +85,8 @@ class Dispatcher:
                                 id="poll")
         self._scheduler.add_job(self.forget_expired_operations, "interval", hours=1, id="operations",
                                 next_run_time=datetime.now(UTC))
+        if self.rules is not None:
+            self._scheduler.add_job(self.confirm_due_reports, "interval", seconds=REPORT_SECONDS, id="reports")
         self._scheduler.start()
         self._started = True
         self.wake()
@@ -91,6 +96,19 @@ class Dispatcher:
         def work() -> int:
             with unit_of_work(self.store) as uow:
                 return operations.forget_expired(uow, now=self.clock.now())
+
+        return retrying(work)
+
+    def confirm_due_reports(self) -> int:
+        """The job that confirms players' reports left waiting longer than their broadcast allows (§21); how many.
+        Recorded as the system's."""
+        rules = self.rules
+        if rules is None:
+            return 0
+
+        def work() -> int:
+            with unit_of_work(self.store) as uow:
+                return personal.confirm_due_reports(uow, now=self.clock.now(), rules=rules)
 
         return retrying(work)
 

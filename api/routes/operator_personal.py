@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, post_load, validate
 
 from api.blueprint import Blueprint
-from api.context import caller, now, public_root, unit_of_work
-from api.schemas.common import envelope
+from api.context import caller, now, public_root, services, unit_of_work
+from api.schemas.common import Strict, envelope, list_envelope
+from api.schemas.matches import GameScoreBody
 from api.security import requires
 from domain import personal
 from domain.models import Link
@@ -49,3 +50,51 @@ def get_personal_link(broadcast_id: str, person_id: str) -> Json:
 def rotate_personal_link(broadcast_id: str, person_id: str) -> Json:
     """Give the person a new link; the old one answers 404 at once."""
     return _link(personal.rotate_personal_link, broadcast_id, person_id)
+
+
+class ReportRead(Schema):
+    reportID = fields.String(required=True)
+    matchID = fields.String(required=True)
+    gameScores = fields.List(fields.Dict(), required=True)
+    reportedBy = fields.String(required=True, metadata={"description": "the personID of the reporting player"})
+    status = fields.String(required=True, validate=validate.OneOf(personal.REPORT_STATUSES))
+    reportedOn = fields.String(required=True)
+
+
+class ReportQuery(Schema):
+    status = fields.String(validate=validate.OneOf(personal.REPORT_STATUSES))
+
+
+class AcceptBody(Strict):
+    gameScores = fields.List(fields.Nested(GameScoreBody), validate=validate.Length(min=1, max=99), metadata={
+        "description": "the desk's games instead of the report's"})
+
+    @post_load
+    def to_command(self, data: Json, **_: Any) -> personal.Acceptance:
+        return personal.Acceptance(game_scores=data.get("gameScores"))
+
+
+@blp.route("/operator/broadcasts/<string:broadcast_id>/reports", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(ReportQuery, location="query")
+@blp.response(200, list_envelope(ReportRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+def list_reports(query: Json, broadcast_id: str) -> Json:
+    """The players' reported results of the broadcast, newest first (the board's "Results to check")."""
+    with unit_of_work() as uow:
+        rows = personal.desk_reports(uow, account_id=caller().account_id, broadcast_id=broadcast_id,
+                                     status=query.get("status"))
+    return {"data": rows, "nextCursor": None}
+
+
+@blp.route("/operator/reports/<string:report_id>/accept", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(AcceptBody)
+@blp.response(200, envelope(ReportRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, description="report_settled (already confirmed), match_locked, match_undecided.")
+def accept_report(acceptance: personal.Acceptance, report_id: str) -> Json:
+    """Record a player's report (or the desk's games for it) as the match's result (§19)."""
+    with unit_of_work() as uow:
+        return {"data": personal.accept_report(uow, account_id=caller().account_id, report_id=report_id,
+                                               acceptance=acceptance, now=now(), rules=services().rules)}

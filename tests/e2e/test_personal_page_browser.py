@@ -69,3 +69,35 @@ def test_an_unknown_personal_link_is_404_in_the_browser(browser: Browser, live_s
     page = browser.new_page(viewport=PHONE)
     unknown = page.goto(links["Ann Lee"].rsplit("/", 1)[0] + "/ply_" + "x" * 43)
     assert unknown is not None and unknown.status == 404
+
+
+def test_one_player_reports_the_other_confirms_and_the_result_shows(
+        browser: Browser, live_server: ServerProcess) -> None:
+    broadcast, match, links = seed(live_server)
+    live_server.call("PATCH", f"/operator/broadcasts/{broadcast['id']}", {"eventDay": {"selfReport": True}})
+    live_server.call("POST", f"/operator/matches/{match['id']}/start")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(RECORDER)
+    ann, bo = context.new_page(), context.new_page()
+    ann.goto(links["Ann Lee"])
+    bo.goto(links["Bo Kim"])
+    expect(ann.locator("#current")).to_contain_text("Bo Kim")
+    ann.fill("#current input[name=a0]", "11")
+    ann.fill("#current input[name=b0]", "6")
+    ann.tap("#current button[type=submit]")
+    expect(ann.locator("#current .report")).to_contain_text("Waiting for your opponent")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(SHOTS / "me-reported-360.png"), full_page=True)
+
+    expect(bo.locator("#current .report")).to_contain_text("Your opponent reported 11-6", timeout=6000)
+    assert bo.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    bo.screenshot(path=str(SHOTS / "me-confirm-360.png"), full_page=True)
+    bo.tap("#current button.confirm")
+    expect(bo.locator("#results")).to_contain_text("Ann Lee")
+    expect(ann.locator("#results .card")).to_have_count(1, timeout=6000)
+    expect(ann.locator("#current")).to_contain_text("Not playing right now.")
+    read = live_server.call("GET", f"/operator/broadcasts/{broadcast['id']}/reports")["data"]
+    assert [r["status"] for r in read] == ["confirmed"]
+    results = live_server.call("GET", f"/operator/results?broadcastID={broadcast['id']}")["data"]
+    assert len(results) == 1 and "Ann Lee" in str(results[0]) and "11" in str(results[0])
+    context.close()
