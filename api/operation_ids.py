@@ -52,6 +52,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("POST", "/operator/broadcasts/{broadcast_id}/people/{person_id}/link/rotate"): "operatorRotatePersonalLink",
     ("GET", "/operator/broadcasts/{broadcast_id}/reports"): "operatorListReports",
     ("POST", "/operator/reports/{report_id}/accept"): "operatorAcceptReport",
+    ("GET", "/operator/mail"): "operatorListMail",
     ("GET", "/operator/broadcasts/{broadcast_id}/outputs"): "operatorListOutputs",
     ("GET", "/operator/broadcasts/{broadcast_id}/people"): "operatorListPeople",
     ("POST", "/operator/broadcasts/{broadcast_id}/people/{person_id}/check-in"): "operatorCheckInPerson",

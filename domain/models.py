@@ -227,6 +227,7 @@ class Broadcast:
     self_report: bool = False  # players may report their results through their own link (§21)
     self_report_confirm_minutes: int = 10  # a waiting report is confirmed by the server after this long; 0: never
     reports: list[dict[str, Any]] = field(default_factory=list)  # players' reported results (§21), oldest first
+    mail: list[dict[str, Any]] = field(default_factory=list)  # players' mail (§21), queued and retried, oldest first
     scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the server's
     scoring_name: str | None = None
     seq: int = 0

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from domain import operations, personal, webhooks
+from domain import mail, operations, personal, webhooks
 from domain.clock import Clock
 from domain.matches import Rules
 from domain.settings import Settings
@@ -36,6 +36,7 @@ log = logging.getLogger("courtside.webhooks")
 logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 RECOVERY_SECONDS = 5.0  # several processes: how often claims of a stopped process are looked for
+MAIL_SECONDS = 2.0  # how often due mail is looked for (a call-up should arrive while it matters)
 REPORT_SECONDS = 15.0  # how often waiting reports are looked at (a report's wait is given in minutes)
 SHUTDOWN_GRACE = 5.0  # seconds attempts under way may take to finish on shutdown
 
@@ -46,7 +47,7 @@ class Dispatcher:
     def __init__(
         self, store: AnyStore, settings: Settings, clock: Clock, *, sender: webhooks.Sender = http_send,
         resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
-        runner: AttemptRunner | None = None, rules: Rules | None = None,
+        runner: AttemptRunner | None = None, rules: Rules | None = None, mailer: mail.Sender | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -54,6 +55,7 @@ class Dispatcher:
         self.runner = runner or AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
         self.workers = max(1, settings.webhook_workers)
         self.rules = rules  # the scoring rules the players' reports are recorded under (§21); None: no such job
+        self.mailer = mailer  # sends players' mail (§21); None: SMTP is not set up, no mail job
         self._scheduler = BackgroundScheduler(
             timezone=UTC, job_defaults={"coalesce": True, "misfire_grace_time": None, "max_instances": 4},
         )
@@ -87,6 +89,8 @@ class Dispatcher:
                                 next_run_time=datetime.now(UTC))
         if self.rules is not None:
             self._scheduler.add_job(self.confirm_due_reports, "interval", seconds=REPORT_SECONDS, id="reports")
+        if self.mailer is not None:
+            self._scheduler.add_job(self.send_due_mail, "interval", seconds=MAIL_SECONDS, id="mail")
         self._scheduler.start()
         self._started = True
         self.wake()
@@ -111,6 +115,34 @@ class Dispatcher:
                 return personal.confirm_due_reports(uow, now=self.clock.now(), rules=rules)
 
         return retrying(work)
+
+    def send_due_mail(self) -> int:
+        """The job that sends players' due mail (§21), each attempt outside any transaction, its outcome recorded
+        after; how many were sent."""
+        mailer = self.mailer
+        if mailer is None:
+            return 0
+
+        def due() -> list[mail.Outgoing]:
+            with unit_of_work(self.store) as uow:
+                return mail.due_mail(uow, now=self.clock.now())
+
+        sent = 0
+        for outgoing in retrying(due):
+            try:
+                mailer(outgoing)
+                error = None
+            except Exception as exc:  # noqa: BLE001 - any failure of the mail server is retried later
+                error = f"{type(exc).__name__}: {exc}"
+                log.warning("mail %s not sent: %s", outgoing.mail_id, error)
+
+            def record(outgoing: mail.Outgoing = outgoing, error: str | None = error) -> None:
+                with unit_of_work(self.store) as uow:
+                    mail.record_attempt(uow, outgoing, error=error, now=self.clock.now())
+
+            retrying(record)
+            sent += error is None
+        return sent
 
     def recover(self, *, periodic: bool = False) -> int:
         """Make claims whose process is gone due again. On a store shared by several processes (PostgreSQL), the

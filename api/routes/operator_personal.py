@@ -12,7 +12,7 @@ from api.context import caller, now, public_root, services, unit_of_work
 from api.schemas.common import Strict, envelope, list_envelope
 from api.schemas.matches import GameScoreBody
 from api.security import requires
-from domain import personal
+from domain import mail, personal
 from domain.models import Link
 
 blp = Blueprint("operator_personal", __name__, description="Operator: players' own links")
@@ -98,3 +98,35 @@ def accept_report(acceptance: personal.Acceptance, report_id: str) -> Json:
     with unit_of_work() as uow:
         return {"data": personal.accept_report(uow, account_id=caller().account_id, report_id=report_id,
                                                acceptance=acceptance, now=now(), rules=services().rules)}
+
+
+class MailRead(Schema):
+    id = fields.String(required=True)
+    broadcastID = fields.String(required=True)
+    to = fields.String(required=True)
+    subject = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(mail.STATUSES))
+    attempts = fields.Integer(required=True)
+    createdOn = fields.String(required=True)
+    sentOn = fields.String(required=True, allow_none=True)
+    nextAttemptOn = fields.String(required=True, allow_none=True, metadata={
+        "description": "when it is tried again; null once sent, or when its retries ran out"})
+    lastError = fields.String(required=True, allow_none=True)
+
+
+class MailQuery(Schema):
+    broadcastID = fields.String()
+    status = fields.String(validate=validate.OneOf(mail.STATUSES))
+
+
+@blp.route("/operator/mail", methods=["GET"])
+@requires(operator=True)
+@blp.arguments(MailQuery, location="query")
+@blp.response(200, list_envelope(MailRead))
+@blp.alt_response(404, response="DEFAULT_ERROR")
+def list_mail(query: Json) -> Json:
+    """Players' mail (call-ups), newest first: pending, sent, or failing (retried by the scheduler)."""
+    with unit_of_work() as uow:
+        rows = mail.list_mail(uow, account_id=caller().account_id, broadcast_id=query.get("broadcastID"),
+                              status=query.get("status"))
+    return {"data": rows, "nextCursor": None}

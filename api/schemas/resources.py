@@ -86,6 +86,8 @@ class ManualPlayer(PlayerFields):
 
     externalID = str_field(OTHER, min_length=1)
     firstName = name_field(NAME, required=True)
+    email = fields.Email(validate=validate.Length(max=254), metadata={
+        "description": "for call-up mail (contract §21); operator reads only"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> NewManualPlayer:
@@ -98,6 +100,8 @@ class PlayerEdit(PlayerFields):
     OPENAPI: dict[str, Any] = {"minProperties": 1}
     externalID = str_field(OTHER, min_length=1)
     firstName = name_field(NAME)
+    email = fields.Email(validate=validate.Length(max=254), metadata={
+        "description": "for call-up mail (contract §21); operator reads only"})
 
     @validates_schema
     def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -117,6 +121,8 @@ class PlayerImportRow(Strict):
     clubName = str_field(NAME)
     country = str_field(OTHER)
     gender = str_field(OTHER)
+    email = fields.Email(validate=validate.Length(max=254), metadata={
+        "description": "for call-up mail (contract §21); operator reads only"})
 
 
 class PlayerImport(Strict):
@@ -149,6 +155,7 @@ class PlayerRead(Schema):
 class OperatorPlayerRead(PlayerRead):
     id = fields.String(metadata={"description": "manual entries: the ID to remove them by"})
     connectionID = fields.String(metadata={"description": "mapped entries: the connection that synced it"})
+    email = fields.String(metadata={"description": "for call-up mail (contract §21); never in partner reads"})
 
 
 class PlayerImportRowResult(Schema):

@@ -284,6 +284,7 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     assert reported.status_code == 200, reported.get_data(as_text=True)
     waiting = s.call("GET", f"/operator/broadcasts/{desk['id']}/reports?status=waiting", op)["data"]
     s.call("POST", f"/operator/reports/{waiting[0]['reportID']}/accept", op, {})
+    s.call("GET", "/operator/mail", op)
     draw_body = {"broadcastID": desk["id"], "name": "Juniors round robin", "format": "round_robin", "bestOf": 3,
                  "entries": [{"players": [{"manualName": name}], "seed": seed}
                              for seed, name in enumerate(["Gus Hale", "Ida Jones", "Jo King", "Kai Lund"], 1)]}
