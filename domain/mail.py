@@ -18,10 +18,12 @@ from domain import personal, queues
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
 from domain.ids import new_id
-from domain.models import Broadcast, Match
+from domain.events import record_event
+from domain.models import Broadcast, EventType, Match
 from domain.names import name_key
 from domain.people import person_id
 from domain.ports import UnitOfWork
+from domain.views import Reader
 
 PENDING, SENT, FAILING = "pending", "sent", "failing"
 STATUSES = (PENDING, SENT, FAILING)
@@ -92,8 +94,11 @@ def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datet
 
 def call_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, setup: MailSetup | None
                ) -> Match:
-    """§14's call-up, and (with SMTP set up) the players' call-up mail queued in the same unit of work."""
+    """§14's call-up, §21's `match.called` for the match's connection (when it named the event), and (with SMTP
+    set up) the players' call-up mail, queued in the same unit of work."""
     match = match_service.call_match(uow, account_id=account_id, match_id=match_id, now=now)
+    record_event(uow, account_id=match.account_id, connection_id=match.connection_id,
+                 event_type=EventType.MATCH_CALLED, data={"match": Reader(uow).read(match)}, now=now)
     if setup is not None:
         queue_call_up(uow, match, setup=setup, now=now)
     return match

@@ -26,6 +26,7 @@ class EventType(StrEnum):
     MATCH_COMPLETED = "match.completed"
     MATCH_RESULT_UPDATED = "match.result_updated"
     MATCH_CANCELLED = "match.cancelled"
+    MATCH_CALLED = "match.called"  # contract §21: the players were called to the court (for partners who text)
     INTEGRATION_TEST = "integration.test"
 
 
@@ -33,8 +34,9 @@ class EventType(StrEnum):
 #: match emits them.
 MATCH_EVENTS = (EventType.MATCH_STARTED, EventType.MATCH_SCORE_UPDATED, EventType.MATCH_COMPLETED,
                 EventType.MATCH_RESULT_UPDATED)
-#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match).
-OPT_IN_EVENTS = (EventType.MATCH_CANCELLED,)
+#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match;
+#: §21: a match was called).
+OPT_IN_EVENTS = (EventType.MATCH_CANCELLED, EventType.MATCH_CALLED)
 #: Every event type `events` may name, and `POST /webhooks/test` may send a sample of.
 SUBSCRIBABLE_EVENTS = MATCH_EVENTS + OPT_IN_EVENTS
 

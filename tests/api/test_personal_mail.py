@@ -16,8 +16,11 @@ from flask import Flask
 
 from domain.clock import FixedClock
 from domain.settings import Settings
+from tests.api.test_matches import make_player_list, make_tables
+from tests.api.test_partner_first_day import sync
 from tests.conftest import Api
 from tests.server_process import free_port
+from tests.webhook_receiver import closed_port_url
 
 
 class Inbox:
@@ -118,3 +121,22 @@ def test_no_mail_without_an_email_and_partner_reads_never_show_it(operator: Api,
     assert edited.status_code == 200, edited.json
     assert edited.json["data"]["players"][-1]["email"] == "cy@x.org"
     assert "cy@x.org" not in str(partner.get("/player-lists").json)
+
+
+def called_events(partner: Api) -> list[dict[str, Any]]:
+    return [d["payload"] for d in partner.get("/webhooks?eventType=match.called").json["data"]]
+
+
+def test_match_called_reaches_a_partner_only_when_named(partner: Api, operator: Api) -> None:
+    tables = make_tables(partner)
+    make_player_list(partner)
+    partner.patch("/webhooks/configuration", json={"url": closed_port_url()})
+    first = sync(partner, tables, "m1")
+    assert operator.post(f"/operator/matches/{first['id']}/call").status_code == 200
+    assert called_events(partner) == []  # the seed's four stay the default
+    partner.patch("/webhooks/configuration", json={"url": closed_port_url(), "events": ["match.called"]})
+    second = sync(partner, tables, "m2")
+    assert operator.post(f"/operator/matches/{second['id']}/call").status_code == 200
+    [event] = called_events(partner)
+    assert event["type"] == "match.called"
+    assert event["data"]["match"]["id"] == second["id"] and event["data"]["match"]["calledOn"] is not None
