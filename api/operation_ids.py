@@ -57,6 +57,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/operator/broadcasts/{broadcast_id}/people"): "operatorListPeople",
     ("POST", "/operator/broadcasts/{broadcast_id}/people/{person_id}/check-in"): "operatorCheckInPerson",
     ("GET", "/operator/broadcasts/{broadcast_id}/pool"): "operatorGetCourtPool",
+    ("GET", "/operator/broadcasts/{broadcast_id}/print/player-cards"): "operatorPrintPlayerCards",
     ("GET", "/operator/broadcasts/{broadcast_id}/print/qr"): "operatorPrintQrCodes",
     ("GET", "/operator/broadcasts/{broadcast_id}/print/results"): "operatorPrintResults",
     ("GET", "/operator/broadcasts/{broadcast_id}/print/schedules"): "operatorPrintSchedules",

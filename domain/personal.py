@@ -346,3 +346,19 @@ def confirm_due_reports(uow: UnitOfWork, *, now: datetime, rules: Rules) -> int:
             _record(uow, broadcast, report, games=report["games"], settled_by="server", now=now, rules=rules)
             done += 1
     return done
+
+
+# ------------------------------------------------------------------------------------------------ paper
+def player_cards(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, root: str
+                 ) -> dict[str, Any]:
+    """One card per person of the broadcast (name, club, their link; links made on first print), sorted by
+    surname like the sign-in sheet."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    rows = broadcast_people(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
+    rows.sort(key=lambda row: (str(row["name"]).split() or [""])[-1].casefold())
+    cards = []
+    for row in rows:
+        link = personal_link(uow, account_id=account_id, broadcast_id=broadcast_id, person_id=row["personID"],
+                             now=now)
+        cards.append({"name": row["name"], "club": row["club"], "url": personal_view(link, root=root)["url"]})
+    return {"event": broadcast.name, "printedOn": iso(now), "cards": cards}

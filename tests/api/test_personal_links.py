@@ -196,3 +196,15 @@ def test_patching_event_day_in_part_keeps_the_other_keys(day: Day) -> None:
                                                 "selfReport": False, "selfReportConfirmMinutes": 10}
     bad = day.operator.patch(f"/operator/broadcasts/{day.id}", json={"eventDay": {"selfReportConfirmMinutes": 121}})
     assert bad.status_code == 400 or bad.status_code == 422
+
+
+def test_player_cards_print_each_persons_link_as_a_qr(day: Day) -> None:
+    day.match("Ann Lee", "Bo Kim")
+    page = day.operator.get(f"/operator/broadcasts/{day.id}/print/player-cards")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    for name in ("Ann Lee", "Bo Kim"):
+        assert day.link(name)["url"] in html  # the same link the operator reads (made on first print)
+    assert html.index("Bo Kim") < html.index("Ann Lee")  # by surname: Kim, Lee
+    assert html.count("<svg") == 2
+    assert day.operator.get("/operator/broadcasts/brd_nope/print/player-cards").status_code == 404
