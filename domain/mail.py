@@ -17,8 +17,8 @@ from domain import matches as match_service
 from domain import personal, queues
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
-from domain.ids import new_id
 from domain.events import record_event
+from domain.ids import new_id
 from domain.models import Broadcast, EventType, Match
 from domain.names import name_key
 from domain.people import person_id
