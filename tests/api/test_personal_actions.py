@@ -194,3 +194,13 @@ def test_with_zero_minutes_a_report_waits_for_the_opponent_or_the_desk(day: Day,
     assert [r["reportID"] for r in waiting.json["data"]] == [rid]
     accepted = day.operator.post(f"/operator/reports/{rid}/accept", json={})
     assert accepted.status_code == 200 and match_read(day, match["id"])["gameScores"] == WIN
+
+
+@pytest.mark.parametrize("settings", [{"scorer_rate_limit": 3}], indirect=True)
+def test_actions_through_a_link_are_rate_limited_per_link(day: Day) -> None:
+    day.match("Ann Lee", "Bo Kim")
+    event_day(day, selfCheckIn=True)
+    ann, bo = day.link("Ann Lee")["url"], day.link("Bo Kim")["url"]
+    answers = [day.client.post(day.path(ann) + "/check-in").status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    assert day.client.post(day.path(bo) + "/check-in").status_code == 200  # another link has its own count
