@@ -14,6 +14,9 @@
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
   }
+  function clock(iso) {  // a time of day as the phone shows times
+    return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
   function say(text) { document.getElementById("message").textContent = text || ""; }
 
@@ -25,7 +28,7 @@
     top.appendChild(el("span", "", (c.event || "") + (c.round ? " · " + c.round : "")));
     box.appendChild(top);
     if (c.calledOn) { var m = el("div", "meta"); m.appendChild(el("b", "", "Called to " + c.court)); box.appendChild(m); }
-    else if (c.estimatedStartOn) box.appendChild(el("div", "meta", "About " + c.estimatedStartOn.slice(11, 16) + " UTC"));
+    else if (c.estimatedStartOn) box.appendChild(el("div", "meta", "About " + clock(c.estimatedStartOn)));
     c.sides.forEach(function (s, i) {
       var row = el("div", "side" + (c.side === "ab"[i] ? " me" : ""));
       var who = el("span", "who", s.names.join(" / "));
