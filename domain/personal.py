@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from domain import audit, links, scoring
+from domain import audit, links, paper, scoring
 from domain.broadcasts import get_broadcast
 from domain.clock import iso
 from domain.draws import hooks as draw_hooks
@@ -362,3 +362,14 @@ def player_cards(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: da
                              now=now)
         cards.append({"name": row["name"], "club": row["club"], "url": personal_view(link, root=root)["url"]})
     return {"event": broadcast.name, "printedOn": iso(now), "cards": cards}
+
+
+def sign_in_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, root: str
+                  ) -> dict[str, Any]:
+    """§14's sign-in sheet (`domain.paper`) with each person's own link (§21), made on first print."""
+    sheet = paper.sign_in_sheet(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
+    for row in sheet["people"]:
+        link = personal_link(uow, account_id=account_id, broadcast_id=broadcast_id,
+                             person_id=person_id_of(broadcast_id, row["name"]), now=now)
+        row["url"] = personal_view(link, root=root)["url"]
+    return sheet

@@ -95,9 +95,11 @@ def _results(uow: UnitOfWork, broadcast_id: str) -> Json:
 
 
 @_route("sign-in", "The desk's sign-in sheet to print: every player of the broadcast sorted by surname with a box "
-                   "to tick, ticked for those already checked in, and the counts (contract §14).")
+                   "to tick, ticked for those already checked in, the counts (contract §14), and each player's own "
+                   "link as a small QR code (§21).")
 def _sign_in(uow: UnitOfWork, broadcast_id: str) -> Json:
-    return paper.sign_in_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now())
+    return personal.sign_in_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
+                                  root=public_root())
 
 
 @_route("qr", "The QR sheet to print: every court's scorer link, the sign-up links and the event page, each as a "

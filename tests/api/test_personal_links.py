@@ -208,3 +208,14 @@ def test_player_cards_print_each_persons_link_as_a_qr(day: Day) -> None:
     assert html.index("Bo Kim") < html.index("Ann Lee")  # by surname: Kim, Lee
     assert html.count("<svg") == 2
     assert day.operator.get("/operator/broadcasts/brd_nope/print/player-cards").status_code == 404
+
+
+def test_the_sign_in_sheet_carries_each_persons_link(day: Day) -> None:
+    day.match("Ann Lee", "Bo Kim")
+    page = day.operator.get(f"/operator/broadcasts/{day.id}/print/sign-in")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Own page" in html and html.count("<svg") == 2
+    assert html.index("Bo Kim") < html.index("Ann Lee")
+    link = day.link("Ann Lee")["url"]  # the link the QR was made of stays the person's link
+    assert day.state(link).status_code == 200
