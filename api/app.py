@@ -17,7 +17,7 @@ from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import errors, event_pages, openapi, output_pages, page_security, phone_pages
+from api import errors, event_pages, openapi, output_pages, page_security, personal_pages, phone_pages
 from api.blueprint import takes_json_body
 from api.bootstrap import Services
 from api.context import CourtsideFlask, services
@@ -44,6 +44,7 @@ from api.routes import (
     operator_matches,
     operator_outputs,
     operator_people,
+    operator_personal,
     operator_phone,
     operator_print,
     operator_resources,
@@ -369,7 +370,7 @@ def create_app(services: Services) -> CourtsideFlask:
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
                    operator_phone, operator_audit, operator_event, operator_people, operator_draws,
-                   operator_print):
+                   operator_print, operator_personal):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
@@ -378,6 +379,7 @@ def create_app(services: Services) -> CourtsideFlask:
     app.feed_checks = []
     output_pages.install(app)
     event_pages.install(app)
+    personal_pages.install(app)
     app.wsgi_app = _answer_kept_feeds(app, app.wsgi_app)  # type: ignore[method-assign]
     phone_pages.install(app)
     app.before_request(_check_request)

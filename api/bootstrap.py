@@ -22,6 +22,7 @@ from domain.scoring import server_default
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.dispatcher import Dispatcher
+from scheduler.mailer import TIMEOUT, SmtpSender
 from scheduler.sender import http_send, resolve_host
 from storage.backend import AnyStore
 
@@ -49,6 +50,13 @@ class Services:
         self.dispatcher.wake()
 
 
+def _mailer(settings: Settings) -> SmtpSender | None:
+    """The players' mail sender (§21) when both `COURTSIDE_SMTP_URL` and `COURTSIDE_MAIL_FROM` are set."""
+    if settings.smtp_url and settings.mail_from:
+        return SmtpSender(settings.smtp_url, settings.mail_from, TIMEOUT)
+    return None
+
+
 def bootstrap(
     settings: Settings, store: AnyStore, *, clock: Clock | None = None, sender: webhooks.Sender = http_send,
     resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
@@ -58,12 +66,14 @@ def bootstrap(
     clock = clock or SystemClock()
     runner = AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
     shared_count = getattr(store, "hit_window", None)  # PostgreSQL: one count for every process
+    rules = Rules(scoring=server_default(settings.scoring, points=settings.points_per_game,
+                                         best_of=settings.default_best_of))
     return Services(
         store=store, settings=settings, clock=clock, limiter=RateLimiter(clock, shared=shared_count),
-        rules=Rules(scoring=server_default(settings.scoring, points=settings.points_per_game,
-                                           best_of=settings.default_best_of)),
+        rules=rules,
         lifetimes=TokenLifetimes(access=settings.access_token_ttl, refresh=settings.refresh_token_ttl),
-        runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner),
+        runner=runner, url_guard=runner.guard, dispatcher=Dispatcher(store, settings, clock, runner=runner,
+                                                                        rules=rules, mailer=_mailer(settings)),
         output_states=ReadCache(max_stale=settings.output_max_stale),
         event_snapshots=ReadCache(max_stale=settings.event_max_stale),
         reads=ReadCache(), audit_enabled=audit_enabled,

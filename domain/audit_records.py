@@ -18,6 +18,7 @@ class ActorKind(StrEnum):
     PARTNER = "partner"
     SCORER = "scorer"
     REGISTRATION = "registration"
+    PLAYER = "player"  # a person's own link (contract §21): id is their personID
     SYSTEM = "system"
 
 

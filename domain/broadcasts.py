@@ -67,7 +67,17 @@ class BroadcastChange:
     tables: list[Court] = UNSET
     require_check_in: bool = UNSET  # event day (contract §14), operator only
     rest_minutes: int = UNSET
+    self_check_in: bool = UNSET  # players' own links (contract §21)
+    self_report: bool = UNSET
+    self_report_confirm_minutes: int = UNSET
     scoring: Scoring | None = UNSET  # None: back to the server's format
+
+
+def event_day(broadcast: Broadcast) -> dict[str, Any]:
+    """The broadcast's event-day settings as the operator read shows them (contract §14, §21)."""
+    return {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes,
+            "selfCheckIn": broadcast.self_check_in, "selfReport": broadcast.self_report,
+            "selfReportConfirmMinutes": broadcast.self_report_confirm_minutes}
 
 
 def get_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> Broadcast:
@@ -165,7 +175,7 @@ def _tables(uow: UnitOfWork, broadcast: Broadcast) -> list[Table]:
 
 
 #: The event day's settings (contract §14): audited as `broadcast.event_settings_changed`, apart from the rest.
-EVENT_SETTINGS = ("requireCheckIn", "restMinutes")
+EVENT_SETTINGS = ("requireCheckIn", "restMinutes", "selfCheckIn", "selfReport", "selfReportConfirmMinutes")
 
 
 def _audited(uow: UnitOfWork, broadcast: Broadcast) -> dict[str, Any]:
@@ -253,11 +263,17 @@ def patch_broadcast(
         broadcast.scoreboard_ids = change.scoreboard_ids
     if given(change.tables):
         _configure_courts(uow, broadcast, change.tables, now=now, cancelled=cancelled)
-    settings_before = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
+    settings_before = event_day(broadcast)
     if given(change.require_check_in):
         broadcast.require_check_in = change.require_check_in
     if given(change.rest_minutes):
         broadcast.rest_minutes = change.rest_minutes
+    if given(change.self_check_in):
+        broadcast.self_check_in = change.self_check_in
+    if given(change.self_report):
+        broadcast.self_report = change.self_report
+    if given(change.self_report_confirm_minutes):
+        broadcast.self_report_confirm_minutes = change.self_report_confirm_minutes
     if given(change.scoring):
         broadcast.scoring = change.scoring.json() if change.scoring else None
         broadcast.scoring_name = change.scoring.name if change.scoring else None
@@ -265,7 +281,7 @@ def patch_broadcast(
     _refresh_output_links(uow, broadcast, now=now)
     broadcast.updated_on = iso(now)
     stored = uow.broadcasts.put(broadcast)
-    settings_after = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
+    settings_after = event_day(broadcast)
     if settings_after != settings_before:  # the event day's settings (contract §14): their own entry
         audit.record(uow, account_id=account_id, action="broadcast.event_settings_changed",
                      target=("broadcast", broadcast.id), before=settings_before, after=settings_after, now=now)

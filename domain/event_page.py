@@ -119,7 +119,7 @@ class Snapshot:
     people: dict[str, dict[str, Any]]
 
 
-def _card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None
+def match_card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None
           ) -> dict[str, Any]:
     """One match as the page shows it (court, sides, games, times); the same shape everywhere on the page."""
     state = outputs.match_state(uow, match)
@@ -159,14 +159,14 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
         active = active_match(uow, table.id)
         queue = uow.matches.queue(table.id)
         starts = estimator.court(table, active=active, queue=queue).starts
-        now_card = None if active is None else _card(uow, active, table, estimate=None)
-        queued = [_card(uow, m, table, estimate=iso(starts[m.id]) if m.id in starts else None)
+        now_card = None if active is None else match_card(uow, active, table, estimate=None)
+        queued = [match_card(uow, m, table, estimate=iso(starts[m.id]) if m.id in starts else None)
                   for m in queue]
         courts.append({"label": table.label, "match": now_card,
                        "called": [c for c in queued if c["calledOn"]],
                        "upNext": queued[:UP_NEXT]})
         finished = uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)
-        done = [_card(uow, m, table, estimate=None) for m in finished]
+        done = [match_card(uow, m, table, estimate=None) for m in finished]
         cards += ([now_card] if now_card else []) + queued + done
         made += ([active] if active else []) + queue + finished
     # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
@@ -174,7 +174,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
     drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
     decided = sorted(draw_hooks.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
     pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
-    pooled = [_card(uow, m, None, estimate=pool_starts.get(m.id))
+    pooled = [match_card(uow, m, None, estimate=pool_starts.get(m.id))
               | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]
     waiting = {"matches": pooled[:min(WAITING, len(pool))], "more": max(0, len(pool) - WAITING)}
     cards += pooled

@@ -20,7 +20,7 @@ from domain.models import Link
 from domain.ports import UnitOfWork
 
 MAX_KEY_LENGTH = 200
-PUBLIC_KEY = re.compile(r"\b(?:out|scr|reg|evt)_[A-Za-z0-9_-]{16,}")
+PUBLIC_KEY = re.compile(r"\b(?:out|scr|reg|evt|ply)_[A-Za-z0-9_-]{16,}")
 
 
 def redact(text: str) -> str:

@@ -26,6 +26,7 @@ class EventType(StrEnum):
     MATCH_COMPLETED = "match.completed"
     MATCH_RESULT_UPDATED = "match.result_updated"
     MATCH_CANCELLED = "match.cancelled"
+    MATCH_CALLED = "match.called"  # contract §21: the players were called to the court (for partners who text)
     INTEGRATION_TEST = "integration.test"
 
 
@@ -33,8 +34,9 @@ class EventType(StrEnum):
 #: match emits them.
 MATCH_EVENTS = (EventType.MATCH_STARTED, EventType.MATCH_SCORE_UPDATED, EventType.MATCH_COMPLETED,
                 EventType.MATCH_RESULT_UPDATED)
-#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match).
-OPT_IN_EVENTS = (EventType.MATCH_CANCELLED,)
+#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match;
+#: §21: a match was called).
+OPT_IN_EVENTS = (EventType.MATCH_CANCELLED, EventType.MATCH_CALLED)
 #: Every event type `events` may name, and `POST /webhooks/test` may send a sample of.
 SUBSCRIBABLE_EVENTS = MATCH_EVENTS + OPT_IN_EVENTS
 
@@ -223,6 +225,11 @@ class Broadcast:
     require_check_in: bool = False  # event day (contract §14): only checked-in players may start
     rest_minutes: int = 0  # event day: a player rests this long after completing a match
     check_ins: dict[str, str] = field(default_factory=dict)  # a person's name key (§8a) -> when they checked in
+    self_check_in: bool = False  # players may check themselves in through their own link (contract §21)
+    self_report: bool = False  # players may report their results through their own link (§21)
+    self_report_confirm_minutes: int = 10  # a waiting report is confirmed by the server after this long; 0: never
+    reports: list[dict[str, Any]] = field(default_factory=list)  # players' reported results (§21), oldest first
+    mail: list[dict[str, Any]] = field(default_factory=list)  # players' mail (§21), queued and retried, oldest first
     scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the server's
     scoring_name: str | None = None
     seq: int = 0

@@ -104,6 +104,8 @@ class Settings:
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For/Proto/Host/Port are believed (§8a)
     public_url: str | None = None  # the address phones reach for scorer and sign-up links (contract §11)
     time_zone: str | None = None  # IANA zone a schedule's HH:MM times are in (§9a); unset: this machine's zone
+    smtp_url: str | None = None  # smtp://host:port or smtps://user:pass@host:port: players' call-up mail (§21)
+    mail_from: str | None = None  # the sender of that mail; both set or no mail is queued
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -144,6 +146,8 @@ class Settings:
             "idle_timeout": ("COURTSIDE_IDLE_TIMEOUT", int),
             "public_url": ("COURTSIDE_PUBLIC_URL", str),
             "time_zone": ("COURTSIDE_TIME_ZONE", _zone_name),
+            "smtp_url": ("COURTSIDE_SMTP_URL", str),
+            "mail_from": ("COURTSIDE_MAIL_FROM", str),
         }
         values: dict[str, Any] = {}
         for name, (variable, convert) in readers.items():

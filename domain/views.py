@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from domain import formats, scoring
-from domain.broadcasts import _tables, court_scoreboards
+from domain.broadcasts import _tables, court_scoreboards, event_day
 from domain.models import (
     MATCH_EVENTS,
     POOL,
@@ -172,7 +172,7 @@ def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = Fa
     })
     if internal:
         read["managerConnectionID"] = broadcast.manager_connection_id
-        read["eventDay"] = {"requireCheckIn": broadcast.require_check_in, "restMinutes": broadcast.rest_minutes}
+        read["eventDay"] = event_day(broadcast)
     return read
 
 

@@ -23,8 +23,9 @@ from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from domain import operations, webhooks
+from domain import mail, operations, personal, webhooks
 from domain.clock import Clock
+from domain.matches import Rules
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.sender import http_send, resolve_host
@@ -35,6 +36,8 @@ log = logging.getLogger("courtside.webhooks")
 logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 RECOVERY_SECONDS = 5.0  # several processes: how often claims of a stopped process are looked for
+MAIL_SECONDS = 2.0  # how often due mail is looked for (a call-up should arrive while it matters)
+REPORT_SECONDS = 15.0  # how often waiting reports are looked at (a report's wait is given in minutes)
 SHUTDOWN_GRACE = 5.0  # seconds attempts under way may take to finish on shutdown
 
 
@@ -44,13 +47,15 @@ class Dispatcher:
     def __init__(
         self, store: AnyStore, settings: Settings, clock: Clock, *, sender: webhooks.Sender = http_send,
         resolve: webhooks.Resolver = resolve_host, random: Callable[[], float] = random_module.random,
-        runner: AttemptRunner | None = None,
+        runner: AttemptRunner | None = None, rules: Rules | None = None, mailer: mail.Sender | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
         self.runner = runner or AttemptRunner(store, settings, clock, sender=sender, resolve=resolve, random=random)
         self.workers = max(1, settings.webhook_workers)
+        self.rules = rules  # the scoring rules the players' reports are recorded under (§21); None: no such job
+        self.mailer = mailer  # sends players' mail (§21); None: SMTP is not set up, no mail job
         self._scheduler = BackgroundScheduler(
             timezone=UTC, job_defaults={"coalesce": True, "misfire_grace_time": None, "max_instances": 4},
         )
@@ -82,6 +87,10 @@ class Dispatcher:
                                 id="poll")
         self._scheduler.add_job(self.forget_expired_operations, "interval", hours=1, id="operations",
                                 next_run_time=datetime.now(UTC))
+        if self.rules is not None:
+            self._scheduler.add_job(self.confirm_due_reports, "interval", seconds=REPORT_SECONDS, id="reports")
+        if self.mailer is not None:
+            self._scheduler.add_job(self.send_due_mail, "interval", seconds=MAIL_SECONDS, id="mail")
         self._scheduler.start()
         self._started = True
         self.wake()
@@ -93,6 +102,47 @@ class Dispatcher:
                 return operations.forget_expired(uow, now=self.clock.now())
 
         return retrying(work)
+
+    def confirm_due_reports(self) -> int:
+        """The job that confirms players' reports left waiting longer than their broadcast allows (§21); how many.
+        Recorded as the system's."""
+        rules = self.rules
+        if rules is None:
+            return 0
+
+        def work() -> int:
+            with unit_of_work(self.store) as uow:
+                return personal.confirm_due_reports(uow, now=self.clock.now(), rules=rules)
+
+        return retrying(work)
+
+    def send_due_mail(self) -> int:
+        """The job that sends players' due mail (§21), each attempt outside any transaction, its outcome recorded
+        after; how many were sent."""
+        mailer = self.mailer
+        if mailer is None:
+            return 0
+
+        def due() -> list[mail.Outgoing]:
+            with unit_of_work(self.store) as uow:
+                return mail.due_mail(uow, now=self.clock.now())
+
+        sent = 0
+        for outgoing in retrying(due):
+            try:
+                mailer(outgoing)
+                error = None
+            except Exception as exc:  # noqa: BLE001 - any failure of the mail server is retried later
+                error = f"{type(exc).__name__}: {exc}"
+                log.warning("mail %s not sent: %s", outgoing.mail_id, error)
+
+            def record(outgoing: mail.Outgoing = outgoing, error: str | None = error) -> None:
+                with unit_of_work(self.store) as uow:
+                    mail.record_attempt(uow, outgoing, error=error, now=self.clock.now())
+
+            retrying(record)
+            sent += error is None
+        return sent
 
     def recover(self, *, periodic: bool = False) -> int:
         """Make claims whose process is gone due again. On a store shared by several processes (PostgreSQL), the

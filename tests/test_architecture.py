@@ -127,6 +127,8 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.outputs": {"clubName", "externalID", "manualName", "upNext"},
     "domain.paper": {"activeMatch", "bestOf", "calledOn", "checkedIn", "estimatedStartOn", "eventName",
                      "expectedEndOn", "matchRound", "notBefore", "queuePosition", "startedOn"},
+    "domain.mail": {"createdOn", "externalID", "manualName"},
+    "domain.personal": {"calledOn", "checkedIn", "completedOn", "estimatedStartOn", "matchID", "personID"},
     "domain.player_lists": {"connectionID", "externalID", "firstName"},
     "domain.queues": {"externalID", "manualName"},
     "domain.registration": {"firstName", "lastName"},

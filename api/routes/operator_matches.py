@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, post_load, validate
 
 from api.blueprint import Blueprint
 from api.bulk import bulk_response
-from api.context import caller, now, services, unit_of_work
+from api.context import caller, now, public_root, services, unit_of_work
 from api.idempotency import idempotent
 from api.routes.matches import reader, rules
 from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
@@ -31,8 +31,8 @@ from api.schemas.matches import (
     UndoBody,
 )
 from api.security import requires
+from domain import mail, operations, points, results_entry, schedule
 from domain import matches as svc
-from domain import operations, points, results_entry, schedule
 from domain import results as match_results
 from domain.board import Board, court_page
 from domain.errors import Conflict
@@ -231,9 +231,13 @@ def start_match(start: svc.StartMatch | None, match_id: str) -> Json:
 @blp.alt_response(409, description="match_not_pending: only a pending match is called.")
 def call_match(match_id: str) -> Json:
     """Call a pending match's players to its court: `calledOn` shows "Called to {court}" on the venue display,
-    the event page and the board until it starts (calling again updates `calledOn`)."""
+    the event page and the board until it starts (calling again updates `calledOn`); players with an email get a
+    call-up mail (queued, sent by the scheduler) when SMTP is set up (contract §21)."""
+    settings = services().settings
+    setup = mail.MailSetup(root=public_root()) if settings.smtp_url and settings.mail_from else None
     with unit_of_work() as uow:
-        return {"data": reader(uow).read(svc.call_match(uow, account_id=_account(), match_id=match_id, now=now()))}
+        return {"data": reader(uow).read(mail.call_match(uow, account_id=_account(), match_id=match_id, now=now(),
+                                                         setup=setup))}
 
 
 class WalkoverBody(Strict):

@@ -20,7 +20,7 @@ from flask import Response, render_template
 from api.blueprint import Blueprint
 from api.context import caller, now, public_root, services, unit_of_work
 from api.security import requires
-from domain import paper
+from domain import paper, personal
 from domain.clock import parse_iso
 from domain.ports import UnitOfWork
 
@@ -95,12 +95,20 @@ def _results(uow: UnitOfWork, broadcast_id: str) -> Json:
 
 
 @_route("sign-in", "The desk's sign-in sheet to print: every player of the broadcast sorted by surname with a box "
-                   "to tick, ticked for those already checked in, and the counts (contract §14).")
+                   "to tick, ticked for those already checked in, the counts (contract §14), and each player's own "
+                   "link as a small QR code (§21).")
 def _sign_in(uow: UnitOfWork, broadcast_id: str) -> Json:
-    return paper.sign_in_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now())
+    return personal.sign_in_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
+                                  root=public_root())
 
 
 @_route("qr", "The QR sheet to print: every court's scorer link, the sign-up links and the event page, each as a "
               "QR code with its URL (contract §9a). Scorer links are secrets: hand each to its umpire.")
 def _qr(uow: UnitOfWork, broadcast_id: str) -> Json:
     return paper.link_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(), root=public_root())
+
+
+@_route("player-cards", "Player cards to print: one card per person of the broadcast with their name, club and own "
+                        "link as a QR code and short URL (contract §21). Each link is personal: hand it to its player.")
+def _player_cards(uow: UnitOfWork, broadcast_id: str) -> Json:
+    return personal.player_cards(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(), root=public_root())

@@ -86,6 +86,8 @@ class ManualPlayer(PlayerFields):
 
     externalID = str_field(OTHER, min_length=1)
     firstName = name_field(NAME, required=True)
+    email = fields.Email(validate=validate.Length(max=254), metadata={
+        "description": "for call-up mail (contract §21); operator reads only"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> NewManualPlayer:
@@ -98,6 +100,8 @@ class PlayerEdit(PlayerFields):
     OPENAPI: dict[str, Any] = {"minProperties": 1}
     externalID = str_field(OTHER, min_length=1)
     firstName = name_field(NAME)
+    email = fields.Email(validate=validate.Length(max=254), metadata={
+        "description": "for call-up mail (contract §21); operator reads only"})
 
     @validates_schema
     def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -117,6 +121,8 @@ class PlayerImportRow(Strict):
     clubName = str_field(NAME)
     country = str_field(OTHER)
     gender = str_field(OTHER)
+    email = fields.Email(validate=validate.Length(max=254), metadata={
+        "description": "for call-up mail (contract §21); operator reads only"})
 
 
 class PlayerImport(Strict):
@@ -149,6 +155,7 @@ class PlayerRead(Schema):
 class OperatorPlayerRead(PlayerRead):
     id = fields.String(metadata={"description": "manual entries: the ID to remove them by"})
     connectionID = fields.String(metadata={"description": "mapped entries: the connection that synced it"})
+    email = fields.String(metadata={"description": "for call-up mail (contract §21); never in partner reads"})
 
 
 class PlayerImportRowResult(Schema):
@@ -423,11 +430,18 @@ class EventDay(Strict):
     requireCheckIn = StrictBoolean(metadata={"description": "only checked-in players may start (default false)"})
     restMinutes = StrictInteger(validate=validate.Range(min=0, max=240),
                                 metadata={"description": "rest after a match before the next (default 0)"})
+    selfCheckIn = StrictBoolean(metadata={"description": "players may check in through their own link (§21)"})
+    selfReport = StrictBoolean(metadata={"description": "players may report results through their own link"})
+    selfReportConfirmMinutes = StrictInteger(validate=validate.Range(min=0, max=120), metadata={
+        "description": "a waiting report is confirmed by the server after this long; 0: never (default 10)"})
 
 
 class EventDayRead(Schema):
     requireCheckIn = fields.Boolean(required=True)
     restMinutes = fields.Integer(required=True)
+    selfCheckIn = fields.Boolean(required=True)
+    selfReport = fields.Boolean(required=True)
+    selfReportConfirmMinutes = fields.Integer(required=True)
 
 
 class OperatorBroadcastPatch(BroadcastPatch):
@@ -438,8 +452,10 @@ class OperatorBroadcastPatch(BroadcastPatch):
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> BroadcastChange:
         event_day = data.pop("eventDay", {})
-        day = {name: event_day[key] for key, name in (("requireCheckIn", "require_check_in"),
-                                                      ("restMinutes", "rest_minutes")) if key in event_day}
+        day = {name: event_day[key] for key, name in (
+            ("requireCheckIn", "require_check_in"), ("restMinutes", "rest_minutes"),
+            ("selfCheckIn", "self_check_in"), ("selfReport", "self_report"),
+            ("selfReportConfirmMinutes", "self_report_confirm_minutes")) if key in event_day}
         return BroadcastChange(**{BROADCAST_FIELDS[name]: value for name, value in data.items()}, **day)
 
 

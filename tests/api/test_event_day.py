@@ -72,21 +72,25 @@ def day(operator: Api, clock: FixedClock) -> Day:
 
 
 # ------------------------------------------------------------------------------------------------ settings
+SELF = {"selfCheckIn": False, "selfReport": False, "selfReportConfirmMinutes": 10}  # §21's keys, at their defaults
+
+
 def test_event_day_defaults_and_patch(day: Day) -> None:
-    assert day.broadcast["eventDay"] == {"requireCheckIn": False, "restMinutes": 0}
+    assert day.broadcast["eventDay"] == {"requireCheckIn": False, "restMinutes": 0} | SELF
     response = day.settings(requireCheckIn=True, restMinutes=15)
     assert response.status_code == 200
-    assert response.json["data"]["eventDay"] == {"requireCheckIn": True, "restMinutes": 15}
-    assert day.settings(restMinutes=0).json["data"]["eventDay"] == {"requireCheckIn": True, "restMinutes": 0}
+    assert response.json["data"]["eventDay"] == {"requireCheckIn": True, "restMinutes": 15} | SELF
+    assert day.settings(restMinutes=0).json["data"]["eventDay"] == {"requireCheckIn": True, "restMinutes": 0} | SELF
 
 
 @pytest.mark.parametrize("event_day", [{"restMinutes": 241}, {"restMinutes": -1}, {"restMinutes": "5"},
-                                       {"restMinutes": 1.5}, {"requireCheckIn": "yes"}, {"other": 1}])
+                                       {"restMinutes": 1.5}, {"requireCheckIn": "yes"}, {"other": 1},
+                                       {"selfReportConfirmMinutes": 121}, {"selfCheckIn": "yes"}])
 def test_bad_event_day_is_400_and_changes_nothing(day: Day, event_day: dict[str, Any]) -> None:
     response = day.settings(**event_day)
     assert response.status_code == 400 and response.json["error"]["code"] == "validation_failed"
     read = day.operator.get("/operator/broadcasts").json["data"][0]
-    assert read["eventDay"] == {"requireCheckIn": False, "restMinutes": 0}
+    assert read["eventDay"] == {"requireCheckIn": False, "restMinutes": 0} | SELF
 
 
 def test_partner_reads_have_no_event_day(day: Day, partner: Api) -> None:

@@ -41,7 +41,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "api" / "examples.json"
 REDIRECT = "https://partner.example.com/oauth/callback"
 VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).decode().rstrip("=")
-SECRET = re.compile(r"\b(svc_(?:test|token|refresh|op)_|whsec_|sco_|reg_|evt_|out_)[A-Za-z0-9_\-+/=]{16,}")
+SECRET = re.compile(r"\b(svc_(?:test|token|refresh|op)_|whsec_|sco_|reg_|evt_|out_|ply_)[A-Za-z0-9_\-+/=]{16,}")
 Json = dict[str, Any]
 
 
@@ -274,6 +274,17 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     s.call("POST", f"/operator/broadcasts/{desk['id']}/event-page/enable", op)
     s.call("POST", f"/operator/broadcasts/{desk['id']}/event-page/rotate", op)
     s.call("POST", f"/operator/broadcasts/{desk['id']}/event-page/disable", op)
+    s.call("GET", f"/operator/broadcasts/{desk['id']}/people/{people[0]['personID']}/link", op)
+    s.call("POST", f"/operator/broadcasts/{desk['id']}/people/{people[0]['personID']}/link/rotate", op)
+    s.call("PATCH", f"/operator/broadcasts/{desk['id']}", op, {"eventDay": {"selfReport": True}})
+    ann_id = next(p["personID"] for p in people if p["name"] == "Ann Lee")
+    ann_url = s.call("GET", f"/operator/broadcasts/{desk['id']}/people/{ann_id}/link", op)["data"]["url"]
+    reported = s.client.post("/me/" + ann_url.rsplit("/me/", 1)[1] + f"/matches/{made['id']}/report",
+                             json={"gameScores": [{"a": 11, "b": 5}, {"a": 11, "b": 7}, {"a": 11, "b": 9}]})
+    assert reported.status_code == 200, reported.get_data(as_text=True)
+    waiting = s.call("GET", f"/operator/broadcasts/{desk['id']}/reports?status=waiting", op)["data"]
+    s.call("POST", f"/operator/reports/{waiting[0]['reportID']}/accept", op, {})
+    s.call("GET", "/operator/mail", op)
     draw_body = {"broadcastID": desk["id"], "name": "Juniors round robin", "format": "round_robin", "bestOf": 3,
                  "entries": [{"players": [{"manualName": name}], "seed": seed}
                              for seed, name in enumerate(["Gus Hale", "Ida Jones", "Jo King", "Kai Lund"], 1)]}

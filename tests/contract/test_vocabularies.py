@@ -144,7 +144,7 @@ def test_a_request_outside_a_vocabulary_is_400_naming_its_values(partner: Api) -
     assert events.status_code == 400
     assert events.json["error"]["details"]["json"]["events"] == {
         "1": ["Must be one of: match.started, match.score_updated, match.completed, match.result_updated, "
-              "match.cancelled."]}
+              "match.cancelled, match.called."]}
 
 
 # ------------------------------------------------------------------------------------ what the server returns
@@ -216,6 +216,7 @@ def test_event_types_and_delivery_states_the_server_returns_are_members(
         ok(operator.post(f"/operator/matches/{match_id}/{action}", json=body))
     assert ok(partner.post("/webhooks/test"))["status"] == DeliveryStatus.DELIVERED
     assert ok(partner.post("/webhooks/test", json={"type": "match.cancelled"}))["status"] == DeliveryStatus.DELIVERED
+    assert ok(partner.post("/webhooks/test", json={"type": "match.called"}))["status"] == DeliveryStatus.DELIVERED
     receiver.reply(410)  # gone: no retry left
     assert ok(partner.post("/webhooks/test"), 202)["status"] == DeliveryStatus.FAILED
     with unit_of_work(store) as uow:  # what the dispatcher does first: claim the oldest due delivery

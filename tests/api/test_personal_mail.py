@@ -1,0 +1,142 @@
+"""Contract §21: call-up mail. With SMTP set up, a player with an email gets "Called to Court 3 – Ann Lee v Bo Kim"
+with their personal link: queued with the call (never sent on the request path), sent by the scheduler's job to a
+real SMTP server (aiosmtpd on 127.0.0.1), retried while the server fails, listed in `GET /operator/mail`. The
+email is an operator field of a player: operator reads show it, partner reads never do."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from flask import Flask
+
+from domain.clock import FixedClock
+from domain.settings import Settings
+from tests.api.test_matches import make_player_list, make_tables
+from tests.api.test_partner_first_day import sync
+from tests.conftest import Api
+from tests.server_process import free_port
+from tests.webhook_receiver import closed_port_url
+
+
+class Inbox:
+    """An aiosmtpd handler keeping every message it receives."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+@pytest.fixture
+def inbox() -> Iterator[tuple[Inbox, int]]:
+    handler, port = Inbox(), free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield handler, port
+    controller.stop()
+
+
+@pytest.fixture
+def settings(settings: Settings, inbox: tuple[Inbox, int]) -> Settings:
+    return settings.with_(smtp_url=f"smtp://127.0.0.1:{inbox[1]}", mail_from="desk@club.example")
+
+
+def day_with_members(operator: Api) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Court 1 and Court 3 on the members' list; Ann Lee (with an email) v Bo Kim (without) on Court 3."""
+    broadcast = operator.post("/operator/broadcasts", json={
+        "name": "Club Day", "tables": [{"label": "Court 1"}, {"label": "Court 3"}]}).json["data"]
+    house = operator.post("/operator/player-lists", json={"name": "Members"}).json["data"]
+    added = operator.post(f"/operator/player-lists/{house['id']}/players", json={
+        "firstName": "Ann", "lastName": "Lee", "email": "ann@example.org"})
+    assert added.status_code == 201, added.json
+    assert added.json["data"]["players"][-1]["email"] == "ann@example.org"
+    operator.post(f"/operator/player-lists/{house['id']}/players", json={"firstName": "Bo", "lastName": "Kim"})
+    court = broadcast["tables"][1]["id"]
+    assert operator.patch(f"/operator/tables/{court}", json={"playerListExternalID": house["id"]}).status_code == 200
+    match = operator.post("/operator/matches", json={
+        "tableID": court, "playerA": {"manualName": "Ann Lee"}, "playerB": {"manualName": "Bo Kim"}}).json["data"]
+    return broadcast, match
+
+
+def test_a_call_up_mails_the_player_with_their_link_from_the_scheduler(
+        operator: Api, app: Flask, inbox: tuple[Inbox, int]) -> None:
+    broadcast, match = day_with_members(operator)
+    assert operator.post(f"/operator/matches/{match['id']}/call").status_code == 200
+    assert inbox[0].messages == []  # queued, not sent on the request path
+    (queued,) = operator.get("/operator/mail").json["data"]
+    assert queued["status"] == "pending" and queued["to"] == "ann@example.org"
+    assert queued["subject"] == "Called to Court 3 – Ann Lee v Bo Kim"
+
+    assert app.services.dispatcher.send_due_mail() == 1  # type: ignore[attr-defined]
+    (received,) = inbox[0].messages
+    assert received["To"] == "ann@example.org" and received["From"] == "desk@club.example"
+    assert received["Subject"] == "Called to Court 3 – Ann Lee v Bo Kim"
+    body = received.get_content()
+    people = operator.get(f"/operator/broadcasts/{broadcast['id']}/people").json["data"]
+    ann = next(p["personID"] for p in people if p["name"] == "Ann Lee")
+    url = operator.get(f"/operator/broadcasts/{broadcast['id']}/people/{ann}/link").json["data"]["url"]
+    assert url in body
+    page: Any = app.test_client().get("/me/" + url.rsplit("/me/", 1)[1] + "/state")
+    assert page.json["data"]["called"]["court"] == "Court 3"
+    (sent,) = operator.get("/operator/mail", query_string={"status": "sent"}).json["data"]
+    assert sent["attempts"] == 1 and sent["sentOn"] is not None and sent["nextAttemptOn"] is None
+    assert app.services.dispatcher.send_due_mail() == 0  # type: ignore[attr-defined]
+    assert len(inbox[0].messages) == 1
+
+
+def test_a_failing_mail_server_is_retried_and_shown(
+        operator: Api, app: Flask, inbox: tuple[Inbox, int], clock: FixedClock) -> None:
+    _, match = day_with_members(operator)
+    operator.post(f"/operator/matches/{match['id']}/call")
+    dispatcher = app.services.dispatcher  # type: ignore[attr-defined]
+    working = dispatcher.mailer
+    dispatcher.mailer.port = free_port()  # nobody listens there
+    assert dispatcher.send_due_mail() == 0
+    (failing,) = operator.get("/operator/mail").json["data"]
+    assert failing["status"] == "failing" and failing["attempts"] == 1 and failing["lastError"]
+    assert dispatcher.send_due_mail() == 0 and inbox[0].messages == []  # not due again yet
+    dispatcher.mailer.port = inbox[1]
+    assert dispatcher.mailer is working
+    clock.advance(11)
+    assert dispatcher.send_due_mail() == 1
+    assert len(inbox[0].messages) == 1
+    (sent,) = operator.get("/operator/mail").json["data"]
+    assert sent["status"] == "sent" and sent["attempts"] == 2
+
+
+def test_no_mail_without_an_email_and_partner_reads_never_show_it(operator: Api, partner: Api) -> None:
+    house = operator.post("/operator/player-lists", json={"name": "Members"}).json["data"]
+    bad = operator.post(f"/operator/player-lists/{house['id']}/players", json={"firstName": "X", "email": "nope"})
+    assert bad.status_code == 400 and "email" in bad.json["error"]["details"]["json"]
+    added = operator.post(f"/operator/player-lists/{house['id']}/players", json={"firstName": "Cy"}).json["data"]
+    cy = added["players"][-1]
+    edited = operator.patch(f"/operator/player-lists/{house['id']}/players/{cy['id']}", json={"email": "cy@x.org"})
+    assert edited.status_code == 200, edited.json
+    assert edited.json["data"]["players"][-1]["email"] == "cy@x.org"
+    assert "cy@x.org" not in str(partner.get("/player-lists").json)
+
+
+def called_events(partner: Api) -> list[dict[str, Any]]:
+    return [d["payload"] for d in partner.get("/webhooks?eventType=match.called").json["data"]]
+
+
+def test_match_called_reaches_a_partner_only_when_named(partner: Api, operator: Api) -> None:
+    tables = make_tables(partner)
+    make_player_list(partner)
+    partner.patch("/webhooks/configuration", json={"url": closed_port_url()})
+    first = sync(partner, tables, "m1")
+    assert operator.post(f"/operator/matches/{first['id']}/call").status_code == 200
+    assert called_events(partner) == []  # the seed's four stay the default
+    partner.patch("/webhooks/configuration", json={"url": closed_port_url(), "events": ["match.called"]})
+    second = sync(partner, tables, "m2")
+    assert operator.post(f"/operator/matches/{second['id']}/call").status_code == 200
+    [event] = called_events(partner)
+    assert event["type"] == "match.called"
+    assert event["data"]["match"]["id"] == second["id"] and event["data"]["match"]["calledOn"] is not None
