@@ -23,8 +23,10 @@ INFO_FILE = "courtside.json"
 
 def write_file_atomically(path: Path, text: str, mode: int = 0o600) -> None:
     """Write `path` whole or not at all (temp file, fsync, rename, fsync the dir): a crash never leaves half.
-    Private by default: a data dir's files are 0600 (contract §8a)."""
-    temp = path.with_name(path.name + ".tmp")
+    Private by default: a data dir's files are 0600 (contract §8a). The temp file is this process's own: several
+    processes serving one data dir (PostgreSQL, §12) each record their address at once without taking another's
+    temp file away."""
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     temp.unlink(missing_ok=True)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     with os.fdopen(fd, "w") as out:

@@ -20,7 +20,7 @@ from domain.clock import iso
 from domain.events import record_event
 from domain.ids import new_id
 from domain.models import Broadcast, EventType, Match
-from domain.names import name_key
+from domain.names import full_name, name_key, side_name
 from domain.people import person_id
 from domain.ports import UnitOfWork
 from domain.views import Reader
@@ -38,10 +38,6 @@ class MailSetup:
     root: str
 
 
-def _player_name(player: dict[str, Any]) -> str:
-    return " ".join(str(player[f]) for f in ("firstName", "lastName") if player.get(f))
-
-
 def _addresses(uow: UnitOfWork, match: Match) -> dict[str, str]:
     """Each side's player's email, by the name the match shows: the list entry the side names (externalID), else
     the entry of the match's list with that display name."""
@@ -54,7 +50,7 @@ def _addresses(uow: UnitOfWork, match: Match) -> dict[str, str]:
             continue
         name = names.get(side) or ref.get("manualName") or ""
         entry = next((p for p in players if ref.get("externalID") and p.get("externalID") == ref.get("externalID")),
-                     None) or next((p for p in players if name and name_key(_player_name(p)) == name_key(name)), None)
+                     None) or next((p for p in players if name and name_key(full_name(p)) == name_key(name)), None)
         if entry is not None and entry.get("email") and name:
             found[name] = str(entry["email"])
     return found
@@ -71,7 +67,7 @@ def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datet
 
     def team(*slots: str) -> str:
         named = [shown.get(slot) or (match.participants.get(slot) or {}).get("manualName") for slot in slots]
-        return " / ".join(n for n in named if n) or "TBD"
+        return side_name(named) or "TBD"
 
     names = {"a": team("playerA", "playerA2"), "b": team("playerB", "playerB2")}
     title = f"Called to {table.label} – {names['a']} v {names['b']}"

@@ -65,7 +65,7 @@ def describe(settings: Settings) -> str:
 
 
 T = TypeVar("T")
-ATTEMPTS = 10
+ATTEMPTS = 20  # a busy PostgreSQL account (every change also moves its audit head, §16) loses more races at once
 
 
 def retrying(work: Callable[[], T], *, attempts: int = ATTEMPTS) -> T:

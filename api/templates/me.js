@@ -31,7 +31,7 @@
     else if (c.estimatedStartOn) box.appendChild(el("div", "meta", "About " + clock(c.estimatedStartOn)));
     c.sides.forEach(function (s, i) {
       var row = el("div", "side" + (c.side === "ab"[i] ? " me" : ""));
-      var who = el("span", "who", s.names.join(" / "));
+      var who = el("span", "who", s.names.join(document.body.getAttribute("data-side-join"))  /* the one person rule's join */);
       if (s.team) who.appendChild(el("small", "", s.team));
       row.appendChild(who);
       row.appendChild(el("span", "g", c.status !== "pending" ? s.games : ""));
