@@ -474,8 +474,10 @@ def item_problem(fmt: Format, index: int, item: Any) -> str | None:
     return _set_problem(fmt, index, item)
 
 
-def _invalid(index: int, message: str) -> Invalid:
-    return Invalid(f"Item {index + 1}: {message}", details={"json": {"gameScores": {str(index): [message]}}})
+def _invalid(fmt: Format, index: int, message: str) -> Invalid:
+    """`400 validation_failed` naming the item: "Game 2: ..." (a games format) or "Set 2: ..." (sets)."""
+    item = "Game" if isinstance(fmt, GamesFormat) else "Set"
+    return Invalid(f"{item} {index + 1}: {message}", details={"json": {"gameScores": {str(index): [message]}}})
 
 
 def check(fmt: Format, items: Sequence[Any], *, final: bool) -> dict[str, int]:
@@ -489,13 +491,13 @@ def check(fmt: Format, items: Sequence[Any], *, final: bool) -> dict[str, int]:
     for index, item in enumerate(items):
         problem = item_problem(fmt, index, item)
         if problem is not None:
-            raise _invalid(index, problem)
+            raise _invalid(fmt, index, problem)
         if max(count.values()) >= needed(fmt):
-            raise _invalid(index, f"the match was already decided (best of {fmt.best_of} {unit}).")
+            raise _invalid(fmt, index, f"the match was already decided (best of {fmt.best_of} {unit}).")
         side = item_winner(fmt, index, item)
         if side is None:
             if index != len(items) - 1:
-                raise _invalid(index, f"only the last of the {unit} can be unfinished.")
+                raise _invalid(fmt, index, f"only the last of the {unit} can be unfinished.")
             continue
         count[side] += 1
     if final and max(count.values()) < needed(fmt):
