@@ -209,7 +209,7 @@ SIGN_UP_PREFIX = "/register/"
 def _check_text(has_body: bool) -> Response | None:
     """No NUL or bidi control character in any string a client sends (contract §8a): path, query, JSON body and
     form, each checked once here, so no route, schema or storage ever sees one (400 naming the field).
-    The public sign-up form answers on its own page instead (`domain.registration` applies the same rule)."""
+    The public sign-up form answers on its own page instead (`domain.event_day.registration` applies the same rule)."""
     found: dict[str, Any] = {}
     if not text.is_clean(request.path):
         found["path"] = {name: [text.MESSAGE] for name, value in (request.view_args or {}).items()

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from api.read_cache import ReadCache
 from domain import webhooks
+from domain.access.oauth import TokenLifetimes
+from domain.access.ratelimit import RateLimiter
 from domain.clock import Clock, SystemClock
-from domain.matches import Rules
-from domain.oauth import TokenLifetimes
-from domain.ratelimit import RateLimiter
-from domain.scoring import server_default
+from domain.match.matches import Rules
+from domain.match.scoring import server_default
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.dispatcher import Dispatcher

@@ -13,8 +13,8 @@ from flask.typing import ResponseReturnValue
 
 from api.bootstrap import Services
 from api.platform import new_request_id, valid_request_id
-from domain.audit import SYSTEM, Actor, ActorKind
-from domain.auth import Principal
+from domain.access.audit import SYSTEM, Actor, ActorKind
+from domain.access.auth import Principal
 from storage.backend import retrying
 from storage.repository import StoreUnitOfWork
 from storage.repository import unit_of_work as store_unit_of_work

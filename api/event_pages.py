@@ -23,10 +23,10 @@ from flask import Blueprint, Response, render_template, request
 from api import errors
 from api.bootstrap import Services
 from api.context import CourtsideFlask, KeptFeed, holds_current, now, services, unit_of_work
-from domain import event_page as svc
 from domain.errors import NotFound
-from domain.estimates import Estimator
+from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
+from domain.public import event_page as svc
 
 blp = Blueprint("event_pages", __name__, template_folder="templates")
 ASSETS = Path(__file__).parent / "templates"

@@ -1,4 +1,5 @@
-"""`@idempotent`: the `Idempotency-Key` header on every create (contract §23; the rule is `domain/idempotency.py`).
+"""`@idempotent`: the `Idempotency-Key` header on every create (contract §23; the rule is
+`domain/partner/idempotency.py`).
 
 Put below `@requires` (the caller is known) and above `@blp.arguments` (a body that fails validation is a 400 and
 nothing is remembered). The view's own unit of work joins the one opened here (`api.context.unit_of_work`), so
@@ -18,7 +19,7 @@ from flask import Response, current_app, g, request
 
 from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
-from domain import idempotency
+from domain.partner import idempotency
 from domain.webhooks.types import KEY_MAX, KEY_MIN
 
 F = TypeVar("F", bound=Callable[..., Any])

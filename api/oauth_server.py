@@ -2,7 +2,7 @@
 
 authlib runs the protocol: client authentication (HTTP Basic or the body), the `authorization_code` grant with
 PKCE and the `refresh_token` grant. This module adapts it to Courtside: the request is built from parameters the
-view already parsed (form or JSON), storage is `domain.oauth` over one unit of work (codes and tokens by hash,
+view already parsed (form or JSON), storage is `domain.access.oauth` over one unit of work (codes and tokens by hash,
 token families, connections), and authlib's answer becomes our body or typed error. The few rules authlib does not
 keep are marked "ours" (docs/decisions.md, "The token endpoint on authlib").
 """
@@ -35,7 +35,7 @@ from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7636 import CodeChallenge, create_s256_code_challenge
 from werkzeug.datastructures import Headers
 
-from domain import oauth
+from domain.access import oauth
 from domain.errors import Invalid, InvalidClient
 from domain.ids import new_secret, same_secret
 from domain.models import App, AuthorizationCode, Connection, Credential

@@ -17,10 +17,10 @@ from flask import Blueprint, Response, render_template, request
 from api import errors
 from api.context import CourtsideFlask, KeptFeed, holds_current, now, services, unit_of_work
 from api.read_cache import ReadCache
-from domain import outputs as svc
 from domain.errors import NotFound
-from domain.estimates import Estimator
+from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
+from domain.public import outputs as svc
 
 blp = Blueprint("output_pages", __name__, template_folder="templates")
 BACKGROUNDS = ("transparent", "dark", "light")

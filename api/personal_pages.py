@@ -29,12 +29,12 @@ from api.context import CourtsideFlask, actor, holds_current, now, services, uni
 from api.event_pages import FEED_HEADERS, PAGE_HEADERS, _stamp
 from api.schemas.common import Strict
 from api.schemas.matches import OP_ID, GameScoreBody
-from domain import personal
-from domain.audit_records import ActorKind
+from domain.access.audit_records import ActorKind
 from domain.errors import Invalid, NotFound, RateLimited
-from domain.estimates import Estimator
+from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
 from domain.ports import UnitOfWork
+from domain.public import personal
 
 blp = Blueprint("personal_pages", __name__, template_folder="templates")
 ASSETS = Path(__file__).parent / "templates"

@@ -19,13 +19,14 @@ from marshmallow import ValidationError
 from api.context import actor, holds_current, now, services, unit_of_work
 from api.errors import status_of
 from api.schemas.matches import ScorerPointBody, ScorerRetireBody, ScorerTapBody
-from domain import operations, registration, scorer
-from domain.audit import ActorKind
+from domain.access.audit import ActorKind
+from domain.access.ratelimit import RateLimiter
 from domain.clock import parse_iso
 from domain.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited
+from domain.event_day import registration
 from domain.ids import hash_secret
-from domain.ratelimit import RateLimiter
-from domain.scorer import ScorerTap
+from domain.match import operations, scorer
+from domain.match.scorer import ScorerTap
 from domain.settings import Settings
 
 blp = Blueprint("phone_pages", __name__, template_folder="templates")

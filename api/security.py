@@ -11,7 +11,7 @@ from flask import g, request
 from api.blueprint import Blueprint
 from api.bootstrap import Services
 from api.context import services
-from domain.auth import Principal, authenticate, require_scope
+from domain.access.auth import Principal, authenticate, require_scope
 from domain.clock import iso
 from domain.errors import RateLimited
 from domain.ids import hash_secret
@@ -36,7 +36,8 @@ AUTH_TABLES = ("credentials", "connections")
 
 def _principal(ctx: Services, *, operator: bool) -> Principal:
     """The caller, from the read cache while no credential or connection has changed since it was read, else
-    from the store (`domain.auth.authenticate`, which raises on anything not accepted, so nothing refused is kept).
+    from the store (`domain.access.auth.authenticate`, which raises
+    on anything not accepted, so nothing refused is kept).
     """
     credential = bearer_credential()
     now = ctx.clock.now()

@@ -26,7 +26,7 @@ from typing import Any
 from api.app import create_app
 from api.bootstrap import bootstrap as build_services
 from bench.bench_audit import LIFTED, OPERATOR_KEY, Client
-from domain.auth import bootstrap
+from domain.access.auth import bootstrap
 from domain.clock import SystemClock
 from domain.settings import Settings
 from storage.backend import open_store

@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from api.app import create_app  # noqa: E402
 from api.bootstrap import bootstrap as build_services  # noqa: E402
 from api.routes import operator_matches  # noqa: E402
-from domain.auth import bootstrap  # noqa: E402
-from domain.board import Board  # noqa: E402
+from domain.access.auth import bootstrap  # noqa: E402
 from domain.clock import FixedClock  # noqa: E402
+from domain.event_day.board import Board  # noqa: E402
 from domain.settings import Settings  # noqa: E402
 from storage.engine import Store  # noqa: E402
 from storage.repository import unit_of_work  # noqa: E402

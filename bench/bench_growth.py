@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.app import create_app  # noqa: E402
 from api.bootstrap import bootstrap as build_services  # noqa: E402
-from domain.auth import bootstrap, house_connection  # noqa: E402
+from domain.access.auth import bootstrap, house_connection  # noqa: E402
 from domain.clock import FixedClock, iso  # noqa: E402
 from domain.ids import hash_secret, new_id  # noqa: E402
 from domain.models import SCOPES, Account, Credential  # noqa: E402

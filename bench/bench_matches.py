@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.app import create_app  # noqa: E402
 from api.bootstrap import bootstrap as build_services
-from domain.auth import bootstrap  # noqa: E402
+from domain.access.auth import bootstrap  # noqa: E402
 from domain.clock import SystemClock  # noqa: E402
 from domain.settings import Settings  # noqa: E402
 from storage.engine import Store  # noqa: E402

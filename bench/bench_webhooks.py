@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.bootstrap import bootstrap  # noqa: E402
-from domain import auth, webhooks  # noqa: E402
+from domain import webhooks  # noqa: E402
+from domain.access import auth  # noqa: E402
 from domain.clock import SystemClock  # noqa: E402
 from domain.events import record_event  # noqa: E402
 from domain.models import EventType  # noqa: E402

@@ -18,7 +18,7 @@ def _audit_chains(settings: Settings) -> Iterator[tuple[str, Iterator[Any], tupl
     that head are expected: from the store (the data dir, or COURTSIDE_DATABASE_URL; head and entries in one
     transaction), or, while a server owns the data dir, from that server's operator API (the head read first, so
     changes made meanwhile may follow it). The hashes are checked here either way."""
-    from domain import audit
+    from domain.access import audit
     from storage.backend import open_store
     from storage.engine import DataDirBusy, StorageError
     from storage.repository import unit_of_work
@@ -58,7 +58,7 @@ def audit_verify(settings: Settings) -> tuple[dict[str, Any], bool]:
     """Walk every account's chain to the head kept apart from it: the entry count and the head, and the first bad
     `seq` of a chain that was changed, had an entry removed (the newest too) or reordered. Returns the report and
     whether every chain is intact."""
-    from domain import audit
+    from domain.access import audit
 
     total, bad, heads = 0, None, []
     for account_id, chain, head, newer_allowed in _audit_chains(settings):
@@ -76,7 +76,7 @@ def audit_verify(settings: Settings) -> tuple[dict[str, Any], bool]:
 
 def audit_export(settings: Settings, out: Path) -> dict[str, Any]:
     """Write every entry (oldest first) to `out` as JSON lines, one entry per line as the API shows it."""
-    from domain import audit
+    from domain.access import audit
 
     temp = out.with_name(out.name + ".tmp")
     count = 0

@@ -66,7 +66,7 @@ def init_data_dir(settings: Settings, store: AnyStore | None = None) -> dict[str
     The key file (mode 0600) is written before storage learns the key's hash, so a crash at any point leaves
     a data dir that the next `init` completes with the same key. `store` is the already open store of `serve`.
     """
-    from domain.auth import bootstrap, has_operator_key, new_operator_key
+    from domain.access.auth import bootstrap, has_operator_key, new_operator_key
     from domain.clock import SystemClock
     from storage.backend import open_store
     from storage.engine import StorageError

@@ -15,7 +15,7 @@ from api.access_log import ACCESS
 from cli.address import forget_address, local_url, record_address
 from cli.data_dir import init_data_dir
 from cli.errors import CliError
-from domain import links
+from domain.public import links
 from domain.settings import Settings
 
 

@@ -10,8 +10,8 @@ import streamlit as st
 
 from console.scoring import sport_name
 from console.ui import client, load
-from domain import formats
 from domain.errors import Invalid
+from domain.match import formats
 
 CUSTOM = "custom"
 INHERIT = "inherit"

@@ -9,8 +9,8 @@ from typing import Any
 
 from console.scoring import format_of, score_line
 from console.ui import side_name
-from domain import formats
-from domain.result_text import parse_games
+from domain.match import formats
+from domain.match.result_text import parse_games
 
 Json = dict[str, Any]
 POOL = "Court pool"

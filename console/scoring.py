@@ -1,6 +1,6 @@
 """The match's scoring format as the console shows it (contract §18): games won, the game in play, the winner.
 
-The rule itself is `domain.formats` (the server checks and plays every point by it); this module only folds a
+The rule itself is `domain.match.formats` (the server checks and plays every point by it); this module only folds a
 match read (its `scoring`, `gameScores` and a live sets match's `currentGame`) into what the buttons and the
 board show. Points are always scored by the server (`/point`), never computed here.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from domain import formats
+from domain.match import formats
 
 Side = Literal["a", "b"]
 Game = dict[str, Any]

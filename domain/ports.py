@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from domain import models
 
 if TYPE_CHECKING:
-    from domain.audit_records import Actor, AuditEntry, AuditQuery
+    from domain.access.audit_records import Actor, AuditEntry, AuditQuery
 
 M = TypeVar("M")
 
@@ -64,7 +64,7 @@ class TableRepo(Repo[models.Table], Protocol):
 
 
 class AuditLog(Protocol):
-    """The accounts' audit chains (`domain.audit`): entries are only ever appended, never changed."""
+    """The accounts' audit chains (`domain.access.audit`): entries are only ever appended, never changed."""
 
     def head(self, account_id: str) -> AuditEntry | None:
         """The account's last entry (the highest `seq`), None before the first."""

@@ -12,8 +12,7 @@ from typing import Any
 
 import orjson
 
-from domain import formats, scoring
-from domain.broadcasts import _tables, court_scoreboards, event_day
+from domain.match import formats, scoring
 from domain.models import (
     MATCH_EVENTS,
     POOL,
@@ -32,10 +31,11 @@ from domain.models import (
     Team,
     WebhookConfig,
 )
-from domain.outputs import design_of
-from domain.player_lists import Player
+from domain.partner.broadcasts import _tables, court_scoreboards, event_day
+from domain.partner.player_lists import Player
+from domain.partner.queues import SIDES, active_match, player_list_of, side_names
 from domain.ports import UnitOfWork
-from domain.queues import SIDES, active_match, player_list_of, side_names
+from domain.public.outputs import design_of
 
 
 def match_view(

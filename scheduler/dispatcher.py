@@ -23,9 +23,11 @@ from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from domain import mail, operations, personal, webhooks
+from domain import webhooks
 from domain.clock import Clock
-from domain.matches import Rules
+from domain.match import operations
+from domain.match.matches import Rules
+from domain.public import mail, personal
 from domain.settings import Settings
 from scheduler.attempts import AttemptRunner
 from scheduler.sender import http_send, resolve_host

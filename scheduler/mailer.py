@@ -10,7 +10,7 @@ import smtplib
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
-from domain.mail import Outgoing
+from domain.public.mail import Outgoing
 
 TIMEOUT = 20.0
 

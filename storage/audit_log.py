@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.audit import AuditEntry, AuditQuery
+from domain.access.audit import AuditEntry, AuditQuery
 from storage.port import Ordering
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from domain import models
-from domain.audit import SYSTEM, Actor
+from domain.access.audit import SYSTEM, Actor
 from domain.models import MatchStatus
 from domain.ports import AuditLog
 from storage.audit_log import PgAuditLog, TinyAuditLog

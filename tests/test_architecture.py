@@ -101,7 +101,7 @@ def test_no_project_module_imports_a_module_that_imports_it() -> None:
 def test_the_checker_sees_function_level_and_relative_imports() -> None:
     """The parser is not blind: a lazy import inside a function is an import (cli imports storage that way)."""
     assert "storage.backend" in imports_of("cli.data_dir")
-    assert "domain.audit_records" in imports_of("domain.ports")
+    assert "domain.access.audit_records" in imports_of("domain.ports")
 
 
 # ------------------------------------------------------------------ camelCase stays in api/schemas
@@ -111,28 +111,28 @@ CAMEL_CASE = re.compile(r"^[a-z]+[A-Z][A-Za-z0-9]*$")
 #: reach the domain as dicts (api/schemas builds a typed command), so what is left is records the domain keeps in
 #: their wire shape, documented in `docs/decisions.md` ("camelCase in the domain"): a list's players and a match's
 #: participant references (`PlayerList.players`, `Team.players`, `Match.participants`), a webhook secret's
-#: rotations (`WebhookConfig.rotations`), an audit entry's view (`domain.audit` verifies the exported chain), and
+#: rotations (`WebhookConfig.rotations`), an audit entry's view (`domain.access.audit` verifies the exported chain), and
 #: the read views that other read modules compose (board, paper sheets, the event page). Adding a key or a module
 #: here is a decision to write down there; a key no longer read must leave this table too.
 CAMEL_CASE_READS: dict[str, set[str]] = {
-    "domain.audit": {"prevHash", "requestID"},
-    "domain.availability": {"clubName", "externalID", "manualName"},
-    "domain.board": {"activeMatch"},
+    "domain.access.audit": {"prevHash", "requestID"},
+    "domain.event_day.availability": {"clubName", "externalID", "manualName"},
+    "domain.event_day.board": {"activeMatch"},
     "domain.draws.service": {"externalID"},
-    "domain.event_page": {"calledOn", "completedOn", "currentGame", "currentSet", "finishedText", "scoreText",
+    "domain.public.event_page": {"calledOn", "completedOn", "currentGame", "currentSet", "finishedText", "scoreText",
                           "drawMatchID", "drawMatches", "entryID",
                           "estimatedStartOn", "matchID", "personID", "resultType", "winnerEntryID"},
-    "domain.formats": {"decidingGame"},  # a stored format object is the §18 object itself
-    "domain.matches": {"externalID"},
-    "domain.outputs": {"clubName", "externalID", "manualName", "upNext"},
-    "domain.paper": {"activeMatch", "bestOf", "calledOn", "checkedIn", "estimatedStartOn", "eventName",
+    "domain.match.formats": {"decidingGame"},  # a stored format object is the §18 object itself
+    "domain.match.matches": {"externalID"},
+    "domain.public.outputs": {"clubName", "externalID", "manualName", "upNext"},
+    "domain.public.paper": {"activeMatch", "bestOf", "calledOn", "checkedIn", "estimatedStartOn", "eventName",
                      "expectedEndOn", "matchRound", "notBefore", "queuePosition", "startedOn"},
-    "domain.mail": {"createdOn", "externalID", "manualName"},
-    "domain.personal": {"calledOn", "checkedIn", "completedOn", "estimatedStartOn", "matchID", "personID"},
-    "domain.player_lists": {"connectionID", "externalID", "firstName"},
-    "domain.queues": {"externalID", "manualName"},
-    "domain.registration": {"firstName", "lastName"},
-    "domain.schedule": {"externalID", "manualName"},
+    "domain.public.mail": {"createdOn", "externalID", "manualName"},
+    "domain.public.personal": {"calledOn", "checkedIn", "completedOn", "estimatedStartOn", "matchID", "personID"},
+    "domain.partner.player_lists": {"connectionID", "externalID", "firstName"},
+    "domain.partner.queues": {"externalID", "manualName"},
+    "domain.event_day.registration": {"firstName", "lastName"},
+    "domain.event_day.schedule": {"externalID", "manualName"},
     "domain.webhooks.config": {"keyHash", "rotatedOn"},
 }
 

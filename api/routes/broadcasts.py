@@ -11,7 +11,8 @@ from api.idempotency import idempotent
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import BroadcastCreate, BroadcastPatch, BroadcastRead
 from api.security import requires
-from domain import broadcasts, views
+from domain import views
+from domain.partner import broadcasts
 
 blp = Blueprint("broadcasts", __name__, description="Broadcasts and their courts")
 

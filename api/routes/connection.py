@@ -8,7 +8,7 @@ from api.blueprint import Blueprint
 from api.context import caller, now, unit_of_work
 from api.schemas.common import envelope
 from api.security import requires
-from domain import auth
+from domain.access import auth
 
 blp = Blueprint("connection", __name__, description="The active connection")
 

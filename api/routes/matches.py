@@ -22,9 +22,9 @@ from api.schemas.matches import (
     MatchSyncSchema,
 )
 from api.security import requires
-from domain import matches as svc
 from domain.bulk import check_unique, each
 from domain.errors import Invalid
+from domain.match import matches as svc
 from domain.models import Match
 from domain.ports import UnitOfWork
 from domain.views import Reader

@@ -15,7 +15,8 @@ from api.oauth_server import TokenRequest, TokenServer, token_body
 from api.routes.connection import RevokedSchema
 from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, name_field, str_field
 from api.security import requires
-from domain import oauth, views
+from domain import views
+from domain.access import oauth
 from domain.errors import DomainError, Invalid, NotFound, RateLimited
 from domain.models import ConnectionKind
 from domain.pagination import paginate

@@ -12,9 +12,10 @@ from api.idempotency import idempotent
 from api.schemas.common import Strict, envelope, list_envelope, name_field
 from api.schemas.scoring import ScoringFormatRead
 from api.security import requires
-from domain import auth, formats
-from domain.formats import GamesFormat
-from domain.oauth import SCOPE_PATTERN
+from domain.access import auth
+from domain.access.oauth import SCOPE_PATTERN
+from domain.match import formats
+from domain.match.formats import GamesFormat
 
 blp = Blueprint("operator", __name__, description="Operator routes (operator key)")
 

@@ -11,7 +11,7 @@ from api.context import caller, unit_of_work
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.matches import Timestamp
 from api.security import requires
-from domain import audit
+from domain.access import audit
 
 blp = Blueprint("operator_audit", __name__, description="Operator: the audit log")
 

@@ -11,8 +11,9 @@ from api.blueprint import Blueprint
 from api.context import caller, now, public_root, unit_of_work
 from api.schemas.common import envelope
 from api.security import requires
-from domain import event_page, views
+from domain import views
 from domain.models import Link
+from domain.public import event_page
 
 blp = Blueprint("operator_event", __name__, description="Operator: the public event page of a broadcast")
 

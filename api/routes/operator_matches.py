@@ -31,14 +31,16 @@ from api.schemas.matches import (
     UndoBody,
 )
 from api.security import requires
-from domain import mail, operations, points, results_entry, schedule
-from domain import matches as svc
-from domain import results as match_results
-from domain.board import Board, court_page
 from domain.errors import Conflict
+from domain.event_day import schedule
+from domain.event_day.board import Board, court_page
+from domain.match import matches as svc
+from domain.match import operations, points, results_entry
+from domain.match import results as match_results
 from domain.models import Match, MatchResultType, MatchStatus, Side
 from domain.names import SIDE_JOIN
 from domain.ports import UnitOfWork
+from domain.public import mail
 
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
 

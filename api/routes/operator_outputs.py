@@ -10,9 +10,9 @@ from api.blueprint import Blueprint
 from api.context import caller, now, public_root, unit_of_work
 from api.schemas.common import PageQuery, Vocabulary, envelope, list_envelope
 from api.security import requires
-from domain import outputs as svc
 from domain import views
 from domain.models import OutputKind
+from domain.public import outputs as svc
 
 blp = Blueprint("operator_outputs", __name__, description="Operator: scoreboard outputs and venue displays")
 

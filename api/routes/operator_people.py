@@ -11,8 +11,8 @@ from api.context import caller, now, unit_of_work
 from api.schemas.common import PageQuery, Strict, envelope, list_envelope
 from api.schemas.matches import StrictBoolean
 from api.security import requires
-from domain import people
-from domain.people import PersonStatus
+from domain.event_day import people
+from domain.event_day.people import PersonStatus
 
 blp = Blueprint("operator_people", __name__, description="Operator: people of a broadcast and check-in")
 

@@ -12,8 +12,8 @@ from api.context import caller, now, public_root, services, unit_of_work
 from api.schemas.common import Strict, envelope, list_envelope
 from api.schemas.matches import GameScoreBody
 from api.security import requires
-from domain import mail, personal
 from domain.models import Link
+from domain.public import mail, personal
 
 blp = Blueprint("operator_personal", __name__, description="Operator: players' own links")
 

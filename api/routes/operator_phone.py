@@ -11,7 +11,9 @@ from api.blueprint import Blueprint
 from api.context import caller, now, public_root, unit_of_work
 from api.schemas.common import envelope
 from api.security import requires
-from domain import registration, scorer, views
+from domain import views
+from domain.event_day import registration
+from domain.match import scorer
 
 blp = Blueprint("operator_phone", __name__, description="Operator: court scorer links and roster sign-up links")
 

@@ -20,9 +20,9 @@ from flask import Response, render_template
 from api.blueprint import Blueprint
 from api.context import caller, now, public_root, services, unit_of_work
 from api.security import requires
-from domain import paper, personal
 from domain.clock import parse_iso
 from domain.ports import UnitOfWork
+from domain.public import paper, personal
 
 blp = Blueprint("operator_print", __name__, description="Operator: print views (A4 pages to print)",
                 template_folder="../templates")

@@ -32,8 +32,9 @@ from api.schemas.resources import (
     TableAssign,
 )
 from api.security import requires
-from domain import broadcasts, cancellations, player_lists, rosters, tables, views
+from domain import views
 from domain.models import Broadcast
+from domain.partner import broadcasts, cancellations, player_lists, rosters, tables
 from domain.ports import UnitOfWork
 
 blp = Blueprint("operator_resources", __name__, description="Operator: broadcasts, player lists, rosters")

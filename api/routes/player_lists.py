@@ -9,7 +9,8 @@ from api.context import caller, now, unit_of_work
 from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.resources import PlayerListPatch, PlayerListRead, PlayerListSync
 from api.security import requires
-from domain import player_lists, views
+from domain import views
+from domain.partner import player_lists
 
 blp = Blueprint("player_lists", __name__, description="Player lists synchronized from the partner system")
 

@@ -10,7 +10,8 @@ from api.idempotency import idempotent
 from api.schemas.common import Deleted, PageQuery, envelope, list_envelope
 from api.schemas.resources import RosterCreate, RosterPatch, RosterRead
 from api.security import requires
-from domain import rosters, views
+from domain import views
+from domain.partner import rosters
 
 blp = Blueprint("rosters", __name__, description="Rosters and their managed backing player lists")
 

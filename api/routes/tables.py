@@ -12,8 +12,8 @@ from api.schemas.common import PageQuery, envelope, list_envelope
 from api.schemas.matches import TableRead
 from api.schemas.resources import BulkTableAssign, BulkTableOutcome, TableAssign
 from api.security import requires
-from domain import tables
-from domain.matches import managed_table
+from domain.match.matches import managed_table
+from domain.partner import tables
 
 blp = Blueprint("tables", __name__, description="Scoring tables managed by the connection")
 

@@ -9,14 +9,14 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, val
 
 from api.schemas.common import FullMatch, Strict, Vocabulary, name_field, str_field
 from api.schemas.scoring import PointLabels, ScoringField, TiebreakRead
-from domain import operations, scoring
-from domain.matches import Completion, MatchAssignment, MatchMove, MatchSync, QueueOrder, ScoreWrite
+from domain.event_day.schedule import CLOCK_TIME, MAX_ROWS, ScheduleImport, ScheduleRow
+from domain.match import operations, scoring
+from domain.match.matches import Completion, MatchAssignment, MatchMove, MatchSync, QueueOrder, ScoreWrite
+from domain.match.points import PointWrite, UndoWrite
+from domain.match.scorer import ScorerTap
 from domain.models import Attention, BlockReason, MatchResultType, MatchStatus, ScoringSource, Side
 from domain.names import stored_name
-from domain.points import PointWrite, UndoWrite
-from domain.queues import SIDES
-from domain.schedule import CLOCK_TIME, MAX_ROWS, ScheduleImport, ScheduleRow
-from domain.scorer import ScorerTap
+from domain.partner.queues import SIDES
 
 BULK_SIZE = validate.Length(min=1, max=100)
 MAX_POINTS = 999

@@ -15,9 +15,9 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from api.schemas.common import ErrorDetail, Strict, Vocabulary, name_field, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from api.schemas.scoring import ScoringField
-from domain.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
 from domain.models import PlayerSource, RosterType, ScoringSource
-from domain.player_lists import (
+from domain.partner.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
+from domain.partner.player_lists import (
     MAX_IMPORT_ROWS,
     NewHouseList,
     NewManualPlayer,
@@ -28,8 +28,8 @@ from domain.player_lists import (
     SyncTeam,
     TeamChange,
 )
-from domain.rosters import NewRoster, OperatorNewRoster, RosterChange
-from domain.tables import ListAssignment, TableAssignment
+from domain.partner.rosters import NewRoster, OperatorNewRoster, RosterChange
+from domain.partner.tables import ListAssignment, TableAssignment
 
 NAME, DESCRIPTION, URL, OTHER = 120, 800, 1000, 500
 

@@ -1,5 +1,5 @@
 """Scoring formats in bodies and reads (contract §18): a preset key or a format object, checked by the one format
-module (`domain.formats`), and the reads of formats and of scores under them."""
+module (`domain.match.formats`), and the reads of formats and of scores under them."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
-from domain import formats
 from domain.errors import Invalid
+from domain.match import formats
+from domain.match.scoring import Scoring
 from domain.models import ScoringSource
-from domain.scoring import Scoring
 
 GAME_RULE: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["pointsToWin"], "properties": {
@@ -39,7 +39,7 @@ SETS_FORMAT = {"type": "object", "title": "SetsFormat", "additionalProperties": 
 
 
 class ScoringField(fields.Field[Scoring]):
-    """`scoring`: a preset key or a format object (contract §18), checked by `domain.formats`; a body's format
+    """`scoring`: a preset key or a format object (contract §18), checked by `domain.match.formats`; a body's format
     is kept with where it was set (`source`)."""
 
     OPENAPI = {"oneOf": [{"type": "string", "enum": list(formats.PRESETS)}, GAMES_FORMAT, SETS_FORMAT],

@@ -13,7 +13,7 @@ import streamlit.components.v1 as components
 from console.client import ConsoleError
 from console.results_entry import Row, choices, decided_body, entry_rows, filtered, played_body, saved_words
 from console.ui import FLASH, client, load, plain, show_flash, side_name
-from domain.result_text import ResultTextError
+from domain.match.result_text import ResultTextError
 
 ANY = "Any"
 PROBLEMS = "results_entry_problems"

@@ -1,7 +1,7 @@
 """Where real matches and draws meet (contract §13): the one feed-forward hook of the completion path, the start
 hook, corrections, real matches for ready draw matches, and the court pool.
 
-`domain.matches` calls these inside the unit of work that starts, completes or corrects a match, whichever path
+`domain.match.matches` calls these inside the unit of work that starts, completes or corrects a match, whichever path
 did it (operator API, console, scorer link, walkover), so a draw moves on in the same transaction.
 """
 
@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from domain import audit, scoring
+from domain.access import audit
 from domain.clock import iso
 from domain.draws import codec, engine
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, Entry, ResultType, Score
 from domain.errors import Conflict
 from domain.ids import new_id
+from domain.match import scoring
 from domain.models import POOL, DrawPart, DrawRecord, Match, MatchResultType, MatchStatus, Side, Table
 from domain.ports import UnitOfWork
 

@@ -1,6 +1,6 @@
 """The draws service (contract §13): create, read, list, delete a draw, withdraw an entry, read the court pool.
 
-Feed-forward itself lives in `domain.draws.hooks`, called by `domain.matches` in the unit of work that completes a
+Feed-forward itself lives in `domain.draws.hooks`, called by `domain.match.matches` in the unit of work that completes a
 draw's real match; this module is what the operator routes call.
 """
 
@@ -10,22 +10,22 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from domain import audit
-from domain import matches as match_svc
-from domain.auth import house_connection
-from domain.availability import Availability
-from domain.broadcasts import get_broadcast
+from domain.access import audit
+from domain.access.auth import house_connection
 from domain.clock import iso
 from domain.draws import engine, hooks
 from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
 from domain.errors import Conflict, Invalid, NotFound
-from domain.estimates import Estimator
+from domain.event_day.availability import Availability
+from domain.event_day.estimates import Estimator
 from domain.ids import new_id
+from domain.match import matches as match_svc
+from domain.match.scoring import Scoring
 from domain.models import DrawRecord, MatchStatus, ScoringSource
 from domain.names import full_name, name_key, shown_name, stored_name
 from domain.pagination import paginate
+from domain.partner.broadcasts import get_broadcast
 from domain.ports import UnitOfWork
-from domain.scoring import Scoring
 from domain.views import Reader
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from domain import audit
+from domain.access import audit
 from domain.clock import iso
 from domain.commands import UNSET, given
 from domain.errors import Conflict, Invalid, NotFound

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from domain import formats
+from domain.match import formats
 from domain.models import EventType
 
 #: §21's `match.called` (its sample is ready before its event type is: compared by value)

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from standardwebhooks import Webhook
 
 from domain.errors import Invalid
-from domain.special_addresses import globally_reachable
+from domain.webhooks.special_addresses import globally_reachable
 from domain.webhooks.types import _IPV6_URL, _URL, SECRET_PREFIX, URL_MAX, USER_AGENT, Resolver
 
 
@@ -26,7 +26,7 @@ def new_webhook_secret(token_bytes: Callable[[int], bytes] = secrets.token_bytes
 def _blocked(address: str) -> bool:
     """Anything the IANA special-purpose registries do not mark globally reachable (loopback, private,
     link-local, shared 100.64/10, documentation, benchmarking, reserved, ...) or multicast: the table in
-    `domain/special_addresses.py`, never the interpreter's `ipaddress` flags (contract §8a).
+    `domain/webhooks/special_addresses.py`, never the interpreter's `ipaddress` flags (contract §8a).
 
     IPv4 addresses carried inside IPv6 (mapped `::ffff:a.b.c.d`, 6to4 `2002::/16`, Teredo) are judged by the IPv4
     address they carry.

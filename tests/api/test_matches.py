@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from domain import matches as svc
 from domain.clock import FixedClock
+from domain.match import matches as svc
 from storage.engine import Store
 from storage.repository import unit_of_work
 from tests.conftest import Api

@@ -3,8 +3,8 @@ table holds about a day of taps, not every tap ever made; both backends."""
 
 from __future__ import annotations
 
-from domain import operations
 from domain.clock import FixedClock
+from domain.match import operations
 from storage.backend import AnyStore
 from storage.repository import unit_of_work
 from tests.conftest import Api

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from domain.auth import bootstrap
+from domain.access.auth import bootstrap
 from domain.clock import FixedClock
 from storage.engine import Store
 from storage.repository import unit_of_work

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from domain import broadcasts, player_lists, rosters
 from domain.clock import FixedClock
 from domain.models import RosterType
 from domain.pagination import encode_cursor
+from domain.partner import broadcasts, player_lists, rosters
 from storage.engine import Store
 from storage.repository import unit_of_work
 from tests.api.resources_support import error_code, walk

@@ -128,7 +128,7 @@ def test_sign_ups_are_rate_limited_per_address(operator: Api, partner: Api, visi
 def test_sign_ups_stop_at_1000_per_roster(operator: Api, partner: Api, visitor: FlaskClient, app: Flask) -> None:
     roster = make_roster(partner)
     path = sign_up_path(operator, roster["id"])
-    from domain.registration import MAX_SIGN_UPS
+    from domain.event_day.registration import MAX_SIGN_UPS
     from storage.repository import unit_of_work
     with unit_of_work(app.services.store) as uow:  # type: ignore[attr-defined]
         backing = uow.player_lists.get(roster["source"]["playerListID"])

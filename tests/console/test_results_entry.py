@@ -19,7 +19,7 @@ from console.results_entry import (
     result_words,
     saved_words,
 )
-from domain.result_text import ResultTextError
+from domain.match.result_text import ResultTextError
 from tests.console.conftest import Operator
 
 

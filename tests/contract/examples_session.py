@@ -29,7 +29,7 @@ from werkzeug.exceptions import HTTPException
 from api.app import create_app
 from api.bootstrap import bootstrap
 from api.operation_ids import operation_id
-from domain.auth import bootstrap as create_account
+from domain.access.auth import bootstrap as create_account
 from domain.clock import FixedClock
 from domain.settings import Settings
 from storage.backend import open_store

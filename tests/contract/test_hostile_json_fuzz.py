@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from api.app import create_app
 from api.bootstrap import bootstrap as build_services
-from domain.auth import bootstrap
+from domain.access.auth import bootstrap
 from domain.clock import FixedClock
 from domain.settings import Settings
 from storage.backend import open_store

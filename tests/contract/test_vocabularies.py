@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain.clock import FixedClock
-from domain.matches import WalkoverReason
+from domain.match.matches import WalkoverReason
 from domain.models import (
     MATCH_EVENTS,
     SUBSCRIBABLE_EVENTS,

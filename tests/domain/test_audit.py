@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from domain import audit
+from domain.access import audit
 from domain.errors import Invalid
 from domain.models import Link, Match, MatchStatus
 

@@ -1,4 +1,4 @@
-"""Busy detection (contract §9, §8a) through `domain.availability.Availability` over a real store: a player
+"""Busy detection (contract §9, §8a) through `domain.event_day.availability.Availability` over a real store: a player
 is busy while in an active match on another table, by list player (whoever's match names them) or by name."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from domain.availability import Availability
+from domain.event_day.availability import Availability
 from domain.models import Match, MatchStatus, PlayerList
 from storage.engine import Store
 from storage.repository import StoreUnitOfWork, unit_of_work

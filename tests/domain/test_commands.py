@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from api.schemas.resources import BroadcastCreate, BroadcastPatch, PlayerListPatch, RosterPatch, TeamPatch
-from domain.broadcasts import BroadcastChange, Court, NewBroadcast
 from domain.commands import UNSET, changed_fields, given
 from domain.models import EventType, Side
-from domain.player_lists import PlayerListChange, TeamChange
-from domain.rosters import RosterChange
+from domain.partner.broadcasts import BroadcastChange, Court, NewBroadcast
+from domain.partner.player_lists import PlayerListChange, TeamChange
+from domain.partner.rosters import RosterChange
 
 
 def test_a_create_body_becomes_a_typed_command_with_its_courts() -> None:
@@ -36,7 +36,7 @@ def test_roster_player_list_and_team_patches_are_commands() -> None:
 
 def test_sync_bodies_become_sync_commands() -> None:
     from api.schemas.resources import PlayerListSync, TeamSync
-    from domain.player_lists import SyncPlayerList, SyncTeam
+    from domain.partner.player_lists import SyncPlayerList, SyncTeam
 
     players = [{"externalID": "p1", "firstName": "Ann"}]
     assert PlayerListSync().load({"externalID": "club", "name": "Club", "players": players}) == SyncPlayerList(
@@ -58,8 +58,8 @@ def test_a_webhook_patch_tells_a_removed_url_from_an_absent_one() -> None:
 def test_bulk_bodies_become_lists_of_item_commands() -> None:
     from api.schemas.matches import BulkAssignSchema, BulkCancelSchema
     from api.schemas.resources import BulkTableAssign
-    from domain.matches import MatchAssignment
-    from domain.tables import TableAssignment
+    from domain.match.matches import MatchAssignment
+    from domain.partner.tables import TableAssignment
 
     tables = BulkTableAssign().load({"tables": [{"tableID": "t1", "playerListExternalID": None}]})
     assert tables == [TableAssignment(table_id="t1", player_list_external_id=None)]
@@ -70,7 +70,7 @@ def test_bulk_bodies_become_lists_of_item_commands() -> None:
 
 def test_a_match_patch_is_a_move_or_a_full_sync() -> None:
     from api.schemas.matches import MatchPatchSchema
-    from domain.matches import MatchMove, MatchSync
+    from domain.match.matches import MatchMove, MatchSync
 
     assert MatchPatchSchema().load({"tableID": "t2"}) == MatchMove(table_id="t2")
     sync = MatchPatchSchema().load({"externalID": "m1", "tableID": "t2", "playerListExternalID": "club"})
@@ -80,8 +80,8 @@ def test_a_match_patch_is_a_move_or_a_full_sync() -> None:
 def test_scoring_bodies_become_writes_with_their_op_and_device() -> None:
     from api.routes.operator_matches import OperatorScoreBody
     from api.schemas.matches import PointBody, UndoBody
-    from domain.matches import ScoreWrite
-    from domain.points import PointWrite, UndoWrite
+    from domain.match.matches import ScoreWrite
+    from domain.match.points import PointWrite, UndoWrite
 
     assert OperatorScoreBody().load({"gameScores": [{"a": 11, "b": 3}], "opID": "op-1", "confirmDrawChange": True}) \
         == ScoreWrite(game_scores=[{"a": 11, "b": 3}], op_id="op-1", confirm_draw_change=True)
@@ -92,7 +92,7 @@ def test_scoring_bodies_become_writes_with_their_op_and_device() -> None:
 
 def test_an_approval_defaults_to_s256_only_with_a_challenge() -> None:
     from api.routes.oauth import ApproveSchema
-    from domain.oauth import Approval
+    from domain.access.oauth import Approval
 
     body = {"clientID": "c1", "redirectURI": "https://app.example/cb"}
     assert ApproveSchema().load(body) == Approval(client_id="c1", redirect_uri="https://app.example/cb")
@@ -113,7 +113,7 @@ def test_draw_entry_players_are_typed() -> None:
 
 def test_operator_player_bodies_become_commands() -> None:
     from api.schemas.resources import ManualPlayer, PlayerEdit, PlayerImport
-    from domain.player_lists import NewManualPlayer, PlayerChanges, PlayerSheet
+    from domain.partner.player_lists import NewManualPlayer, PlayerChanges, PlayerSheet
 
     added = ManualPlayer().load({"firstName": "Ann", "externalID": "p9"})
     assert added == NewManualPlayer(first_name="Ann", external_id="p9", fields={"firstName": "Ann", "externalID": "p9"})

@@ -1,5 +1,6 @@
 """One rule for a participant's display name (issue 24 item 3): the queue and match reads, the results and the
-public outputs all name a side with `domain.queues.display_name`; only what stands in for an unknown name differs
+public outputs all name a side with
+`domain.partner.queues.display_name`; only what stands in for an unknown name differs
 (the externalID for the operator and partners, "TBD" on a public page, which shows no IDs)."""
 
 from __future__ import annotations
@@ -7,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.models import Match, MatchStatus, PlayerList, PlayerSource
-from domain.outputs import sides_shown
-from domain.queues import display_name, players_by_external_id, side_names
+from domain.partner.queues import display_name, players_by_external_id, side_names
+from domain.public.outputs import sides_shown
 
 
 def player_list(*players: dict[str, Any]) -> PlayerList:

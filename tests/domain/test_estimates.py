@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from domain.clock import iso
-from domain.estimates import court_times, typical_duration
+from domain.event_day.estimates import court_times, typical_duration
 from domain.models import Attention, Match, MatchStatus
 
 NOW = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)

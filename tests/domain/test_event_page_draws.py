@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from domain.event_page import public_draw
+from domain.public.event_page import public_draw
 
 
 def slot(entry: str | None) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Properties of the one format engine (`domain.formats`, contract §18), for any format and any points.
+"""Properties of the one format engine (`domain.match.formats`, contract §18), for any format and any points.
 
 - any sequence of points keeps the score valid under the format;
 - undoing k points returns exactly to the score k points earlier, across game and set boundaries;
@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import formats
 from domain.errors import Conflict, Invalid
-from domain.formats import FinalSet, Format, GameRule, GamesFormat, Score, SetsFormat
+from domain.match import formats
+from domain.match.formats import FinalSet, Format, GameRule, GamesFormat, Score, SetsFormat
 
 game_rules = st.builds(
     lambda points, win_by, extra: GameRule(points, win_by, None if extra is None else points + extra),

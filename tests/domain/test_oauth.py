@@ -1,4 +1,4 @@
-"""The storage rules the token endpoint's grants call (domain/oauth.py) over a real store: codes, refresh tokens,
+"""The storage rules the token endpoint's grants call (domain/access/oauth.py) over a real store: codes, refresh tokens,
 scopes of a refresh, token families."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from domain import oauth
+from domain.access import oauth
 from domain.clock import iso
 from domain.errors import Invalid
 from domain.ids import hash_secret

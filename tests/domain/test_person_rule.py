@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.names import SIDE_JOIN, full_name, name_key, shown_name, side_name, stored_name
-from domain.queues import display_name
+from domain.partner.queues import display_name
 
 
 def test_a_whole_name_is_first_then_last_in_the_stored_form() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import Invalid
-from domain.player_lists import patch_mapped, replace_mapped
+from domain.partner.player_lists import patch_mapped, replace_mapped
 
 MANUAL = {"id": "ply_1", "externalID": "m1", "source": "manual"}
 FOREIGN = {"externalID": "p1", "source": "mapped", "connectionID": "conn_b"}

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import matches as svc
 from domain.clock import FixedClock, iso
 from domain.errors import DomainError
+from domain.match import matches as svc
 from domain.models import Match, PlayerList, Table
 from domain.views import Reader
 from storage.engine import Store

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.result_text import ResultTextError, format_games, parse_games, tiebreak_of
+from domain.match.result_text import ResultTextError, format_games, parse_games, tiebreak_of
 
 
 def test_the_three_ways_of_the_contract() -> None:

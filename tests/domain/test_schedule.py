@@ -3,8 +3,8 @@ spacing), else a manual name; and busy detection across partner and operator mat
 
 from __future__ import annotations
 
+from domain.event_day.schedule import name_index, participant_for
 from domain.models import PlayerList
-from domain.schedule import name_index, participant_for
 
 LIST = PlayerList(id="pl_1", account_id="acc", name="Club", created_on="", updated_on="", players=[
     {"externalID": "p1", "firstName": "Ann", "lastName": "Lee"},

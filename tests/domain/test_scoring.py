@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from domain import formats, scoring
 from domain.errors import Conflict, Invalid
-from domain.formats import PRESETS, FinalSet, GameRule, GamesFormat, Score, SetsFormat
+from domain.match import formats, scoring
+from domain.match.formats import PRESETS, FinalSet, GameRule, GamesFormat, Score, SetsFormat
 
 
 def tt(best_of: int = 5, points: int = 11) -> GamesFormat:

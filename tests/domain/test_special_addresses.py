@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from domain.special_addresses import globally_reachable
+from domain.webhooks.special_addresses import globally_reachable
 
 
 @pytest.mark.parametrize("address", [

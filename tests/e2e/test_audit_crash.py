@@ -22,7 +22,7 @@ from typing import Any
 
 import requests
 
-from domain import audit
+from domain.access import audit
 from domain.settings import Settings
 from storage.backend import open_store
 from storage.repository import unit_of_work

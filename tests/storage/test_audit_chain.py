@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from domain import audit, auth
+from domain.access import audit, auth
 from domain.clock import FixedClock
 from domain.settings import Settings
 from storage.audit_log import key_of

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from domain import audit
-from domain.auth import bootstrap
+from domain.access import audit
+from domain.access.auth import bootstrap
 from domain.clock import FixedClock
 from domain.settings import Settings
 from storage.audit_log import HEADS

@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from domain.auth import bootstrap
+from domain.access.auth import bootstrap
 from domain.clock import FixedClock
 from storage.engine import Store
 from storage.repository import unit_of_work

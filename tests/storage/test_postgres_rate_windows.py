@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from domain.access.ratelimit import RateLimiter
 from domain.clock import FixedClock
-from domain.ratelimit import RateLimiter
 from storage.postgres import PgStore
 from tests.pg_cluster import Cluster
 

@@ -1,0 +1,153 @@
+"""Estimates (contract §9): when each queued match should start and when the active one should end.
+
+The typical duration of a broadcast's match is the median of `completedOn - startedOn` over its last 20 completed
+matches that took at least 3 minutes (a result typed in after the fact is not a 0-minute match, contract §9a), and
+the default (`COURTSIDE_DEFAULT_MATCH_MINUTES`) while fewer than 3 such durations exist. On a court the active
+match ends at its start plus the typical duration, or now if that moment has passed; each queued match starts when
+the one before it is expected to end (a free court starts its first queued match now). A match with a `notBefore`
+(a schedule's start time, §9a) is not expected before it, and the matches behind it move up meanwhile, as
+start-next skips a match whose time has not come.
+
+`typical_duration` and `court_times` are pure (records and times in, times out); `Estimator` reads a unit of work
+and remembers each broadcast's typical duration, so a board of many courts reads the history once per broadcast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from statistics import median
+
+from domain.clock import iso, parse_iso
+from domain.models import Attention, Match, Table
+from domain.partner.queues import active_match
+from domain.ports import UnitOfWork
+
+HISTORY = 20  # completed matches the typical duration looks back on
+SHORTEST = timedelta(minutes=3)  # a shorter duration was typed in after the fact: not a real match length
+FEWEST = 3  # real durations needed before the median replaces the default
+OVERDUE_FACTOR = 1.5  # a match in play for longer than this many typical durations is overdue
+
+
+@dataclass(frozen=True)
+class CourtTimes:
+    """A court's estimates: `starts` maps each queued match's id to its estimated start."""
+
+    typical: timedelta
+    expected_end: datetime | None
+    starts: dict[str, datetime]
+    attention: Attention | None
+
+
+def typical_duration(completed: Iterable[Match], *, default: timedelta, history: int = HISTORY) -> timedelta:
+    """Median of the last `history` real durations (by `completedOn`; under 3 minutes and results typed in from
+    paper left out, §19), `default` while fewer than 3 exist."""
+    timed = sorted((m for m in completed if m.started_on and m.completed_on and not m.typed_in),
+                   key=lambda m: m.completed_on or "")
+    durations = [parse_iso(m.completed_on or "") - parse_iso(m.started_on or "") for m in timed]
+    recent = [d for d in durations if d >= SHORTEST][-history:]
+    if len(recent) < FEWEST:
+        return default
+    return timedelta(seconds=median(d.total_seconds() for d in recent))
+
+
+def court_times(*, active: Match | None, queue: Sequence[Match], typical: timedelta, now: datetime) -> CourtTimes:
+    """Expected end of the active match, estimated start of each queued one, and whether the court needs attention."""
+    expected_end: datetime | None = None
+    attention: Attention | None = None
+    if active is not None:
+        started = parse_iso(active.started_on) if active.started_on else now
+        expected_end = max(started + typical, now)
+        if now - started > typical * OVERDUE_FACTOR:
+            attention = Attention.OVERDUE
+    elif queue:
+        attention = Attention.WAITING
+    starts: dict[str, datetime] = {}
+    moment = expected_end or now
+    waiting = [(m.id, parse_iso(m.not_before) if m.not_before else None) for m in queue]
+    while waiting:  # as start-next does: the first match in queue order whose time has come (§9a, §14)
+        index = next((i for i, (_, at) in enumerate(waiting) if at is None or at <= moment), None)
+        if index is None:  # every waiting match has a later time: the court waits for the earliest
+            moment = min(at for _, at in waiting if at is not None)
+            continue
+        match_id, _ = waiting.pop(index)
+        starts[match_id] = moment
+        moment += typical
+    return CourtTimes(typical=typical, expected_end=expected_end, starts=starts, attention=attention)
+
+
+def pool_starts(*, courts_free: Mapping[str, datetime], pool: Sequence[Match], typical: timedelta,
+                now: datetime, courts_of: Callable[[Match], Collection[str] | None] = lambda _: None,
+                ) -> dict[str, datetime]:
+    """When each match of a court pool (§13) should start: in pool order (start-next's), each takes the court it
+    may use (`courts_of`: its draw's `tableIDs`, None for any) that comes free first after its own queue, for one
+    typical match, and waits for its own time (`notBefore`). A match no court may take gets no estimate. Blocks
+    that lift by themselves (rest, check-in) are not foreseen."""
+    free = {court: max(moment, now) for court, moment in courts_free.items()}
+    starts: dict[str, datetime] = {}
+    for match in pool:
+        allowed = courts_of(match)
+        usable = [court for court in free if allowed is None or court in allowed]
+        if not usable:
+            continue
+        court = min(usable, key=lambda c: free[c])  # the first court to come free; ties: the broadcast's order
+        moment = free[court]
+        if match.not_before and parse_iso(match.not_before) > moment:
+            moment = parse_iso(match.not_before)
+        starts[match.id] = moment
+        free[court] = moment + typical
+    return starts
+
+
+class Estimator:
+    """Estimates over one unit of work at one moment; each broadcast's history is read once."""
+
+    def __init__(self, uow: UnitOfWork, *, now: datetime, default_minutes: float) -> None:
+        self.uow = uow
+        self.now = now
+        self.default = timedelta(minutes=default_minutes)
+        self._typical: dict[str, timedelta] = {}
+
+    def _recent(self, table_id: str) -> list[Match]:
+        """The table's latest completed matches, enough to hold its last `HISTORY` real durations (or all it has):
+        an indexed read from the newest back, so a court's long history (or the account's) is not read."""
+        wanted = HISTORY
+        while True:
+            found = self.uow.matches.completed(table_id=table_id, last=wanted)
+            real = sum(1 for m in found if m.started_on and m.completed_on
+                       and parse_iso(m.completed_on) - parse_iso(m.started_on) >= SHORTEST)
+            if real >= HISTORY or len(found) < wanted:
+                return found
+            wanted *= 4
+
+    def typical(self, broadcast_id: str) -> timedelta:
+        """The broadcast's typical match duration (its courts' latest results, read once)."""
+        if broadcast_id not in self._typical:
+            completed = [m for table in self.uow.tables.find(broadcast_id=broadcast_id) for m in self._recent(table.id)]
+            self._typical[broadcast_id] = typical_duration(completed, default=self.default)
+        return self._typical[broadcast_id]
+
+    def court(self, table: Table, *, active: Match | None, queue: Sequence[Match]) -> CourtTimes:
+        """The court's times, given its active match and queue as the caller already read them."""
+        return court_times(active=active, queue=queue, typical=self.typical(table.broadcast_id), now=self.now)
+
+    def pool(self, broadcast_id: str, pool: Sequence[Match],
+             courts_of: Callable[[Match], Collection[str] | None] = lambda _: None) -> dict[str, str]:
+        """Estimated start (ISO) of each court-pool match of the broadcast, by match id (§13 "with estimates");
+        `courts_of` names the courts a match may use (its draw's `tableIDs`)."""
+        if not pool:
+            return {}
+        typical = self.typical(broadcast_id)
+        courts_free = {}
+        for table in self.uow.tables.find(broadcast_id=broadcast_id):
+            times = self.court(table, active=active_match(self.uow, table.id), queue=self.uow.matches.queue(table.id))
+            last = max(times.starts.values(), default=None)
+            courts_free[table.id] = last + typical if last is not None else times.expected_end or self.now
+        starts = pool_starts(courts_free=courts_free, pool=pool, typical=typical, now=self.now, courts_of=courts_of)
+        return {match_id: iso(moment) for match_id, moment in starts.items()}
+
+    def starts(self, table: Table) -> dict[str, str]:
+        """Estimated start (ISO) of each queued match of the table, by match id (what output pages show)."""
+        times = self.court(table, active=active_match(self.uow, table.id), queue=self.uow.matches.queue(table.id))
+        return {match_id: iso(moment) for match_id, moment in times.starts.items()}

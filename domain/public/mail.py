@@ -1,0 +1,158 @@
+"""Players' mail (contract §21): a call-up email to each player with an address, queued in the unit of work that
+calls the match and sent later by the scheduler (never on the request path), retried like a webhook.
+
+A message is kept on its broadcast (`Broadcast.mail`) as {"id", "to", "subject", "body", "status", "attempts",
+"next_attempt_on", "created_on", "sent_on", "last_error"}; `status` is `pending` (not sent yet), `failing` (the
+last attempt failed; retried on the schedule until it runs out) or `sent`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from domain.clock import iso
+from domain.event_day.people import person_id
+from domain.events import record_event
+from domain.ids import new_id
+from domain.match import matches as match_service
+from domain.models import Broadcast, EventType, Match
+from domain.names import full_name, name_key, side_name
+from domain.partner import queues
+from domain.partner.broadcasts import get_broadcast
+from domain.ports import UnitOfWork
+from domain.public import personal
+from domain.views import Reader
+
+PENDING, SENT, FAILING = "pending", "sent", "failing"
+STATUSES = (PENDING, SENT, FAILING)
+RETRY_SECONDS = (10, 30, 60, 300, 900, 1800, 3600)  # after each failed attempt; then it stays failing
+MAX_EMAIL = 254
+
+
+@dataclass(frozen=True)
+class MailSetup:
+    """What a call-up needs to queue mail: the root of personal links (mail is queued only when SMTP is set)."""
+
+    root: str
+
+
+def _addresses(uow: UnitOfWork, match: Match) -> dict[str, str]:
+    """Each side's player's email, by the name the match shows: the list entry the side names (externalID), else
+    the entry of the match's list with that display name."""
+    player_list = queues.player_list_of(uow, match)
+    players = player_list.players if player_list else []
+    names = queues.side_names(match, player_list)
+    found: dict[str, str] = {}
+    for side, ref in match.participants.items():
+        if not ref:
+            continue
+        name = names.get(side) or ref.get("manualName") or ""
+        entry = next((p for p in players if ref.get("externalID") and p.get("externalID") == ref.get("externalID")),
+                     None) or next((p for p in players if name and name_key(full_name(p)) == name_key(name)), None)
+        if entry is not None and entry.get("email") and name:
+            found[name] = str(entry["email"])
+    return found
+
+
+def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datetime) -> int:
+    """Queue "Called to Court 3 – Ann Lee v Bo Kim" with their personal link for each player with an email;
+    how many."""
+    table = uow.tables.get(match.table_id) if match.table_id else None
+    broadcast = uow.broadcasts.get(table.broadcast_id) if table else None
+    if table is None or broadcast is None:
+        return 0
+    shown = queues.side_names(match, queues.player_list_of(uow, match))
+
+    def team(*slots: str) -> str:
+        named = [shown.get(slot) or (match.participants.get(slot) or {}).get("manualName") for slot in slots]
+        return side_name(named) or "TBD"
+
+    names = {"a": team("playerA", "playerA2"), "b": team("playerB", "playerB2")}
+    title = f"Called to {table.label} – {names['a']} v {names['b']}"
+    queued = 0
+    for name, address in _addresses(uow, match).items():
+        pid = person_id(broadcast.id, name)
+        link = personal.personal_link(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id,
+                                      person_id=pid, now=now)
+        url = personal.personal_view(link, root=setup.root)["url"]
+        body = (f"{name},\n\nyou are called to {table.label} now: {names.get('a')} v {names.get('b')}"
+                f" ({broadcast.name}).\n\nYour page: {url}\n")
+        broadcast.mail = [*broadcast.mail, {
+            "id": new_id("mail"), "to": address, "subject": title, "body": body, "status": PENDING, "attempts": 0,
+            "next_attempt_on": iso(now), "created_on": iso(now), "sent_on": None, "last_error": None}]
+        queued += 1
+    if queued:
+        uow.broadcasts.put(broadcast)
+    return queued
+
+
+def call_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, setup: MailSetup | None
+               ) -> Match:
+    """§14's call-up, §21's `match.called` for the match's connection (when it named the event), and (with SMTP
+    set up) the players' call-up mail, queued in the same unit of work."""
+    match = match_service.call_match(uow, account_id=account_id, match_id=match_id, now=now)
+    record_event(uow, account_id=match.account_id, connection_id=match.connection_id,
+                 event_type=EventType.MATCH_CALLED, data={"match": Reader(uow).read(match)}, now=now)
+    if setup is not None:
+        queue_call_up(uow, match, setup=setup, now=now)
+    return match
+
+
+def mail_view(message: dict[str, Any], broadcast: Broadcast) -> dict[str, Any]:
+    """A message as the operator's list shows it."""
+    return {"id": message["id"], "broadcastID": broadcast.id, "to": message["to"], "subject": message["subject"],
+            "status": message["status"], "attempts": message["attempts"], "createdOn": message["created_on"],
+            "sentOn": message["sent_on"], "nextAttemptOn": message["next_attempt_on"],
+            "lastError": message["last_error"]}
+
+
+def list_mail(uow: UnitOfWork, *, account_id: str, broadcast_id: str | None, status: str | None
+              ) -> list[dict[str, Any]]:
+    """The account's mail, newest first (`GET /operator/mail`)."""
+    broadcasts = ([get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)] if broadcast_id
+                  else uow.broadcasts.find(account_id=account_id))
+    rows = [mail_view(m, b) for b in broadcasts for m in b.mail if status is None or m["status"] == status]
+    return sorted(rows, key=lambda row: row["createdOn"], reverse=True)
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One message due: where it is kept and what to send."""
+
+    broadcast_id: str
+    mail_id: str
+    to: str
+    subject: str
+    body: str
+
+
+def due_mail(uow: UnitOfWork, *, now: datetime) -> list[Outgoing]:
+    """Messages due for an attempt, oldest first."""
+    due = []
+    for broadcast in uow.broadcasts.find():
+        for m in broadcast.mail:
+            if m["status"] != SENT and m["next_attempt_on"] and m["next_attempt_on"] <= iso(now):
+                due.append(Outgoing(broadcast.id, m["id"], m["to"], m["subject"], m["body"]))
+    return due
+
+
+def record_attempt(uow: UnitOfWork, outgoing: Outgoing, *, error: str | None, now: datetime) -> None:
+    """Record an attempt's outcome: sent, or failing with the next attempt on the retry schedule."""
+    broadcast = uow.broadcasts.get(outgoing.broadcast_id)
+    message = next((m for m in broadcast.mail if m["id"] == outgoing.mail_id), None) if broadcast else None
+    if broadcast is None or message is None:
+        return
+    message["attempts"] += 1
+    if error is None:
+        message.update(status=SENT, sent_on=iso(now), next_attempt_on=None, last_error=None)
+    else:
+        wait = RETRY_SECONDS[message["attempts"] - 1] if message["attempts"] <= len(RETRY_SECONDS) else None
+        message.update(status=FAILING, last_error=error[:500],
+                       next_attempt_on=iso(now + timedelta(seconds=wait)) if wait is not None else None)
+    uow.broadcasts.put(broadcast)
+
+
+Sender = Callable[[Outgoing], None]  # sends one message; raises on failure

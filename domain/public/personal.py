@@ -1,0 +1,377 @@
+"""Players' own links (contract §21): one personal link per person of a broadcast, and what it shows and does.
+
+The link is `{root}/me/{key}` (key `ply_` + 43 URL-safe characters, found by its SHA-256 and compared in constant
+time, like every public link of `domain.public.links`). Its target is `{broadcastID}/{personID}`: a person is §14's
+person (one per display name, `domain.event_day.people.person_id`), so the link follows the person whichever match names
+them. Made on first read; rotating it kills the old URL at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from domain.access import audit
+from domain.clock import iso
+from domain.draws import hooks as draw_hooks
+from domain.errors import Conflict, NotFound
+from domain.event_day.estimates import Estimator
+from domain.event_day.people import CheckIn, broadcast_people, check_in
+from domain.event_day.people import person_id as person_id_of
+from domain.ids import new_id
+from domain.match import scoring
+from domain.match.formats import copy_item
+from domain.match.matches import Rules
+from domain.match.results_entry import ResultEntry, enter_result
+from domain.models import Broadcast, Link, Match, MatchStatus, Table
+from domain.partner.broadcasts import get_broadcast
+from domain.partner.queues import active_match
+from domain.ports import UnitOfWork
+from domain.public import links, paper
+from domain.public.event_page import match_card
+
+KIND = "personal"
+PREFIX = "ply"
+
+
+def _target(broadcast_id: str, person_id: str) -> str:
+    return f"{broadcast_id}/{person_id}"
+
+
+def person_row(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now: datetime) -> dict[str, Any]:
+    """The person's §14 row; 404 for a person the broadcast does not have."""
+    rows = broadcast_people(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, now=now)
+    found = next((row for row in rows if row["personID"] == person_id), None)
+    if found is None:
+        raise NotFound(f"No person '{person_id}' in this broadcast.")
+    return found
+
+
+def personal_link(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person_id: str, now: datetime) -> Link:
+    """The person's link, made on first read; 404 for an unknown broadcast or person."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    link = uow.links.get(f"{KIND}:{_target(broadcast_id, person_id)}")
+    if link is None:
+        person_row(uow, broadcast, person_id, now=now)
+        link = links.ensure_link(uow, kind=KIND, prefix=PREFIX, account_id=account_id,
+                                 target_id=_target(broadcast_id, person_id), now=now)
+    return link
+
+
+def rotate_personal_link(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person_id: str,
+                         now: datetime) -> Link:
+    """A new key for the person's link; the old URL answers 404 at once."""
+    link = personal_link(uow, account_id=account_id, broadcast_id=broadcast_id, person_id=person_id, now=now)
+    return links.rotate_link(uow, link, prefix=PREFIX, now=now)
+
+
+def link_person(link: Link) -> str:
+    """The personID a personal link is for."""
+    return link.target_id.split("/", 1)[1]
+
+
+def personal_view(link: Link, *, root: str) -> dict[str, Any]:
+    """Operator read of a personal link (§21): whose, its URL, when it was made."""
+    return {"personID": link_person(link), "url": f"{root.rstrip('/')}/me/{link.key}", "createdOn": link.created_on}
+
+
+def person_by_key(uow: UnitOfWork, *, key: str) -> tuple[Broadcast, str]:
+    """The broadcast and personID a personal URL names: 404 alike for an unknown or rotated key, or a deleted
+    broadcast."""
+    link = links.link_by_key(uow, key=key, kind=KIND, prefix=PREFIX)
+    broadcast = uow.broadcasts.get(link.target_id.split("/", 1)[0]) if link is not None else None
+    if link is None or broadcast is None or broadcast.account_id != link.account_id:
+        raise NotFound("No such page.")
+    return broadcast, link_person(link)
+
+
+# ------------------------------------------------------------------------------------------------ the page's state
+def _matches(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator
+             ) -> Iterator[tuple[Match, Table | None, str | None]]:
+    """Every match of the broadcast with its court and estimated start: each court's match in play, queue and
+    finished ones, then the draws' court pool and the matches decided there (as the event page walks them)."""
+    for table in (t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None):
+        active = active_match(uow, table.id)
+        queue = uow.matches.queue(table.id)
+        starts = estimator.court(table, active=active, queue=queue).starts
+        if active is not None:
+            yield active, table, None
+        for match in queue:
+            yield match, table, iso(starts[match.id]) if match.id in starts else None
+        for match in uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED):
+            yield match, table, None
+    pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
+    drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
+    decided = sorted(draw_hooks.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
+    pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
+    for match in pool:
+        yield match, None, pool_starts.get(match.id)
+    for match in decided:
+        yield match, None, None
+
+
+def _side_of(broadcast: Broadcast, card: dict[str, Any], person_id: str) -> str | None:
+    for index, side in enumerate(card["sides"]):
+        if any(name and person_id_of(broadcast.id, name) == person_id for name in side["names"]):
+            return "ab"[index]
+    return None
+
+
+def person_matches(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator
+                   ) -> list[tuple[Match, dict[str, Any]]]:
+    """The person's matches with their cards (§15's card plus `matchID`, `side` and `plannedOn`)."""
+    found = []
+    for match, table, estimate in _matches(uow, broadcast, estimator):
+        card = match_card(uow, match, table, estimate=estimate)
+        side = _side_of(broadcast, card, person_id)
+        if side is not None:
+            found.append((match, card | {"matchID": match.id, "side": side, "plannedOn": match.not_before}))
+    return found
+
+
+def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator, now: datetime
+                   ) -> dict[str, Any]:
+    """The personal page's state (§21, without `version`, which the caller adds): the person, the match they are
+    called to, the one in play, the next ones and their results; the event's switches."""
+    row = person_row(uow, broadcast, person_id, now=now)
+    cards = [card for _, card in person_matches(uow, broadcast, person_id, estimator=estimator)]
+    pending = sorted((c for c in cards if c["status"] == MatchStatus.PENDING),
+                     key=lambda c: (c["calledOn"] is None, c["calledOn"] or "", c["estimatedStartOn"] or "~"))
+    current = next((c for c in cards if c["status"] == MatchStatus.ACTIVE), None)
+    results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
+                     key=lambda c: c["completedOn"] or "", reverse=True)
+    called = next((c for c in pending if c["calledOn"]), None)
+    return {
+        "event": {"name": broadcast.name},
+        "person": {"name": row["name"], "club": row["club"], "checkedIn": row["checkedIn"]},
+        "called": None if called is None else {"matchID": called["matchID"], "court": called["court"],
+                                               "calledOn": called["calledOn"]},
+        "current": current, "next": pending, "results": results,
+        "reports": reports_of(broadcast, {c["matchID"] for c in cards}, person_id),
+        "selfCheckIn": broadcast.self_check_in, "selfReport": broadcast.self_report,
+    }
+
+
+# ------------------------------------------------------------------------------------------------ acting
+def self_check_in(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now: datetime) -> None:
+    """Check the person in through their own link (§21): `409 self_check_in_off` unless the broadcast allows it.
+    Audited as §14's check-in, by the unit of work's actor (the `player`)."""
+    if not broadcast.self_check_in:
+        raise Conflict("Self check-in is off for this event; check in at the desk.", code="self_check_in_off")
+    check_in(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, person=person_id,
+             check=CheckIn(present=True), now=now)
+
+
+# ------------------------------------------------------------------------------------------------ reports
+# A report is kept on its broadcast (`Broadcast.reports`) as {"id", "match_id", "games", "reported_by", "status",
+# "reported_on", "settled_by"}: few per club day, written with the match they settle.
+WAITING, CONFIRMED, DISPUTED = "waiting", "confirmed", "disputed"
+REPORT_STATUSES = (WAITING, CONFIRMED, DISPUTED)
+
+
+@dataclass(frozen=True)
+class Report:
+    """`POST /me/{key}/matches/{matchID}/report`: the games as the player saw them."""
+
+    game_scores: list[dict[str, Any]]
+    op_id: str | None = None
+
+
+def report_view(report: dict[str, Any], *, person_id: str | None = None) -> dict[str, Any]:
+    """A report as §21 shows it (on a personal page `mine` says whether this person made it)."""
+    view = {"reportID": report["id"], "matchID": report["match_id"], "gameScores": report["games"],
+            "reportedBy": report["reported_by"], "status": report["status"], "reportedOn": report["reported_on"]}
+    return view if person_id is None else view | {"mine": report["reported_by"] == person_id}
+
+
+def reports_of(broadcast: Broadcast, match_ids: set[str], person_id: str) -> list[dict[str, Any]]:
+    """The reports on these matches, newest first, as the person's page shows them."""
+    return [report_view(r, person_id=person_id) for r in reversed(broadcast.reports) if r["match_id"] in match_ids]
+
+
+def _own_match(uow: UnitOfWork, broadcast: Broadcast, person_id: str, match_id: str,
+               estimator: Estimator) -> tuple[Match, dict[str, Any]]:
+    for match, card in person_matches(uow, broadcast, person_id, estimator=estimator):
+        if match.id == match_id:
+            return match, card
+    raise NotFound("No such match of yours.")
+
+
+def _open_report(broadcast: Broadcast, match_id: str) -> dict[str, Any] | None:
+    """The match's report still to settle (waiting or disputed), the newest."""
+    return next((r for r in reversed(broadcast.reports) if r["match_id"] == match_id and r["status"] != CONFIRMED),
+                None)
+
+
+def _record(uow: UnitOfWork, broadcast: Broadcast, report: dict[str, Any], *, games: list[dict[str, Any]],
+            settled_by: str, now: datetime, rules: Rules) -> None:
+    """Record the report's games (or the desk's) as §19's result, and mark it confirmed; audited with both
+    persons (`report.confirmed`), beside §19's `match.result_entered`."""
+    before = dict(report)
+    reason = f"Reported by {report['reported_by']}, confirmed by {settled_by}."
+    enter_result(uow, account_id=broadcast.account_id, match_id=report["match_id"],
+                 entry=ResultEntry(game_scores=games, reason=reason), now=now, rules=rules)
+    report.update(status=CONFIRMED, settled_by=settled_by, games=games)
+    broadcast.reports = [report if r["id"] == report["id"] else r for r in broadcast.reports]
+    uow.broadcasts.put(broadcast)
+    audit.record(uow, account_id=broadcast.account_id, action="report.confirmed", target=("match", report["match_id"]),
+                 before=_audited(before), after=_audited(report), now=now)
+
+
+def _audited(report: dict[str, Any]) -> dict[str, Any]:
+    return report_view(report) | {"settledBy": report.get("settled_by")}
+
+
+def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    kept = [copy_item(g) for g in games]
+    scoring.check(match, kept, final=True)
+    return kept
+
+
+def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, match_id: str, report: Report,
+                  estimator: Estimator, now: datetime, rules: Rules) -> None:
+    """A player reports the games of their match in play (or a pending one on a court): `409 self_report_off`,
+    `match_locked` (completed), `match_not_active` (not on a court yet); 404 for someone else's match. The same
+    games as the opponent's waiting report confirm it (the result is recorded); different ones dispute both."""
+    if not broadcast.self_report:
+        raise Conflict("Reporting results is off for this event; hand your score in at the desk.",
+                       code="self_report_off")
+    match, card = _own_match(uow, broadcast, person_id, match_id, estimator)
+    if match.status == MatchStatus.COMPLETED:
+        raise Conflict("This match already has its result.", code="match_locked")
+    if match.status == MatchStatus.PENDING and match.table_id is None:
+        raise Conflict("This match has no court yet: report it once it is played.", code="match_not_active")
+    games = _check_games(match, report.game_scores)
+    found = _open_report(broadcast, match_id)
+    side = card["side"]
+    if found is not None and found["reported_by"] != person_id and found.get("side") != side:
+        if found["games"] == games:
+            _record(uow, broadcast, found, games=games, settled_by=person_id, now=now, rules=rules)
+            return
+        before = dict(found)
+        found["status"] = DISPUTED
+        audit.record(uow, account_id=broadcast.account_id, action="report.disputed",
+                     target=("match", match_id), before=_audited(before), after=_audited(found), now=now)
+        status = DISPUTED
+    elif found is not None and found["status"] == WAITING:  # theirs (or their partner's) again: the newer stands
+        broadcast.reports = [r for r in broadcast.reports if r["id"] != found["id"]]
+        status = WAITING
+    else:
+        status = DISPUTED if found is not None and found["status"] == DISPUTED else WAITING
+    made = {"id": new_id("rpt"), "match_id": match_id, "games": games, "reported_by": person_id, "side": side,
+            "status": status, "reported_on": iso(now), "settled_by": None}
+    broadcast.reports = [*broadcast.reports, made]
+    uow.broadcasts.put(broadcast)
+    audit.record(uow, account_id=broadcast.account_id, action="report.submitted", target=("match", match_id),
+                 after=_audited(made), now=now)
+
+
+def _report_for(broadcast: Broadcast, report_id: str) -> dict[str, Any]:
+    found = next((r for r in broadcast.reports if r["id"] == report_id), None)
+    if found is None:
+        raise NotFound("No such report.")
+    return found
+
+
+def settle_report(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, report_id: str, confirm: bool,
+                  estimator: Estimator, now: datetime, rules: Rules) -> None:
+    """The opponent confirms a waiting report (the result is recorded, §19) or disputes it. 404 for a report on
+    someone else's match; `409 report_own` for the reporter's own; `409 report_settled` once confirmed."""
+    if not broadcast.self_report:
+        raise Conflict("Reporting results is off for this event.", code="self_report_off")
+    report = _report_for(broadcast, report_id)
+    _, card = _own_match(uow, broadcast, person_id, report["match_id"], estimator)
+    if report["reported_by"] == person_id or report.get("side") == card["side"]:
+        raise Conflict("Your opponent confirms your report, not you.", code="report_own")
+    if report["status"] == CONFIRMED:
+        raise Conflict("This report is already confirmed.", code="report_settled")
+    if confirm:
+        _record(uow, broadcast, report, games=report["games"], settled_by=person_id, now=now, rules=rules)
+        return
+    if report["status"] == DISPUTED:
+        return
+    before = dict(report)
+    report["status"] = DISPUTED
+    report["settled_by"] = person_id
+    uow.broadcasts.put(broadcast)
+    audit.record(uow, account_id=broadcast.account_id, action="report.disputed", target=("match", report["match_id"]),
+                 before=_audited(before), after=_audited(report), now=now)
+
+
+def desk_reports(uow: UnitOfWork, *, account_id: str, broadcast_id: str, status: str | None
+                 ) -> list[dict[str, Any]]:
+    """The broadcast's reports for the desk (the board's "Results to check"), newest first."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    return [report_view(r) for r in reversed(broadcast.reports) if status is None or r["status"] == status]
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """`POST /operator/reports/{id}/accept`: the report's games, or the desk's own."""
+
+    game_scores: list[dict[str, Any]] | None = None
+
+
+def accept_report(uow: UnitOfWork, *, account_id: str, report_id: str, acceptance: Acceptance, now: datetime,
+                  rules: Rules) -> dict[str, Any]:
+    """The desk records a report (or its own games for it) as §19's result; the report, confirmed."""
+    for broadcast in uow.broadcasts.find(account_id=account_id):
+        found = next((r for r in broadcast.reports if r["id"] == report_id), None)
+        if found is None:
+            continue
+        if found["status"] == CONFIRMED:
+            raise Conflict("This report is already confirmed.", code="report_settled")
+        match = uow.matches.get(found["match_id"])
+        games = found["games"] if acceptance.game_scores is None or match is None else _check_games(
+            match, acceptance.game_scores)
+        _record(uow, broadcast, found, games=games, settled_by="desk", now=now, rules=rules)
+        return report_view(found)
+    raise NotFound(f"No report '{report_id}'.")
+
+
+def confirm_due_reports(uow: UnitOfWork, *, now: datetime, rules: Rules) -> int:
+    """Confirm every waiting report older than its broadcast's `selfReportConfirmMinutes` (0: never); how many.
+    Run by the scheduler, recorded as the system's. A report whose match has since been settled otherwise is
+    left as it is."""
+    done = 0
+    for broadcast in uow.broadcasts.find():
+        minutes = broadcast.self_report_confirm_minutes
+        if not minutes or not broadcast.reports:
+            continue
+        due = iso(now - timedelta(minutes=minutes))
+        for report in [r for r in broadcast.reports if r["status"] == WAITING and r["reported_on"] <= due]:
+            match = uow.matches.get(report["match_id"])
+            if match is None or match.status == MatchStatus.COMPLETED:
+                continue
+            _record(uow, broadcast, report, games=report["games"], settled_by="server", now=now, rules=rules)
+            done += 1
+    return done
+
+
+# ------------------------------------------------------------------------------------------------ paper
+def player_cards(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, root: str
+                 ) -> dict[str, Any]:
+    """One card per person of the broadcast (name, club, their link; links made on first print), sorted by
+    surname like the sign-in sheet."""
+    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    rows = broadcast_people(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
+    rows.sort(key=lambda row: (str(row["name"]).split() or [""])[-1].casefold())
+    cards = []
+    for row in rows:
+        link = personal_link(uow, account_id=account_id, broadcast_id=broadcast_id, person_id=row["personID"],
+                             now=now)
+        cards.append({"name": row["name"], "club": row["club"], "url": personal_view(link, root=root)["url"]})
+    return {"event": broadcast.name, "printedOn": iso(now), "cards": cards}
+
+
+def sign_in_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, root: str
+                  ) -> dict[str, Any]:
+    """§14's sign-in sheet (`domain.public.paper`) with each person's own link (§21), made on first print."""
+    sheet = paper.sign_in_sheet(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)
+    for row in sheet["people"]:
+        link = personal_link(uow, account_id=account_id, broadcast_id=broadcast_id,
+                             person_id=person_id_of(broadcast_id, row["name"]), now=now)
+        row["url"] = personal_view(link, root=root)["url"]
+    return sheet
