@@ -425,7 +425,9 @@ class BroadcastPatch(Strict):
 
 
 class EventDay(Strict):
-    """Event-day rules of a broadcast (contract §14)."""
+    """Event-day rules of a broadcast (contract §14); a patch names at least one (`{}` changes nothing: 400)."""
+
+    OPENAPI: dict[str, Any] = {"minProperties": 1}
 
     requireCheckIn = StrictBoolean(metadata={"description": "only checked-in players may start (default false)"})
     restMinutes = StrictInteger(validate=validate.Range(min=0, max=240),
@@ -434,6 +436,11 @@ class EventDay(Strict):
     selfReport = StrictBoolean(metadata={"description": "players may report results through their own link"})
     selfReportConfirmMinutes = StrictInteger(validate=validate.Range(min=0, max=120), metadata={
         "description": "a waiting report is confirmed by the server after this long; 0: never (default 10)"})
+
+    @validates_schema
+    def _not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data:
+            raise ValidationError("Give at least one event-day rule to change.")
 
 
 class EventDayRead(Schema):

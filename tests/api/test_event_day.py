@@ -93,6 +93,18 @@ def test_bad_event_day_is_400_and_changes_nothing(day: Day, event_day: dict[str,
     assert read["eventDay"] == {"requireCheckIn": False, "restMinutes": 0} | SELF
 
 
+def test_an_empty_event_day_is_400_even_beside_another_change(day: Day) -> None:
+    """`eventDay: {}` changes nothing: refused whole (the document says `minProperties: 1`), the name kept."""
+    response = day.operator.patch(f"/operator/broadcasts/{day.id}", json={"name": "Renamed", "eventDay": {}})
+    assert response.status_code == 400 and response.json["error"]["code"] == "validation_failed"
+    details = response.json["error"]["details"]["json"]
+    assert details["eventDay"] == {"_schema": ["Give at least one event-day rule to change."]}
+    read = day.operator.get("/operator/broadcasts").json["data"][0]
+    assert read["name"] != "Renamed"
+    document = day.operator.get("/openapi.json").json
+    assert document["components"]["schemas"]["EventDay"]["minProperties"] == 1
+
+
 def test_partner_reads_have_no_event_day(day: Day, partner: Api) -> None:
     response = partner.post("/broadcasts", json={"name": "Partner day", "tables": [{"label": "T1"}]})
     assert response.status_code == 201 and "eventDay" not in response.json["data"]
