@@ -2,8 +2,8 @@
 
 Everything a request needs that does not change between requests is made here, once: the rate limiter, the
 scoring rules, the token lifetimes, the webhook attempt runner (sender, URL guard, jitter), the dispatcher that
-shares that runner, and the output pages' state cache. `create_app(services)` binds them to the Flask app;
-request code reaches them through `api.context.services()`.
+shares that runner, the output pages' state cache and the decoded draws. `create_app(services)` binds them to the
+Flask app; request code reaches them through `api.context.services()`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from domain import webhooks
 from domain.access.oauth import TokenLifetimes
 from domain.access.ratelimit import RateLimiter
 from domain.clock import Clock, SystemClock
+from domain.draws.cache import DecodedDraws
 from domain.match.matches import Rules
 from domain.match.scoring import server_default
 from domain.settings import Settings
@@ -43,6 +44,7 @@ class Services:
     output_states: ReadCache  # the output pages' states, at most `output_max_stale` behind under writes
     event_snapshots: ReadCache  # the event pages' snapshots (contract §15), at most `event_max_stale` behind
     reads: ReadCache  # principals and match reads, while their tables take no write
+    draws: DecodedDraws  # draws decoded as of their stored version (the units of work of requests borrow it)
     audit_enabled: bool = True  # every change writes an audit entry; only benchmarks measuring its cost say no
 
     def wake_dispatcher(self) -> None:
@@ -76,5 +78,5 @@ def bootstrap(
                                                                         rules=rules, mailer=_mailer(settings)),
         output_states=ReadCache(max_stale=settings.output_max_stale),
         event_snapshots=ReadCache(max_stale=settings.event_max_stale),
-        reads=ReadCache(), audit_enabled=audit_enabled,
+        reads=ReadCache(), draws=DecodedDraws(), audit_enabled=audit_enabled,
     )

@@ -134,7 +134,8 @@ def unit_of_work(acting: Actor | None = None) -> Iterator[StoreUnitOfWork]:
         yield joined
         return
     ctx = services()
-    with store_unit_of_work(ctx.store, actor=acting or actor(), audit_enabled=ctx.audit_enabled) as uow:
+    with store_unit_of_work(ctx.store, actor=acting or actor(), audit_enabled=ctx.audit_enabled,
+                            draw_cache=ctx.draws) as uow:
         yield uow
     if uow.new_event_ids:
         ctx.wake_dispatcher()

@@ -294,19 +294,6 @@ def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None)
     return "".join(parts)
 
 
-def bracket_height(draw: Json) -> int:
-    """Pixels the drawn draw needs (for an iframe): the tallest stage plus the group tables."""
-    stages: dict[str, int] = {}
-    for rnd in draw["rounds"]:
-        if rnd["stage"] != "group":
-            stages[rnd["stage"]] = max(stages.get(rnd["stage"], 0), len(rnd["drawMatches"]))
-    tallest = sum(40 + 64 * n for n in stages.values())
-    largest_group = max((len(g["entryIDs"]) for g in draw["groups"]), default=0)
-    rows_of_groups = (len(draw["groups"]) + 2) // 3
-    return tallest + rows_of_groups * (70 + 26 * largest_group) + (60 + 22 * min(8, len(draw["placings"])) if
-                                                                  draw["placings"] else 0) + 30
-
-
 def fixtures_html(draw: Json, games: Games | None = None) -> str:
     """Each group's matches round by round, the winner in bold with the result once decided (games won, or w/o /
     ret.): what a round robin plays, for the sheet on the desk. Empty for a draw without groups."""

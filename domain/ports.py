@@ -6,6 +6,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from domain import models
+from domain.draws.cache import DecodedDraws
 
 if TYPE_CHECKING:
     from domain.access.audit_records import Actor, AuditEntry, AuditQuery
@@ -167,6 +168,12 @@ class UnitOfWork(Protocol):
     @property
     def audit_enabled(self) -> bool:
         """Whether changes are recorded in the audit log (always, except in benchmarks measuring its cost)."""
+        ...
+
+    @property
+    def draw_cache(self) -> DecodedDraws | None:
+        """The decoded draws of the app that opened this unit of work (its `Services`), or None (jobs and tools:
+        every draw is read from storage)."""
         ...
 
     def savepoint(self) -> AbstractContextManager[None]:

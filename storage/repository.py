@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 
 from domain import models
 from domain.access.audit import SYSTEM, Actor
+from domain.draws.cache import DecodedDraws
 from domain.models import MatchStatus
 from domain.ports import AuditLog
 from storage.audit_log import PgAuditLog, TinyAuditLog
@@ -197,11 +198,13 @@ class StoreUnitOfWork:
     draws = _Repo("draws", models.DrawRecord, Repository[models.DrawRecord])
     draw_parts = _Repo("draw_parts", models.DrawPart, Repository[models.DrawPart])
 
-    def __init__(self, tx: AnyTransaction, *, actor: Actor = SYSTEM, audit_enabled: bool = True) -> None:
+    def __init__(self, tx: AnyTransaction, *, actor: Actor = SYSTEM, audit_enabled: bool = True,
+                 draw_cache: DecodedDraws | None = None) -> None:
         self._tx = tx
         self.new_event_ids: list[str] = []
         self.actor = actor
         self.audit_enabled = audit_enabled
+        self.draw_cache = draw_cache
 
     @cached_property
     def audit(self) -> AuditLog:
@@ -223,8 +226,10 @@ class StoreUnitOfWork:
 
 
 @contextmanager
-def unit_of_work(store: AnyStore, *, actor: Actor = SYSTEM, audit_enabled: bool = True) -> Iterator[StoreUnitOfWork]:
+def unit_of_work(store: AnyStore, *, actor: Actor = SYSTEM, audit_enabled: bool = True,
+                 draw_cache: DecodedDraws | None = None) -> Iterator[StoreUnitOfWork]:
     """A unit of work: committed when the block ends normally, discarded if it raises. `actor` is who makes its
-    changes (the audit log's entries name it; the API layer passes the caller, jobs the system)."""
+    changes (the audit log's entries name it; the API layer passes the caller, jobs the system); `draw_cache` the
+    app's decoded draws (`Services.draws`)."""
     with store.transaction() as tx:
-        yield StoreUnitOfWork(tx, actor=actor, audit_enabled=audit_enabled)
+        yield StoreUnitOfWork(tx, actor=actor, audit_enabled=audit_enabled, draw_cache=draw_cache)

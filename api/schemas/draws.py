@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.schemas.common import PageQuery, Strict, name_field, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
@@ -15,19 +15,6 @@ from domain.draws.service import EntryPlayer, NewDraw, NewEntry
 from domain.models import ScoringSource
 
 MAX_SEED = 256
-
-
-class DrawPlayerBody(Strict):
-    manualName = name_field(120)
-    playerListExternalID = str_field(500, min_length=1)
-    externalID = str_field(500, min_length=1)
-
-    @validates_schema
-    def _one_kind(self, data: dict[str, Any], **_: Any) -> None:
-        manual = "manualName" in data
-        listed = "playerListExternalID" in data or "externalID" in data
-        if manual == listed or (listed and not ("playerListExternalID" in data and "externalID" in data)):
-            raise ValidationError("Give either manualName, or playerListExternalID and externalID.")
 
 
 def _text(length: int, *, visible: bool = False) -> dict[str, Any]:

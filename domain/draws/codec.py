@@ -22,6 +22,7 @@ from domain.draws.model import (
     ResultType,
     Round,
     Score,
+    SeedBy,
     Slot,
     Source,
     Stage,
@@ -75,7 +76,29 @@ def _entry_state(entry: Entry) -> dict[str, Any]:
         doc["seed"] = entry.seed
     if entry.withdrawn:
         doc["withdrawn"] = True
+    if entry.rating is not None:
+        doc["rating"] = entry.rating
     return doc
+
+
+def _round_state(rnd: Round) -> dict[str, Any]:
+    doc: dict[str, Any] = {"stage": rnd.stage, "number": rnd.number, "name": rnd.name,
+                           "draw_match_ids": list(rnd.draw_match_ids)}
+    if rnd.first_place is not None:
+        doc["first_place"] = rnd.first_place
+    return doc
+
+
+def _options(doc: dict[str, Any]) -> Options:
+    options = Options(**doc)
+    if options.seed_by is not None:
+        options.seed_by = SeedBy(options.seed_by)
+    return options
+
+
+def _placing(doc: dict[str, Any]) -> Placing:
+    stage = doc.get("stage")
+    return Placing(place=doc["place"], entry_id=doc["entry_id"], stage=Stage(stage) if stage else None)
 
 
 def to_state(draw: Draw) -> dict[str, Any]:
@@ -92,8 +115,7 @@ def to_state(draw: Draw) -> dict[str, Any]:
         "options": options,
         "groups": [{"name": g.name, "entry_ids": list(g.entry_ids), "standings": [_flat(r) for r in g.standings],
                     "finished": g.finished} for g in draw.groups],
-        "rounds": [{"stage": r.stage, "number": r.number, "name": r.name, "draw_match_ids": list(r.draw_match_ids)}
-                   for r in draw.rounds],
+        "rounds": [_round_state(r) for r in draw.rounds],
         "matches": {key: _match_state(dm) for key, dm in draw.matches.items()},
         "placings": [_flat(p) for p in draw.placings],
         "status": draw.status, "ready_counter": draw.ready_counter,
@@ -132,14 +154,15 @@ def from_state(doc: dict[str, Any]) -> Draw:
         id=doc["id"], broadcast_id=doc["broadcast_id"], name=doc["name"], format=DrawFormat(doc["format"]),
         created_on=doc["created_on"],
         entries=entries_from(doc),
-        options=Options(**doc["options"]),
+        options=_options(doc["options"]),
         groups=[Group(name=g["name"], entry_ids=list(g["entry_ids"]),
                       standings=[Standing(**r) for r in g["standings"]], finished=g.get("finished", False))
                 for g in doc["groups"]],
         rounds=[Round(stage=Stage(r["stage"]), number=r["number"], name=r["name"],
-                      draw_match_ids=list(r["draw_match_ids"])) for r in doc["rounds"]],
+                      draw_match_ids=list(r["draw_match_ids"]), first_place=r.get("first_place"))
+                for r in doc["rounds"]],
         matches={key: _match(m) for key, m in doc["matches"].items()},
-        placings=[Placing(**p) for p in doc["placings"]],
+        placings=[_placing(p) for p in doc["placings"]],
         status=DrawStatus(doc["status"]), ready_counter=doc.get("ready_counter", 0),
     )
 
@@ -172,7 +195,8 @@ def from_parts(parts: dict[str, dict[str, Any]]) -> Draw:
 def entries_from(part: dict[str, Any]) -> list[Entry]:
     """The entries of a draw from its `entries` part alone."""
     return [Entry(id=e["id"], name=e["name"], players=[DrawPlayer(**p) for p in e["players"]], club=e.get("club"),
-                  seed=e.get("seed"), withdrawn=e.get("withdrawn", False)) for e in part["entries"]]
+                  seed=e.get("seed"), withdrawn=e.get("withdrawn", False), rating=e.get("rating"))
+            for e in part["entries"]]
 
 
 def match_mark(dm: DrawMatch) -> tuple[Any, ...]:
@@ -184,7 +208,7 @@ def match_mark(dm: DrawMatch) -> tuple[Any, ...]:
 
 def entries_mark(entries: list[Entry]) -> tuple[Any, ...]:
     """Everything the `entries` part holds, cheaply (players are frozen): equal marks, equal parts."""
-    return tuple((e.id, e.name, tuple(e.players), e.club, e.seed, e.withdrawn) for e in entries)
+    return tuple((e.id, e.name, tuple(e.players), e.club, e.seed, e.withdrawn, e.rating) for e in entries)
 
 
 def head_of(draw: Draw) -> dict[str, Any]:
@@ -197,8 +221,7 @@ def head_of(draw: Draw) -> dict[str, Any]:
         "created_on": draw.created_on, "options": options,
         "groups": [{"name": g.name, "entry_ids": list(g.entry_ids), "standings": [_flat(r) for r in g.standings],
                     "finished": g.finished} for g in draw.groups],
-        "rounds": [{"stage": r.stage, "number": r.number, "name": r.name, "draw_match_ids": list(r.draw_match_ids)}
-                   for r in draw.rounds],
+        "rounds": [_round_state(r) for r in draw.rounds],
         "placings": [_flat(p) for p in draw.placings],
         "status": draw.status, "ready_counter": draw.ready_counter, "order": list(draw.matches),
     }

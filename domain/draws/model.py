@@ -45,6 +45,14 @@ class Stage(StrEnum):
     FINAL = "final"
     THIRD_PLACE = "third_place"
     SWISS = "swiss"
+    CONSOLATION = "consolation"  # contract §22: consolation and feed_in
+    PLAYOFF = "playoff"  # contract §22: playoff_all and round_robin_playoff
+
+
+class SeedBy(StrEnum):
+    """Where seeds come from (contract §22): the entries' own `seed`, or their `rating`."""
+
+    RATING = "rating"
 
 
 class Outcome(StrEnum):
@@ -69,6 +77,7 @@ class Entry:
     club: str | None = None
     seed: int | None = None
     withdrawn: bool = False
+    rating: float | None = None
 
 
 @dataclass(frozen=True)
@@ -93,8 +102,13 @@ class Slot:
 
 @dataclass(frozen=True)
 class Link:
+    """Where a draw match's winner (or loser) goes. With `only_from`, a loser goes only if they played in that slot
+    of the match; any other loser closes the target slot (contract §22: a consolation takes a bye holder who loses
+    their first match played, not the one who beat them)."""
+
     draw_match_id: str
     slot: int
+    only_from: int | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +149,7 @@ class Round:
     number: int
     name: str
     draw_match_ids: list[str]
+    first_place: int | None = None  # play-off rounds (contract §22): the best place its matches decide
 
 
 @dataclass
@@ -162,6 +177,7 @@ class Group:
 class Placing:
     place: int
     entry_id: str
+    stage: Stage | None = None  # `consolation` for the consolation's winner (contract §22); else the draw's places
 
 
 @dataclass
@@ -174,6 +190,9 @@ class Options:
     table_ids: list[str] | None = None
     separate_clubs: bool = True
     random_seed: int | None = None
+    feed_in_rounds: int = 2  # feed_in: main rounds whose losers feed the consolation
+    seed_by: SeedBy | None = None
+    seed_count: int | None = None  # with seed_by: how many are seeded (default floor(n/4))
 
 
 @dataclass
@@ -202,10 +221,14 @@ class Draw:
         return kept[2][entry_id]
 
     def round_of(self, dm: DrawMatch) -> Round:
-        for rnd in self.rounds:
-            if rnd.stage == dm.stage and rnd.number == dm.round_number:
-                return rnd
-        raise KeyError(dm.id)
+        """The round holding this draw match, by an index made again when rounds or draw matches were added (kept
+        beside the fields as `entry`'s: not compared, not stored)."""
+        kept: tuple[int, int, int, dict[str, Round]] | None = self.__dict__.get("_round_index")
+        if kept is None or kept[:3] != (id(self.rounds), len(self.rounds), len(self.matches)):
+            index = {i: rnd for rnd in self.rounds for i in rnd.draw_match_ids}
+            kept = (id(self.rounds), len(self.rounds), len(self.matches), index)
+            self.__dict__["_round_index"] = kept
+        return kept[3][dm.id]
 
     def ordered_matches(self) -> list[DrawMatch]:
         return [self.matches[i] for rnd in self.rounds for i in rnd.draw_match_ids]

@@ -11,10 +11,15 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import house_connection
 from domain.clock import iso
-from domain.draws import engine, hooks
+from domain.draws import engine, store
+from domain.draws import pool as draw_pool
+from domain.draws.cache import Held
+from domain.draws.formats.base import DrawSpec, EntrySpec
 from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
+from domain.draws.real_matches import make_real_matches
 from domain.errors import Conflict, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.event_day.estimates import Estimator
@@ -80,8 +85,8 @@ def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> t
                   details={"json": {where: [f"Player '{external_id}' is not in list '{reference}'."]}})
 
 
-def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[engine.EntrySpec]:
-    specs: list[engine.EntrySpec] = []
+def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[EntrySpec]:
+    specs: list[EntrySpec] = []
     seen: dict[str, str] = {}
     for index, entry in enumerate(new.entries):
         players = []
@@ -93,7 +98,7 @@ def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[engine.Entr
                               details={"json": {where: [f"The same person as {seen[key]}."]}})
             seen[key] = where
             players.append(player)
-        specs.append(engine.EntrySpec(players=players, seed=entry.seed, club=entry.club,
+        specs.append(EntrySpec(players=players, seed=entry.seed, club=entry.club,
                                       name=stored_name(entry.name) if entry.name else None))
     return specs
 
@@ -110,7 +115,7 @@ def _made(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> D
             raise Invalid("tableIDs must be courts of the draw's broadcast.",
                           details={"json": {"tableIDs": [f"Not a court of this broadcast: {', '.join(strangers)}."
                                                          if strangers else "Name at least one court."]}})
-    spec = engine.DrawSpec(broadcast_id=broadcast.id, name=stored_name(new.name), format=new.format,
+    spec = DrawSpec(broadcast_id=broadcast.id, name=stored_name(new.name), format=new.format,
                            entries=_entries(uow, account_id, new), group_count=new.group_count, options=new.options)
     return engine.make_draw(spec, draw_id=new_id("drw"), created_on=iso(now), new_id=new_id)
 
@@ -129,9 +134,9 @@ def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime
                         scoring=new.scoring.json() if new.scoring else None,
                         scoring_name=new.scoring.name if new.scoring else None)
     house = house_connection(uow, account_id=account_id, now=now)
-    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, server=server)
-    record = hooks.save(uow, record, hooks.Held(draw=draw, marks={}), now)
-    audit.record(uow, account_id=account_id, action="draw.created", target=("draw", record.id),
+    make_real_matches(uow, record, draw, house_id=house.id, now=now, server=server)
+    record = store.save(uow, record, Held(draw=draw, marks={}), now)
+    audit.record(uow, account_id=account_id, action=AuditAction.DRAW_CREATED, target=(TargetType.DRAW, record.id),
                  after={"name": record.name, "format": str(draw.format), "entries": len(draw.entries)}, now=now)
     return record
 
@@ -165,8 +170,8 @@ def delete_draw(uow: UnitOfWork, *, account_id: str, draw_id: str, now: datetime
                        details={"matchIDs": started})
     for match in matches:
         match_svc.cancel_draw_match(uow, match, now=now)
-    hooks.delete(uow, record)
-    audit.record(uow, account_id=account_id, action="draw.deleted", target=("draw", record.id),
+    store.delete(uow, record)
+    audit.record(uow, account_id=account_id, action=AuditAction.DRAW_DELETED, target=(TargetType.DRAW, record.id),
                  before={"name": record.name}, now=now)
     return record
 
@@ -177,23 +182,23 @@ def withdraw_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: 
     Withdrawing an entry already withdrawn changes nothing (no entry, the draw's version kept) and answers the
     draw."""
     record = get_draw(uow, account_id=account_id, draw_id=draw_id)
-    held = hooks.load(uow, record)
+    held = store.load(uow, record)
     draw = held.draw
     entry = next((e for e in draw.entries if e.id == entry_id), None)
     if entry is None or entry.withdrawn:
-        hooks.release(record, held)
+        store.release(uow, record, held)
         if entry is None:
             raise NotFound(f"No entry '{entry_id}' in draw '{draw_id}'.")
         return record
     walked = engine.withdraw(draw, entry_id, new_id=new_id)
     house = house_connection(uow, account_id=account_id, now=now)
-    hooks.make_real_matches(uow, record, draw, house_id=house.id, now=now, server=rules.scoring)
-    record = hooks.save(uow, record, held, now)
+    make_real_matches(uow, record, draw, house_id=house.id, now=now, server=rules.scoring)
+    record = store.save(uow, record, held, now)
     for dm in walked:  # their real matches end as walkovers (the draw already has the result)
         winner = "a" if dm.winner_entry_id == dm.slots[0].entry_id else "b"
         match_svc.record_walkover(uow, account_id=account_id, match_id=dm.match_id or "", winner_side=winner,
                                   reason=match_svc.WalkoverReason.WITHDRAWN, now=now, rules=rules)
-    audit.record(uow, account_id=account_id, action="draw.withdrawn", target=("draw", record.id),
+    audit.record(uow, account_id=account_id, action=AuditAction.DRAW_WITHDRAWN, target=(TargetType.DRAW, record.id),
                  after={"entryID": entry_id}, now=now)
     return get_draw(uow, account_id=account_id, draw_id=draw_id)
 
@@ -223,7 +228,7 @@ def _draw_match_view(dm: DrawMatch) -> dict[str, Any]:
 
 def draw_view(uow: UnitOfWork, record: DrawRecord) -> dict[str, Any]:
     """The §13 draw read."""
-    with hooks.reading(uow, record) as draw:
+    with store.reading(uow, record) as draw:
         return _view(draw, Scoring.stored(record.scoring, record.scoring_name, ScoringSource.DRAW))
 
 
@@ -251,17 +256,17 @@ def _view(draw: Draw, scoring: Scoring | None) -> dict[str, Any]:
 def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,
                    default_minutes: float = 20.0, limit: int | None = None,
                    cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
-    """A page of the broadcast's court pool in §13's order (keyed by that order, `hooks.pool_key`), each a match
+    """A page of the broadcast's court pool in §13's order (keyed by that order, `draw_pool.pool_key`), each a match
     read with `blockedBy` when §14 holds it back and `estimatedStartOn` (the courts as they come free after their
     own queues, `Estimator.pool`, over the whole pool); the cursor of the next page or None."""
     get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    pool = hooks.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
+    pool = draw_pool.pool_matches(uow, account_id=account_id, broadcast_id=broadcast_id)
     reader = Reader(uow)
     reader.pool_positions(pool)
     availability = Availability(uow, account_id=account_id, now=now)
     starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool,
-                                                                           hooks.pool_courts(uow))
-    key = hooks.pool_key(uow, account_id=account_id, broadcast_id=broadcast_id)
+                                                                           draw_pool.pool_courts(uow))
+    key = draw_pool.pool_key(uow, account_id=account_id, broadcast_id=broadcast_id)
     page, next_cursor = paginate(pool, seq=key, limit=limit, cursor=cursor)
     reads = []
     for match in page:

@@ -16,7 +16,8 @@ from typing import Any
 
 from domain.access import audit
 from domain.clock import iso
-from domain.draws import hooks as draw_hooks
+from domain.draws import pool as draw_pool
+from domain.draws import store as draw_store
 from domain.errors import NotFound
 from domain.event_day.availability import Availability, Person
 from domain.models import Broadcast, Match, MatchStatus
@@ -85,7 +86,7 @@ def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -
                 _note(seen, person, match.seq)
     # the draws' people (§13): their matches in the court pool come after every court's queue, and an entry
     # with no match yet (a later round) is a person of the broadcast too, so the desk can check them in
-    pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
+    pool = draw_pool.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     for place, match in enumerate(pool):
         rank = (0 if match.called_on else 1, match.called_on or "", len(tables) * 10_000 + place, 0)
         for person in availability.players.of(match):
@@ -93,7 +94,7 @@ def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -
             if entry.next_rank is None or rank < entry.next_rank:
                 entry.next_match, entry.next_rank = match, rank
     for record in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id):
-        for drawn in draw_hooks.entries(uow, record):
+        for drawn in draw_store.entries(uow, record):
             for player in drawn.players:
                 if player.name.strip():
                     _note(seen, availability.players.named(broadcast.id, player.name, club=drawn.club),

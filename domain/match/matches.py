@@ -17,6 +17,7 @@ from domain.access import audit
 from domain.bulk import check_unique
 from domain.clock import iso
 from domain.draws import hooks as draw_hooks
+from domain.draws import pool as draw_pool
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.events import record_event
@@ -346,7 +347,7 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
     if table is None or table.account_id != account_id:
         raise NotFound(f"No table '{table_id}'.")
     _require_free_table(uow, table_id)
-    candidates = next_candidates(uow, table_id) + draw_hooks.pool_for_table(uow, table)
+    candidates = next_candidates(uow, table_id) + draw_pool.pool_for_table(uow, table)
     if not candidates:
         raise Conflict(f"No match is waiting on table '{table_id}' or in the court pool.", code="queue_empty")
     availability = Availability(uow, account_id=account_id, now=now)
@@ -551,7 +552,7 @@ def operator_move_match(
                 "null is only for a draw's match"]}})
         before = dataclasses.replace(match)
         match.table_id = POOL
-        match.queue_order = draw_hooks.pool_order_of(uow, match)
+        match.queue_order = draw_pool.pool_order_of(uow, match)
         # back in its place (§13): the pool orders by the time it first became ready, when its real match was made
         match.scheduled_on = match.created_on
         match.updated_on = iso(now)
@@ -561,7 +562,7 @@ def operator_move_match(
         return match
     table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=None)
     if match.draw_id:
-        allowed = draw_hooks.allowed_tables(uow, match)
+        allowed = draw_pool.allowed_tables(uow, match)
         if allowed is not None and table.id not in allowed:
             raise Invalid(f"Draw match cannot use table '{table.id}' (not in the draw's tableIDs).",
                           details={"json": {"tableID": ["not one of the draw's courts"]}})

@@ -17,7 +17,7 @@ from typing import Any
 from domain import text
 from domain.access import audit
 from domain.clock import parse_iso
-from domain.draws.hooks import pool_of_draws
+from domain.draws.pool import pool_of_draws
 from domain.match import scoring
 from domain.models import Match, MatchResultType, MatchStatus
 from domain.names import side_name

@@ -17,6 +17,7 @@ from typing import Any
 from domain.access import audit
 from domain.clock import iso
 from domain.draws import hooks as draw_hooks
+from domain.draws import pool as draw_pool
 from domain.errors import Conflict, Invalid
 from domain.match import formats, scoring
 from domain.match import matches as svc
@@ -106,7 +107,7 @@ def stop_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime
     match.updated_on = iso(now)
     if match.draw_id:
         match.table_id = POOL
-        match.queue_order = draw_hooks.pool_order_of(uow, match)
+        match.queue_order = draw_pool.pool_order_of(uow, match)
     else:
         first = uow.matches.queue(match.table_id, stop=1)
         match.queue_order = (first[0].queue_order - 1) if first else 1

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
-from domain.draws import hooks as draw_hooks
+from domain.draws import pool as draw_pool
 from domain.errors import Conflict, Invalid, NotFound
 from domain.match import matches, points, scorers, scoring
 from domain.models import Link, Match, Side, Table
@@ -93,7 +93,7 @@ def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Ru
     match = active_match(uow, table.id)
     # what Start next tries first: the court's own waiting matches (a called one first), else the court pool's
     # first match this court may take (contract §13), as the console's start-next does
-    queue = matches.next_candidates(uow, table.id)[:1] or draw_hooks.pool_for_table(uow, table)[:1]
+    queue = matches.next_candidates(uow, table.id)[:1] or draw_pool.pool_for_table(uow, table)[:1]
     shown: dict[str, Any] | None = None
     if match is not None:
         shown = match_state(uow, match) | {

@@ -20,7 +20,7 @@ from typing import Any
 
 from domain.access import audit
 from domain.clock import iso
-from domain.draws import hooks as draw_hooks
+from domain.draws import pool as draw_pool
 from domain.draws import service as draw_service
 from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
@@ -172,10 +172,10 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
         cards += ([now_card] if now_card else []) + queued + done
         made += ([active] if active else []) + queue + finished
     # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
-    pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
+    pool = draw_pool.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
-    decided = sorted(draw_hooks.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
-    pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
+    decided = sorted(draw_pool.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
+    pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow))
     pooled = [match_card(uow, m, None, estimate=pool_starts.get(m.id))
               | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]
     waiting = {"matches": pooled[:min(WAITING, len(pool))], "more": max(0, len(pool) - WAITING)}

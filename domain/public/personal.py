@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.access import audit
 from domain.clock import iso
-from domain.draws import hooks as draw_hooks
+from domain.draws import pool as draw_pool
 from domain.errors import Conflict, NotFound
 from domain.event_day.estimates import Estimator
 from domain.event_day.people import CheckIn, broadcast_people, check_in
@@ -102,10 +102,10 @@ def _matches(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator
             yield match, table, iso(starts[match.id]) if match.id in starts else None
         for match in uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED):
             yield match, table, None
-    pool = draw_hooks.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
+    pool = draw_pool.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
-    decided = sorted(draw_hooks.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
-    pool_starts = estimator.pool(broadcast.id, pool, draw_hooks.pool_courts(uow))
+    decided = sorted(draw_pool.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
+    pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow))
     for match in pool:
         yield match, None, pool_starts.get(match.id)
     for match in decided:

@@ -3,15 +3,17 @@ request that completes a match, the court pool, withdrawals, corrections, delete
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, cast
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from domain.draws import codec
-from domain.draws import hooks as draw_hooks
+from api.context import CourtsideFlask
+from domain.draws import store as draw_store
 from storage.backend import AnyStore
+from storage.repository import unit_of_work
 from tests.conftest import Api
 from tests.responses import json_of
 
@@ -439,7 +441,7 @@ def test_a_preview_refuses_what_creating_would_refuse(operator: Api) -> None:
     ("round_robin", 5, {}),
 ])
 def test_a_draw_read_from_its_stored_parts_alone_is_the_draw_the_process_kept_after_every_change(
-    operator: Api, fmt: str, count: int, options: Json,
+    operator: Api, app: Flask, fmt: str, count: int, options: Json,
 ) -> None:
     """A change writes only the parts of the draw it changed, and the process keeps the draw decoded: after every
     start, completion and withdrawal, the draw read from storage alone (as a new process reads it) is the same."""
@@ -448,7 +450,7 @@ def test_a_draw_read_from_its_stored_parts_alone_is_the_draw_the_process_kept_af
 
     def same_from_storage() -> Json:
         kept = read(operator, draw_id)
-        draw_hooks.forget_decoded()
+        cast(CourtsideFlask, app).services.draws.clear()
         assert read(operator, draw_id) == kept
         return kept
 
@@ -471,32 +473,33 @@ def test_a_draw_read_from_its_stored_parts_alone_is_the_draw_the_process_kept_af
     assert withdrawn and read(operator, draw_id)["status"] == "complete"
 
 
-def test_a_draw_stored_whole_before_draws_had_parts_is_read_and_moved_into_parts_at_its_next_change(
-    operator: Api, store: AnyStore,
+def test_the_decoded_draws_belong_to_the_app_and_a_draw_changed_behind_them_is_read_from_storage(
+    operator: Api, app: Flask, store: AnyStore,
 ) -> None:
+    """The decoded draws are the app's (`Services.draws`): a change made outside the app's units of work (a job,
+    another process) writes a new version, and the app's next read decodes that version from storage."""
     broadcast_id, courts = make_courts(operator, 1)
     draw = create(operator, broadcast_id, "single_elimination", 4)
-    with store.transaction() as tx:  # the draw as an earlier Courtside stored it: one document, no parts
-        parts = {doc["key"]: doc["state"] for doc in tx.find("draw_parts", draw_id=draw["id"])}
-        old = {k: v for k, v in (tx.get("draws", draw["id"]) or {}).items()
-               if k not in ("version", "status", "table_ids")}
-        tx.put("draws", draw["id"], old | {"state": codec.state_of(parts)})
-        for key in parts:
-            tx.delete("draw_parts", f"{draw['id']}/{key}")
-    draw_hooks.forget_decoded()
-    assert read(operator, draw["id"]) == draw
+    kept = cast(CourtsideFlask, app).services.draws
+    with unit_of_work(store) as uow:  # no draw cache: as the scheduler's jobs run
+        assert uow.draw_cache is None
+        record = uow.draws.get(draw["id"])
+        assert record is not None
+        held = draw_store.load(uow, record)
+        held.draw.name = "Renamed behind the app's back"
+        draw_store.save(uow, record, held, datetime(2026, 1, 1, tzinfo=UTC))
+    assert read(operator, draw["id"])["name"] == "Renamed behind the app's back"
+    kept.clear()
+    assert read(operator, draw["id"])["name"] == "Renamed behind the app's back"
     started = operator.post(f"/operator/tables/{courts[0]}/start-next")
     assert started.status_code == 200, started.json
     complete(operator, started.json["data"]["id"])
     moved = read(operator, draw["id"])
-    assert moved["rounds"][0]["drawMatches"][0]["status"] == "complete"
     assert moved["rounds"][1]["drawMatches"][0]["slots"][0]["entryID"] is not None  # fed forward
     with store.transaction() as tx:
-        assert (tx.get("draws", draw["id"]) or {}).get("state") == {}
         assert len(tx.find("draw_parts", draw_id=draw["id"])) == 2 + 3  # head, entries, three draw matches
-    draw_hooks.forget_decoded()
+    kept.clear()
     assert read(operator, draw["id"]) == moved
-
 
 def test_a_deleted_draw_leaves_no_part_behind(operator: Api, store: AnyStore) -> None:
     broadcast_id, _ = make_courts(operator, 1)

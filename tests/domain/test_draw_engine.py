@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.draws import codec, engine
-from domain.draws.engine import DrawSpec, EntrySpec
+from domain.draws.bracket import IdFactory
+from domain.draws.formats.base import DrawSpec, EntrySpec
+from domain.draws.formats.swiss import pairs_of
 from domain.draws.model import (
     Draw,
     DrawFormat,
@@ -40,7 +42,7 @@ PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 _COUNTER = itertools.count(1)
 
 
-def ids() -> engine.IdFactory:
+def ids() -> IdFactory:
     """Unique IDs across every factory of the run (as real IDs are)."""
     return lambda prefix: f"{prefix}_{next(_COUNTER)}"
 
@@ -57,7 +59,7 @@ def make(fmt: DrawFormat, n: int, *, seeds: int = 0, clubs: list[str | None] | N
     return engine.make_draw(spec, draw_id="drw_1", created_on="2026-01-01T00:00:00Z", new_id=ids())
 
 
-def play_out(draw: Draw, rng: random.Random, new_id: engine.IdFactory | None = None) -> list[tuple[str, str, str]]:
+def play_out(draw: Draw, rng: random.Random, new_id: IdFactory | None = None) -> list[tuple[str, str, str]]:
     """Plays every ready match with a random winner until nothing is ready; returns (round key, winner, loser)."""
     new_id = new_id or ids()
     played: list[tuple[str, str, str]] = []
@@ -185,7 +187,7 @@ def test_swiss_pairs_are_a_minimum_weight_perfect_matching(n: int, wins: list[in
     reference.add_weighted_edges_from((i, j, cost(i, j)) for i, j in itertools.combinations(range(n), 2)
                                       if frozenset((ranked[i].id, ranked[j].id)) not in played)
     best = nx.min_weight_matching(reference)
-    pairs = engine._pairs(ranked, rows, played, first_round=False)
+    pairs = pairs_of(ranked, rows, played, first_round=False)
     if len(best) * 2 != n:
         assert pairs is None
         return
