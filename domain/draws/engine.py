@@ -195,7 +195,7 @@ def _build_groups(draw: Draw, group_count: int, rng: random.Random, new_id: IdFa
                     _add_match(draw, rnd, new_id, [Slot(entry_id=members[a].id), Slot(entry_id=members[b].id)],
                                group=group.name)
     for group in draw.groups:
-        group.standings = standings([draw.entry(i) for i in group.entry_ids], [])
+        group.standings = standings([draw.entry(i) for i in group.entry_ids], [], draw.options)
 
 
 def _build_bracket(draw: Draw, first: list[Slot], new_id: IdFactory, stage: Stage = Stage.MAIN) -> list[Round]:
@@ -327,7 +327,7 @@ def _swiss_matches(draw: Draw) -> list[DrawMatch]:
 
 
 def swiss_standings(draw: Draw) -> list[Entry]:
-    rows = standings(draw.entries, _swiss_matches(draw))
+    rows = standings(draw.entries, _swiss_matches(draw), draw.options)
     return [draw.entry(r.entry_id) for r in rows]
 
 
@@ -338,7 +338,7 @@ def _swiss_round(draw: Draw, new_id: IdFactory) -> bool:
     played = {frozenset(m.entry_ids()) for m in previous if len(m.entry_ids()) == 2}
     had_bye = {m.winner_entry_id for m in previous if m.result_type == ResultType.BYE}
     ranked = [e for e in swiss_standings(draw) if not e.withdrawn] if previous else _round_one_order(draw)
-    rows = {r.entry_id: r for r in standings(draw.entries, previous)}
+    rows = {r.entry_id: r for r in standings(draw.entries, previous, draw.options)}
     candidates: list[Entry | None] = [None]
     if len(ranked) % 2:
         lowest_first = list(reversed(ranked))
@@ -477,7 +477,7 @@ def _after(draw: Draw, dm: DrawMatch, new_id: IdFactory) -> None:
     if dm.group is not None:
         group = next(g for g in draw.groups if g.name == dm.group)
         group_matches = [m for m in draw.matches.values() if m.group == group.name]
-        group.standings = standings([draw.entry(i) for i in group.entry_ids], group_matches)
+        group.standings = standings([draw.entry(i) for i in group.entry_ids], group_matches, draw.options)
         if not group.finished and all(m.status not in OPEN for m in group_matches):
             group.finished = True
             _fill_from_group(draw, group, new_id)
