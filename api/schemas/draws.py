@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import PageQuery, Strict, name_field, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
 from api.schemas.scoring import ScoringField
 from domain import names
+from domain.draws import standings
 from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, Stage
 from domain.draws.service import EntryPlayer, NewDraw, NewEntry
+from domain.errors import Invalid
 from domain.models import ScoringSource
 
 MAX_SEED = 256
@@ -71,6 +73,33 @@ def _unique(items: list[Any]) -> None:
         raise ValidationError("Items must be unique.")
 
 
+TIEBREAK_OPENAPI: dict[str, Any] = {
+    "oneOf": [{"type": "string", "enum": list(standings.RULE_NAMES)},
+              {"type": "array", "minItems": 1, "maxItems": len(standings.CUSTOM_STEPS), "uniqueItems": True,
+               "items": {"type": "string", "enum": list(standings.CUSTOM_STEPS)}}],
+    "description": "the tie-break rule of its standings (contract §22): a rule's name or a list of steps; "
+                   "round_robin, groups_knockout and swiss only; default: default"}
+
+
+class TiebreakField(fields.Field[standings.Setting]):
+    """`tiebreak`: a rule's name or a list of custom steps, checked by `domain.draws.standings`."""
+
+    OPENAPI = TIEBREAK_OPENAPI
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> standings.Setting:
+        try:
+            return standings.checked_setting(value)
+        except Invalid as exc:
+            raise ValidationError((exc.details or {}).get("json", {}).get("tiebreak") or str(exc)) from exc
+
+
+class TiebreakRead(fields.Raw):
+    """The draw read's `tiebreak`: the rule's name or its steps; null for a format without standings."""
+
+    OPENAPI = {"oneOf": TIEBREAK_OPENAPI["oneOf"], "nullable": True,
+               "description": "the tie-break rule ranking its standings (contract §22); null: no standings"}
+
+
 class DrawEntryBody(Strict):
     players = fields.List(PlayerField(metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
                           required=True, validate=validate.Length(min=1, max=2))
@@ -96,6 +125,15 @@ class DrawCreateBody(Strict):
     randomSeed = StrictInteger(validate=validate.Range(min=-(2**53), max=2**53))
     scoring = ScoringField(ScoringSource.DRAW, metadata={
         "description": "the scoring format of its matches (contract §18); default: the broadcast's"})
+    tiebreak = TiebreakField()
+
+    @validates_schema
+    def _tiebreak_format(self, data: dict[str, Any], **_: Any) -> None:
+        """A tie-break rule only where standings rank (§22)."""
+        try:
+            standings.check_format(str(data.get("format", "")), data.get("tiebreak"))
+        except Invalid as exc:
+            raise ValidationError(str(exc), field_name="tiebreak") from exc
 
     @post_load
     def _command(self, data: dict[str, Any], **_: Any) -> NewDraw:
@@ -103,7 +141,8 @@ class DrawCreateBody(Strict):
             advance_per_group=data.get("advancePerGroup", 2), third_place=data.get("thirdPlace", False),
             grand_final_reset=data.get("grandFinalReset", False), rounds=data.get("rounds", 0),
             best_of=data.get("bestOf"), table_ids=list(dict.fromkeys(data["tableIDs"])) if "tableIDs" in data
-            else None, separate_clubs=data.get("separateClubs", True), random_seed=data.get("randomSeed"))
+            else None, separate_clubs=data.get("separateClubs", True), random_seed=data.get("randomSeed"),
+            tiebreak=data.get("tiebreak"))
         return NewDraw(
             broadcast_id=data["broadcastID"], name=data["name"], format=DrawFormat(data["format"]),
             entries=[NewEntry(players=[entry_player(p) for p in e["players"]], seed=e.get("seed"), club=e.get("club"),
@@ -161,6 +200,8 @@ class StandingRead(Schema):
     gamesLost = fields.Integer(required=True)
     pointsWon = fields.Integer(required=True)
     pointsLost = fields.Integer(required=True)
+    decidedBy = fields.String(required=True, allow_none=True, validate=validate.OneOf(standings.DECIDED_BY), metadata={
+        "description": "the tie-break step that put it above the next row (contract §22); null: not tied"})
 
 
 class GroupRead(Schema):
@@ -201,6 +242,7 @@ class DrawRead(Schema):
         "description": "the scoring format of its matches (contract §18); null: the broadcast's"})
     scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key, or null"})
     entries = fields.List(fields.Nested(EntryRead), required=True)
+    tiebreak = TiebreakRead(required=True, allow_none=True)
     groups = fields.List(fields.Nested(GroupRead), required=True)
     rounds = fields.List(fields.Nested(DrawRoundRead), required=True)
     placings = fields.List(fields.Nested(PlacingRead), required=True)

@@ -81,7 +81,7 @@ def build_groups(draw: Draw, group_count: int, rng: random.Random, new_id: IdFac
                     add_match(draw, rnd, new_id, [Slot(entry_id=members[a].id), Slot(entry_id=members[b].id)],
                               group=group.name)
     for group in draw.groups:
-        group.standings = standings([draw.entry(i) for i in group.entry_ids], [])
+        group.standings = standings([draw.entry(i) for i in group.entry_ids], [], draw.options)
 
 
 def build_bracket(draw: Draw, first: list[Slot], new_id: IdFactory, *, stage: Stage = Stage.MAIN,

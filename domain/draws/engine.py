@@ -175,7 +175,7 @@ def _after(draw: Draw, dm: DrawMatch, new_id: IdFactory) -> None:
     if dm.group is not None:
         group = next(g for g in draw.groups if g.name == dm.group)
         group_matches = [m for m in draw.matches.values() if m.group == group.name]
-        group.standings = standings([draw.entry(i) for i in group.entry_ids], group_matches)
+        group.standings = standings([draw.entry(i) for i in group.entry_ids], group_matches, draw.options)
         if not group.finished and all(m.status not in OPEN for m in group_matches):
             group.finished = True
             _fill_from_group(draw, group, new_id)

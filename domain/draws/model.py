@@ -163,6 +163,7 @@ class Standing:
     games_lost: int = 0
     points_won: int = 0
     points_lost: int = 0
+    decided_by: str | None = None  # the tie-break step that put it above the row below (§22); None: not tied
 
 
 @dataclass
@@ -190,6 +191,7 @@ class Options:
     table_ids: list[str] | None = None
     separate_clubs: bool = True
     random_seed: int | None = None
+    tiebreak: str | list[str] | None = None  # §22: "bwf", "ittf", "default" or custom steps; None: default
     feed_in_rounds: int = 2  # feed_in: main rounds whose losers feed the consolation
     seed_by: SeedBy | None = None
     seed_count: int | None = None  # with seed_by: how many are seeded (default floor(n/4))

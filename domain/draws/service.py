@@ -20,6 +20,7 @@ from domain.draws.cache import Held
 from domain.draws.formats.base import DrawSpec, EntrySpec
 from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
 from domain.draws.real_matches import make_real_matches
+from domain.draws.standings import setting_read
 from domain.errors import Conflict, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.event_day.estimates import Estimator
@@ -245,7 +246,8 @@ def _view(draw: Draw, scoring: Scoring | None) -> dict[str, Any]:
         "groups": [{"name": g.name, "entryIDs": list(g.entry_ids), "standings": [
             {"entryID": s.entry_id, "rank": s.rank, "played": s.played, "won": s.won, "lost": s.lost,
              "gamesWon": s.games_won, "gamesLost": s.games_lost, "pointsWon": s.points_won,
-             "pointsLost": s.points_lost} for s in g.standings]} for g in draw.groups],
+             "pointsLost": s.points_lost, "decidedBy": s.decided_by} for s in g.standings]} for g in draw.groups],
+        "tiebreak": setting_read(str(draw.format), draw.options.tiebreak),
         "rounds": [{"stage": str(r.stage), "number": r.number, "name": r.name,
                     "drawMatches": [_draw_match_view(draw.matches[i]) for i in r.draw_match_ids]}
                    for r in draw.rounds],

@@ -319,7 +319,7 @@ def test_round_robin_standings_follow_each_result(operator: Api) -> None:
     standings = read(operator, draw["id"])["groups"][0]["standings"]
     winner = next(s for s in standings if s["entryID"] == first["slots"][0]["entryID"])
     assert winner == {"entryID": winner["entryID"], "rank": 1, "played": 1, "won": 1, "lost": 0, "gamesWon": 1,
-                      "gamesLost": 0, "pointsWon": 11, "pointsLost": 4}
+                      "gamesLost": 0, "pointsWon": 11, "pointsLost": 4, "decidedBy": None}
 
 
 @pytest.fixture

@@ -286,6 +286,7 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     s.call("POST", f"/operator/reports/{waiting[0]['reportID']}/accept", op, {})
     s.call("GET", "/operator/mail", op)
     draw_body = {"broadcastID": desk["id"], "name": "Juniors round robin", "format": "round_robin", "bestOf": 3,
+                 "tiebreak": "bwf",
                  "entries": [{"players": [{"manualName": name}], "seed": seed}
                              for seed, name in enumerate(["Gus Hale", "Ida Jones", "Jo King", "Kai Lund"], 1)]}
     s.call("POST", "/operator/draws/preview", op, draw_body)

@@ -20,7 +20,7 @@ def _swiss_matches(draw: Draw) -> list[DrawMatch]:
 
 
 def swiss_standings(draw: Draw) -> list[Entry]:
-    rows = standings(draw.entries, _swiss_matches(draw))
+    rows = standings(draw.entries, _swiss_matches(draw), draw.options)
     return [draw.entry(r.entry_id) for r in rows]
 
 
@@ -31,7 +31,7 @@ def swiss_round(draw: Draw, new_id: IdFactory) -> bool:
     played = {frozenset(m.entry_ids()) for m in previous if len(m.entry_ids()) == 2}
     had_bye = {m.winner_entry_id for m in previous if m.result_type == ResultType.BYE}
     ranked = [e for e in swiss_standings(draw) if not e.withdrawn] if previous else _round_one_order(draw)
-    rows = {r.entry_id: r for r in standings(draw.entries, previous)}
+    rows = {r.entry_id: r for r in standings(draw.entries, previous, draw.options)}
     candidates: list[Entry | None] = [None]
     if len(ranked) % 2:
         lowest_first = list(reversed(ranked))
