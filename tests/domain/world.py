@@ -16,7 +16,7 @@ from domain.access.auth import bootstrap, create_developer_key, house_connection
 from domain.clock import FixedClock
 from domain.match import matches as svc
 from domain.models import Broadcast, Match, PlayerList, Table
-from domain.partner.broadcasts import Court, NewBroadcast, operator_create_broadcast
+from domain.partner.broadcasts import BroadcastChange, Court, NewBroadcast, operator_create_broadcast, patch_broadcast
 from domain.partner.player_lists import NewHouseList, SyncPlayerList, create_house_list, sync_list
 from storage.memory import MemoryStore
 from storage.repository import StoreUnitOfWork, unit_of_work
@@ -75,6 +75,12 @@ class World:
                                  **fields))
             tables = [uow.tables.get(tid) for tid in made.table_ids]
         return made, [t for t in tables if t is not None]
+
+    def patch(self, broadcast: Broadcast, **change: Any) -> Broadcast:
+        """The operator's patch of a broadcast (`BroadcastChange` fields)."""
+        with self.uow() as uow:
+            return patch_broadcast(uow, account_id=self.account_id, broadcast_id=broadcast.id,
+                                   change=BroadcastChange(**change), now=self.now, server=RULES.scoring)
 
     def court(self, *labels: str) -> Table:
         """The first court of a new house broadcast (a house list named on it for the house's matches)."""
