@@ -17,9 +17,10 @@ from storage.port import WriteConflict
 
 if TYPE_CHECKING:
     from storage.engine import Store, Transaction
+    from storage.memory import MemoryStore
     from storage.postgres import PgStore, PgTransaction
 
-AnyStore = Union["Store", "PgStore"]
+AnyStore = Union["Store", "PgStore", "MemoryStore"]
 AnyTransaction = Union["Transaction", "PgTransaction"]
 
 

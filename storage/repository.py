@@ -145,8 +145,8 @@ class MatchRepository(Repository[models.Match]):
 
 
 def _completed_index(group: dict[str, Any]) -> tuple[str, Ordering]:
-    found = COMPLETED.get(tuple(sorted(group, key=lambda f: ("connection_id", "player_list_external_id",
-                                                              "player_list_id", "table_id").index(f))))
+    fields = ("connection_id", "player_list_external_id", "player_list_id", "table_id")
+    found = None if set(group) - set(fields) else COMPLETED.get(tuple(sorted(group, key=fields.index)))
     if found is None:
         raise ValueError(f"No index of completed matches by {sorted(group)}.")
     return found

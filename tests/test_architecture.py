@@ -251,3 +251,32 @@ def test_no_one_but_the_person_rule_joins_a_name_or_a_side_by_hand() -> None:
                 if str(path.relative_to(ROOT)) != PERSON_RULE
                 and (found := person_rule_breaches(path.read_text(encoding="utf-8")))}
     assert breaches == {}
+
+
+MAX_LINES = 800
+PRODUCT = ("api", "domain", "storage", "scheduler", "console", "cli")
+
+
+def oversized(paths: list[Path], limit: int = MAX_LINES) -> list[str]:
+    """The files among `paths` longer than `limit` lines, each with its length."""
+    found = []
+    for path in paths:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > limit:
+            found.append(f"{path.relative_to(ROOT)}: {lines} lines")
+    return found
+
+
+def test_the_size_check_names_each_file_over_the_limit() -> None:
+    small = ROOT / "storage" / "port.py"  # under 100 lines
+    big = ROOT / "storage" / "engine.py"  # over 100 lines
+    big_lines = len(big.read_text(encoding="utf-8").splitlines())
+    assert oversized([small, big], limit=100) == [f"storage/engine.py: {big_lines} lines"]
+    assert oversized([small, big], limit=big_lines) == []
+
+
+def test_no_product_file_is_over_800_lines() -> None:
+    """Issue 36: a file a newcomer must read whole stays under 800 lines; split it by concern when it grows."""
+    paths = sorted(path for package in PRODUCT for path in (ROOT / package).rglob("*.py"))
+    assert len(paths) > 100
+    assert oversized(paths) == []

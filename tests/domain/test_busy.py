@@ -1,24 +1,24 @@
-"""Busy detection (contract §9, §8a) through `domain.event_day.availability.Availability` over a real store: a player
-is busy while in an active match on another table, by list player (whoever's match names them) or by name."""
+"""Busy detection (contract §9, §8a) through `domain.event_day.availability.Availability` over the in-memory
+store: a player is busy while in an active match on another table, by list player (whoever's match names them) or
+by name."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from domain.event_day.availability import Availability
 from domain.models import Match, MatchStatus, PlayerList
-from storage.engine import Store
+from storage.memory import MemoryStore
 from storage.repository import StoreUnitOfWork, unit_of_work
 
 
 @pytest.fixture
-def uow(tmp_path: Path) -> Iterator[StoreUnitOfWork]:
-    store = Store(tmp_path / "data")
+def uow() -> Iterator[StoreUnitOfWork]:
+    store = MemoryStore()
     try:
         with unit_of_work(store) as work:
             work.player_lists.put(PlayerList(id="pl_club", account_id="acc", name="Club", created_on="",

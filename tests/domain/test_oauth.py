@@ -1,11 +1,10 @@
-"""The storage rules the token endpoint's grants call (domain/access/oauth.py) over a real store: codes, refresh tokens,
-scopes of a refresh, token families."""
+"""The storage rules the token endpoint's grants call (domain/access/oauth.py) over the in-memory store: codes,
+refresh tokens, scopes of a refresh, token families."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,7 @@ from domain.clock import iso
 from domain.errors import Invalid
 from domain.ids import hash_secret
 from domain.models import AuthorizationCode, Connection, ConnectionKind, Credential
-from storage.engine import Store
+from storage.memory import MemoryStore
 from storage.repository import StoreUnitOfWork, unit_of_work
 
 NOW = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
@@ -22,8 +21,8 @@ LIFETIMES = oauth.TokenLifetimes()
 
 
 @pytest.fixture
-def uow(tmp_path: Path) -> Iterator[StoreUnitOfWork]:
-    store = Store(tmp_path / "data")
+def uow() -> Iterator[StoreUnitOfWork]:
+    store = MemoryStore()
     try:
         with unit_of_work(store) as work:
             yield work

@@ -1,18 +1,15 @@
 """Queue invariants under random sequences of sync, move, cancel, start and complete.
 
-The real services run on a real Store in a temp dir; a small reference model of the spec's rules says what
-every queue must look like after each step. Invariants: positions 1..n contiguous per table, no match on two
-tables, at most one active match per table, locked (active/completed) matches never change, and one
-connection's operations never touch another connection's matches.
+The real services run on the in-memory store (it passes the store contract of tests/storage); a small reference
+model of the spec's rules says what every queue must look like after each step. Invariants: positions 1..n
+contiguous per table, no match on two tables, at most one active match per table, locked (active/completed)
+matches never change, and one connection's operations never touch another connection's matches.
 """
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +18,7 @@ from domain.errors import DomainError
 from domain.match import matches as svc
 from domain.models import Match, PlayerList, Table
 from domain.views import Reader
-from storage.engine import Store
+from storage.memory import MemoryStore
 from storage.repository import unit_of_work
 
 ACCOUNT = "acc_1"
@@ -83,7 +80,7 @@ class Model:
         return True
 
 
-def setup(store: Store) -> None:
+def setup(store: MemoryStore) -> None:
     now = iso(FixedClock().now())
     with unit_of_work(store) as uow:
         for table_id, manager in TABLES.items():
@@ -95,7 +92,7 @@ def setup(store: Store) -> None:
                                             updated_on=now, connection_id=connection, external_id="pl"))
 
 
-def run(store: Store, op: str, key: Key, table: str, clock: FixedClock) -> bool:
+def run(store: MemoryStore, op: str, key: Key, table: str, clock: FixedClock) -> bool:
     """One operation through the real services in its own unit of work; False if a rule refused it."""
     connection, external_id = key
     try:
@@ -123,12 +120,12 @@ def run(store: Store, op: str, key: Key, table: str, clock: FixedClock) -> bool:
     return True
 
 
-def snapshot(store: Store) -> dict[str, Match]:
+def snapshot(store: MemoryStore) -> dict[str, Match]:
     with unit_of_work(store) as uow:
         return {m.id: m for m in uow.matches.find()}
 
 
-def check_invariants(store: Store, model: Model) -> None:
+def check_invariants(store: MemoryStore, model: Model) -> None:
     with unit_of_work(store) as uow:
         reader = Reader(uow)
         seen: list[str] = []
@@ -157,33 +154,30 @@ def check_invariants(store: Store, model: Model) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operations, min_size=1, max_size=40))
-def test_queues_stay_contiguous_and_locked_matches_never_change(
-    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str, str, str]],
-) -> None:
-    with tempfile.TemporaryDirectory(dir=tmp_path_factory.getbasetemp()) as directory:  # where tmp_path is
-        store = Store(Path(directory) / "data")
-        try:
-            setup(store)
-            clock, model = FixedClock(), Model()
-            for op, connection, external_id, table in steps:
-                clock.advance(1)
-                key = (connection, external_id)
-                before = snapshot(store)
-                locked_before = {i: m for i, m in before.items() if m.status != "pending"}
-                expected = model.apply(op, key, table)
-                assert run(store, op, key, table, clock) == expected, (op, key, table)
-                after = snapshot(store)
-                repeat = op == "complete" and key in {(m.connection_id, m.external_id) for m in locked_before.values()
-                                                      if m.status == "completed"}
-                if not expected or repeat:
-                    assert after == before  # a refused operation, or a repeated completion, changes nothing
-                for match_id, match in locked_before.items():
-                    if op == "complete" and (match.connection_id, match.external_id) == key:
-                        continue  # the operator completing the active match is the one allowed change
-                    assert after[match_id] == match
-                for match_id, match in after.items():
-                    if match.connection_id != connection and match_id in before and op in ("sync", "move", "cancel"):
-                        assert before[match_id] == match  # another connection's match is never touched
-                check_invariants(store, model)
-        finally:
-            store.close()
+def test_queues_stay_contiguous_and_locked_matches_never_change(steps: list[tuple[str, str, str, str]]) -> None:
+    store = MemoryStore()
+    try:
+        setup(store)
+        clock, model = FixedClock(), Model()
+        for op, connection, external_id, table in steps:
+            clock.advance(1)
+            key = (connection, external_id)
+            before = snapshot(store)
+            locked_before = {i: m for i, m in before.items() if m.status != "pending"}
+            expected = model.apply(op, key, table)
+            assert run(store, op, key, table, clock) == expected, (op, key, table)
+            after = snapshot(store)
+            repeat = op == "complete" and key in {(m.connection_id, m.external_id) for m in locked_before.values()
+                                                  if m.status == "completed"}
+            if not expected or repeat:
+                assert after == before  # a refused operation, or a repeated completion, changes nothing
+            for match_id, match in locked_before.items():
+                if op == "complete" and (match.connection_id, match.external_id) == key:
+                    continue  # the operator completing the active match is the one allowed change
+                assert after[match_id] == match
+            for match_id, match in after.items():
+                if match.connection_id != connection and match_id in before and op in ("sync", "move", "cancel"):
+                    assert before[match_id] == match  # another connection's match is never touched
+            check_invariants(store, model)
+    finally:
+        store.close()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from bench.browser_support import ConsoleDidNotStart, ConsolePage, choose, running_console
+from tests.eventually import eventually
 from tests.server_process import ROOT, ServerProcess, free_port
 
 PLAYERS = ROOT / "docs" / "sample-players.csv"
@@ -33,6 +33,12 @@ ROSTER = "Club Open entries"
 def first_time(now: datetime) -> datetime:
     """The schedule's first start: the next whole minute at least 50 s from now."""
     return (now + timedelta(seconds=50 + 59)).replace(second=0, microsecond=0)
+
+
+def today_first_time(now: datetime) -> datetime | None:
+    """The schedule's first start when it falls on the same day as `now`, else None (just before midnight)."""
+    first = first_time(now)
+    return first if first.date() == now.date() else None
 
 
 def schedule_sheet(path: Path, first: datetime) -> Path:
@@ -112,10 +118,7 @@ def run_club_day(console: ConsolePage, server: ServerProcess, browser: Browser, 
 
     # 5. the schedule, with start times on today's date (past 23:58 the first time would fall on tomorrow, which
     # the page's "today" is not: wait for the new day first)
-    now = datetime.now(UTC)
-    if first_time(now).date() != now.date():
-        time.sleep((first_time(now).replace(hour=0, minute=0) - now).total_seconds() + 1)
-    first = first_time(datetime.now(UTC))
+    first = eventually(lambda: today_first_time(datetime.now(UTC)), timeout=150, interval=1)
     console.open("/import", ready="Schedule (CSV or Excel)")
     page.locator("input[type=file]").set_input_files(str(schedule_sheet(workdir / "schedule.csv", first)))
     expect(page.get_by_text("5 matches ready to queue.")).to_be_visible()
