@@ -144,3 +144,54 @@ def knockout_placings(draw: Draw) -> list[Placing]:
 
 def order_placings(order: list[str]) -> list[Placing]:
     return [Placing(place=i, entry_id=e) for i, e in enumerate(order, start=1)]
+
+
+def places_name(first: int, count: int, last: int | None = None) -> str:
+    """A play-off round's name by the places its sub-bracket decides (`Places 5-8`), none beyond `last` (a bye's
+    place is nobody's): `Place 5` when one is left."""
+    end = first + count - 1 if last is None or last < first else min(first + count - 1, last)
+    return f"Places {first}-{end}" if end > first else f"Place {first}"
+
+
+def play_off(draw: Draw, first: list[Slot], new_id: IdFactory, *, first_place: int = 1, main: bool = True,
+             first_number: int = 1, last_place: int | None = None) -> None:
+    """A bracket in which every place is played off (contract §22): the winners of each round play on for the
+    better half of their places, the losers for the worse half, down to one match per two places. With `main`,
+    the winners' path is the `main` stage (`Final`, `Semifinal`, …), every other round `playoff`; each round keeps
+    the best place its sub-bracket decides (`Round.first_place`)."""
+    size = len(first)
+    if size < 2:
+        return
+    stage = Stage.MAIN if main else Stage.PLAYOFF
+    name = round_name(size // 2) if main else places_name(first_place, size, last_place)
+    rnd = add_round(draw, stage, first_number, name)
+    rnd.first_place = first_place
+    level = [(first_place, main, [add_match(draw, rnd, new_id, [first[2 * i], first[2 * i + 1]])
+                                  for i in range(size // 2)])]
+    number, size = first_number, size // 2
+    while size >= 2:
+        number += 1
+        next_level: list[tuple[int, bool, list[DrawMatch]]] = []
+        for place, on_main, matches in level:
+            for outcome, best, winners_path in ((Outcome.WINNER, place, on_main),
+                                                (Outcome.LOSER, place + size, False)):
+                name = round_name(size // 2) if winners_path else places_name(best, size, last_place)
+                rnd = add_round(draw, Stage.MAIN if winners_path else Stage.PLAYOFF, number, name)
+                rnd.first_place = best
+                made = []
+                for i in range(size // 2):
+                    dm = add_match(draw, rnd, new_id, [Slot(), Slot()])
+                    feed(matches[2 * i], outcome, dm, 0)
+                    feed(matches[2 * i + 1], outcome, dm, 1)
+                    made.append(dm)
+                next_level.append((best, winners_path, made))
+        level, size = next_level, size // 2
+
+
+def places_placings(draw: Draw) -> list[Placing]:
+    """The places of every play-off sub-bracket decided so far: its last match gives its two places."""
+    found: list[Placing] = []
+    for rnd in draw.rounds:
+        if rnd.first_place is not None and len(rnd.draw_match_ids) == 1:
+            found += decided(draw.matches[rnd.draw_match_ids[0]], rnd.first_place)
+    return sorted(found, key=lambda p: p.place)

@@ -16,6 +16,10 @@ class DrawFormat(StrEnum):
     DOUBLE_ELIMINATION = "double_elimination"
     GROUPS_KNOCKOUT = "groups_knockout"
     SWISS = "swiss"
+    CONSOLATION = "consolation"
+    FEED_IN = "feed_in"
+    PLAYOFF_ALL = "playoff_all"
+    ROUND_ROBIN_PLAYOFF = "round_robin_playoff"
 
 
 class DrawStatus(StrEnum):
@@ -192,7 +196,7 @@ class Options:
     separate_clubs: bool = True
     random_seed: int | None = None
     tiebreak: str | list[str] | None = None  # §22: "bwf", "ittf", "default" or custom steps; None: default
-    feed_in_rounds: int = 2  # feed_in: main rounds whose losers feed the consolation
+    feed_in_rounds: int | None = None  # feed_in: main rounds whose losers feed the consolation (None: 2)
     seed_by: SeedBy | None = None
     seed_count: int | None = None  # with seed_by: how many are seeded (default floor(n/4))
 

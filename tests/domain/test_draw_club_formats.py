@@ -1,0 +1,176 @@
+"""The club day's formats (contract §22) under any entry count and any results: consolation, feed_in, playoff_all
+and round_robin_playoff promise every entry its matches and every place its entry."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.draws import engine
+from domain.draws.model import Draw, DrawFormat, DrawMatchStatus, DrawStatus, ResultType, Stage
+from domain.draws.placement import bracket_size
+from domain.errors import Invalid
+from tests.domain.test_draw_engine import PROPERTY, assert_nobody_twice_in_a_round, ids, make, play_out
+
+counts = st.integers(min_value=2, max_value=128)
+
+
+def appearances(draw: Draw, stages: set[Stage]) -> Counter[str]:
+    """How many draw matches of these stages each entry stood in (byes counting)."""
+    return Counter(e for m in draw.matches.values() if m.stage in stages for e in m.entry_ids())
+
+
+def played_in(draw: Draw, stages: set[Stage]) -> Counter[str]:
+    """How many real (not bye) draw matches of these stages each entry played."""
+    return Counter(e for m in draw.matches.values() if m.stage in stages and m.result_type != ResultType.BYE
+                   for e in m.entry_ids())
+
+
+def assert_nobody_twice_in_a_level(draw: Draw) -> None:
+    """No entry plays two draw matches of one round number in one stage family (a round of play)."""
+    assert_nobody_twice_in_a_round(draw)
+    by_level: dict[int, Counter[str]] = {}
+    for m in draw.matches.values():
+        if m.stage in (Stage.MAIN, Stage.PLAYOFF):
+            by_level.setdefault(m.round_number, Counter()).update(m.entry_ids())
+    for level in by_level.values():
+        assert max(level.values(), default=1) == 1
+
+
+def first_match_losers(draw: Draw) -> set[str]:
+    """Entries that lost the first main match they played (a bye is no match played)."""
+    first: dict[str, tuple[int, str | None]] = {}
+    for m in sorted((m for m in draw.matches.values() if m.stage == Stage.MAIN), key=lambda m: m.round_number):
+        if m.result_type == ResultType.BYE:
+            continue
+        for e in m.entry_ids():
+            first.setdefault(e, (m.round_number, m.loser_entry_id))
+    return {e for e, (_, loser) in first.items() if loser == e}
+
+
+@PROPERTY
+@given(n=counts, seeds=st.integers(0, 16), seed=st.integers(0, 2**32))
+def test_playoff_all_gives_every_place_once_after_log2_matches_each(n: int, seeds: int, seed: int) -> None:
+    draw = make(DrawFormat.PLAYOFF_ALL, n, seeds=min(seeds, n), random_seed=seed)
+    play_out(draw, random.Random(seed))
+    assert draw.status == DrawStatus.COMPLETE
+    assert sorted(p.place for p in draw.placings) == list(range(1, n + 1))
+    assert {p.entry_id for p in draw.placings} == {e.id for e in draw.entries}
+    levels = int(math.log2(bracket_size(n)))
+    assert appearances(draw, {Stage.MAIN, Stage.PLAYOFF}) == Counter({e.id: levels for e in draw.entries})
+    assert_nobody_twice_in_a_level(draw)
+    final = next(m for m in draw.matches.values() if m.stage == Stage.MAIN and m.round_number == levels)
+    assert [p.entry_id for p in draw.placings[:2]] == [final.winner_entry_id, final.loser_entry_id]
+
+
+@PROPERTY
+@given(n=counts, seeds=st.integers(0, 16), seed=st.integers(0, 2**32))
+def test_a_consolation_receives_exactly_the_first_match_losers_and_plays_them_down_to_one(
+    n: int, seeds: int, seed: int,
+) -> None:
+    draw = make(DrawFormat.CONSOLATION, n, seeds=min(seeds, n), random_seed=seed)
+    play_out(draw, random.Random(seed))
+    assert draw.status == DrawStatus.COMPLETE
+    entrants = set(appearances(draw, {Stage.CONSOLATION}))
+    assert entrants == (first_match_losers(draw) if n > 2 else set())
+    consolation = [m for m in draw.matches.values() if m.stage == Stage.CONSOLATION]
+    assert sum(1 for m in consolation if m.result_type == ResultType.PLAYED) == max(len(entrants) - 1, 0)
+    assert len(played_in(draw, {Stage.MAIN})) == n
+    assert_nobody_twice_in_a_round(draw)
+    places = [(p.place, p.stage) for p in draw.placings]
+    assert places == [(1, None), (2, None)] + ([(1, Stage.CONSOLATION)] if entrants else [])
+    champion = next(p.entry_id for p in draw.placings if p.stage == Stage.CONSOLATION) if entrants else None
+    assert champion is None or champion in entrants
+
+
+@PROPERTY
+@given(n=counts, rounds=st.integers(1, 6), seed=st.integers(0, 2**32))
+def test_feed_in_takes_only_the_losers_of_its_rounds(n: int, rounds: int, seed: int) -> None:
+    main_rounds = int(math.log2(bracket_size(n)))
+    asked = rounds if rounds <= main_rounds - 1 else None
+    draw = make(DrawFormat.FEED_IN, n, random_seed=seed, feed_in_rounds=asked)
+    play_out(draw, random.Random(seed))
+    assert draw.status == DrawStatus.COMPLETE
+    k = asked if asked is not None else min(2, main_rounds - 1)
+    losers = {m.loser_entry_id for m in draw.matches.values()
+              if m.stage == Stage.MAIN and m.round_number <= k and m.loser_entry_id is not None}
+    assert set(appearances(draw, {Stage.CONSOLATION})) == losers
+    assert sum(played_in(draw, {Stage.CONSOLATION}).values()) == 2 * max(len(losers) - 1, 0)
+    assert_nobody_twice_in_a_round(draw)
+    assert any(p.stage == Stage.CONSOLATION for p in draw.placings) == bool(losers)
+
+
+@PROPERTY
+@given(n=st.integers(4, 128), groups=st.integers(1, 40), seed=st.integers(0, 2**32))
+def test_round_robin_playoff_plays_each_group_then_gives_every_place_once(n: int, groups: int, seed: int) -> None:
+    group_count = min(max(groups, math.ceil(n / 8)), n // 2)  # groups of up to 8: a group of 128 plays 8128 matches
+    draw = make(DrawFormat.ROUND_ROBIN_PLAYOFF, n, group_count=group_count, random_seed=seed)
+    play_out(draw, random.Random(seed))
+    assert draw.status == DrawStatus.COMPLETE
+    assert sorted(p.place for p in draw.placings) == list(range(1, n + 1))
+    assert {p.entry_id for p in draw.placings} == {e.id for e in draw.entries}
+    sizes = {e: len(g.entry_ids) for g in draw.groups for e in g.entry_ids}
+    assert played_in(draw, {Stage.GROUP}) == Counter({e: size - 1 for e, size in sizes.items()})
+    deepest = max(sizes.values())
+    with_rank = [sum(1 for g in draw.groups if len(g.entry_ids) >= r) for r in range(1, deepest + 1)]
+    rank_of = {row.entry_id: row.rank for g in draw.groups for row in g.standings}
+    promised = {e: int(math.log2(bracket_size(with_rank[rank_of[e] - 1]))) if with_rank[rank_of[e] - 1] > 1 else 0
+                for e in sizes}
+    assert appearances(draw, {Stage.PLAYOFF}) == Counter({e: k for e, k in promised.items() if k})
+    assert_nobody_twice_in_a_round(draw)
+    by_rank = sorted(draw.placings, key=lambda p: p.place)
+    assert [rank_of[p.entry_id] for p in by_rank] == sorted(rank_of[p.entry_id] for p in by_rank)
+
+
+def test_a_bye_holder_who_loses_round_two_goes_to_the_consolation_and_one_who_wins_closes_the_place() -> None:
+    draw = make(DrawFormat.CONSOLATION, 6, seeds=2, random_seed=1)  # 8 places: seeds 1 and 2 have byes
+    by_seed = {e.seed: e.id for e in draw.entries}
+    rng = random.Random(0)
+    new_id = ids()
+    for _ in range(50):
+        ready = engine.ready_without_match(draw)
+        if not ready:
+            break
+        dm = ready[0]
+        dm.match_id = f"mat_{dm.id}"
+        names = dm.entry_ids()
+        if by_seed[1] in names and dm.stage == Stage.MAIN:
+            winner = 1 - names.index(by_seed[1])  # seed 1 loses its first match played
+        elif by_seed[2] in names and dm.stage == Stage.MAIN:
+            winner = names.index(by_seed[2])  # seed 2 wins the whole main draw
+        else:
+            winner = rng.randrange(2)
+        engine.record_result(draw, dm.id, winner_slot=winner, result_type=ResultType.PLAYED, score=None,
+                             new_id=new_id)
+    consolation = appearances(draw, {Stage.CONSOLATION})
+    assert by_seed[1] in consolation and by_seed[2] not in consolation
+    assert len(consolation) == 3  # two first-round losers and seed 1
+    assert draw.placings[0].entry_id == by_seed[2]
+
+
+def test_feed_in_rounds_beyond_the_draw_and_third_place_beside_a_consolation_are_refused() -> None:
+    with pytest.raises(Invalid) as refused:
+        make(DrawFormat.FEED_IN, 8, feed_in_rounds=3)
+    assert refused.value.details == {"json": {"feedInRounds": ["feedInRounds must be 1 to 2 for 8 entries."]}}
+    with pytest.raises(Invalid) as third:
+        make(DrawFormat.CONSOLATION, 8, third_place=True)
+    assert "thirdPlace" in third.value.details["json"]
+    with pytest.raises(Invalid) as groups:
+        make(DrawFormat.PLAYOFF_ALL, 8, group_count=2)
+    assert "groupCount" in groups.value.details["json"]
+
+
+def test_playoff_all_names_each_round_by_the_places_it_decides() -> None:
+    draw = make(DrawFormat.PLAYOFF_ALL, 6, random_seed=3)
+    names = [(str(r.stage), r.number, r.name, r.first_place) for r in draw.rounds]
+    assert names == [("main", 1, "Quarterfinal", 1), ("main", 2, "Semifinal", 1), ("playoff", 2, "Places 5-6", 5),
+                     ("main", 3, "Final", 1), ("playoff", 3, "Places 3-4", 3), ("playoff", 3, "Places 5-6", 5),
+                     ("playoff", 3, "Places 7-8", 7)]
+    play_out(draw, random.Random(3))
+    ghosts = draw.matches[draw.rounds[-1].draw_match_ids[0]]  # the two byes' places: nobody plays there
+    assert ghosts.status == DrawMatchStatus.BYE and ghosts.entry_ids() == []
