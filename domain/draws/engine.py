@@ -301,8 +301,9 @@ def correction_changes(draw: Draw, draw_match_id: str, *, winner_slot: int) -> l
         old = target.slots[link.slot].entry_id
         if old == entry:
             continue
-        if _started(target) or target.status == DrawMatchStatus.BYE:
-            started.append(target.id)
+        if _started(target) or target.status == DrawMatchStatus.BYE or (
+                entry is None and target.status != DrawMatchStatus.WAITING):
+            started.append(target.id)  # a slot a correction would close must still be waiting
         changes.append(Change(draw_match_id=target.id, slot=link.slot, old_entry_id=old, new_entry_id=entry))
     if dm.group is not None:
         group = next(g for g in draw.groups if g.name == dm.group)

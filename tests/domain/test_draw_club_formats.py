@@ -310,3 +310,33 @@ def test_seeds_from_ratings_go_to_the_best_rated_quarter_highest_first() -> None
     with pytest.raises(Invalid) as alone:
         engine.make_draw(spec, draw_id="drw_4", created_on="2026-01-01T00:00:00Z", new_id=ids())
     assert list(alone.value.details["json"]) == ["seedCount"]
+
+
+def test_a_corrected_playoff_result_moves_winner_and_loser_to_each_others_brackets() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.PLAYOFF_ALL, 4, seeds=4)
+    semi = draw.matches[draw.rounds[0].draw_match_ids[0]]
+    _play(draw, semi.id, 0, new_id)
+    final = draw.matches[semi.next_winner.draw_match_id if semi.next_winner else ""]
+    third = draw.matches[semi.next_loser.draw_match_id if semi.next_loser else ""]
+    a, b = semi.slots[0].entry_id, semi.slots[1].entry_id
+    changes = engine.correction_changes(draw, semi.id, winner_slot=1)
+    assert [(c.draw_match_id, c.old_entry_id, c.new_entry_id) for c in changes] == [(final.id, a, b), (third.id, b, a)]
+    engine.apply_correction(draw, semi.id, winner_slot=1, score=None, new_id=new_id)
+    assert final.slots[0].entry_id == b and third.slots[0].entry_id == a
+
+
+def test_a_correction_that_would_close_a_consolation_place_already_in_play_is_refused() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.CONSOLATION, 3, seeds=3)  # 4 places: seed 1 has a bye, plays the final
+    first = next(m for m in draw.matches.values() if m.stage == Stage.MAIN and m.status == DrawMatchStatus.READY)
+    _play(draw, first.id, 0, new_id)
+    final = draw.matches[first.next_winner.draw_match_id if first.next_winner else ""]
+    seed_one = next(e.id for e in draw.entries if e.seed == 1)
+    _play(draw, final.id, 1 - final.entry_ids().index(seed_one), new_id)  # seed 1 loses its first match played
+    consolation = next(m for m in draw.matches.values() if m.stage == Stage.CONSOLATION)
+    assert set(consolation.entry_ids()) == {seed_one, first.loser_entry_id}
+    assert consolation.status == DrawMatchStatus.READY
+    with pytest.raises(Conflict) as refused:
+        engine.correction_changes(draw, final.id, winner_slot=final.entry_ids().index(seed_one))
+    assert refused.value.details == {"drawMatchIDs": [consolation.id]}
