@@ -70,6 +70,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/operator/draws/{draw_id}"): "operatorGetDraw",
     ("DELETE", "/operator/draws/{draw_id}"): "operatorDeleteDraw",
     ("POST", "/operator/draws/{draw_id}/entries/{entry_id}/withdraw"): "operatorWithdrawEntry",
+    ("POST", "/operator/draws/{draw_id}/entries/{entry_id}/replace"): "operatorReplaceEntry",
     ("POST", "/operator/draws/preview"): "operatorPreviewDraw",
     ("POST", "/operator/keys"): "operatorCreateDeveloperKey",
     ("GET", "/operator/matches"): "operatorListMatches",

@@ -16,9 +16,12 @@ from domain.names import full_name
 Json = dict[str, Any]
 
 FORMATS = {"single_elimination": "Knockout", "round_robin": "Round robin (groups)",
-           "groups_knockout": "Groups, then knockout", "double_elimination": "Double elimination", "swiss": "Swiss"}
+           "groups_knockout": "Groups, then knockout", "double_elimination": "Double elimination", "swiss": "Swiss",
+           "consolation": "Knockout with a consolation draw", "feed_in": "Knockout with a feed-in consolation",
+           "playoff_all": "Knockout, every place played off", "round_robin_playoff": "Groups, then places played off"}
 STAGES = {"group": "Groups", "main": "Main bracket", "losers": "Losers bracket", "final": "Final",
-          "third_place": "Third place", "swiss": "Swiss rounds"}
+          "third_place": "Third place", "swiss": "Swiss rounds", "consolation": "Consolation draw",
+          "playoff": "Play-offs for places"}
 SEPARATORS = re.compile(r"\t|;|,")
 
 

@@ -9,10 +9,10 @@ from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
 from api.routes.matches import rules
 from api.schemas.common import PageQuery, envelope, list_envelope
-from api.schemas.draws import DrawCreateBody, DrawDeleted, DrawQuery, DrawRead, PoolMatchRead
+from api.schemas.draws import DrawCreateBody, DrawDeleted, DrawQuery, DrawRead, DrawReplaceBody, PoolMatchRead
 from api.security import requires
 from domain.draws import service as draws
-from domain.draws.service import NewDraw
+from domain.draws.service import NewDraw, NewEntry
 
 blp = Blueprint("operator_draws", __name__, description="Operator: draws and the court pool")
 
@@ -33,8 +33,8 @@ def _account() -> str:
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
 @blp.alt_response(409, response="DEFAULT_ERROR", description="draw_exists: the broadcast has a draw of that name.")
 def create_draw(body: NewDraw) -> tuple[Json, int]:
-    """Make a draw in one of five formats; every draw match whose entries are known gets its real match (a house
-    match) in the court pool (contract §13)."""
+    """Make a draw in one of the formats of contract §13 and §22; every draw match whose entries are known gets its
+    real match (a house match) in the court pool (contract §13)."""
     with unit_of_work() as uow:
         record = draws.create_draw(uow, account_id=_account(), new=body, now=now(),
                                    server=rules().scoring)
@@ -101,6 +101,24 @@ def withdraw_entry(draw_id: str, entry_id: str) -> Json:
     with unit_of_work() as uow:
         record = draws.withdraw_entry(uow, account_id=_account(), draw_id=draw_id, entry_id=entry_id, now=now(),
                                       rules=rules())
+        return {"data": draws.draw_view(uow, record)}
+
+
+@blp.route("/operator/draws/<string:draw_id>/entries/<string:entry_id>/replace", methods=["POST"])
+@requires(operator=True)
+@blp.arguments(DrawReplaceBody)
+@blp.response(200, envelope(DrawRead))
+@blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed (a person already in the draw, "
+                                                             "another number of players), unknown_player.")
+@blp.alt_response(404, response="DEFAULT_ERROR")
+@blp.alt_response(409, response="DEFAULT_ERROR", description="entry_not_withdrawn; downstream_started: a match "
+                                                             "it would change has started (nothing changed).")
+def replace_entry(body: NewEntry, draw_id: str, entry_id: str) -> Json:
+    """A withdrawn entry's place is taken by a new entry (a lucky loser or reserve; contract §22): the walkovers
+    given for the withdrawn entry whose next match has not started are undone, back to ready with the new entry."""
+    with unit_of_work() as uow:
+        record = draws.replace_entry(uow, account_id=_account(), draw_id=draw_id, entry_id=entry_id, entry=body,
+                                     now=now(), rules=rules())
         return {"data": draws.draw_view(uow, record)}
 
 

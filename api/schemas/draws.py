@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
@@ -11,7 +12,7 @@ from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteg
 from api.schemas.scoring import ScoringField
 from domain import names
 from domain.draws import standings
-from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, Stage
+from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, SeedBy, Stage
 from domain.draws.service import EntryPlayer, NewDraw, NewEntry
 from domain.errors import Invalid
 from domain.models import ScoringSource
@@ -100,12 +101,47 @@ class TiebreakRead(fields.Raw):
                "description": "the tie-break rule ranking its standings (contract §22); null: no standings"}
 
 
+class RatingField(fields.Float):
+    """A rating (contract §22): a finite JSON number (no string, no boolean)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_nan=False, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise self.make_error("invalid")
+        return float(value)
+
+
 class DrawEntryBody(Strict):
     players = fields.List(PlayerField(metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
                           required=True, validate=validate.Length(min=1, max=2))
     seed = StrictInteger(validate=validate.Range(min=1, max=MAX_SEED))
     club = name_field(120)
     name = name_field(120)
+    rating = RatingField(metadata={"description": "what `seedBy: \"rating\"` seeds by (contract §22); default: the "
+                                                  "mean of its players' `rating` in their player list"})
+
+
+def new_entry(data: dict[str, Any]) -> NewEntry:
+    """A loaded entry body as the service's `NewEntry`."""
+    return NewEntry(players=[entry_player(p) for p in data["players"]], seed=data.get("seed"), club=data.get("club"),
+                    name=data.get("name"), rating=data.get("rating"))
+
+
+class DrawReplaceBody(Strict):
+    """`POST /operator/draws/{id}/entries/{entryID}/replace` (contract §22): the entry taking a withdrawn one's
+    place."""
+
+    players = fields.List(PlayerField(metadata={"oneOf": [PLAYER_MANUAL, PLAYER_LISTED]}),
+                          required=True, validate=validate.Length(min=1, max=2))
+    club = name_field(120)
+    name = name_field(120)
+    rating = RatingField()
+
+    @post_load
+    def _command(self, data: dict[str, Any], **_: Any) -> NewEntry:
+        return new_entry(data)
 
 
 class DrawCreateBody(Strict):
@@ -123,6 +159,12 @@ class DrawCreateBody(Strict):
                            metadata={"uniqueItems": True})
     separateClubs = StrictBoolean()
     randomSeed = StrictInteger(validate=validate.Range(min=-(2**53), max=2**53))
+    feedInRounds = StrictInteger(validate=validate.Range(min=1, max=7), metadata={
+        "description": "feed_in: the main rounds whose losers feed the consolation (default 2; contract §22)"})
+    seedBy = fields.String(validate=validate.OneOf([s.value for s in SeedBy]), metadata={
+        "description": "rating: the top seedCount entries by rating are seeded, highest first (contract §22)"})
+    seedCount = StrictInteger(validate=validate.Range(min=0, max=MAX_SEED), metadata={
+        "description": "with seedBy: how many entries are seeded (default a quarter of them)"})
     scoring = ScoringField(ScoringSource.DRAW, metadata={
         "description": "the scoring format of its matches (contract §18); default: the broadcast's"})
     tiebreak = TiebreakField()
@@ -142,11 +184,12 @@ class DrawCreateBody(Strict):
             grand_final_reset=data.get("grandFinalReset", False), rounds=data.get("rounds", 0),
             best_of=data.get("bestOf"), table_ids=list(dict.fromkeys(data["tableIDs"])) if "tableIDs" in data
             else None, separate_clubs=data.get("separateClubs", True), random_seed=data.get("randomSeed"),
-            tiebreak=data.get("tiebreak"))
+            tiebreak=data.get("tiebreak"),
+            feed_in_rounds=data.get("feedInRounds"), seed_by=SeedBy(data["seedBy"]) if "seedBy" in data else None,
+            seed_count=data.get("seedCount"))
         return NewDraw(
             broadcast_id=data["broadcastID"], name=data["name"], format=DrawFormat(data["format"]),
-            entries=[NewEntry(players=[entry_player(p) for p in e["players"]], seed=e.get("seed"), club=e.get("club"),
-                              name=e.get("name")) for e in data["entries"]],
+            entries=[new_entry(e) for e in data["entries"]],
             group_count=data.get("groupCount"), options=options, scoring=data.get("scoring"))
 
 
@@ -222,6 +265,7 @@ class EntryRead(Schema):
     name = fields.String(required=True)
     club = fields.String(required=True, allow_none=True)
     seed = fields.Integer(required=True, allow_none=True)
+    rating = fields.Float(required=True, allow_none=True)
     players = fields.List(fields.Nested(EntryPlayerRead), required=True)
     withdrawn = fields.Boolean(required=True)
 
@@ -229,6 +273,8 @@ class EntryRead(Schema):
 class PlacingRead(Schema):
     place = fields.Integer(required=True)
     entryID = fields.String(required=True)
+    stage = fields.String(validate=validate.OneOf([Stage.CONSOLATION.value]), metadata={
+        "description": "consolation: the consolation's winner (contract §22); absent for the draw's own places"})
 
 
 class DrawRead(Schema):

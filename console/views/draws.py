@@ -149,7 +149,7 @@ if st.toggle("New draw", key="draws_new"):
 
     options: dict[str, Any] = {}
     left, middle, right = st.columns(3)
-    if fmt in ("round_robin", "groups_knockout"):
+    if fmt in ("round_robin", "groups_knockout", "round_robin_playoff"):
         default_groups = 1 if fmt == "round_robin" else max(1, math.ceil(len(entries) / 4))
         options["groupCount"] = int(left.number_input("Groups", min_value=1, max_value=128, value=default_groups,
                                                       key=f"draws_groups_{fmt}_{turn}"))
@@ -158,6 +158,9 @@ if st.toggle("New draw", key="draws_new"):
                                                              value=2, key=f"draws_advance_{turn}"))
     if fmt == "single_elimination":
         options["thirdPlace"] = left.checkbox("Third-place match", key=f"draws_third_{turn}")
+    if fmt == "feed_in":
+        options["feedInRounds"] = int(left.number_input("Main rounds whose losers feed the consolation", min_value=1,
+                                                        max_value=7, value=2, key=f"draws_feed_{turn}"))
     if fmt == "double_elimination":
         options["grandFinalReset"] = left.checkbox("Second final if the losers' winner takes the first",
                                                    key=f"draws_reset_{turn}")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from domain.draws.bracket import OPEN, IdFactory
 from domain.draws.formats import FORMATS
-from domain.draws.formats.base import DrawSpec, refused
+from domain.draws.formats.base import DrawSpec, EntrySpec, refused
 from domain.draws.model import (
     Draw,
     DrawMatch,
@@ -24,6 +24,7 @@ from domain.draws.model import (
     Link,
     ResultType,
     Score,
+    SeedBy,
     Stage,
 )
 from domain.draws.standings import standings
@@ -49,11 +50,9 @@ def make_draw(spec: DrawSpec, *, draw_id: str, created_on: str, new_id: IdFactor
     fmt = FORMATS[spec.format]
     _validate(spec)
     rng = random.Random(spec.options.random_seed)
-    entries = [
-        Entry(id=new_id("ent"), name=e.name or side_name(p.name for p in e.players), players=e.players,
-              club=e.club, seed=e.seed)
-        for e in spec.entries
-    ]
+    entries = [_entry(e, new_id) for e in spec.entries]
+    if spec.options.seed_by == SeedBy.RATING:
+        _seed_by_rating(entries, spec.options.seed_count)
     draw = Draw(id=draw_id, broadcast_id=spec.broadcast_id, name=spec.name, format=spec.format,
                 created_on=created_on, entries=entries, options=spec.options)
     fmt.build(draw, spec, rng, new_id)
@@ -61,6 +60,19 @@ def make_draw(spec: DrawSpec, *, draw_id: str, created_on: str, new_id: IdFactor
         _settle(draw, dm, new_id)
     _finish(draw)
     return draw
+
+
+def _entry(spec: EntrySpec, new_id: IdFactory) -> Entry:
+    return Entry(id=new_id("ent"), name=spec.name or side_name(p.name for p in spec.players), players=spec.players,
+                 club=spec.club, seed=spec.seed, rating=spec.rating)
+
+
+def _seed_by_rating(entries: list[Entry], count: int | None) -> None:
+    """Seeds 1… to the `count` (default a quarter of the entries) best rated entries, highest first (entry order
+    among equal ratings); entries without a rating are not seeded."""
+    rated = sorted((e for e in entries if e.rating is not None), key=lambda e: -(e.rating or 0.0))
+    for seed, entry in enumerate(rated[: len(entries) // 4 if count is None else count], start=1):
+        entry.seed = seed
 
 
 def _validate(spec: DrawSpec) -> int | None:
@@ -75,6 +87,13 @@ def _validate(spec: DrawSpec) -> int | None:
     seeds = [e.seed for e in spec.entries if e.seed is not None]
     if len(set(seeds)) != len(seeds) or any(not 1 <= s <= n for s in seeds):
         raise refused("entries", "Seeds must be unique numbers from 1 to the number of entries.")
+    opts = spec.options
+    if opts.seed_by == SeedBy.RATING and seeds:
+        raise refused("seedBy", "Give entries their seeds, or seedBy: rating, not both.")
+    if opts.seed_count is not None and opts.seed_by is None:
+        raise refused("seedCount", "seedCount is for seedBy: rating.")
+    if opts.seed_count is not None and not 0 <= opts.seed_count <= n:
+        raise refused("seedCount", "seedCount must be 0 to the number of entries.")
     default_groups = fmt.default_groups(n)
     if spec.group_count is not None and default_groups is None:
         names = ", ".join(str(f) for f, rules in FORMATS.items() if rules.default_groups(2) is not None)
@@ -83,7 +102,6 @@ def _validate(spec: DrawSpec) -> int | None:
     if groups is not None and not 1 <= groups <= n // 2:
         raise refused("groupCount", "groupCount must leave at least 2 entries in every group.")
     fmt.validate(spec, groups)
-    opts = spec.options
     if opts.best_of is not None and (opts.best_of < 1 or opts.best_of % 2 == 0):
         raise refused("bestOf", "bestOf must be an odd number.")
     return groups
@@ -283,8 +301,9 @@ def correction_changes(draw: Draw, draw_match_id: str, *, winner_slot: int) -> l
         old = target.slots[link.slot].entry_id
         if old == entry:
             continue
-        if _started(target) or target.status == DrawMatchStatus.BYE:
-            started.append(target.id)
+        if _started(target) or target.status == DrawMatchStatus.BYE or (
+                entry is None and target.status != DrawMatchStatus.WAITING):
+            started.append(target.id)  # a slot a correction would close must still be waiting
         changes.append(Change(draw_match_id=target.id, slot=link.slot, old_entry_id=old, new_entry_id=entry))
     if dm.group is not None:
         group = next(g for g in draw.groups if g.name == dm.group)
@@ -322,3 +341,106 @@ def apply_correction(
     _after(draw, dm, new_id)
     _finish(draw)
     return changes
+
+
+# ------------------------------------------------------------------------------------------- late changes (§22)
+
+
+@dataclass
+class Replaced:
+    """What `replace` did: the new entry, and the real matches of draw matches that went back to waiting (the
+    caller cancels them; their draw matches get new ones once both entries are known again)."""
+
+    entry: Entry
+    reopened_match_ids: list[str]
+
+
+def _open(dm: DrawMatch) -> bool:
+    """Whether a draw match may still change who plays in it (waiting, or ready with its real match pending)."""
+    return dm.status in (DrawMatchStatus.WAITING, DrawMatchStatus.READY)
+
+
+def replace(draw: Draw, entry_id: str, spec: EntrySpec, *, new_id: IdFactory) -> Replaced:
+    """A withdrawn entry's place is taken by a new entry (contract §22): it takes the withdrawn entry's slots still
+    to be played and its group, and the walkovers given for the withdrawn entry are undone (back to ready with the
+    new entry) while what they fed has not started; otherwise `409 downstream_started`, nothing changed. In a Swiss
+    draw only the walkovers of the last round made are undone (earlier rounds stand, as played results do)."""
+    old = draw.entry(entry_id)
+    if not old.withdrawn:
+        raise Conflict("Only a withdrawn entry can be replaced.", code="entry_not_withdrawn")
+    if len(spec.players) != len(draw.entries[0].players):
+        raise refused("players", "The new entry needs as many players as every entry of this draw.")
+    walkovers = [m for m in draw.ordered_matches()
+                 if m.result_type == ResultType.WALKOVER and m.loser_entry_id == entry_id]
+    if any(r.stage == Stage.SWISS for r in draw.rounds):
+        last = [r for r in draw.rounds if r.stage == Stage.SWISS][-1]
+        walkovers = [m for m in walkovers if m.id in last.draw_match_ids]
+    undone = {m.id for m in walkovers}
+    started: list[str] = []
+    reopen: list[DrawMatch] = []
+    unfilled: list[tuple[DrawMatch, int]] = []
+    unfinished: list[Group] = []
+    for dm in walkovers:
+        for link in (dm.next_winner, dm.next_loser):
+            if link is None:
+                continue
+            target = draw.matches[link.draw_match_id]
+            if target.id in undone:
+                unfilled.append((target, link.slot))
+            elif _open(target):
+                unfilled.append((target, link.slot))
+                reopen.append(target)
+            else:
+                started.append(target.id)
+        group = next((g for g in draw.groups if g.name == dm.group), None)
+        if group is not None and group.finished and group not in unfinished:
+            unfinished.append(group)
+            for fed in draw.ordered_matches():
+                for index, slot in enumerate(fed.slots):
+                    if slot.source is not None and slot.source.group == group.name:
+                        if _open(fed):
+                            unfilled.append((fed, index))
+                            reopen.append(fed)
+                        else:
+                            started.append(fed.id)
+    if started:
+        raise Conflict("A match this change would alter has already started.", code="downstream_started",
+                       details={"drawMatchIDs": sorted(set(started))})
+    for group in unfinished:
+        group.finished = False
+    new = _entry(spec, new_id)
+    new.seed = old.seed
+    draw.entries.append(new)
+    for group in draw.groups:
+        group.entry_ids = [new.id if e == entry_id else e for e in group.entry_ids]
+    reopened: list[str] = []
+    for target in reopen:
+        if target.status == DrawMatchStatus.READY and target.match_id is not None:
+            reopened.append(target.match_id)
+        target.match_id = None
+        target.status = DrawMatchStatus.WAITING
+        target.ready_seq = None
+    for target, index in unfilled:
+        target.slots[index].entry_id = None
+        target.slots[index].closed = False
+    for dm in walkovers:
+        dm.status = DrawMatchStatus.WAITING
+        dm.winner_entry_id = dm.loser_entry_id = None
+        dm.result_type = None
+        dm.score = None
+        dm.match_id = None  # a real match walked over stays as it ended; a new one is made
+    for dm in draw.matches.values():
+        if dm.status == DrawMatchStatus.WAITING:
+            for slot in dm.slots:
+                if slot.entry_id == entry_id:
+                    slot.entry_id = new.id
+    for dm in draw.ordered_matches():
+        _settle(draw, dm, new_id)
+    for group in draw.groups:
+        group_matches = [m for m in draw.matches.values() if m.group == group.name]
+        group.standings = standings([draw.entry(i) for i in group.entry_ids], group_matches)
+        if not group.finished and all(m.status not in OPEN for m in group_matches):
+            group.finished = True
+            _fill_from_group(draw, group, new_id)
+    _finish(draw)
+    return Replaced(entry=new, reopened_match_ids=reopened)

@@ -6,6 +6,7 @@ draw's real match; this module is what the operator routes call.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -53,6 +54,7 @@ class NewEntry:
     seed: int | None = None
     club: str | None = None
     name: str | None = None
+    rating: float | None = None  # None: the player list's rating when every player was picked there
 
 
 @dataclass
@@ -66,11 +68,24 @@ class NewDraw:
     scoring: Scoring | None = None  # the format of its matches (§18); None: the broadcast's
 
 
-def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> tuple[DrawPlayer, str]:
-    """The entry's player as the draw keeps it (a list player by the name shown for them, initials where they ask)
-    and the key of the person's whole name, which two entries of one draw must not share."""
+def _rating(value: object) -> float | None:
+    """A player list's `rating` as a number: a JSON number, or a string that is one; else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        found = float(str(value).strip().replace(",", "."))
+    except ValueError:
+        return None
+    return found if math.isfinite(found) else None
+
+
+def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> tuple[DrawPlayer, str, float | None]:
+    """The entry's player as the draw keeps it (a list player by the name shown for them, initials where they ask),
+    the key of the person's whole name, which two entries of one draw must not share, and the list's rating."""
     if ref.manual_name is not None:
-        return DrawPlayer(name=stored_name(ref.manual_name)), name_key(ref.manual_name)
+        return DrawPlayer(name=stored_name(ref.manual_name)), name_key(ref.manual_name), None
     reference, external_id = ref.player_list_external_id, ref.external_id
     lists = [pl for pl in uow.player_lists.find(account_id=account_id) if reference in (pl.external_id, pl.id)]
     for player_list in lists:
@@ -78,7 +93,7 @@ def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> t
             if player.get("externalID") == external_id:
                 return (DrawPlayer(name=shown_name(player) or stored_name(external_id),
                                    player_list_external_id=reference, external_id=external_id),
-                        name_key(full_name(player) or external_id))
+                        name_key(full_name(player) or external_id), _rating(player.get("rating")))
     if not lists:
         raise Invalid(f"No player list '{reference}'.", code="unknown_player",
                       details={"json": {where: [f"No player list '{reference}' in this account."]}})
@@ -86,22 +101,31 @@ def _player(uow: UnitOfWork, account_id: str, ref: EntryPlayer, where: str) -> t
                   details={"json": {where: [f"Player '{external_id}' is not in list '{reference}'."]}})
 
 
+def _entry_spec(uow: UnitOfWork, account_id: str, entry: NewEntry, prefix: str, seen: dict[str, str]) -> EntrySpec:
+    """One entry of the body as the engine takes it; `seen` holds the persons of the draw so far (the same person
+    twice is `400 validation_failed`). Its rating: the body's, else the mean of its players' list ratings when every
+    player has one."""
+    players = []
+    ratings: list[float | None] = []
+    for number, ref in enumerate(entry.players):
+        where = f"{prefix}players.{number}"
+        player, key, rating = _player(uow, account_id, ref, where)
+        if key in seen:
+            raise Invalid(f"'{player.name}' is in this draw twice.",
+                          details={"json": {where: [f"The same person as {seen[key]}."]}})
+        seen[key] = where
+        players.append(player)
+        ratings.append(rating)
+    rating = entry.rating
+    if rating is None and ratings and all(r is not None for r in ratings):
+        rating = sum(r for r in ratings if r is not None) / len(ratings)
+    return EntrySpec(players=players, seed=entry.seed, club=entry.club,
+                     name=stored_name(entry.name) if entry.name else None, rating=rating)
+
+
 def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[EntrySpec]:
-    specs: list[EntrySpec] = []
     seen: dict[str, str] = {}
-    for index, entry in enumerate(new.entries):
-        players = []
-        for number, ref in enumerate(entry.players):
-            where = f"entries.{index}.players.{number}"
-            player, key = _player(uow, account_id, ref, where)
-            if key in seen:
-                raise Invalid(f"'{player.name}' is in this draw twice.",
-                              details={"json": {where: [f"The same person as {seen[key]}."]}})
-            seen[key] = where
-            players.append(player)
-        specs.append(EntrySpec(players=players, seed=entry.seed, club=entry.club,
-                                      name=stored_name(entry.name) if entry.name else None))
-    return specs
+    return [_entry_spec(uow, account_id, entry, f"entries.{index}.", seen) for index, entry in enumerate(new.entries)]
 
 
 def _made(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> Draw:
@@ -204,6 +228,40 @@ def withdraw_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: 
     return get_draw(uow, account_id=account_id, draw_id=draw_id)
 
 
+def replace_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: str, entry: NewEntry,
+                  now: datetime, rules: match_svc.Rules) -> DrawRecord:
+    """A withdrawn entry's place is taken by a new entry (contract §22): its walkovers whose next match has not
+    started are undone (back to ready with the new entry, a new real match in the pool; a pool match that went back
+    to waiting is cancelled); `409 downstream_started` (nothing changed) when one has."""
+    record = get_draw(uow, account_id=account_id, draw_id=draw_id)
+    held = store.load(uow, record)
+    draw = held.draw
+    if not any(e.id == entry_id for e in draw.entries):
+        store.release(uow, record, held)
+        raise NotFound(f"No entry '{entry_id}' in draw '{draw_id}'.")
+    seen: dict[str, str] = {}
+    for other in draw.entries:
+        for player in other.players:
+            seen.setdefault(name_key(player.name), f"entry {other.id}")
+    try:
+        spec = _entry_spec(uow, account_id, entry, "", seen)
+        replaced = engine.replace(draw, entry_id, spec, new_id=new_id)
+    except BaseException:
+        store.release(uow, record, held)  # refused before any change (the engine checks first)
+        raise
+    for match_id in replaced.reopened_match_ids:
+        match = uow.matches.get(match_id)
+        if match is not None and match.status == MatchStatus.PENDING:
+            match_svc.cancel_draw_match(uow, match, now=now)
+    house = house_connection(uow, account_id=account_id, now=now)
+    make_real_matches(uow, record, draw, house_id=house.id, now=now, server=rules.scoring)
+    record = store.save(uow, record, held, now)
+    audit.record(uow, account_id=account_id, action=AuditAction.DRAW_REPLACED, target=(TargetType.DRAW, record.id),
+                 before={"entryID": entry_id}, after={"entryID": replaced.entry.id, "name": replaced.entry.name},
+                 now=now)
+    return record
+
+
 # ------------------------------------------------------------------------------------------------------ reads
 def _slot_view(slot: Slot) -> dict[str, Any]:
     source = slot.source
@@ -239,7 +297,8 @@ def _view(draw: Draw, scoring: Scoring | None) -> dict[str, Any]:
         "scoring": None if scoring is None else scoring.json(),
         "scoringName": None if scoring is None else scoring.name,
         "status": str(draw.status), "createdOn": draw.created_on,
-        "entries": [{"id": e.id, "name": e.name, "club": e.club, "seed": e.seed, "withdrawn": e.withdrawn,
+        "entries": [{"id": e.id, "name": e.name, "club": e.club, "seed": e.seed, "rating": e.rating,
+                     "withdrawn": e.withdrawn,
                      "players": [{"manualName": p.name} if p.external_id is None else
                                  {"playerListExternalID": p.player_list_external_id, "externalID": p.external_id,
                                   "name": p.name} for p in e.players]} for e in draw.entries],
@@ -251,7 +310,8 @@ def _view(draw: Draw, scoring: Scoring | None) -> dict[str, Any]:
         "rounds": [{"stage": str(r.stage), "number": r.number, "name": r.name,
                     "drawMatches": [_draw_match_view(draw.matches[i]) for i in r.draw_match_ids]}
                    for r in draw.rounds],
-        "placings": [{"place": p.place, "entryID": p.entry_id} for p in draw.placings],
+        "placings": [{"place": p.place, "entryID": p.entry_id} if p.stage is None else
+                     {"place": p.place, "entryID": p.entry_id, "stage": str(p.stage)} for p in draw.placings],
     }
 
 

@@ -308,3 +308,30 @@ def test_only_entries_still_in_the_draw_may_withdraw(operator_api: Operator) -> 
             operator_api.data("POST", f"/operator/matches/{dm['matchID']}/result", {"gameScores": [{"a": 11, "b": 3}]})
     played = operator_api.data("GET", f"/operator/draws/{groups['id']}")
     assert len(still_in(played)) == 3  # the group still plays: everyone of it is in, also one resting this round
+
+
+def test_the_new_draw_form_offers_the_club_formats_by_name_and_previews_their_extra_brackets(
+    console: Console, operator_api: Operator,
+) -> None:
+    """Contract §22: each new format is in the picker under its label, with its own options, and the preview shows
+    the consolation or play-off bracket beside the main one before anything is saved."""
+    operator_api.data("POST", "/operator/broadcasts", {"name": "Club day", "tables": [{"label": "Court 1"}]})
+    app = console("views/draws.py")
+    picker = app.selectbox(key="draws_format_0")
+    assert picker.options[-4:] == [
+        "Knockout with a consolation draw", "Knockout with a feed-in consolation",
+        "Knockout, every place played off", "Groups, then places played off"]
+    app.text_area(key="draws_text_0").set_value("\n".join(f"Player {i}, {i}" for i in range(1, 9))).run()
+    for fmt, heading in (("consolation", "Consolation draw"), ("playoff_all", "Play-offs for places"),
+                         ("feed_in", "Consolation draw"), ("round_robin_playoff", "Play-offs for places")):
+        app.selectbox(key="draws_format_0").set_value(fmt).run()
+        assert not app.exception, app.exception
+        app.button(key="draws_preview").click().run()
+        assert not app.exception, app.exception
+        shown = " ".join(str(getattr(h, "value", "")) for h in app.get("html"))
+        assert f"<h3>{heading}</h3>" in shown, fmt
+    assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input) is False
+    app.selectbox(key="draws_format_0").set_value("feed_in").run()
+    assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input)
+    broadcast_id = str(app.selectbox(key="draws_broadcast").value)
+    assert operator_api.data("GET", "/operator/draws?broadcastID=" + broadcast_id) == []

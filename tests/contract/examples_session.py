@@ -296,6 +296,8 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     s.call("GET", f"/operator/broadcasts/{desk['id']}/pool", op)
     entry = draw["entries"][-1]["id"]
     s.call("POST", f"/operator/draws/{draw['id']}/entries/{entry}/withdraw", op)
+    s.call("POST", f"/operator/draws/{draw['id']}/entries/{entry}/replace", op,
+           {"players": [{"manualName": "Lea Moss"}], "club": "TTC Süd", "rating": 1480})
     spare_draw = s.call("POST", "/operator/draws", op, {**draw_body, "name": "Spare draw"}, status=201)["data"]
     s.call("DELETE", f"/operator/draws/{spare_draw['id']}", op)
     s.call("GET", "/operator/audit?limit=5", op)

@@ -11,10 +11,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.draws import engine
-from domain.draws.model import Draw, DrawFormat, DrawMatchStatus, DrawStatus, ResultType, Stage
+from domain.draws import codec, engine
+from domain.draws.bracket import IdFactory
+from domain.draws.formats.base import DrawSpec, EntrySpec
+from domain.draws.model import (
+    Draw,
+    DrawFormat,
+    DrawMatchStatus,
+    DrawPlayer,
+    DrawStatus,
+    Options,
+    ResultType,
+    SeedBy,
+    Stage,
+)
 from domain.draws.placement import bracket_size
-from domain.errors import Invalid
+from domain.errors import Conflict, Invalid
 from tests.domain.test_draw_engine import PROPERTY, assert_nobody_twice_in_a_round, ids, make, play_out
 
 counts = st.integers(min_value=2, max_value=128)
@@ -174,3 +186,157 @@ def test_playoff_all_names_each_round_by_the_places_it_decides() -> None:
     play_out(draw, random.Random(3))
     ghosts = draw.matches[draw.rounds[-1].draw_match_ids[0]]  # the two byes' places: nobody plays there
     assert ghosts.status == DrawMatchStatus.BYE and ghosts.entry_ids() == []
+
+
+def _play(draw: Draw, dm_id: str, winner: int, new_id: IdFactory) -> None:
+    dm = draw.matches[dm_id]
+    dm.match_id = dm.match_id or f"mat_{dm.id}"
+    engine.record_result(draw, dm_id, winner_slot=winner, result_type=ResultType.PLAYED, score=None, new_id=new_id)
+
+
+def _newcomer(name: str = "Lucky Loser") -> EntrySpec:
+    return EntrySpec(players=[DrawPlayer(name=name)], club="TTC Süd")
+
+
+def test_a_replacement_takes_the_withdrawn_entrys_place_and_undoes_its_walkover() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 8, seeds=8)
+    first = draw.matches[draw.rounds[0].draw_match_ids[0]]  # seed 1 v seed 8
+    leaving = first.slots[1].entry_id or ""
+    engine.withdraw(draw, leaving, new_id=new_id)
+    semifinal = draw.matches[first.next_winner.draw_match_id if first.next_winner else ""]
+    assert first.result_type == ResultType.WALKOVER and semifinal.slots[0].entry_id == first.slots[0].entry_id
+    replaced = engine.replace(draw, leaving, _newcomer(), new_id=new_id)
+    assert replaced.reopened_match_ids == []
+    assert first.status == DrawMatchStatus.READY and first.slots[1].entry_id == replaced.entry.id
+    assert first.winner_entry_id is None and first.result_type is None and first.match_id is None
+    assert semifinal.slots[0].entry_id is None and semifinal.status == DrawMatchStatus.WAITING
+    assert replaced.entry.seed == 8 and replaced.entry.name == "Lucky Loser" and not replaced.entry.withdrawn
+    _play(draw, first.id, 1, new_id)
+    assert semifinal.slots[0].entry_id == replaced.entry.id
+
+
+def test_a_replacement_whose_walkover_fed_a_started_match_is_refused_and_changes_nothing() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 4, seeds=4)
+    first, second = (draw.matches[i] for i in draw.rounds[0].draw_match_ids)
+    leaving = first.slots[1].entry_id or ""
+    engine.withdraw(draw, leaving, new_id=new_id)
+    _play(draw, second.id, 0, new_id)
+    final = draw.matches[draw.rounds[1].draw_match_ids[0]]
+    assert final.status == DrawMatchStatus.READY
+    final.match_id = "mat_final"
+    engine.mark_active(draw, final.id)
+    before = codec.to_state(draw)
+    with pytest.raises(Conflict) as refused:
+        engine.replace(draw, leaving, _newcomer(), new_id=new_id)
+    assert refused.value.code == "downstream_started" and refused.value.details == {"drawMatchIDs": [final.id]}
+    assert codec.to_state(draw) == before
+    with pytest.raises(Conflict) as playing:
+        engine.replace(draw, second.slots[0].entry_id or "", _newcomer(), new_id=new_id)
+    assert playing.value.code == "entry_not_withdrawn"
+
+
+def test_a_replacement_reopens_a_ready_match_its_walkover_filled() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.SINGLE_ELIMINATION, 4, seeds=4)
+    first, second = (draw.matches[i] for i in draw.rounds[0].draw_match_ids)
+    _play(draw, second.id, 0, new_id)
+    leaving = first.slots[1].entry_id or ""
+    engine.withdraw(draw, leaving, new_id=new_id)
+    final = draw.matches[draw.rounds[1].draw_match_ids[0]]
+    final.match_id = "mat_final"  # its real match waits in the pool
+    replaced = engine.replace(draw, leaving, _newcomer(), new_id=new_id)
+    assert replaced.reopened_match_ids == ["mat_final"]
+    assert final.status == DrawMatchStatus.WAITING and final.match_id is None and final.slots[0].entry_id is None
+    assert first.status == DrawMatchStatus.READY
+
+
+def test_a_replacement_in_a_group_plays_the_withdrawn_entrys_remaining_matches() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.ROUND_ROBIN, 4)
+    group_matches = [m for m in draw.matches.values() if m.group == "A"]
+    _play(draw, group_matches[0].id, 0, new_id)
+    leaving = group_matches[0].loser_entry_id or ""
+    engine.withdraw(draw, leaving, new_id=new_id)
+    walked = [m for m in group_matches if m.result_type == ResultType.WALKOVER]
+    assert len(walked) == 2
+    replaced = engine.replace(draw, leaving, _newcomer(), new_id=new_id)
+    assert all(m.status == DrawMatchStatus.READY and replaced.entry.id in m.entry_ids() for m in walked)
+    assert group_matches[0].loser_entry_id == leaving  # the played result stands
+    assert replaced.entry.id in draw.groups[0].entry_ids and leaving not in draw.groups[0].entry_ids
+    assert {row.entry_id for row in draw.groups[0].standings} == set(draw.groups[0].entry_ids)
+    assert draw.status == DrawStatus.RUNNING
+
+
+@PROPERTY
+@given(fmt=st.sampled_from(list(DrawFormat)), n=st.integers(4, 40), seed=st.integers(0, 2**32))
+def test_any_format_with_a_withdrawal_and_its_replacement_still_plays_to_the_end(
+    fmt: DrawFormat, n: int, seed: int,
+) -> None:
+    rng = random.Random(seed)
+    new_id = ids()
+    draw = make(fmt, n, random_seed=seed)
+    leaving = rng.choice(draw.entries).id
+    engine.withdraw(draw, leaving, new_id=new_id)
+    try:
+        engine.replace(draw, leaving, _newcomer(), new_id=new_id)
+    except Conflict as refused:
+        assert refused.code == "downstream_started"
+    play_out(draw, rng, new_id)
+    assert draw.status == DrawStatus.COMPLETE
+    assert_nobody_twice_in_a_round(draw)
+    places = [(p.place, p.stage) for p in draw.placings]
+    assert len(places) == len(set(places))
+
+
+def test_seeds_from_ratings_go_to_the_best_rated_quarter_highest_first() -> None:
+    ratings = [1500.0, 1720.5, None, 1610.0, 1720.5, 1400.0, 1800.0, 1300.0]
+    entries = [EntrySpec(players=[DrawPlayer(name=f"P{i}")], rating=r) for i, r in enumerate(ratings)]
+    spec = DrawSpec(broadcast_id="brd_1", name="D", format=DrawFormat.SINGLE_ELIMINATION, entries=entries,
+                    options=Options(seed_by=SeedBy.RATING))
+    draw = engine.make_draw(spec, draw_id="drw_1", created_on="2026-01-01T00:00:00Z", new_id=ids())
+    assert [(e.name, e.seed) for e in draw.entries if e.seed] == [("P1", 2), ("P6", 1)]
+    spec.options = Options(seed_by=SeedBy.RATING, seed_count=4)
+    draw = engine.make_draw(spec, draw_id="drw_2", created_on="2026-01-01T00:00:00Z", new_id=ids())
+    assert sorted((e.seed, e.name) for e in draw.entries if e.seed) == [(1, "P6"), (2, "P1"), (3, "P4"), (4, "P3")]
+    assert draw.entries[2].rating is None and draw.entries[1].rating == 1720.5
+    spec.entries[0].seed = 1
+    with pytest.raises(Invalid) as both:
+        engine.make_draw(spec, draw_id="drw_3", created_on="2026-01-01T00:00:00Z", new_id=ids())
+    assert list(both.value.details["json"]) == ["seedBy"]
+    spec.entries[0].seed = None
+    spec.options = Options(seed_count=2)
+    with pytest.raises(Invalid) as alone:
+        engine.make_draw(spec, draw_id="drw_4", created_on="2026-01-01T00:00:00Z", new_id=ids())
+    assert list(alone.value.details["json"]) == ["seedCount"]
+
+
+def test_a_corrected_playoff_result_moves_winner_and_loser_to_each_others_brackets() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.PLAYOFF_ALL, 4, seeds=4)
+    semi = draw.matches[draw.rounds[0].draw_match_ids[0]]
+    _play(draw, semi.id, 0, new_id)
+    final = draw.matches[semi.next_winner.draw_match_id if semi.next_winner else ""]
+    third = draw.matches[semi.next_loser.draw_match_id if semi.next_loser else ""]
+    a, b = semi.slots[0].entry_id, semi.slots[1].entry_id
+    changes = engine.correction_changes(draw, semi.id, winner_slot=1)
+    assert [(c.draw_match_id, c.old_entry_id, c.new_entry_id) for c in changes] == [(final.id, a, b), (third.id, b, a)]
+    engine.apply_correction(draw, semi.id, winner_slot=1, score=None, new_id=new_id)
+    assert final.slots[0].entry_id == b and third.slots[0].entry_id == a
+
+
+def test_a_correction_that_would_close_a_consolation_place_already_in_play_is_refused() -> None:
+    new_id = ids()
+    draw = make(DrawFormat.CONSOLATION, 3, seeds=3)  # 4 places: seed 1 has a bye, plays the final
+    first = next(m for m in draw.matches.values() if m.stage == Stage.MAIN and m.status == DrawMatchStatus.READY)
+    _play(draw, first.id, 0, new_id)
+    final = draw.matches[first.next_winner.draw_match_id if first.next_winner else ""]
+    seed_one = next(e.id for e in draw.entries if e.seed == 1)
+    _play(draw, final.id, 1 - final.entry_ids().index(seed_one), new_id)  # seed 1 loses its first match played
+    consolation = next(m for m in draw.matches.values() if m.stage == Stage.CONSOLATION)
+    assert set(consolation.entry_ids()) == {seed_one, first.loser_entry_id}
+    assert consolation.status == DrawMatchStatus.READY
+    with pytest.raises(Conflict) as refused:
+        engine.correction_changes(draw, final.id, winner_slot=final.entry_ids().index(seed_one))
+    assert refused.value.details == {"drawMatchIDs": [consolation.id]}
