@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import Any
 
 import orjson
 from flask import Blueprint, Response, render_template, request
@@ -21,6 +20,7 @@ from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
 from domain.public import outputs as svc
+from domain.public.feeds import OutputFeed
 
 blp = Blueprint("output_pages", __name__, template_folder="templates")
 BACKGROUNDS = ("transparent", "dark", "light")
@@ -62,10 +62,10 @@ def _state(key: str) -> tuple[str, bytes]:
     return entries[key_hash]
 
 
-def _entry(state: dict[str, Any]) -> tuple[str, bytes]:
+def _entry(state: OutputFeed) -> tuple[str, bytes]:
     """A state as served: its version tag (a hash of what it shows) and its JSON body carrying that version."""
     version_tag = hashlib.sha256(orjson.dumps(state)).hexdigest()[:24]
-    return version_tag, orjson.dumps(state | {"version": version_tag})
+    return version_tag, orjson.dumps({**state, "version": version_tag})
 
 
 @blp.route("/outputs/<string:key>/state", methods=["GET"])

@@ -8,6 +8,7 @@ Services decide and write; views only shape. Outputs, scorer pages and exports r
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -38,47 +39,107 @@ from domain.ports import UnitOfWork
 from domain.public.outputs import design_of
 
 
+@dataclass(frozen=True)
+class MatchRead:
+    """The match read of the spec (contract §5, §18), built once from a match (`match_read`) and serialised by one
+    function (`match_json`): required fields always, optional ones when set, the sides' display names last."""
+
+    id: str
+    external_id: str
+    scheduled_match_id: str
+    table_id: str | None  # a draw's match in the court pool has no table yet (contract §13)
+    status: MatchStatus
+    participants: dict[str, dict[str, str]]
+    player_list_external_id: str | None  # an operator's match may have no list (manual names only): then absent
+    queue_position: int | None
+    scheduled_on: str
+    game_scores: list[dict[str, Any]]
+    score: dict[str, int]
+    score_version: int
+    scoring: dict[str, Any]
+    scoring_name: str | None
+    best_of: int
+    event_name: str | None
+    match_round: str | None
+    match_details: str | None
+    start_time: str | None
+    is_doubles: bool | None
+    current_game: dict[str, str] | None  # a live sets match's points as called
+    started_on: str | None
+    completed_on: str | None
+    called_on: str | None
+    not_before: str | None
+    result_type: str | None
+    winner_side: str | None
+    draw_id: str | None
+    draw_match_id: str | None
+    names: dict[str, str]  # playerA, playerA2, playerB, playerB2: each side's display name
+
+
+def match_read(match: Match, *, queue_position: int | None, player_list: PlayerList | None) -> MatchRead:
+    """The typed match read, scored in the match's format (contract §18: `scoring`, `scoringName`, and a live sets
+    match's `currentGame`)."""
+    fmt = scoring.format_of(match)
+    active, completed = match.status == MatchStatus.ACTIVE, match.status == MatchStatus.COMPLETED
+    return MatchRead(
+        id=match.id, external_id=match.external_id, scheduled_match_id=match.scheduled_match_id,
+        table_id=match.table_id or None, status=match.status,
+        participants={side: dict(ref) for side, ref in match.participants.items()},
+        player_list_external_id=match.player_list_external_id or None, queue_position=queue_position,
+        scheduled_on=match.scheduled_on, game_scores=[formats.copy_item(game) for game in match.game_scores],
+        score=formats.won(fmt, match.game_scores), score_version=match.score_version,
+        scoring=formats.to_json(fmt), scoring_name=scoring.name_of(match), best_of=fmt.best_of,
+        event_name=match.event_name, match_round=match.match_round, match_details=match.match_details,
+        start_time=match.start_time, is_doubles=match.is_doubles,
+        current_game=scoring.current_game(match) if active else None,
+        started_on=match.started_on, completed_on=match.completed_on,
+        called_on=match.called_on if match.status == MatchStatus.PENDING else None,
+        not_before=match.not_before, result_type=match.result_type,
+        # who won a completed match: a walkover's or retirement's winner, else the side the format says (§23)
+        winner_side=scoring.winner(match) if completed else match.winner_side,
+        draw_id=match.draw_id, draw_match_id=match.draw_match_id,
+        names=side_names(match, player_list),
+    )
+
+
+def match_json(read: MatchRead) -> dict[str, Any]:
+    """The one serialisation of a match read (the API's, the webhooks' payloads', the console's)."""
+    shown: dict[str, Any] = {
+        "id": read.id,
+        "externalID": read.external_id,
+        "scheduledMatchID": read.scheduled_match_id,
+        "tableID": read.table_id,
+        "status": read.status,
+        "participants": read.participants,
+        **({"playerListExternalID": read.player_list_external_id} if read.player_list_external_id else {}),
+        "isActive": read.status == MatchStatus.ACTIVE,
+        "isComplete": read.status == MatchStatus.COMPLETED,
+        "queuePosition": read.queue_position,
+        "scheduledOn": read.scheduled_on,
+        "gameScores": read.game_scores,
+        "score": read.score,
+        "scoreVersion": read.score_version,
+        "scoring": read.scoring,
+        "scoringName": read.scoring_name,
+        "bestOf": read.best_of,
+    }
+    optional = {
+        "eventName": read.event_name, "matchRound": read.match_round, "matchDetails": read.match_details,
+        "startTime": read.start_time, "isDoubles": read.is_doubles, "currentGame": read.current_game,
+        "startedOn": read.started_on, "completedOn": read.completed_on, "calledOn": read.called_on,
+        "notBefore": read.not_before, "resultType": read.result_type, "winnerSide": read.winner_side,
+        "drawID": read.draw_id, "drawMatchID": read.draw_match_id,
+    }
+    shown.update({key: value for key, value in optional.items() if value is not None})
+    shown.update({side: read.names[side] for side in SIDES if side in read.names})
+    return shown
+
+
 def match_view(
     match: Match, *, queue_position: int | None, player_list: PlayerList | None,
 ) -> dict[str, Any]:
-    """The match read of the spec (required fields always, optional ones when set), scored in the match's format
-    (contract §18: `scoring`, `scoringName`, and a live sets match's `currentGame`)."""
-    fmt = scoring.format_of(match)
-    read: dict[str, Any] = {
-        "id": match.id,
-        "externalID": match.external_id,
-        "scheduledMatchID": match.scheduled_match_id,
-        "tableID": match.table_id or None,  # a draw's match in the court pool has no table yet (contract §13)
-        "status": match.status,
-        "participants": {side: dict(ref) for side, ref in match.participants.items()},
-        # an operator's match may have no list (manual names only): then the field is absent
-        **({"playerListExternalID": match.player_list_external_id} if match.player_list_external_id else {}),
-        "isActive": match.status == MatchStatus.ACTIVE,
-        "isComplete": match.status == MatchStatus.COMPLETED,
-        "queuePosition": queue_position,
-        "scheduledOn": match.scheduled_on,
-        "gameScores": [formats.copy_item(game) for game in match.game_scores],
-        "score": formats.won(fmt, match.game_scores),
-        "scoreVersion": match.score_version,
-        "scoring": formats.to_json(fmt),
-        "scoringName": scoring.name_of(match),
-        "bestOf": fmt.best_of,
-    }
-    optional = {  # (a walkover's or retirement's winner is stored; a played match's is its score's, below)
-        "eventName": match.event_name, "matchRound": match.match_round, "matchDetails": match.match_details,
-        "startTime": match.start_time, "isDoubles": match.is_doubles,
-        "currentGame": scoring.current_game(match) if match.status == MatchStatus.ACTIVE else None,
-        "startedOn": match.started_on, "completedOn": match.completed_on,
-        "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
-        "notBefore": match.not_before, "resultType": match.result_type,
-        # who won a completed match: a walkover's or retirement's winner, else the side the format says (§23)
-        "winnerSide": scoring.winner(match) if match.status == MatchStatus.COMPLETED else match.winner_side,
-        "drawID": match.draw_id, "drawMatchID": match.draw_match_id,
-    }
-    read.update({key: value for key, value in optional.items() if value is not None})
-    names = side_names(match, player_list)
-    read.update({side: names[side] for side in SIDES if side in names})
-    return read
+    """The match read of the spec as JSON: `match_json(match_read(...))`."""
+    return match_json(match_read(match, queue_position=queue_position, player_list=player_list))
 
 
 class Reader:

@@ -119,9 +119,9 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.event_day.availability": {"clubName", "externalID", "manualName"},
     "domain.event_day.board": {"activeMatch"},
     "domain.draws.service": {"externalID"},
-    "domain.public.event_page": {"calledOn", "completedOn", "currentGame", "currentSet", "finishedText", "scoreText",
+    "domain.public.event_page": {"currentGame", "currentSet", "finishedText", "scoreText",
                           "drawMatchID", "drawMatches", "entryID",
-                          "estimatedStartOn", "matchID", "personID", "resultType", "winnerEntryID"},
+                          "matchID", "personID", "resultType", "winnerEntryID"},
     "domain.match.formats": {"decidingGame"},  # a stored format object is the §18 object itself
     "domain.match.matches": {"externalID"},
     "domain.public.outputs": {"clubName", "externalID", "manualName", "upNext"},

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TypedDict
 
 from domain.access import audit
 from domain.clock import iso
@@ -102,7 +102,42 @@ def _people(uow: UnitOfWork, broadcast: Broadcast, availability: Availability) -
     return seen
 
 
-def _row(uow: UnitOfWork, broadcast: Broadcast, seen: _Seen, availability: Availability) -> dict[str, Any]:
+class PersonRowFeed(TypedDict):
+    """One row of a broadcast's people as the operator's list, check-in and the personal page serve it (§14)."""
+
+    personID: str
+    name: str
+    club: str | None
+    checkedIn: bool
+    checkedInOn: str | None
+    status: PersonStatus
+    restingUntil: str | None
+    tableLabel: str | None
+    nextMatchID: str | None
+
+
+@dataclass(frozen=True)
+class PersonRow:
+    """One person of a broadcast and where they are now: built once (`_row`), serialised by `row_json`."""
+
+    person_id: str
+    name: str
+    club: str | None
+    checked_in_on: str | None
+    status: PersonStatus
+    resting_until: str | None
+    table_label: str | None
+    next_match_id: str | None
+
+
+def row_json(row: PersonRow) -> PersonRowFeed:
+    """The one serialisation of a person's row."""
+    return {"personID": row.person_id, "name": row.name, "club": row.club,
+            "checkedIn": row.checked_in_on is not None, "checkedInOn": row.checked_in_on, "status": row.status,
+            "restingUntil": row.resting_until, "tableLabel": row.table_label, "nextMatchID": row.next_match_id}
+
+
+def _row(uow: UnitOfWork, broadcast: Broadcast, seen: _Seen, availability: Availability) -> PersonRow:
     person = seen.person
     checked_on = availability.checked_in_on(person, broadcast)
     playing = availability.playing_on(person)
@@ -119,29 +154,34 @@ def _row(uow: UnitOfWork, broadcast: Broadcast, seen: _Seen, availability: Avail
     else:
         status, table_id = PersonStatus.FREE, None
     table = uow.tables.get(table_id) if table_id else None
-    return {"personID": person_id(broadcast.id, person.name), "name": person.name, "club": person.club,
-            "checkedIn": checked_on is not None, "checkedInOn": checked_on, "status": status,
-            "restingUntil": iso(resting) if resting else None, "tableLabel": table.label if table else None,
-            "nextMatchID": seen.next_match.id if seen.next_match else None}
+    return PersonRow(person_id=person_id(broadcast.id, person.name), name=person.name, club=person.club,
+                     checked_in_on=checked_on, status=status, resting_until=iso(resting) if resting else None,
+                     table_label=table.label if table else None,
+                     next_match_id=seen.next_match.id if seen.next_match else None)
 
 
-def broadcast_people(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> list[dict[str, Any]]:
-    """One row per person of the broadcast (contract §14), in name order."""
+def person_rows(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> list[PersonRow]:
+    """One row per person of the broadcast (contract §14), in name order: the typed read."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     availability = Availability(uow, account_id=account_id, now=now)
     seen = _people(uow, broadcast, availability)
     return [_row(uow, broadcast, seen[key], availability) for key in sorted(seen)]
 
 
+def broadcast_people(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime) -> list[PersonRowFeed]:
+    """One row per person of the broadcast (contract §14), in name order, serialised."""
+    return [row_json(row) for row in person_rows(uow, account_id=account_id, broadcast_id=broadcast_id, now=now)]
+
+
 def people_page(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, limit: int | None,
-                cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
+                cursor: str | None) -> tuple[list[PersonRowFeed], str | None]:
     """A page of `broadcast_people` (the list envelope, contract §2): keyed by the name key the list is ordered by;
     only the page's rows are built."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     availability = Availability(uow, account_id=account_id, now=now)
     seen = _people(uow, broadcast, availability)
     keys, next_cursor = paginate(sorted(seen), seq=lambda key: key, limit=limit, cursor=cursor)
-    return [_row(uow, broadcast, seen[key], availability) for key in keys], next_cursor
+    return [row_json(_row(uow, broadcast, seen[key], availability)) for key in keys], next_cursor
 
 
 @dataclass(frozen=True)
@@ -152,7 +192,7 @@ class CheckIn:
 
 
 def check_in(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person: str, check: CheckIn,
-             now: datetime) -> dict[str, Any]:
+             now: datetime) -> PersonRowFeed:
     """Mark a person of the broadcast present (or not); their row. 404 for a person the broadcast does not have."""
     present = check.present
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
@@ -173,4 +213,4 @@ def check_in(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person: str
         audit.record(uow, account_id=account_id, action="person.checked_in" if present else "person.checked_out",
                      target=("person", person), before={"checkedIn": not present, "name": found.person.name},
                      after={"checkedIn": present, "name": found.person.name}, now=now)
-    return _row(uow, broadcast, found, availability)
+    return row_json(_row(uow, broadcast, found, availability))

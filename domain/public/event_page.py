@@ -33,6 +33,7 @@ from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links, outputs
+from domain.public.feeds import CardSide, CourtNowFeed, EventFeed, MatchCardFeed, PagePerson, PersonFeed
 
 KIND = "event"
 PREFIX = "evt"
@@ -115,37 +116,121 @@ def broadcast_by_key(uow: UnitOfWork, *, key: str) -> Broadcast:
 # ------------------------------------------------------------------------------------------------ the snapshot
 @dataclass(frozen=True)
 class Snapshot:
-    """What every viewer of one event page sees (`state`), and each person's slice of it (`people`)."""
+    """What every viewer of one event page sees (`state`), and each person's slice of it (`people`): the typed
+    reads below, serialised once when the snapshot is built (`event_json`, `person_json`)."""
 
-    state: dict[str, Any]
-    people: dict[str, dict[str, Any]]
+    state: EventFeed
+    people: dict[str, PersonFeed]
 
 
-def match_card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None
-          ) -> dict[str, Any]:
-    """One match as the page shows it (court, sides, games, times); the same shape everywhere on the page."""
+@dataclass(frozen=True)
+class MatchCard:
+    """One match as the page shows it (court, sides, games, times); the same card everywhere on the page.
+    `pool` is set on the court pool's cards (whether it still waits for a court); `seq` orders by creation."""
+
+    seq: int
+    court: str | None
+    status: MatchStatus
+    event: str | None
+    round: str | None
+    sides: tuple[CardSide, ...]
+    kind: str
+    games: list[dict[str, Any]]
+    finished: list[dict[str, Any]]
+    finished_text: str
+    score_text: str
+    current_game: dict[str, Any] | None
+    current_set: dict[str, int] | None
+    winner: str | None
+    result: str | None
+    estimated_start_on: str | None
+    called_on: str | None
+    started_on: str | None
+    completed_on: str | None
+    pool: bool | None = None
+
+
+def card_json(card: MatchCard, *, side: str | None = None) -> MatchCardFeed:
+    """The one serialisation of a card (§15), with the person's `side` on their own cards."""
+    shown: MatchCardFeed = {
+        "court": card.court, "status": card.status, "event": card.event, "round": card.round,
+        "sides": list(card.sides),
+        "kind": card.kind, "games": card.games, "finished": card.finished,
+        "finishedText": card.finished_text, "scoreText": card.score_text,
+        "currentGame": card.current_game, "currentSet": card.current_set,
+        "winner": card.winner, "result": card.result,
+        "estimatedStartOn": card.estimated_start_on, "calledOn": card.called_on,
+        "startedOn": card.started_on, "completedOn": card.completed_on,
+    }
+    if card.pool is not None:
+        shown["pool"] = card.pool
+    if side is not None:
+        shown["side"] = side
+    return shown
+
+
+def card_of(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None,
+            pool: bool | None = None) -> MatchCard:
+    """The card of a match, built once from its public state (`outputs.match_state`)."""
     state = outputs.match_state(uow, match)
     # a walkover or retirement (§14) is decided by `winner_side`, not by who leads on games
     decided = scoring.winner(match)
     winner = None if decided is None else str(decided)
-    return {
-        "court": table.label if table else None,
-        "status": match.status,
-        "event": match.event_name, "round": match.match_round,
-        "sides": [{"names": side["names"], "team": side["team"], "games": side["games"]} for side in state["sides"]],
-        "kind": state["kind"], "games": state["games"], "finished": state["finished"],
-        "finishedText": state["finishedText"], "scoreText": state["scoreText"],
-        "currentGame": state["currentGame"], "currentSet": state["currentSet"],
-        "winner": winner if match.status == MatchStatus.COMPLETED else None,
+    return MatchCard(
+        seq=match.seq, court=table.label if table else None, status=match.status, event=match.event_name,
+        round=match.match_round,
+        sides=tuple(CardSide(names=side["names"], team=side["team"], games=side["games"]) for side in state["sides"]),
+        kind=state["kind"], games=state["games"], finished=state["finished"], finished_text=state["finishedText"],
+        score_text=state["scoreText"], current_game=state["currentGame"], current_set=state["currentSet"],
+        winner=winner if match.status == MatchStatus.COMPLETED else None,
         # "w/o" or "ret." beside the winner's name (issue 35: a walkover looked like a 0-0 result), else None
-        "result": RESULT_MARKS.get(match.result_type) if match.result_type else None,
-        "estimatedStartOn": estimate, "calledOn": match.called_on if match.status == MatchStatus.PENDING else None,
-        "startedOn": match.started_on, "completedOn": match.completed_on,
-    }
+        result=RESULT_MARKS.get(match.result_type) if match.result_type else None,
+        estimated_start_on=estimate, called_on=match.called_on if match.status == MatchStatus.PENDING else None,
+        started_on=match.started_on, completed_on=match.completed_on, pool=pool,
+    )
 
 
-def _names_of(card: dict[str, Any]) -> Iterable[tuple[int, str, str | None]]:
-    for index, side in enumerate(card["sides"]):
+def match_card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None) -> MatchCardFeed:
+    """One match as the page shows it, serialised (the personal page's cards are the event page's)."""
+    return card_json(card_of(uow, match, table, estimate=estimate))
+
+
+@dataclass(frozen=True)
+class CourtNow:
+    """A court under "Now": the match in play, the matches called to it, the next ones."""
+
+    label: str
+    match: MatchCard | None
+    called: tuple[MatchCard, ...]
+    up_next: tuple[MatchCard, ...]
+
+
+@dataclass(frozen=True)
+class PageState:
+    """Everything the page shows, typed; `event_json` is its one serialisation."""
+
+    name: str
+    courts: tuple[CourtNow, ...]
+    waiting: tuple[MatchCard, ...]
+    more_waiting: int
+    draws: list[dict[str, Any]]
+    results: tuple[MatchCard, ...]
+    people: tuple[PagePerson, ...]
+
+
+def event_json(state: PageState) -> EventFeed:
+    """The page's state as `/event/{key}/state` serves it (contract §15, without `version`)."""
+    courts: list[CourtNowFeed] = [
+        {"label": court.label, "match": None if court.match is None else card_json(court.match),
+         "called": [card_json(c) for c in court.called], "upNext": [card_json(c) for c in court.up_next]}
+        for court in state.courts]
+    return {"event": {"name": state.name}, "courts": courts,
+            "waiting": {"matches": [card_json(c) for c in state.waiting], "more": state.more_waiting},
+            "draws": state.draws, "results": [card_json(c) for c in state.results], "people": list(state.people)}
+
+
+def _names_of(card: MatchCard) -> Iterable[tuple[int, str, str | None]]:
+    for index, side in enumerate(card.sides):
         for name in side["names"]:
             if name and name != "TBD":
                 yield index, name, side["team"]
@@ -154,39 +239,33 @@ def _names_of(card: dict[str, Any]) -> Iterable[tuple[int, str, str | None]]:
 def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator,
                    draws: DrawReads | None = None) -> Snapshot:
     """The page's state (contract §15 feed without `version`, which the caller adds) and each person's matches."""
-    courts: list[dict[str, Any]] = []
-    cards: list[dict[str, Any]] = []
-    made: list[Match] = []  # each card's match
+    courts: list[CourtNow] = []
+    cards: list[MatchCard] = []
     for table in (t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None):
         active = active_match(uow, table.id)
         queue = uow.matches.queue(table.id)
         starts = estimator.court(table, active=active, queue=queue).starts
-        now_card = None if active is None else match_card(uow, active, table, estimate=None)
-        queued = [match_card(uow, m, table, estimate=iso(starts[m.id]) if m.id in starts else None)
-                  for m in queue]
-        courts.append({"label": table.label, "match": now_card,
-                       "called": [c for c in queued if c["calledOn"]],
-                       "upNext": queued[:UP_NEXT]})
+        now_card = None if active is None else card_of(uow, active, table, estimate=None)
+        queued = [card_of(uow, m, table, estimate=iso(starts[m.id]) if m.id in starts else None) for m in queue]
+        courts.append(CourtNow(label=table.label, match=now_card, called=tuple(c for c in queued if c.called_on),
+                               up_next=tuple(queued[:UP_NEXT])))
         finished = uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)
-        done = [match_card(uow, m, table, estimate=None) for m in finished]
+        done = [card_of(uow, m, table, estimate=None) for m in finished]
         cards += ([now_card] if now_card else []) + queued + done
-        made += ([active] if active else []) + queue + finished
     # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
     pool = draw_pool.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
     decided = sorted(draw_pool.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
     pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow))
-    pooled = [match_card(uow, m, None, estimate=pool_starts.get(m.id))
-              | {"pool": m.status == MatchStatus.PENDING} for m in [*pool, *decided]]
-    waiting = {"matches": pooled[:min(WAITING, len(pool))], "more": max(0, len(pool) - WAITING)}
+    pooled = [card_of(uow, m, None, estimate=pool_starts.get(m.id), pool=m.status == MatchStatus.PENDING)
+              for m in [*pool, *decided]]
     cards += pooled
-    made += [*pool, *decided]
-    results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
-                     key=lambda c: c["completedOn"] or "", reverse=True)
-    people: dict[str, dict[str, Any]] = {}
-    mine: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    results = sorted((c for c in cards if c.status == MatchStatus.COMPLETED),
+                     key=lambda c: c.completed_on or "", reverse=True)
+    people: dict[str, PagePerson] = {}
+    mine: dict[str, list[tuple[int, MatchCard]]] = {}
     # a person is shown as their earliest match spells them, so the name does not change as matches start
-    for _, card in sorted(zip((m.seq for m in made), cards, strict=True), key=lambda pair: pair[0]):
+    for card in sorted(cards, key=lambda c: c.seq):
         for _side, name, team in _names_of(card):
             pid = person_id(broadcast.id, name)
             people.setdefault(pid, {"personID": pid, "name": name, "club": team})
@@ -194,26 +273,26 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
         for side, name, _team in _names_of(card):
             mine.setdefault(person_id(broadcast.id, name), []).append((side, card))
     listed = sorted(people.values(), key=lambda p: (name_key(p["name"]), p["personID"]))
-    state = {"event": {"name": broadcast.name}, "courts": courts, "waiting": waiting,
-             "draws": draws(uow, broadcast) if draws else [], "results": results[:RESULTS], "people": listed}
-    return Snapshot(state=state, people={pid: _person(people[pid], mine[pid]) for pid in people})
+    state = PageState(name=broadcast.name, courts=tuple(courts), waiting=tuple(pooled[:min(WAITING, len(pool))]),
+                      more_waiting=max(0, len(pool) - WAITING), draws=draws(uow, broadcast) if draws else [],
+                      results=tuple(results[:RESULTS]), people=tuple(listed))
+    return Snapshot(state=event_json(state), people={pid: person_json(people[pid], mine[pid]) for pid in people})
 
 
-def _person(person: dict[str, Any], matches: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+def person_json(person: PagePerson, matches: list[tuple[int, MatchCard]]) -> PersonFeed:
     """One person's matches: the one in play, the next (court, estimate, call-up), and results, newest first."""
-    def mark(side: int, card: dict[str, Any]) -> dict[str, Any]:
-        return card | {"side": "ab"[side]}
+    current = [(s, c) for s, c in matches if c.status == MatchStatus.ACTIVE]
+    pending = [(s, c) for s, c in matches if c.status == MatchStatus.PENDING]
+    pending.sort(key=lambda sc: (sc[1].called_on is None, sc[1].estimated_start_on or "~"))
+    finished = sorted(((s, c) for s, c in matches if c.status == MatchStatus.COMPLETED),
+                      key=lambda sc: sc[1].completed_on or "", reverse=True)
+    upcoming = [card_json(c, side="ab"[s]) for s, c in pending]
+    return {"person": person, "current": card_json(current[0][1], side="ab"[current[0][0]]) if current else None,
+            "next": upcoming[0] if upcoming else None, "upcoming": upcoming,
+            "finished": [card_json(c, side="ab"[s]) for s, c in finished]}
 
-    current = [mark(s, c) for s, c in matches if c["status"] == MatchStatus.ACTIVE]
-    pending = [mark(s, c) for s, c in matches if c["status"] == MatchStatus.PENDING]
-    pending.sort(key=lambda c: (c["calledOn"] is None, c["estimatedStartOn"] or "~"))
-    finished = sorted((mark(s, c) for s, c in matches if c["status"] == MatchStatus.COMPLETED),
-                      key=lambda c: c["completedOn"] or "", reverse=True)
-    return {"person": person, "current": current[0] if current else None,
-            "next": pending[0] if pending else None, "upcoming": pending, "finished": finished}
 
-
-def person_state(snapshot: Snapshot, person: str) -> dict[str, Any]:
+def person_state(snapshot: Snapshot, person: str) -> PersonFeed:
     """One person's slice of the snapshot; 404 for a personID the page does not know."""
     found = snapshot.people.get(person)
     if found is None:

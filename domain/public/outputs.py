@@ -28,6 +28,7 @@ from domain.pagination import paginate
 from domain.partner.queues import active_match, display_name, player_list_of, players_by_external_id
 from domain.ports import UnitOfWork
 from domain.public import links
+from domain.public.feeds import CourtShown, MatchShown, NextShown, OutputFeed, SideShown
 
 DESIGNS: dict[str, str] = {
     "classic": "Both sides with doubles partners, club or country, games won, every finished game, current game "
@@ -141,12 +142,12 @@ def _person(reference: dict[str, str], players: dict[str, dict[str, Any]]) -> tu
     return display_name(reference, players) or "TBD", player.get("clubName") or player.get("country")
 
 
-def sides_shown(match: Match, player_list: PlayerList | None) -> list[dict[str, Any]]:
+def sides_shown(match: Match, player_list: PlayerList | None) -> list[SideShown]:
     """Each side as a public page shows it: names (recorded at completion, else by the one rule), club or
     country, games (sets, in a sets format) won."""
     players = players_by_external_id(player_list)
     won = scoring.won(match)
-    sides = []
+    sides: list[SideShown] = []
     for side, partner, letter in (("playerA", "playerA2", "a"), ("playerB", "playerB2", "b")):
         names: list[str] = []
         teams: list[str] = []
@@ -163,7 +164,7 @@ def sides_shown(match: Match, player_list: PlayerList | None) -> list[dict[str, 
     return sides
 
 
-def match_state(uow: UnitOfWork, match: Match) -> dict[str, Any]:
+def match_state(uow: UnitOfWork, match: Match) -> MatchShown:
     """A match as the public pages show it, in its format (contract §18): `kind` "games" or "sets", the items
     (games, or sets with their tiebreaks), the score as written (`scoreText`), and while it is in play the game in
     play: its points in a games format, in a sets format the points as called ("15", "40", "AD", tiebreak
@@ -200,7 +201,7 @@ def match_state(uow: UnitOfWork, match: Match) -> dict[str, Any]:
     }
 
 
-def next_state(uow: UnitOfWork, match: Match, estimate: str | None) -> dict[str, Any]:
+def next_state(uow: UnitOfWork, match: Match, estimate: str | None) -> NextShown:
     return {
         "sides": [{"names": side["names"], "team": side["team"]}
                   for side in sides_shown(match, player_list_of(uow, match))],
@@ -210,7 +211,7 @@ def next_state(uow: UnitOfWork, match: Match, estimate: str | None) -> dict[str,
 
 
 def _court_state(uow: UnitOfWork, table: Table, *, count: int,
-                 estimates: Estimates | None) -> dict[str, Any]:
+                 estimates: Estimates | None) -> CourtShown:
     active = active_match(uow, table.id)
     queue = uow.matches.queue(table.id, stop=count)
     times = estimates(table) if estimates and queue else {}
@@ -222,7 +223,7 @@ def _court_state(uow: UnitOfWork, table: Table, *, count: int,
 
 
 def output_state(uow: UnitOfWork, output: Output, *, estimates: Estimates | None = None
-                 ) -> dict[str, Any]:
+                 ) -> OutputFeed:
     """What the output's page shows (contract §10 feed, without `version`, which the caller adds)."""
     state = broadcast_output_states(uow, [output], estimates=estimates).get(output.key_hash)
     if state is None:  # the court went with a patch in the same instant: nothing to show
@@ -231,18 +232,18 @@ def output_state(uow: UnitOfWork, output: Output, *, estimates: Estimates | None
 
 
 def broadcast_output_states(uow: UnitOfWork, outputs: Sequence[Output], *,
-                            estimates: Estimates | None = None) -> dict[str, dict[str, Any]]:
+                            estimates: Estimates | None = None) -> dict[str, OutputFeed]:
     """What each of `outputs` (one broadcast's) shows, by key hash, built in one pass: the court outputs of one court
     share its state, so a change costs one build per broadcast, not one per link (§8a). An output whose court is
     gone is left out."""
-    courts: dict[tuple[str, int], dict[str, Any]] = {}
+    courts: dict[tuple[str, int], CourtShown] = {}
 
-    def court(table: Table, count: int) -> dict[str, Any]:
+    def court(table: Table, count: int) -> CourtShown:
         if (table.id, count) not in courts:
             courts[table.id, count] = _court_state(uow, table, count=count, estimates=estimates)
         return courts[table.id, count]
 
-    states: dict[str, dict[str, Any]] = {}
+    states: dict[str, OutputFeed] = {}
     for output in outputs:
         broadcast = uow.broadcasts.get(output.broadcast_id)
         name = broadcast.name if broadcast else ""

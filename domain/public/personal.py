@@ -18,7 +18,7 @@ from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.errors import Conflict, NotFound
 from domain.event_day.estimates import Estimator
-from domain.event_day.people import CheckIn, broadcast_people, check_in
+from domain.event_day.people import CheckIn, PersonRowFeed, broadcast_people, check_in
 from domain.event_day.people import person_id as person_id_of
 from domain.ids import new_id
 from domain.match import scoring
@@ -31,6 +31,7 @@ from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links, paper
 from domain.public.event_page import match_card
+from domain.public.feeds import MatchCardFeed
 
 KIND = "personal"
 PREFIX = "ply"
@@ -40,7 +41,7 @@ def _target(broadcast_id: str, person_id: str) -> str:
     return f"{broadcast_id}/{person_id}"
 
 
-def person_row(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now: datetime) -> dict[str, Any]:
+def person_row(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now: datetime) -> PersonRowFeed:
     """The person's §14 row; 404 for a person the broadcast does not have."""
     rows = broadcast_people(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, now=now)
     found = next((row for row in rows if row["personID"] == person_id), None)
@@ -112,7 +113,7 @@ def _matches(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator
         yield match, None, None
 
 
-def _side_of(broadcast: Broadcast, card: dict[str, Any], person_id: str) -> str | None:
+def _side_of(broadcast: Broadcast, card: MatchCardFeed, person_id: str) -> str | None:
     for index, side in enumerate(card["sides"]):
         if any(name and person_id_of(broadcast.id, name) == person_id for name in side["names"]):
             return "ab"[index]

@@ -21,12 +21,12 @@ def world() -> World:
     return World()
 
 
-def rows(world: World, broadcast: Broadcast) -> list[dict[str, Any]]:
+def rows(world: World, broadcast: Broadcast) -> list[people.PersonRowFeed]:
     with world.uow() as uow:
         return people.broadcast_people(uow, account_id=world.account_id, broadcast_id=broadcast.id, now=world.now)
 
 
-def check(world: World, broadcast: Broadcast, name: str, present: bool = True) -> dict[str, Any]:
+def check(world: World, broadcast: Broadcast, name: str, present: bool = True) -> people.PersonRowFeed:
     with world.uow() as uow:
         return people.check_in(uow, account_id=world.account_id, broadcast_id=broadcast.id,
                                person=people.person_id(broadcast.id, name), check=people.CheckIn(present=present),
