@@ -328,9 +328,10 @@ def test_the_new_draw_form_offers_the_club_formats_by_name_and_previews_their_ex
         assert not app.exception, app.exception
         app.button(key="draws_preview").click().run()
         assert not app.exception, app.exception
-        shown = " ".join(str(h.value) for h in app.get("html"))
+        shown = " ".join(str(getattr(h, "value", "")) for h in app.get("html"))
         assert f"<h3>{heading}</h3>" in shown, fmt
     assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input) is False
     app.selectbox(key="draws_format_0").set_value("feed_in").run()
     assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input)
-    assert operator_api.data("GET", "/operator/draws?broadcastID=" + app.selectbox(key="draws_broadcast").value) == []
+    broadcast_id = str(app.selectbox(key="draws_broadcast").value)
+    assert operator_api.data("GET", f"/operator/draws?broadcastID={broadcast_id}") == []
