@@ -350,7 +350,7 @@ def test_the_same_body_and_random_seed_give_the_same_club_draw_and_another_seed_
     def placed(seed: int) -> list[list[str | None]]:
         draw = make(fmt, 13, seeds=2, random_seed=seed)
         names = {e.id: e.name for e in draw.entries}
-        groups = [[names[i] for i in g.entry_ids] for g in draw.groups]
+        groups: list[list[str | None]] = [[names[i] for i in g.entry_ids] for g in draw.groups]
         return groups or [[names.get(s.entry_id or "") if s.entry_id else None for s in m.slots]
                           for m in draw.ordered_matches()]
 
