@@ -164,3 +164,17 @@ def test_seeds_come_from_the_player_lists_ratings(operator: Api, partner: Api) -
         "broadcastID": broadcast_id, "name": "Both", "format": "swiss", "seedBy": "rating",
         "entries": [{"players": [{"manualName": f"P{i}"}], "seed": i + 1} for i in range(4)]})
     assert both.status_code == 400 and list(both.json["error"]["details"]["json"]) == ["seedBy"]
+
+
+def test_a_withdrawn_entry_in_a_playoff_draw_gives_walkovers_and_every_place_is_still_decided(operator: Api) -> None:
+    broadcast_id, courts = make_courts(operator, 2)
+    draw = create(operator, broadcast_id, "playoff_all", 8)
+    leaving = draw["entries"][7]["id"]
+    withdrawn = operator.post(f"/operator/draws/{draw['id']}/entries/{leaving}/withdraw")
+    assert withdrawn.status_code == 200
+    done = play_to_end(operator, draw["id"], courts)
+    assert [p["place"] for p in done["placings"]] == list(range(1, 9))
+    theirs = [dm for dm in draw_matches(done) if leaving in (s["entryID"] for s in dm["slots"])]
+    assert len(theirs) == 3 and all(dm["resultType"] == "walkover" and dm["loserEntryID"] == leaving
+                                    for dm in theirs)
+    assert done["placings"][-1]["entryID"] == leaving
