@@ -291,7 +291,8 @@ def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None)
         parts.append(stage_html(stages[stage], names, froms, lines=stage != "swiss", games=games))
     placings = draw.get("placings") or []
     if placings:
-        items = "".join(f"<li>{p['place']}. {html.escape(names.get(p['entryID'], ''))}</li>" for p in placings[:8])
+        items = "".join(f"<li>{'Consolation ' if p.get('stage') == 'consolation' else ''}{p['place']}. "
+                        f"{html.escape(names.get(p['entryID'], ''))}</li>" for p in placings[:8])
         parts.append(f"<h3>Placings</h3><ol class='cs-placings' style='list-style:none;padding:0'>{items}</ol>")
     parts.append("</div>")
     return "".join(parts)

@@ -438,7 +438,7 @@ def replace(draw: Draw, entry_id: str, spec: EntrySpec, *, new_id: IdFactory) ->
         _settle(draw, dm, new_id)
     for group in draw.groups:
         group_matches = [m for m in draw.matches.values() if m.group == group.name]
-        group.standings = standings([draw.entry(i) for i in group.entry_ids], group_matches)
+        group.standings = standings([draw.entry(i) for i in group.entry_ids], group_matches, draw.options)
         if not group.finished and all(m.status not in OPEN for m in group_matches):
             group.finished = True
             _fill_from_group(draw, group, new_id)

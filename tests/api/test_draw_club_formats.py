@@ -62,9 +62,9 @@ def test_a_consolation_round_waits_for_the_first_round_losers_and_names_its_roun
 
 def test_club_format_options_are_checked(operator: Api) -> None:
     broadcast_id, _ = make_courts(operator, 1)
-    body: dict[str, Any] = {"broadcastID": broadcast_id, "name": "Open",
-                            "entries": [{"players": [{"manualName": f"P{i}"}]} for i in range(8)]}
-    cases: list[tuple[dict[str, Any], str, str | None]] = [
+    body: Json = {"broadcastID": broadcast_id, "name": "Open", "entries": [{"players": [{"manualName": f"P{i}"}]}
+                                                                             for i in range(8)]}
+    cases: list[tuple[Json, str, str | None]] = [
         ({"format": "feed_in", "feedInRounds": 3}, "feedInRounds", "feedInRounds must be 1 to 2 for 8 entries."),
         ({"format": "consolation", "thirdPlace": True}, "thirdPlace",
          "thirdPlace is not for consolation: its consolation plays the losers on."),
@@ -150,8 +150,7 @@ def test_seeds_come_from_the_player_lists_ratings(operator: Api, partner: Api) -
         for i, rating in enumerate([1500, 1720.5, "1610", "n/a", 1800, 1300, 1400, 1650])]})
     assert synced.status_code == 200, synced.json
     broadcast_id, _ = make_courts(operator, 1)
-    picked: list[dict[str, Any]] = [{"players": [{"playerListExternalID": "ladder", "externalID": f"p{i}"}]}
-                                    for i in range(8)]
+    picked: list[Json] = [{"players": [{"playerListExternalID": "ladder", "externalID": f"p{i}"}]} for i in range(8)]
     picked[5]["rating"] = 1900  # the body's rating before the list's
     draw = create(operator, broadcast_id, "single_elimination", 8, entries=picked, seedBy="rating", seedCount=3)
     seeds = {e["name"]: (e["seed"], e["rating"]) for e in draw["entries"]}
@@ -165,3 +164,17 @@ def test_seeds_come_from_the_player_lists_ratings(operator: Api, partner: Api) -
         "broadcastID": broadcast_id, "name": "Both", "format": "swiss", "seedBy": "rating",
         "entries": [{"players": [{"manualName": f"P{i}"}], "seed": i + 1} for i in range(4)]})
     assert both.status_code == 400 and list(both.json["error"]["details"]["json"]) == ["seedBy"]
+
+
+def test_a_withdrawn_entry_in_a_playoff_draw_gives_walkovers_and_every_place_is_still_decided(operator: Api) -> None:
+    broadcast_id, courts = make_courts(operator, 2)
+    draw = create(operator, broadcast_id, "playoff_all", 8)
+    leaving = draw["entries"][7]["id"]
+    withdrawn = operator.post(f"/operator/draws/{draw['id']}/entries/{leaving}/withdraw")
+    assert withdrawn.status_code == 200
+    done = play_to_end(operator, draw["id"], courts)
+    assert [p["place"] for p in done["placings"]] == list(range(1, 9))
+    theirs = [dm for dm in draw_matches(done) if leaving in (s["entryID"] for s in dm["slots"])]
+    assert len(theirs) == 3 and all(dm["resultType"] == "walkover" and dm["loserEntryID"] == leaving
+                                    for dm in theirs)
+    assert done["placings"][-1]["entryID"] == leaving

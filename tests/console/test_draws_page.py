@@ -330,8 +330,13 @@ def test_the_new_draw_form_offers_the_club_formats_by_name_and_previews_their_ex
         assert not app.exception, app.exception
         shown = " ".join(str(getattr(h, "value", "")) for h in app.get("html"))
         assert f"<h3>{heading}</h3>" in shown, fmt
+    placed = bracket_html({"entries": [{"id": "e1", "name": "Ann Lee", "seed": None, "withdrawn": False},
+                                       {"id": "e2", "name": "Bo Kim", "seed": None, "withdrawn": False}],
+                           "groups": [], "rounds": [], "placings": [
+                               {"place": 1, "entryID": "e1"}, {"place": 1, "entryID": "e2", "stage": "consolation"}]})
+    assert "<li>1. Ann Lee</li><li>Consolation 1. Bo Kim</li>" in placed
     assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input) is False
     app.selectbox(key="draws_format_0").set_value("feed_in").run()
     assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input)
     broadcast_id = str(app.selectbox(key="draws_broadcast").value)
-    assert operator_api.data("GET", "/operator/draws?broadcastID=" + broadcast_id) == []
+    assert operator_api.data("GET", f"/operator/draws?broadcastID={broadcast_id}") == []

@@ -340,3 +340,30 @@ def test_a_correction_that_would_close_a_consolation_place_already_in_play_is_re
     with pytest.raises(Conflict) as refused:
         engine.correction_changes(draw, final.id, winner_slot=final.entry_ids().index(seed_one))
     assert refused.value.details == {"drawMatchIDs": [consolation.id]}
+
+
+CLUB_FORMATS = [DrawFormat.CONSOLATION, DrawFormat.FEED_IN, DrawFormat.PLAYOFF_ALL, DrawFormat.ROUND_ROBIN_PLAYOFF]
+
+
+@pytest.mark.parametrize("fmt", CLUB_FORMATS)
+def test_the_same_body_and_random_seed_give_the_same_club_draw_and_another_seed_another(fmt: DrawFormat) -> None:
+    def placed(seed: int) -> list[list[str | None]]:
+        draw = make(fmt, 13, seeds=2, random_seed=seed)
+        names = {e.id: e.name for e in draw.entries}
+        groups: list[list[str | None]] = [[names[i] for i in g.entry_ids] for g in draw.groups]
+        return groups or [[names.get(s.entry_id or "") if s.entry_id else None for s in m.slots]
+                          for m in draw.ordered_matches()]
+
+    assert placed(11) == placed(11)
+    assert any(placed(11) != placed(seed) for seed in range(12, 20))
+
+
+@pytest.mark.parametrize("fmt", [DrawFormat.CONSOLATION, DrawFormat.FEED_IN, DrawFormat.PLAYOFF_ALL])
+def test_knockout_club_formats_place_seeds_as_single_elimination_with_byes_to_the_top(fmt: DrawFormat) -> None:
+    draw = make(fmt, 13, seeds=4, random_seed=5)
+    seed_of = {e.id: e.seed for e in draw.entries}
+    first = [draw.matches[i] for i in draw.rounds[0].draw_match_ids]
+    assert [seed_of.get(m.slots[0].entry_id or "") for m in first[:1]] == [1]
+    assert seed_of.get(first[-1].slots[0].entry_id or "") == 2 or seed_of.get(first[-1].slots[1].entry_id or "") == 2
+    byes = [m for m in first if m.status == DrawMatchStatus.BYE]
+    assert sorted(seed_of.get(m.winner_entry_id or "") or 99 for m in byes) == [1, 2, 3]
