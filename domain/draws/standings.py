@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from domain.draws.model import DrawMatch, DrawMatchStatus, Entry, Options, ResultType, Standing
+from domain.draws.model import DrawFormat, DrawMatch, DrawMatchStatus, Entry, Options, ResultType, Standing
 from domain.errors import Invalid
 
 UNBROKEN = "unbroken"
 RULE_NAMES = ("bwf", "ittf", "default")
 # The formats whose placings come from standings (§22 "round robin, groups and Swiss draws").
-RANKED_FORMATS = frozenset({"round_robin", "groups_knockout", "swiss", "round_robin_playoff"})
+RANKED_FORMATS = frozenset({DrawFormat.ROUND_ROBIN, DrawFormat.GROUPS_KNOCKOUT, DrawFormat.SWISS,
+                            DrawFormat.ROUND_ROBIN_PLAYOFF})
 Setting = str | list[str]  # what a draw's `tiebreak` holds: a rule's name or a list of custom steps
 
 
