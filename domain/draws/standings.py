@@ -315,7 +315,7 @@ WORDS = {
     "point_difference": "on point difference", "games_won": "on games won", "points_won": "on points won",
     "seed": "on seed", "lot": "by lot", "match_points": "on match points between them",
     "game_ratio": "on game ratio between them", "point_ratio": "on point ratio between them",
-    UNBROKEN: "level with the next on every step (in draw order)",
+    UNBROKEN: "level with the next on every step (listed in draw order)",
 }
 RULE_WORDS = {"bwf": "BWF", "ittf": "ITTF", "default": "wins, head-to-head, game and point difference, seed"}
 
@@ -330,7 +330,26 @@ def decided_words(rank: int, decided_by: str | None) -> str | None:
     """A standing row's place in words when a tie-break step decided it ("2nd on head-to-head"), else None."""
     if decided_by is None:
         return None
-    return f"{ordinal(rank)} {WORDS.get(decided_by, 'on ' + decided_by.replace('_', ' '))}"
+    joint = ", " if decided_by == UNBROKEN else " "
+    return f"{ordinal(rank)}{joint}{WORDS.get(decided_by, 'on ' + decided_by.replace('_', ' '))}"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A standing row as the words need it: who, their rank, `decidedBy` and matches played."""
+
+    name: str
+    rank: int
+    decided_by: str | None
+    played: int
+
+
+def tie_notes(rows: Sequence[Placed]) -> list[str]:
+    """A group's places a tie-break step decided, in words ("Bea 2nd on head-to-head"), once a match of the group
+    is played (before, every row is level and only lots or seeds separate them: nothing worth saying)."""
+    if not any(row.played for row in rows):
+        return []
+    return [f"{row.name} {words}" for row in rows if (words := decided_words(row.rank, row.decided_by)) is not None]
 
 
 def rule_words(setting: Setting | None) -> str:
