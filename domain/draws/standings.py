@@ -290,7 +290,8 @@ def standings(entries: Sequence[Entry], matches: Iterable[DrawMatch], options: O
     random_seed = options.random_seed if options is not None else None
     ranking = _Ranking(rule=rule, order={e.id: i for i, e in enumerate(entries)},
                        seeds={e.id: e.seed for e in entries},
-                       lots={e.id: _lot(random_seed, e, i) for i, e in enumerate(entries)},
+                       lots={e.id: _lot(random_seed, e, i) for i, e in enumerate(entries)}
+                       if any(step.measure == Measure.LOT for step in rule.steps) else {},
                        overall={e.id: _Tally() for e in entries})
     for result in _results(matches):
         for entry, won in ((result.winner, True), (result.loser, False)):
