@@ -140,14 +140,6 @@ class DrawCreateBody(Strict):
         "description": "the scoring format of its matches (contract §18); default: the broadcast's"})
     tiebreak = TiebreakField()
 
-    @validates_schema
-    def _tiebreak_format(self, data: dict[str, Any], **_: Any) -> None:
-        """A tie-break rule only where standings rank (§22)."""
-        try:
-            standings.check_format(str(data.get("format", "")), data.get("tiebreak"))
-        except Invalid as exc:
-            raise ValidationError(str(exc), field_name="tiebreak") from exc
-
     @post_load
     def _command(self, data: dict[str, Any], **_: Any) -> NewDraw:
         options = Options(

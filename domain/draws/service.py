@@ -15,7 +15,7 @@ from domain.access.auth import house_connection
 from domain.clock import iso
 from domain.draws import engine, hooks
 from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
-from domain.draws.standings import setting_read
+from domain.draws.standings import check_format, setting_read
 from domain.errors import Conflict, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.event_day.estimates import Estimator
@@ -102,6 +102,7 @@ def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[engine.Entr
 def _made(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> Draw:
     """The draw the body asks for, checked as creating it checks, made by the engine and kept nowhere."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=new.broadcast_id)
+    check_format(str(new.format), new.options.tiebreak)
     if any(name_key(d.name) == name_key(new.name)
            for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast.id)):
         raise Conflict(f"This broadcast has a draw called '{new.name}' already.", code="draw_exists")

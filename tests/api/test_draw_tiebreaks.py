@@ -168,3 +168,12 @@ def test_a_tiebreak_that_is_no_rule_is_400_naming_it_and_nothing_is_made(
     assert refused.json["error"]["details"] == {"json": {"tiebreak": [message]}}
     assert operator.get(f"/operator/draws?broadcastID={broadcast_id}").json["data"] == []
     assert operator.get("/operator/matches?limit=100").json["data"] == []
+
+
+def test_an_unknown_broadcast_is_404_before_a_rule_on_a_knockout_is_400(operator: Api) -> None:
+    """As for every draw body: the broadcast is looked up first (the document allows `tiebreak` on any format)."""
+    body = {"broadcastID": "brd_nothing", "name": "Open", "format": "single_elimination", "tiebreak": "bwf",
+            "entries": [{"players": [{"manualName": n}]} for n in NAMES]}
+    for path in ("/operator/draws", "/operator/draws/preview"):
+        missing = operator.post(path, json=body)
+        assert missing.status_code == 404 and missing.json["error"]["code"] == "not_found", missing.json
