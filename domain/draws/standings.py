@@ -133,7 +133,7 @@ def setting_read(fmt: str, setting: Setting | None) -> Setting | None:
 
 
 # ------------------------------------------------------------------------------------------------- tallies
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Result:
     """A decided draw match from the winner's side: games and points of winner (w) and loser (l)."""
 
@@ -146,10 +146,11 @@ class _Result:
     points_l: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
     won: int = 0
     lost: int = 0
+    byes: int = 0
     walkovers_lost: int = 0
     games_won: int = 0
     games_lost: int = 0
@@ -159,6 +160,7 @@ class _Tally:
     def add(self, result: _Result, *, winner: bool) -> None:
         if winner:
             self.won += 1
+            self.byes += result.loser is None
             self.games_won += result.games_w
             self.games_lost += result.games_l
             self.points_won += result.points_w
@@ -181,23 +183,24 @@ def _ratio(won: int, lost: int) -> Fraction | float:
 
 def _results(matches: Iterable[DrawMatch]) -> list[_Result]:
     found = []
+    decided = (DrawMatchStatus.COMPLETE, DrawMatchStatus.BYE)
     for m in matches:
-        if m.winner_entry_id is None or m.status not in (DrawMatchStatus.COMPLETE, DrawMatchStatus.BYE):
+        winner = m.winner_entry_id
+        if winner is None or m.status not in decided:
             continue
         if m.result_type == ResultType.BYE or m.loser_entry_id is None:
-            found.append(_Result(winner=m.winner_entry_id, loser=None, walkover=False))
+            found.append(_Result(winner, None, False))
             continue
         score = m.score
-        result = _Result(winner=m.winner_entry_id, loser=m.loser_entry_id,
-                         walkover=m.result_type == ResultType.WALKOVER)
-        if score is not None:
-            a_won = m.slots[0].entry_id == m.winner_entry_id
-            result = _Result(winner=result.winner, loser=result.loser, walkover=result.walkover,
-                             games_w=score.games_a if a_won else score.games_b,
-                             games_l=score.games_b if a_won else score.games_a,
-                             points_w=score.points_a if a_won else score.points_b,
-                             points_l=score.points_b if a_won else score.points_a)
-        found.append(result)
+        walkover = m.result_type == ResultType.WALKOVER
+        if score is None:
+            found.append(_Result(winner, m.loser_entry_id, walkover))
+        elif m.slots[0].entry_id == winner:
+            found.append(_Result(winner, m.loser_entry_id, walkover, score.games_a, score.games_b, score.points_a,
+                                 score.points_b))
+        else:
+            found.append(_Result(winner, m.loser_entry_id, walkover, score.games_b, score.games_a, score.points_b,
+                                 score.points_a))
     return found
 
 
@@ -302,8 +305,8 @@ def standings(entries: Sequence[Entry], matches: Iterable[DrawMatch], options: O
     ordered, between = ranking.resolve([e.id for e in entries], 0)
     for rank, entry_id in enumerate(ordered, start=1):
         tally = ranking.overall[entry_id]
-        played = tally.won + tally.lost - sum(1 for r in ranking.by_entry.get(entry_id, ()) if r.loser is None)
-        rows.append(Standing(entry_id=entry_id, rank=rank, played=played, won=tally.won, lost=tally.lost,
+        rows.append(Standing(entry_id=entry_id, rank=rank, played=tally.won + tally.lost - tally.byes, won=tally.won,
+                             lost=tally.lost,
                              games_won=tally.games_won, games_lost=tally.games_lost, points_won=tally.points_won,
                              points_lost=tally.points_lost,
                              decided_by=between[rank - 1] if rank - 1 < len(between) else None))
