@@ -170,7 +170,8 @@ if st.toggle("New draw", key="draws_new"):
                                                   key=f"draws_rounds_{turn}"))
     if fmt in RANKED:
         rule = right.selectbox("Tie-break rule", list(TIEBREAKS), format_func=TIEBREAKS.__getitem__,
-                               key=f"draws_tiebreak_{turn}", help="How entries level on wins are ranked (§22).")
+                               key=f"draws_tiebreak_{turn}", help="How entries level on wins are ranked: the "
+                                    "federation's rule, or steps of your own in the order picked.")
         options["tiebreak"] = rule if rule != "custom" else st.multiselect(
             "Tie-break steps, in the order picked", list(STEPS), format_func=STEPS.__getitem__,
             default=["wins", "head_to_head"], key=f"draws_steps_{turn}") or ["wins"]
