@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from domain.draws.standings import CUSTOM_STEPS, Placed, rule_words, tie_notes
 from domain.names import full_name
 
 Json = dict[str, Any]
@@ -23,6 +24,11 @@ STAGES = {"group": "Groups", "main": "Main bracket", "losers": "Losers bracket",
           "third_place": "Third place", "swiss": "Swiss rounds", "consolation": "Consolation draw",
           "playoff": "Play-offs for places"}
 SEPARATORS = re.compile(r"\t|;|,")
+# The tie-break rules of contract §22 the New draw form offers, for the formats ranked by standings.
+RANKED = ("round_robin", "groups_knockout", "swiss")
+TIEBREAKS = {"default": "Courtside's: wins, head-to-head, game and point difference, seed", "bwf": "BWF (badminton)",
+             "ittf": "ITTF (table tennis): match points", "custom": "Steps of my own"}
+STEPS = {step: step.replace("_", " ").replace("head to head", "head-to-head").capitalize() for step in CUSTOM_STEPS}
 
 
 @dataclass(frozen=True)
@@ -160,6 +166,7 @@ STYLE = """
 .cs-table th,.cs-table td{border:1px solid #c5cbd2;padding:3px 8px;text-align:right}
 .cs-table th:nth-child(2),.cs-table td:nth-child(2){text-align:left;min-width:160px}
 .cs-groups{display:flex;flex-wrap:wrap;gap:0 28px}
+.cs-ties{font-size:13px;margin:-6px 0 12px}.cs-ties ul{margin:2px 0 0;padding-left:18px}.cs-ties-rule{opacity:.7}
 .cs-placings{font-size:14px}
 </style>
 """
@@ -256,8 +263,27 @@ def stage_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str],
     return f"<div class='cs-stage'>{''.join(columns)}</div>"
 
 
+def placed(draw: Json, group: Json) -> list[Placed]:
+    """A group's standing rows as the tie-break words take them."""
+    names = entry_names(draw)
+    return [Placed(name=names.get(row["entryID"], ""), rank=row["rank"], decided_by=row.get("decidedBy"),
+                   played=row["played"]) for row in group["standings"]]
+
+
+def tiebreak_notes(draw: Json, group: Json) -> str:
+    """Under a group's table: which tie-break step decided a place, in words ("Bea 2nd on head-to-head"), with the
+    draw's rule (contract §22); nothing before a match of the group is played."""
+    lines = tie_notes(placed(draw, group))
+    if not lines:
+        return ""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    rule = html.escape(rule_words(draw.get("tiebreak")))
+    return f"<div class='cs-ties'><div class='cs-ties-rule'>Tie-breaks: {rule}</div><ul>{items}</ul></div>"
+
+
 def standings_html(draw: Json) -> str:
-    """Each group's table: rank, entry, played, won, lost, games and points for and against."""
+    """Each group's table: rank, entry, played, won, lost, games and points for and against; under it, the places
+    a tie-break step decided."""
     names = entry_names(draw)
     withdrawn = {e["id"] for e in draw["entries"] if e.get("withdrawn")}
     tables = []
@@ -269,7 +295,7 @@ def standings_html(draw: Json) -> str:
             "</tr>" for s in group["standings"])
         tables.append(f"<div><h3>Group {html.escape(str(group['name']))}</h3><table class='cs-table'><thead><tr>"
                       "<th>#</th><th>Entry</th><th>P</th><th>W</th><th>L</th><th>Games</th><th>Points</th></tr>"
-                      f"</thead><tbody>{rows}</tbody></table></div>")
+                      f"</thead><tbody>{rows}</tbody></table>{tiebreak_notes(draw, group)}</div>")
     return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
 
 

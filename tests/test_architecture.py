@@ -120,7 +120,7 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.event_day.board": {"activeMatch"},
     "domain.draws.service": {"externalID"},
     "domain.public.event_page": {"currentGame", "currentSet", "finishedText", "scoreText",
-                          "drawMatchID", "drawMatches", "entryID",
+                          "decidedBy", "drawMatchID", "drawMatches", "entryID",
                           "matchID", "personID", "resultType", "winnerEntryID"},
     "domain.match.formats": {"decidingGame"},  # a stored format object is the §18 object itself
     "domain.match.matches": {"externalID"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.schemas.common import PageQuery, Strict, name_field, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
@@ -168,14 +168,6 @@ class DrawCreateBody(Strict):
     scoring = ScoringField(ScoringSource.DRAW, metadata={
         "description": "the scoring format of its matches (contract §18); default: the broadcast's"})
     tiebreak = TiebreakField()
-
-    @validates_schema
-    def _tiebreak_format(self, data: dict[str, Any], **_: Any) -> None:
-        """A tie-break rule only where standings rank (§22)."""
-        try:
-            standings.check_format(str(data.get("format", "")), data.get("tiebreak"))
-        except Invalid as exc:
-            raise ValidationError(str(exc), field_name="tiebreak") from exc
 
     @post_load
     def _command(self, data: dict[str, Any], **_: Any) -> NewDraw:

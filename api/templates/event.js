@@ -242,6 +242,12 @@
           t.appendChild(tr);
         });
         root.appendChild(t);
+        if (g.tiebreaks && g.tiebreaks.length) {
+          var notes = el("div", "tiebreaks");
+          notes.appendChild(el("div", "meta", "Tie-breaks: " + d.tiebreak));
+          g.tiebreaks.forEach(function (line) { notes.appendChild(el("div", null, line)); });
+          root.appendChild(notes);
+        }
       });
       (d.brackets || []).forEach(function (b) {
         if (b.name) root.appendChild(el("div", "meta", b.name));

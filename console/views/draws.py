@@ -14,6 +14,9 @@ from console.board import blocked_text, clock_time
 from console.client import ApiError, ConsoleError
 from console.draws import (
     FORMATS,
+    RANKED,
+    STEPS,
+    TIEBREAKS,
     Games,
     bracket_html,
     entry_names,
@@ -168,6 +171,13 @@ if st.toggle("New draw", key="draws_new"):
         options["rounds"] = int(left.number_input("Rounds", min_value=1, max_value=255,
                                                   value=max(1, math.ceil(math.log2(max(2, len(entries))))),
                                                   key=f"draws_rounds_{turn}"))
+    if fmt in RANKED:
+        rule = right.selectbox("Tie-break rule", list(TIEBREAKS), format_func=TIEBREAKS.__getitem__,
+                               key=f"draws_tiebreak_{turn}", help="How entries level on wins are ranked: the "
+                                    "federation's rule, or steps of your own in the order picked.")
+        options["tiebreak"] = rule if rule != "custom" else st.multiselect(
+            "Tie-break steps, in the order picked", list(STEPS), format_func=STEPS.__getitem__,
+            default=["wins", "head_to_head"], key=f"draws_steps_{turn}") or ["wins"]
     broadcast_sport = next((b.get("scoringName") or ("custom" if b.get("scoring") else None)
                             for b in load(api.broadcasts) or [] if b["id"] == chosen), None)
     sport_ok, sport = format_picker(f"draws_sport_{turn}", inherit="The broadcast's" + (

@@ -21,7 +21,7 @@ from domain.draws.cache import Held
 from domain.draws.formats.base import DrawSpec, EntrySpec
 from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
 from domain.draws.real_matches import make_real_matches
-from domain.draws.standings import setting_read
+from domain.draws.standings import check_format, setting_read
 from domain.errors import Conflict, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.event_day.estimates import Estimator
@@ -131,6 +131,7 @@ def _entries(uow: UnitOfWork, account_id: str, new: NewDraw) -> list[EntrySpec]:
 def _made(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> Draw:
     """The draw the body asks for, checked as creating it checks, made by the engine and kept nowhere."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=new.broadcast_id)
+    check_format(str(new.format), new.options.tiebreak)
     if any(name_key(d.name) == name_key(new.name)
            for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast.id)):
         raise Conflict(f"This broadcast has a draw called '{new.name}' already.", code="draw_exists")

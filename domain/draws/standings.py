@@ -134,7 +134,7 @@ def setting_read(fmt: str, setting: Setting | None) -> Setting | None:
 
 
 # ------------------------------------------------------------------------------------------------- tallies
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Result:
     """A decided draw match from the winner's side: games and points of winner (w) and loser (l)."""
 
@@ -147,10 +147,11 @@ class _Result:
     points_l: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
     won: int = 0
     lost: int = 0
+    byes: int = 0
     walkovers_lost: int = 0
     games_won: int = 0
     games_lost: int = 0
@@ -160,6 +161,7 @@ class _Tally:
     def add(self, result: _Result, *, winner: bool) -> None:
         if winner:
             self.won += 1
+            self.byes += result.loser is None
             self.games_won += result.games_w
             self.games_lost += result.games_l
             self.points_won += result.points_w
@@ -182,23 +184,24 @@ def _ratio(won: int, lost: int) -> Fraction | float:
 
 def _results(matches: Iterable[DrawMatch]) -> list[_Result]:
     found = []
+    decided = (DrawMatchStatus.COMPLETE, DrawMatchStatus.BYE)
     for m in matches:
-        if m.winner_entry_id is None or m.status not in (DrawMatchStatus.COMPLETE, DrawMatchStatus.BYE):
+        winner = m.winner_entry_id
+        if winner is None or m.status not in decided:
             continue
         if m.result_type == ResultType.BYE or m.loser_entry_id is None:
-            found.append(_Result(winner=m.winner_entry_id, loser=None, walkover=False))
+            found.append(_Result(winner, None, False))
             continue
         score = m.score
-        result = _Result(winner=m.winner_entry_id, loser=m.loser_entry_id,
-                         walkover=m.result_type == ResultType.WALKOVER)
-        if score is not None:
-            a_won = m.slots[0].entry_id == m.winner_entry_id
-            result = _Result(winner=result.winner, loser=result.loser, walkover=result.walkover,
-                             games_w=score.games_a if a_won else score.games_b,
-                             games_l=score.games_b if a_won else score.games_a,
-                             points_w=score.points_a if a_won else score.points_b,
-                             points_l=score.points_b if a_won else score.points_a)
-        found.append(result)
+        walkover = m.result_type == ResultType.WALKOVER
+        if score is None:
+            found.append(_Result(winner, m.loser_entry_id, walkover))
+        elif m.slots[0].entry_id == winner:
+            found.append(_Result(winner, m.loser_entry_id, walkover, score.games_a, score.games_b, score.points_a,
+                                 score.points_b))
+        else:
+            found.append(_Result(winner, m.loser_entry_id, walkover, score.games_b, score.games_a, score.points_b,
+                                 score.points_a))
     return found
 
 
@@ -291,7 +294,8 @@ def standings(entries: Sequence[Entry], matches: Iterable[DrawMatch], options: O
     random_seed = options.random_seed if options is not None else None
     ranking = _Ranking(rule=rule, order={e.id: i for i, e in enumerate(entries)},
                        seeds={e.id: e.seed for e in entries},
-                       lots={e.id: _lot(random_seed, e, i) for i, e in enumerate(entries)},
+                       lots={e.id: _lot(random_seed, e, i) for i, e in enumerate(entries)}
+                       if any(step.measure == Measure.LOT for step in rule.steps) else {},
                        overall={e.id: _Tally() for e in entries})
     for result in _results(matches):
         for entry, won in ((result.winner, True), (result.loser, False)):
@@ -302,8 +306,8 @@ def standings(entries: Sequence[Entry], matches: Iterable[DrawMatch], options: O
     ordered, between = ranking.resolve([e.id for e in entries], 0)
     for rank, entry_id in enumerate(ordered, start=1):
         tally = ranking.overall[entry_id]
-        played = tally.won + tally.lost - sum(1 for r in ranking.by_entry.get(entry_id, ()) if r.loser is None)
-        rows.append(Standing(entry_id=entry_id, rank=rank, played=played, won=tally.won, lost=tally.lost,
+        rows.append(Standing(entry_id=entry_id, rank=rank, played=tally.won + tally.lost - tally.byes, won=tally.won,
+                             lost=tally.lost,
                              games_won=tally.games_won, games_lost=tally.games_lost, points_won=tally.points_won,
                              points_lost=tally.points_lost,
                              decided_by=between[rank - 1] if rank - 1 < len(between) else None))
@@ -316,7 +320,7 @@ WORDS = {
     "point_difference": "on point difference", "games_won": "on games won", "points_won": "on points won",
     "seed": "on seed", "lot": "by lot", "match_points": "on match points between them",
     "game_ratio": "on game ratio between them", "point_ratio": "on point ratio between them",
-    UNBROKEN: "level with the next on every step (in draw order)",
+    UNBROKEN: "level with the next on every step (listed in draw order)",
 }
 RULE_WORDS = {"bwf": "BWF", "ittf": "ITTF", "default": "wins, head-to-head, game and point difference, seed"}
 
@@ -331,7 +335,26 @@ def decided_words(rank: int, decided_by: str | None) -> str | None:
     """A standing row's place in words when a tie-break step decided it ("2nd on head-to-head"), else None."""
     if decided_by is None:
         return None
-    return f"{ordinal(rank)} {WORDS.get(decided_by, 'on ' + decided_by.replace('_', ' '))}"
+    joint = ", " if decided_by == UNBROKEN else " "
+    return f"{ordinal(rank)}{joint}{WORDS.get(decided_by, 'on ' + decided_by.replace('_', ' '))}"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A standing row as the words need it: who, their rank, `decidedBy` and matches played."""
+
+    name: str
+    rank: int
+    decided_by: str | None
+    played: int
+
+
+def tie_notes(rows: Sequence[Placed]) -> list[str]:
+    """A group's places a tie-break step decided, in words ("Bea 2nd on head-to-head"), once a match of the group
+    is played (before, every row is level and only lots or seeds separate them: nothing worth saying)."""
+    if not any(row.played for row in rows):
+        return []
+    return [f"{row.name} {words}" for row in rows if (words := decided_words(row.rank, row.decided_by)) is not None]
 
 
 def rule_words(setting: Setting | None) -> str:

@@ -22,6 +22,7 @@ from domain.access import audit
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.draws import service as draw_service
+from domain.draws.standings import Placed, rule_words, tie_notes
 from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
 from domain.event_day.people import person_id
@@ -314,7 +315,10 @@ def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict
     names = {entry["id"]: entry["name"] for entry in read["entries"]}
     groups = [{"name": group["name"], "standings": [
         {key: row[key] for key in ("rank", "played", "won", "lost", "gamesWon", "gamesLost")}
-        | {"name": names.get(row["entryID"], "")} for row in group["standings"]]} for group in read["groups"]]
+        | {"name": names.get(row["entryID"], "")} for row in group["standings"]],
+        "tiebreaks": tie_notes([Placed(name=names.get(row["entryID"], ""), rank=row["rank"], played=row["played"],
+                                       decided_by=row.get("decidedBy")) for row in group["standings"]])}
+        for group in read["groups"]]
     brackets: list[dict[str, Any]] = []
     for title, stages in BRACKETS:
         rounds = [r for r in read["rounds"] if r["stage"] in stages]
@@ -324,6 +328,7 @@ def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict
                 {"name": r["name"], "matches": [_public_draw_match(dm, names, games, where)
                                                 for dm in r["drawMatches"]]} for r in rounds]})
     return {"name": read["name"], "format": read["format"], "status": read["status"], "groups": groups,
+            "tiebreak": rule_words(read.get("tiebreak")) if groups else None,
             "brackets": brackets,
             "placings": [{"place": p["place"], "name": names.get(p["entryID"], "")} for p in read["placings"]]}
 

@@ -114,7 +114,7 @@ def test_ittf_a_walkover_lost_is_no_match_point_so_a_played_loss_ranks_above_it(
     rows = {row[0]: row for row in table(done)}
     assert rows["Dot"] == ("Dot", 4, None)
     dot_row = next(s for s in done["groups"][0]["standings"] if s["entryID"] == dot)
-    assert (dot_row["won"], dot_row["lost"]) == (0, 3)
+    assert (dot_row["won"], dot_row["lost"], dot_row["gamesWon"], dot_row["gamesLost"]) == (0, 3, 0, 0)
     # the walkovers count as won matches for the three, not games: among them, as before
     assert [row for row in table(done) if row[0] != "Dot"] == [("Cat", 1, "game_ratio"), ("Bea", 2, "game_ratio"),
                                                                ("Ann", 3, None)]
@@ -168,3 +168,12 @@ def test_a_tiebreak_that_is_no_rule_is_400_naming_it_and_nothing_is_made(
     assert refused.json["error"]["details"] == {"json": {"tiebreak": [message]}}
     assert operator.get(f"/operator/draws?broadcastID={broadcast_id}").json["data"] == []
     assert operator.get("/operator/matches?limit=100").json["data"] == []
+
+
+def test_an_unknown_broadcast_is_404_before_a_rule_on_a_knockout_is_400(operator: Api) -> None:
+    """As for every draw body: the broadcast is looked up first (the document allows `tiebreak` on any format)."""
+    body = {"broadcastID": "brd_nothing", "name": "Open", "format": "single_elimination", "tiebreak": "bwf",
+            "entries": [{"players": [{"manualName": n}]} for n in NAMES]}
+    for path in ("/operator/draws", "/operator/draws/preview"):
+        missing = operator.post(path, json=body)
+        assert missing.status_code == 404 and missing.json["error"]["code"] == "not_found", missing.json

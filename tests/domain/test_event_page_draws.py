@@ -66,8 +66,34 @@ def test_group_tables_and_placings_carry_names_and_no_id_appears_anywhere() -> N
     public = public_draw(read, {})
     assert public["groups"] == [{"name": "A", "standings": [
         {"rank": 1, "played": 1, "won": 1, "lost": 0, "gamesWon": 3, "gamesLost": 0, "name": "Bo Chen"},
-        {"rank": 2, "played": 1, "won": 0, "lost": 1, "gamesWon": 0, "gamesLost": 3, "name": "Ann Lee"}]}]
+        {"rank": 2, "played": 1, "won": 0, "lost": 1, "gamesWon": 0, "gamesLost": 3, "name": "Ann Lee"}],
+        "tiebreaks": []}]
     assert public["placings"] == [{"place": 1, "name": "Bo Chen"}, {"place": 2, "name": "Ann Lee"}]
     assert public["brackets"] == []
     for shown in (public, public_draw(KNOCKOUT, {"mat_1": (3, 1)})):
         assert not re.search(r"(drw|ent|dm|mat|brd)_", json.dumps(shown))
+
+
+def test_a_place_a_tie_break_step_decided_is_said_in_words_under_the_group_once_a_match_is_played() -> None:
+    """§22 on the event page: "Bo Chen 2nd on head-to-head"; nothing while nobody has played (every row is level
+    then, only lots or seeds separate them)."""
+    def row(entry: str, rank: int, played: int, decided: str | None) -> dict[str, Any]:
+        return {"entryID": entry, "rank": rank, "played": played, "won": 1, "lost": 1, "gamesWon": 2,
+                "gamesLost": 2, "pointsWon": 40, "pointsLost": 40, "decidedBy": decided}
+
+    table = [row("ent_1", 1, 2, "game_difference"), row("ent_2", 2, 2, "head_to_head"), row("ent_3", 3, 2, None)]
+    read = KNOCKOUT | {"format": "round_robin", "tiebreak": "bwf", "rounds": [], "groups": [
+        {"name": "A", "entryIDs": ["ent_1", "ent_2", "ent_3"], "standings": table}]}
+    public = public_draw(read, {})
+    assert public["tiebreak"] == "BWF"
+    assert public["groups"][0]["tiebreaks"] == ["Ann Lee 1st on game difference", "Bo Chen 2nd on head-to-head"]
+    unplayed = [row(f"ent_{n}", n, 0, "lot") for n in (1, 2)] + [row("ent_3", 3, 0, None)]
+    assert public_draw(read | {"groups": [{"name": "A", "entryIDs": [], "standings": unplayed}]},
+                       {})["groups"][0]["tiebreaks"] == []
+    unbroken = [row("ent_1", 1, 1, "unbroken"), row("ent_2", 2, 1, None)]
+    custom = public_draw(read | {"tiebreak": ["wins", "points_won"],
+                                 "groups": [{"name": "A", "entryIDs": [], "standings": unbroken}]}, {})
+    assert custom["tiebreak"] == "wins, points won"
+    assert custom["groups"][0]["tiebreaks"] == [
+        "Ann Lee 1st, level with the next on every step (listed in draw order)"]
+    assert public_draw(KNOCKOUT, {})["tiebreak"] is None
