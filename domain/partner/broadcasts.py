@@ -270,6 +270,7 @@ def patch_broadcast(
     if given(change.plan):
         draw_ids = {d.id for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast.id)}
         broadcast.plan = plan_settings.checked(change.plan, broadcast=broadcast, draw_ids=draw_ids)
+        plan_settings.note_published(broadcast)
     settings_before = event_day(broadcast)
     if given(change.require_check_in):
         broadcast.require_check_in = change.require_check_in

@@ -29,7 +29,7 @@ from domain.plan import checker, scheduler
 from domain.plan.draw_items import draw_items
 from domain.plan.model import Conflict as PlanConflict
 from domain.plan.model import Day, Item, Kind, Limits, Plan, Problem, Slot, from_minute, to_minute
-from domain.plan.settings import day_bounds, typical_minutes
+from domain.plan.settings import day_bounds, note_published, typical_minutes
 from domain.ports import UnitOfWork
 
 SHOWN_KINDS = {Kind.DOUBLE_BOOKED, Kind.BEFORE_FEEDER, Kind.PERSON_TWICE, Kind.REST, Kind.DAILY_LIMIT,
@@ -192,7 +192,7 @@ def build(uow: UnitOfWork, broadcast: Broadcast, *, now: datetime, server: Scori
     return _Reader(uow, broadcast, now=now, server=server, zone=zone).read()
 
 
-def _stored_plan(built: Built, broadcast: Broadcast) -> Plan:
+def stored_plan(built: Built, broadcast: Broadcast) -> Plan:
     """The plan as stored (fixed matches where they are), in the planner's terms."""
     minutes = {item.key: item.minutes for item in built.problem.items}
     slots = dict(built.problem.fixed)
@@ -244,8 +244,8 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         if day is not None:
             by_day[day.date] = max(by_day.get(day.date, slot.end), slot.end)
     if not dry_run:
-        _publish_times(broadcast, planned)
         broadcast.planned = planned
+        note_published(broadcast)
         broadcast.updated_on = iso(now)
         uow.broadcasts.put(broadcast)
     unplaced = []
@@ -261,11 +261,6 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
                      for d in problem.days]}
 
 
-def _publish_times(broadcast: Broadcast, planned: dict[str, dict[str, Any]]) -> None:
-    """While published, each match's first published time is kept: a later change shows as "Time changed"."""
-    if (broadcast.plan or {}).get("published"):
-        for key, where in planned.items():
-            broadcast.published_times.setdefault(key, where["planned_on"])
 
 
 def _slot_view(built: Built, key: str, slot: Slot) -> dict[str, Any]:
@@ -284,11 +279,11 @@ def plan_grid(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datet
     """The plan as a grid: per day, per court, its slots in time order; and every conflict of the plan."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     built = build(uow, broadcast, now=now, server=server, zone=zone)
-    plan = _stored_plan(built, broadcast)
-    return {"days": _grid_days(uow, built, broadcast, plan), "conflicts": conflicts_of(built, plan)}
+    plan = stored_plan(built, broadcast)
+    return {"days": grid_days(uow, built, broadcast, plan), "conflicts": conflicts_of(built, plan)}
 
 
-def _grid_days(uow: UnitOfWork, built: Built, broadcast: Broadcast, plan: Plan) -> list[dict[str, Any]]:
+def grid_days(uow: UnitOfWork, built: Built, broadcast: Broadcast, plan: Plan) -> list[dict[str, Any]]:
     zone = built.problem.zone
     dates = {d.date: d for d in built.problem.days}
     by_date: dict[str, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
@@ -353,9 +348,9 @@ def move(uow: UnitOfWork, *, account_id: str, match_id: str | None = None, draw_
         raise Conflict("This match is not one to plan (called, started, complete or never to be played).",
                        code="match_not_pending")
     planned = {**broadcast.planned, key: {"table_id": table_id, "planned_on": iso(planned_on), "by_hand": True}}
-    _publish_times(broadcast, planned)
     broadcast.planned = planned
+    note_published(broadcast)
     broadcast.updated_on = iso(now)
     uow.broadcasts.put(broadcast)
-    plan = _stored_plan(built, broadcast)
+    plan = stored_plan(built, broadcast)
     return {"slot": _slot_view(built, key, plan.slots[key]), "conflicts": conflicts_of(built, plan)}

@@ -85,3 +85,13 @@ def day_bounds(day: dict[str, Any], zone: tzinfo) -> tuple[datetime, datetime]:
     """A day's start and end as moments (its times are local, in the event's zone)."""
     on = date.fromisoformat(day["date"])
     return tuple(datetime.combine(on, time.fromisoformat(day[k]), tzinfo=zone) for k in ("start", "end"))  # type: ignore[return-value]
+
+
+def note_published(broadcast: Broadcast) -> None:
+    """Keep each match's first published time while the plan is published (a later move of more than 15 minutes
+    shows as "Time changed"); forget them when it is withdrawn."""
+    if not (broadcast.plan or {}).get("published"):
+        broadcast.published_times = {}
+        return
+    for key, where in broadcast.planned.items():
+        broadcast.published_times.setdefault(key, where["planned_on"])

@@ -31,6 +31,8 @@ from domain.models import Broadcast, Link, Match, MatchStatus, Table
 from domain.names import name_key
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
+from domain.plan import live as plan_live
+from domain.plan.published import Published
 from domain.ports import UnitOfWork
 from domain.public import links, outputs
 
@@ -42,6 +44,7 @@ RESULTS = 200  # newest results the page carries
 
 # Draw reads of a broadcast for the page (contract §13): `broadcast_draws` (tests may pass their own).
 DrawReads = Callable[[UnitOfWork, Broadcast], list[dict[str, Any]]]
+OrderRead = Callable[[UnitOfWork, Broadcast], Published | None]  # the published order of play (§20)
 
 
 def broadcast_draws() -> DrawReads:
@@ -152,21 +155,24 @@ def _names_of(card: dict[str, Any]) -> Iterable[tuple[int, str, str | None]]:
 
 
 def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator,
-                   draws: DrawReads | None = None) -> Snapshot:
+                   draws: DrawReads | None = None, order: OrderRead | None = None) -> Snapshot:
     """The page's state (contract §15 feed without `version`, which the caller adds) and each person's matches."""
     courts: list[dict[str, Any]] = []
     cards: list[dict[str, Any]] = []
+    free_at: dict[str, tuple[datetime, list[Match]]] = {}  # court -> when it is free, its queue (§20 delays)
     made: list[Match] = []  # each card's match
     for table in (t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None):
         active = active_match(uow, table.id)
         queue = uow.matches.queue(table.id)
-        starts = estimator.court(table, active=active, queue=queue).starts
+        times = estimator.court(table, active=active, queue=queue)
+        starts = times.starts
         now_card = None if active is None else match_card(uow, active, table, estimate=None)
         queued = [match_card(uow, m, table, estimate=iso(starts[m.id]) if m.id in starts else None)
                   for m in queue]
         courts.append({"label": table.label, "match": now_card,
                        "called": [c for c in queued if c["calledOn"]],
                        "upNext": queued[:UP_NEXT]})
+        free_at[table.id] = (times.expected_end or estimator.now, queue)
         finished = uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)
         done = [match_card(uow, m, table, estimate=None) for m in finished]
         cards += ([now_card] if now_card else []) + queued + done
@@ -181,6 +187,15 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
     waiting = {"matches": pooled[:min(WAITING, len(pool))], "more": max(0, len(pool) - WAITING)}
     cards += pooled
     made += [*pool, *decided]
+    published = order(uow, broadcast) if order is not None else None
+    if published is not None:  # the order of play (§20): only once published
+        for court, table_id in zip(courts, free_at, strict=True):
+            moment, queue = free_at[table_id]
+            late = plan_live.court_delay(broadcast, table_id, free_at=moment, upcoming=[*queue, *pool])
+            court["late"] = plan_live.late_text(court["label"], late)
+        for match, card in zip(made, cards, strict=True):
+            if match.status == MatchStatus.PENDING and match.id in published.by_match:
+                card.update(published.by_match[match.id])
     results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
                      key=lambda c: c["completedOn"] or "", reverse=True)
     people: dict[str, dict[str, Any]] = {}
@@ -196,6 +211,8 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
     listed = sorted(people.values(), key=lambda p: (name_key(p["name"]), p["personID"]))
     state = {"event": {"name": broadcast.name}, "courts": courts, "waiting": waiting,
              "draws": draws(uow, broadcast) if draws else [], "results": results[:RESULTS], "people": listed}
+    if published is not None:
+        state["orderOfPlay"] = published.days
     return Snapshot(state=state, people={pid: _person(people[pid], mine[pid]) for pid in people})
 
 
