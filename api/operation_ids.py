@@ -62,6 +62,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("POST", "/operator/matches/{match_id}/plan"): "operatorPlanMatch",
     ("POST", "/operator/draw-matches/{draw_match_id}/plan"): "operatorPlanDrawMatch",
     ("GET", "/operator/broadcasts/{broadcast_id}/print/player-cards"): "operatorPrintPlayerCards",
+    ("GET", "/operator/broadcasts/{broadcast_id}/print/order-of-play"): "operatorPrintOrderOfPlay",
     ("GET", "/operator/broadcasts/{broadcast_id}/print/qr"): "operatorPrintQrCodes",
     ("GET", "/operator/broadcasts/{broadcast_id}/print/results"): "operatorPrintResults",
     ("GET", "/operator/broadcasts/{broadcast_id}/print/schedules"): "operatorPrintSchedules",
