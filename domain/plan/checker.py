@@ -72,12 +72,13 @@ def _own(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
                                   f"{words.match(key)} at {words.at(slot)} is outside the planned days and courts"))
         elif slot.start < problem.now and key not in problem.pinned:
             found.append(Conflict(Kind.OUTSIDE_DAY, (key,), f"{words.match(key)} is planned in the past"))
-        late = [p for p in sorted(item.persons) if slot.start < problem.not_before.get(p, slot.start)]
+        late = [p for p in sorted(item.persons & problem.not_before.keys())
+                if slot.start < problem.not_before[p]]
         if late:
             until = max(problem.not_before[p] for p in late)
             found.append(Conflict(Kind.NOT_BEFORE, (key,), f"{words.match(key)} at {words.at(slot)} is before "
                                   f"{clock(until, problem.zone)}, the time a player may not play before"))
-        tired = [p for p in sorted(item.persons) if slot.start < problem.free_from.get(p, slot.start)]
+        tired = [p for p in sorted(item.persons & problem.free_from.keys()) if slot.start < problem.free_from[p]]
         if tired:
             until = max(problem.free_from[p] for p in tired)
             found.append(Conflict(Kind.REST, (key,), f"{words.match(key)} at {words.at(slot)} is before a "
@@ -142,35 +143,37 @@ def _persons(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
     """Nobody twice at once, nor before their rest is over; daily limits of known players."""
     found = []
     seen: set[tuple[str, str, Kind]] = set()
-    busy: dict[str, list[tuple[Slot, str]]] = defaultdict(list)
+    busy: dict[str, list[tuple[int, str, int]]] = defaultdict(list)  # person -> (start, key, end)
     counts: dict[tuple[str, str, str], list[str]] = defaultdict(list)
     for key, slot in plan.slots.items():
         item = words.items.get(key)
         if item is None:
             continue
         for person in item.persons:
-            busy[person].append((slot, key))
+            busy[person].append((slot.start, key, slot.end))
         day = next((d for d in problem.days if d.start <= slot.start < d.end), None)
         if day is not None:
             for person in item.known:
                 counts[(person, day.date, "doubles" if item.doubles else "singles")].append(key)
                 counts[(person, day.date, "total")].append(key)
+    rest = problem.rest
     for person, placed in busy.items():
-        placed.sort(key=lambda pair: (pair[0].start, pair[1]))
-        for i, (slot, key) in enumerate(placed):
-            for other, other_key in placed[i + 1:]:
-                if other.start >= slot.end + problem.rest:
+        placed.sort()
+        for i, (_, key, end) in enumerate(placed):
+            for j in range(i + 1, len(placed)):
+                other_start, other_key, _ = placed[j]
+                if other_start >= end + rest:
                     break
                 if key in problem.fixed and other_key in problem.fixed:
                     continue
-                kind = Kind.PERSON_TWICE if other.start < slot.end else Kind.REST
+                kind = Kind.PERSON_TWICE if other_start < end else Kind.REST
                 pair = (min(key, other_key), max(key, other_key), kind)
                 if pair in seen:
                     continue
                 seen.add(pair)
                 who, first, second = words.person(person), words.match(key), words.match(other_key)
                 if kind is Kind.PERSON_TWICE:
-                    message = (f"{who} may be due on two courts at {clock(other.start, problem.zone)}: "
+                    message = (f"{who} may be due on two courts at {clock(other_start, problem.zone)}: "
                                f"{first} and {second}")
                 else:
                     message = f"{who} has less than {problem.rest} minutes of rest between {first} and {second}"

@@ -66,15 +66,17 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
         return fed
 
     names: dict[str, str] = {}
+    of_entry: dict[str, frozenset[str]] = {}  # entry -> its players' person keys, made once
 
     def persons(entry_ids: frozenset[str]) -> frozenset[str]:
-        keys = set()
-        for entry_id in entry_ids:
+        for entry_id in entry_ids - of_entry.keys():
+            keys = set()
             for player in draw.entry(entry_id).players:
                 key = name_key(player.name)
                 names.setdefault(key, player.name)
                 keys.add(key)
-        return frozenset(keys)
+            of_entry[entry_id] = frozenset(keys)
+        return frozenset().union(*(of_entry[e] for e in entry_ids))
 
     doubles = bool(draw.entries) and len(draw.entries[0].players) > 1
     items = []

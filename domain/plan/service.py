@@ -8,7 +8,8 @@ What a planning needs is read here (`build`) into the pure planner's terms (`dom
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
@@ -26,7 +27,7 @@ from domain.models import Broadcast, Match, MatchStatus, ScoringSource
 from domain.names import name_key, side_name
 from domain.partner.broadcasts import get_broadcast
 from domain.plan import checker, scheduler
-from domain.plan.draw_items import draw_items
+from domain.plan.draw_items import DrawItems, draw_items
 from domain.plan.model import Conflict as PlanConflict
 from domain.plan.model import Day, Item, Kind, Limits, Plan, Problem, Slot, from_minute, to_minute
 from domain.plan.settings import day_bounds, note_published, typical_minutes
@@ -62,12 +63,57 @@ def _fmt_minutes(settings: dict[str, Any], scoring: Scoring, draw_id: str | None
     return typical_minutes(scoring.format, scoring.name)
 
 
+def _sides(draw: Draw, dm: DrawMatch) -> list[str]:
+    return [draw.entry(s.entry_id).name if s.entry_id else UNDECIDED for s in dm.slots]
+
+
+Made = tuple[DrawItems, dict[str, dict[str, Any]]]
+_MADE: OrderedDict[tuple[Any, ...], Made] = OrderedDict()  # a draw's items by its stored version (see below)
+_MADE_LOCK = threading.Lock()
+_MADE_SIZE = 64
+_DRAW_OF: OrderedDict[str, str] = OrderedDict()  # a draw match's draw, as last seen: a hint, checked when used
+_DRAW_OF_SIZE = 100_000
+
+
+def _draw_items(draw: Draw, version: str, *, minutes: int, order: int, courts: tuple[str, ...] | None) -> Made:
+    """A draw's items and what the grid shows of each. Kept per stored version of the draw (a new one at every
+    write, `DrawRecord.version`), as `domain.draws.hooks` keeps decoded draws: a hand move or a grid read of a
+    broadcast whose draws did not change does not make them again (items are frozen values)."""
+    key = (draw.id, version, minutes, order, courts)
+    with _MADE_LOCK:
+        kept = _MADE.get(key) if version else None
+        if kept is not None:
+            _MADE.move_to_end(key)
+            return kept
+    sides: dict[str, list[str]] = {}
+
+    def label(_: Draw, dm: DrawMatch) -> str:
+        sides[dm.id] = _sides(draw, dm)
+        return f"{draw.name}, {draw.round_of(dm).name}: {' v '.join(sides[dm.id])}"
+
+    made = draw_items(draw, minutes=minutes, order=order, courts=courts, label=label)
+    with _MADE_LOCK:
+        for item in made.items:
+            _DRAW_OF[item.key] = draw.id
+            _DRAW_OF.move_to_end(item.key)
+        while len(_DRAW_OF) > _DRAW_OF_SIZE:
+            _DRAW_OF.popitem(last=False)
+    shown = {item.key: {"names": sides[item.key], "event": draw.name,
+                        "round": draw.round_of(draw.matches[item.key]).name} for item in made.items}
+    if version:
+        with _MADE_LOCK:
+            _MADE[key] = (made, shown)
+            while len(_MADE) > _MADE_SIZE:
+                _MADE.popitem(last=False)
+    return made, shown
+
+
 class _Reader:
     """Reads the broadcast's draws and matches once into items."""
 
     def __init__(self, uow: UnitOfWork, broadcast: Broadcast, *, now: datetime, server: Scoring,
-                 zone: tzinfo) -> None:
-        self.uow, self.broadcast, self.now, self.zone = uow, broadcast, now, zone
+                 zone: tzinfo, called: bool) -> None:
+        self.uow, self.broadcast, self.now, self.zone, self.called = uow, broadcast, now, zone, called
         self.settings: dict[str, Any] = broadcast.plan or {"days": []}
         self.own = match_scoring.of_broadcast_record(broadcast) or server
         self.server = server
@@ -85,7 +131,7 @@ class _Reader:
         if match.status == MatchStatus.ACTIVE and match.started_on:
             start = to_minute(parse_iso(match.started_on))
             self.fixed[key] = Slot(match.table_id, start, max(start + minutes, now))
-        elif match.status == MatchStatus.PENDING and match.called_on:
+        elif match.status == MatchStatus.PENDING and match.called_on and self.called:
             planned = self.broadcast.planned.get(key)
             if planned is not None:
                 start = to_minute(parse_iso(planned["planned_on"]))
@@ -93,28 +139,23 @@ class _Reader:
             elif match.table_id:
                 self.fixed[key] = Slot(match.table_id, now, now + minutes)
 
-    def _draw(self, index: int, draw: Draw, minutes: int, courts: tuple[str, ...] | None) -> None:
-        def label(_: Draw, dm: DrawMatch) -> str:
-            return f"{draw.name}, {draw.round_of(dm).name}: {' v '.join(self._sides(draw, dm))}"
-
-        made = draw_items(draw, minutes=minutes, order=index * 100_000, courts=courts, label=label)
+    def _draw(self, index: int, draw: Draw, version: str, minutes: int, courts: tuple[str, ...] | None) -> None:
+        made, shown = _draw_items(draw, version, minutes=minutes, order=index * 100_000, courts=courts)
         self.names.update(made.names)
+        # called matches are read only to plan (they stay where they are); started ones always (their real slot)
+        statuses = (MatchStatus.PENDING, MatchStatus.ACTIVE) if self.called else (MatchStatus.ACTIVE,)
+        live = {m.id: m for status in statuses for m in self.uow.matches.find(draw_id=draw.id, status=status)}
         for item in made.items:
             dm = draw.matches[item.key]
-            match = self.uow.matches.get(dm.match_id) if dm.match_id else None
+            match = live.get(dm.match_id) if dm.match_id else None
             self.items.append(item)
             self.built.match_ids[item.key] = dm.match_id
             self.built.draw_match_ids[item.key] = dm.id
             self.built.keys[dm.id] = item.key
             if dm.match_id:
                 self.built.keys[dm.match_id] = item.key
-            self.built.shown[item.key] = {"names": self._sides(draw, dm), "event": draw.name,
-                                          "round": draw.round_of(dm).name}
+            self.built.shown[item.key] = shown[item.key]
             self._fixed(item.key, match, minutes)
-
-    @staticmethod
-    def _sides(draw: Draw, dm: DrawMatch) -> list[str]:
-        return [draw.entry(s.entry_id).name if s.entry_id else UNDECIDED for s in dm.slots]
 
     def _match(self, match: Match, order: int) -> None:
         scoring = match_scoring.resolve(own=Scoring.stored(match.scoring, match.scoring_name,
@@ -145,7 +186,8 @@ class _Reader:
             draw_scoring = Scoring.stored(record.scoring, record.scoring_name, ScoringSource.DRAW)
             minutes = _fmt_minutes(self.settings, draw_scoring or self.own, record.id)
             with hooks.reading(self.uow, record) as draw:
-                self._draw(index, draw, minutes, tuple(record.table_ids) if record.table_ids else None)
+                self._draw(index, draw, record.version, minutes,
+                           tuple(record.table_ids) if record.table_ids else None)
         order = 10_000_000
         rest = broadcast.rest_minutes
         free_from: dict[str, int] = {}
@@ -162,9 +204,10 @@ class _Reader:
                         for player in self.players.of(done):
                             key = name_key(player.name)
                             free_from[key] = max(free_from.get(key, until), until)
-        ids = {person_id(broadcast.id, name): key for key, name in self.names.items()}
+        wanted = self.settings.get("not_before", [])
+        ids = {person_id(broadcast.id, name): key for key, name in self.names.items()} if wanted else {}
         not_before: dict[str, int] = {}
-        for entry in self.settings.get("not_before", []):
+        for entry in wanted:
             who = ids.get(entry["person_id"])
             if who is not None:
                 when = datetime.fromisoformat(entry["time"]).replace(tzinfo=self.zone)
@@ -187,9 +230,12 @@ class _Reader:
         return self.built
 
 
-def build(uow: UnitOfWork, broadcast: Broadcast, *, now: datetime, server: Scoring, zone: tzinfo) -> Built:
-    """Everything a planning of this broadcast needs, read once."""
-    return _Reader(uow, broadcast, now=now, server=server, zone=zone).read()
+def build(uow: UnitOfWork, broadcast: Broadcast, *, now: datetime, server: Scoring, zone: tzinfo,
+          called: bool = False) -> Built:
+    """Everything a planning of this broadcast needs, read once. `called`: also read which waiting matches were
+    called, to keep them where they are (planning); the grid, a move and the pages show them where the plan has
+    them, and a called match with no planned time is not in the plan (docs/decisions.md)."""
+    return _Reader(uow, broadcast, now=now, server=server, zone=zone, called=called).read()
 
 
 def stored_plan(built: Built, broadcast: Broadcast) -> Plan:
@@ -222,7 +268,7 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
     if not (broadcast.plan or {}).get("days"):
         raise Invalid("Give the broadcast's plan settings with at least one day first.",
                       details={"json": {"plan": ["No days to plan."]}})
-    built = build(uow, broadcast, now=now, server=server, zone=zone)
+    built = build(uow, broadcast, now=now, server=server, zone=zone, called=True)
     minutes = {item.key: item.minutes for item in built.problem.items}
     pinned = {}
     if keep_placed:
@@ -269,7 +315,8 @@ def _slot_view(built: Built, key: str, slot: Slot) -> dict[str, Any]:
         view["matchID"] = built.match_ids[key]
     if built.draw_match_ids.get(key):
         view["drawMatchID"] = built.draw_match_ids[key]
-    view.update(built.shown.get(key, {"names": [], "event": None, "round": None}))
+    shown = built.shown.get(key, {"names": [], "event": None, "round": None})
+    view.update(shown, names=list(shown["names"]))  # a copy: the shown values are kept between requests
     view["tableID"] = slot.court
     return view
 
@@ -321,7 +368,20 @@ def _key_of_match(uow: UnitOfWork, *, account_id: str, match_id: str) -> tuple[B
 
 
 def _key_of_draw_match(uow: UnitOfWork, *, account_id: str, draw_match_id: str) -> tuple[Broadcast, str]:
-    for record in uow.draws.find(account_id=account_id):
+    """The draw match's broadcast: its draw as this process last saw it (a hint, checked), else the broadcast whose
+    plan has it (only its draws are read), else any draw of the account, newest first (a draw is decoded to be
+    read: reading every draw of a long-lived account is dear)."""
+    with _MADE_LOCK:
+        hint = _DRAW_OF.get(draw_match_id)
+    hinted = uow.draws.get(hint) if hint else None
+    records = [hinted] if hinted is not None and hinted.account_id == account_id else []
+    if not records:
+        planned_in = [b.id for b in uow.broadcasts.find(account_id=account_id) if draw_match_id in b.planned]
+        records = [r for broadcast_id in planned_in
+                   for r in uow.draws.find(account_id=account_id, broadcast_id=broadcast_id)]
+    if not records:
+        records = sorted(uow.draws.find(account_id=account_id), key=lambda r: r.seq, reverse=True)
+    for record in records:
         with hooks.reading(uow, record) as draw:
             dm = draw.matches.get(draw_match_id)
             if dm is None:

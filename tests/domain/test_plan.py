@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 from datetime import UTC, datetime
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from domain.draws.model import Draw, DrawFormat, DrawPlayer, Options
 from domain.plan.bound import lower_bound
 from domain.plan.checker import check
 from domain.plan.draw_items import draw_items
-from domain.plan.model import Day, Item, Kind, Limits, Problem, Slot, to_minute
+from domain.plan.model import Day, Item, Kind, Limits, Plan, Problem, Slot, to_minute
 from domain.plan.scheduler import plan
 
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,9 +80,9 @@ def test_every_plan_passes_the_checker_and_nothing_is_placed_outside_a_day(probl
     assert all(reason.strip() for reason in made.unplaced.values())
 
 
-def _item(key: str, persons: str = "", **kw: object) -> Item:
+def _item(key: str, persons: str = "", *, minutes: int = 30, **kw: Any) -> Item:
     who = frozenset(p for p in persons.split(",") if p)
-    return Item(key=key, minutes=int(kw.pop("minutes", 30)), persons=who, known=who, **kw)  # type: ignore[arg-type]
+    return Item(key=key, minutes=minutes, persons=who, known=who, **kw)
 
 
 def _day(hours: int = 12, courts: str = "c1,c2") -> Day:
@@ -131,10 +132,9 @@ def test_the_checker_names_each_conflict_with_its_severity() -> None:
                              _item("c", "dee", label="Dee v Ed", feeders=("a",))),
                       days=(_day(),), now=NINE, rest=15, limits=Limits(total=1), court_labels={"c1": "Court 1"},
                       person_labels={"ann": "Ann Lee"})
-    from domain.plan.model import Plan
     hand = Plan(slots={"a": Slot("c1", NINE, NINE + 30), "b": Slot("c2", NINE + 10, NINE + 40),
                        "c": Slot("c1", NINE + 20, NINE + 50)}, unplaced={})
-    found = {(c.kind, c.severity, c.keys): c.message for c in check(problem, hand)}
+    found = {(c.kind, str(c.severity), c.keys): c.message for c in check(problem, hand)}
     assert found[(Kind.DOUBLE_BOOKED, "error", ("a", "c"))] == "Court 1 has two matches at 09:20: Ann v Bo and Dee v Ed"
     assert found[(Kind.BEFORE_FEEDER, "error", ("a", "c"))].startswith("Dee v Ed at 09:20 on Court 1 starts before")
     assert found[(Kind.PERSON_TWICE, "warning", ("a", "b"))] == (
