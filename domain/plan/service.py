@@ -168,8 +168,8 @@ class _Reader:
             self.names.setdefault(name_key(p.name), p.name)
         by_side: dict[str, list[str]] = defaultdict(list)
         for p in people:
-            by_side[p.side.rstrip("2")].append(p.name)
-        sides = [side_name(by_side.get(s, [])) or UNDECIDED for s in ("a", "b")]
+            by_side[p.side.rstrip("2")].append(p.name)  # playerA, playerA2 -> playerA
+        sides = [side_name(by_side.get(s, [])) or UNDECIDED for s in ("playerA", "playerB")]
         self.items.append(Item(key=match.id, minutes=minutes, persons=persons, known=persons,
                                doubles=bool(match.is_doubles), courts=(match.table_id,), order=order,
                                label=f"{match.event_name or 'Match'}: {' v '.join(sides)}"))

@@ -174,3 +174,22 @@ def test_refusals_have_the_error_envelope(operator: Api) -> None:
         assert answer.status_code == status, (path, body, answer.json)
         assert answer.json["error"]["code"] == code
     assert operator.get("/operator/broadcasts/brd_nope/plan").status_code == 404
+
+
+def test_queued_matches_stay_on_their_court_and_not_before_and_daily_limits_hold(operator: Api) -> None:
+    broadcast_id, courts = make_courts(operator, 2)
+    made = [operator.post("/operator/matches", json={"tableID": courts[1], "playerA": {"manualName": a},
+                                                     "playerB": {"manualName": b}}).json["data"]["id"]
+            for a, b in (("Ann Lee", "Bo Kim"), ("Ann Lee", "Cy Day"), ("Ann Lee", "Di Fox"))]
+    people = operator.get(f"/operator/broadcasts/{broadcast_id}/people").json["data"]
+    ann = next(p["personID"] for p in people if p["name"] == "Ann Lee")
+    settle(operator, broadcast_id, matchMinutes={"default": 30}, dailyLimit={"singles": 2},
+           notBefore=[{"personID": ann, "time": "2026-11-21T13:00"}])  # 12:00 UTC
+    answer = plan(operator, broadcast_id)
+    assert answer["placed"] == 2
+    assert answer["unplaced"] == [{"matchID": made[2], "reason": "a player's daily limit is reached on every day "
+                                                                   "with room"}]
+    placed = slots(grid(operator, broadcast_id))
+    assert {placed[m]["tableID"] for m in made[:2]} == {courts[1]}
+    assert [placed[m]["plannedOn"] for m in made[:2]] == ["2026-11-21T12:00:00.000Z", "2026-11-21T12:30:00.000Z"]
+    assert placed[made[0]]["names"] == ["Ann Lee", "Bo Kim"]
