@@ -302,7 +302,7 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         if built.draw_match_ids.get(key):
             row["drawMatchID"] = built.draw_match_ids[key]
         unplaced.append(row)
-    return {"placed": made.placed - len(pinned), "unplaced": unplaced,
+    return {"placed": made.placed, "unplaced": unplaced,
             "days": [{"date": d.date, "end": iso(from_minute(by_day[d.date])) if d.date in by_day else None}
                      for d in problem.days]}
 

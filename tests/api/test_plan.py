@@ -112,11 +112,11 @@ def test_a_hand_move_is_never_refused_and_tells_every_conflict(operator: Api) ->
     by_match = operator.post(f"/operator/matches/{semis[1]['matchID']}/plan",
                              json={"tableID": courts[1], "plannedOn": "2026-11-21T18:00:00Z"})
     assert by_match.status_code == 200 and by_match.json["data"]["slot"]["matchID"] == semis[1]["matchID"]
-    # re-planning keeps hand-placed matches where they are (keepPlaced, the default) ...
-    plan(operator, broadcast_id)
+    # re-planning keeps hand-placed matches where they are (keepPlaced, the default), not counting them ...
+    assert plan(operator, broadcast_id)["placed"] == 1
     assert slots(grid(operator, broadcast_id))[semis[1]["id"]]["plannedOn"] == "2026-11-21T18:00:00.000Z"
     # ... and places them again without it
-    plan(operator, broadcast_id, keepPlaced=False)
+    assert plan(operator, broadcast_id, keepPlaced=False)["placed"] == 3
     again = grid(operator, broadcast_id)
     assert again["conflicts"] == [] and slots(again)[semis[1]["id"]]["plannedOn"] < "2026-11-21T18:00:00.000Z"
 
