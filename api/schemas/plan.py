@@ -12,20 +12,19 @@ from api.schemas.common import FullMatch, Strict, str_field
 from api.schemas.matches import StrictBoolean, StrictInteger
 from domain.plan.settings import Move, Planning
 
-CLOCK = FullMatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", error="Must be HH:MM.")
-DATE = FullMatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", error="Must be YYYY-MM-DD.")
+CLOCK = FullMatch(r"^([01][0-9]|2[0-3]):[0-5][0-9]$", error="Must be HH:MM.")
 MINUTES = validate.Range(min=5, max=480)
 
 
-def _real_date(value: str) -> None:
+def _moment(value: str) -> None:
     try:
-        datetime.strptime(value, "%Y-%m-%d")
+        datetime.strptime(value, "%Y-%m-%dT%H:%M")
     except ValueError as error:
-        raise ValidationError("Not a date.") from error
+        raise ValidationError("Not a date and time.") from error
 
 
 class PlanDay(Strict):
-    date = fields.String(required=True, validate=[DATE, _real_date])
+    date = fields.Date(required=True, format="%Y-%m-%d", metadata={"description": "YYYY-MM-DD"})
     start = fields.String(required=True, validate=CLOCK, metadata={"description": "local HH:MM"})
     end = fields.String(required=True, validate=CLOCK, metadata={"description": "local HH:MM, after start"})
     tableIDs = fields.List(str_field(500, min_length=1), validate=validate.Length(min=1, max=500),
@@ -40,9 +39,9 @@ class DailyLimit(Strict):
 
 class NotBefore(Strict):
     personID = str_field(100, required=True, min_length=1)
-    time = fields.String(required=True, validate=FullMatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9]",
-                                                           error="Must be YYYY-MM-DDTHH:MM."),
-                         metadata={"description": "local time"})
+    time = fields.String(required=True, validate=[FullMatch(
+        r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9]$", error="Must be YYYY-MM-DDTHH:MM."), _moment],
+        metadata={"description": "local time, YYYY-MM-DDTHH:MM"})
 
 
 class PlanSettings(Strict):
@@ -67,7 +66,7 @@ class PlanSettings(Strict):
     def _stored(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
         """The settings as the domain keeps them (snake_case; `domain.plan.settings.view` gives them back)."""
         stored: dict[str, Any] = {"days": [
-            {"date": d["date"], "start": d["start"], "end": d["end"]}
+            {"date": d["date"].isoformat(), "start": d["start"], "end": d["end"]}
             | ({"table_ids": list(dict.fromkeys(d["tableIDs"]))} if "tableIDs" in d else {}) for d in data["days"]]}
         if "matchMinutes" in data:
             stored["match_minutes"] = dict(data["matchMinutes"])
