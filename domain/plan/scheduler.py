@@ -134,7 +134,7 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot |
     usable = False
     limited = False
     best: Slot | None = None
-    for day in problem.days:
+    for day in sorted(problem.days, key=lambda d: d.start):
         courts = [c for c in day.courts if item.courts is None or c in item.courts]
         if not courts:
             continue
