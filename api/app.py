@@ -46,6 +46,7 @@ from api.routes import (
     operator_people,
     operator_personal,
     operator_phone,
+    operator_plan,
     operator_print,
     operator_resources,
     operator_webhooks,
@@ -370,7 +371,7 @@ def create_app(services: Services) -> CourtsideFlask:
     for module in (health, oauth, connection, broadcasts, rosters, player_lists, teams, tables, matches,
                    webhooks, operator, operator_resources, operator_matches, operator_webhooks, operator_outputs,
                    operator_phone, operator_audit, operator_event, operator_people, operator_draws,
-                   operator_print, operator_personal):
+                   operator_print, operator_personal, operator_plan):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",

@@ -26,6 +26,7 @@ from api.context import CourtsideFlask, KeptFeed, holds_current, now, services, 
 from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
+from domain.plan.published import published_order
 from domain.public import event_page as svc
 
 blp = Blueprint("event_pages", __name__, template_folder="templates")
@@ -78,7 +79,8 @@ def _kept(key: str) -> _Kept:
     with unit_of_work() as uow:
         broadcast = svc.broadcast_by_key(uow, key=key)
         estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
-        snapshot = svc.event_snapshot(uow, broadcast, estimator=estimator, draws=svc.broadcast_draws())
+        order = functools.partial(published_order, now=now(), zone=ctx.settings.zone())
+        snapshot = svc.event_snapshot(uow, broadcast, estimator=estimator, draws=svc.broadcast_draws(), order=order)
     version = _tag(snapshot.state)
     kept = _Kept(etag=version, body=orjson.dumps({"data": {"version": version, **snapshot.state}}),
                  snapshot=snapshot)

@@ -17,6 +17,8 @@ PAGES = [
     st.Page("views/import_schedule.py", title="Import schedule", icon=":material/upload_file:",
             url_path="import"),
     st.Page("views/draws.py", title="Draws", icon=":material/account_tree:", url_path="draws"),
+    st.Page("views/order_of_play.py", title="Order of play", icon=":material/calendar_view_week:",
+            url_path="order-of-play"),
     st.Page("views/results.py", title="Results", icon=":material/emoji_events:", url_path="results"),
     st.Page("views/deliveries.py", title="Deliveries", icon=":material/outbox:", url_path="deliveries"),
     st.Page("views/integrations.py", title="Integrations", icon=":material/hub:", url_path="integrations"),

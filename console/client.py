@@ -412,6 +412,23 @@ class ConsoleClient:
         """`action`: enable, disable or rotate."""
         return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/event-page/{action}"))
 
+    # ------------------------------------------------------------ the order of play (contract §20)
+    def set_plan_settings(self, broadcast_id: str, settings: dict[str, Any]) -> dict[str, Any]:
+        """The plan settings, replaced whole."""
+        return self.update_broadcast(broadcast_id, {"plan": settings})
+
+    def plan(self, broadcast_id: str, *, keep_placed: bool = True) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/plan", json={"keepPlaced": keep_placed}))
+
+    def plan_grid(self, broadcast_id: str) -> dict[str, Any]:
+        return dict(self.data("GET", f"/operator/broadcasts/{broadcast_id}/plan"))
+
+    def move_planned(self, slot: dict[str, Any], table_id: str, planned_on: str) -> dict[str, Any]:
+        """Plan one match (or waiting draw match) by hand; the answer names every conflict of the plan."""
+        path = (f"/operator/matches/{slot['matchID']}/plan" if slot.get("matchID")
+                else f"/operator/draw-matches/{slot['drawMatchID']}/plan")
+        return dict(self.data("POST", path, json={"tableID": table_id, "plannedOn": planned_on}))
+
     # ------------------------------------------------------------ check-in (contract §14)
     def people(self, broadcast_id: str) -> list[dict[str, Any]]:
         return self.all(f"/operator/broadcasts/{broadcast_id}/people")

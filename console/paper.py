@@ -12,7 +12,8 @@ import streamlit as st
 
 from console.client import ConsoleClient, ConsoleError
 
-SHEETS = {"schedules": "court schedules", "results": "results", "sign-in": "sign-in sheet", "qr": "QR codes"}
+SHEETS = {"schedules": "court schedules", "results": "results", "sign-in": "sign-in sheet", "qr": "QR codes",
+          "order-of-play": "order of play"}
 
 
 def file_name(kind: str, event: str) -> str:

@@ -232,6 +232,9 @@ class Broadcast:
     mail: list[dict[str, Any]] = field(default_factory=list)  # players' mail (§21), queued and retried, oldest first
     scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the server's
     scoring_name: str | None = None
+    plan: dict[str, Any] | None = None  # the order of play's settings (contract §20); None: never set
+    planned: dict[str, dict[str, Any]] = field(default_factory=dict)  # plan key -> table_id, planned_on, by_hand (§20)
+    published_times: dict[str, str] = field(default_factory=dict)  # plan key -> its first published plannedOn
     seq: int = 0
 
 

@@ -35,6 +35,7 @@ from domain.models import (
 from domain.partner.broadcasts import _tables, court_scoreboards, event_day
 from domain.partner.player_lists import Player
 from domain.partner.queues import SIDES, active_match, player_list_of, side_names
+from domain.plan import settings as plan_settings
 from domain.ports import UnitOfWork
 from domain.public.outputs import design_of
 
@@ -234,6 +235,7 @@ def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = Fa
     if internal:
         read["managerConnectionID"] = broadcast.manager_connection_id
         read["eventDay"] = event_day(broadcast)
+        read["plan"] = plan_settings.view(broadcast.plan)
     return read
 
 

@@ -16,6 +16,7 @@ from domain.access import auth
 from domain.access.oauth import SCOPE_PATTERN
 from domain.match import formats
 from domain.match.formats import GamesFormat
+from domain.plan.settings import typical_minutes
 
 blp = Blueprint("operator", __name__, description="Operator routes (operator key)")
 
@@ -90,5 +91,6 @@ def get_scoring_rules() -> dict[str, object]:
 @blp.response(200, list_envelope(ScoringFormatRead))
 def list_scoring_formats() -> dict[str, object]:
     """Every preset scoring format (contract §18) with its format object and a description in plain English."""
-    return {"data": [{"name": name, "description": formats.describe(fmt), "scoring": formats.to_json(fmt)}
-                     for name, fmt in formats.PRESETS.items()], "nextCursor": None}
+    return {"data": [{"name": name, "description": formats.describe(fmt), "scoring": formats.to_json(fmt),
+                      "typicalMinutes": typical_minutes(fmt, name)} for name, fmt in formats.PRESETS.items()],
+            "nextCursor": None}

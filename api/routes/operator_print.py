@@ -1,11 +1,11 @@
 """Print views (contract §9a): the club's paper, one A4 HTML page per kind, operator key only.
 
 `GET /operator/broadcasts/{broadcastID}/print/{kind}`, kind `schedules` (one page per court), `results`,
-`sign-in` (§14's desk sheet) and `qr` (every scorer link, the sign-up and event-page links: secrets by design,
-which is why every print view is an operator route). Each answer is a self-contained `text/html` page (no script,
-no link out, no control) whose `@page` rule is A4 portrait, black on white: the console fetches it with the operator
-key and hands it to the browser to print. Times are wall-clock times in the event's time zone
-(`COURTSIDE_TIME_ZONE`, else the server's), the zone a schedule's times are read in.
+`sign-in` (§14's desk sheet), `order-of-play` (§20) and `qr` (every scorer link, the sign-up and event-page
+links: secrets by design, which is why every print view is an operator route). Each answer is a self-contained
+`text/html` page (no script, no link out, no control) whose `@page` rule is A4 portrait, black on white: the
+console fetches it with the operator key and hands it to the browser to print. Times are wall-clock times in the
+event's time zone (`COURTSIDE_TIME_ZONE`, else the server's), the zone a schedule's times are read in.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from flask import Response, render_template
 
 from api.blueprint import Blueprint
 from api.context import caller, now, public_root, services, unit_of_work
+from api.routes.matches import rules
 from api.security import requires
 from domain.clock import parse_iso
+from domain.plan import paper as plan_paper
 from domain.ports import UnitOfWork
 from domain.public import paper, personal
 
@@ -112,3 +114,10 @@ def _qr(uow: UnitOfWork, broadcast_id: str) -> Json:
                         "link as a QR code and short URL (contract §21). Each link is personal: hand it to its player.")
 def _player_cards(uow: UnitOfWork, broadcast_id: str) -> Json:
     return personal.player_cards(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(), root=public_root())
+
+
+@_route("order-of-play", "The order of play to print: A4, one page per day, courts as columns and planned times as "
+                         "rows (contract §20).")
+def _order_of_play(uow: UnitOfWork, broadcast_id: str) -> Json:
+    return plan_paper.order_sheet(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),
+                                  server=rules().scoring, zone=services().settings.zone())

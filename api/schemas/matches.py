@@ -506,6 +506,9 @@ class OperatorTableRead(TableRead):
         "description": "median duration of the broadcast's last 20 completed matches, else the default"})
     attention = Vocabulary(Attention, required=True, allow_none=True, metadata={
         "description": "overdue: in play over 1.5x typical; waiting: free court with matches queued"})
+    lateMinutes = fields.Integer(allow_none=True, metadata={
+        "description": "with an order of play (§20): minutes the court runs behind it (0: on time)"})
+    late = fields.String(allow_none=True, metadata={"description": '"Court 3: 25 min late", null when on time'})
 
 
 class ItemError(Schema):

@@ -14,6 +14,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from api.schemas.common import ErrorDetail, Strict, Vocabulary, name_field, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
+from api.schemas.plan import PlanSettings
 from api.schemas.scoring import ScoringField
 from domain.models import PlayerSource, RosterType, ScoringSource
 from domain.partner.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
@@ -455,14 +456,17 @@ class OperatorBroadcastPatch(BroadcastPatch):
     """The partner patch plus `eventDay` (check-in and rest, contract §14)."""
 
     eventDay = fields.Nested(EventDay)
+    plan = fields.Nested(PlanSettings, metadata={"description": "the order of play's settings (§20), replaced whole"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> BroadcastChange:
         event_day = data.pop("eventDay", {})
+        if "plan" in data:
+            event_day = {**event_day, "plan": data.pop("plan")}
         day = {name: event_day[key] for key, name in (
             ("requireCheckIn", "require_check_in"), ("restMinutes", "rest_minutes"),
             ("selfCheckIn", "self_check_in"), ("selfReport", "self_report"),
-            ("selfReportConfirmMinutes", "self_report_confirm_minutes")) if key in event_day}
+            ("selfReportConfirmMinutes", "self_report_confirm_minutes"), ("plan", "plan")) if key in event_day}
         return BroadcastChange(**{BROADCAST_FIELDS[name]: value for name, value in data.items()}, **day)
 
 
@@ -511,6 +515,8 @@ class OperatorBroadcastRead(BroadcastRead):
     managerConnectionID = fields.String(required=True, allow_none=True,
                                         metadata={"description": "the connection that manages its tables"})
     eventDay = fields.Nested(EventDayRead, required=True)
+    plan = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the order of play's settings (contract §20); null: never set"})
 
 
 # ------------------------------------------------------------------ tables

@@ -73,3 +73,5 @@ class ScoringFormatRead(Schema):
     name = fields.String(required=True, metadata={"description": "the preset key"})
     description = fields.String(required=True, metadata={"description": "the format in plain English"})
     scoring = fields.Dict(required=True, metadata={"description": "the format object"})
+    typicalMinutes = fields.Integer(required=True, metadata={
+        "description": "how long a match usually takes: the order of play's default (contract §20)"})

@@ -60,6 +60,10 @@
     var finished = m.finished || [];
     if (finished.length) box.appendChild(el("div", "games", (m.kind === "sets" ? "Sets " : "Games ") +
       m.finishedText.split(" ").join("  ")));
+    if (m.status === "pending" && m.plannedOn) {  // the published order of play (§20)
+      box.appendChild(el("div", "planned", notBefore(m.plannedOn, m.plannedCourt)));
+      if (m.timeChanged) box.appendChild(el("div", "changed", "Time changed: was " + time(m.timeChanged.from)));
+    }
     if (called) box.appendChild(el("div", "calledline", "Called to " + (m.court || "the desk")));
     else if (m.status === "pending" && (m.estimatedStartOn || m.notBefore)) {
       var next = el("div", "next");
@@ -69,6 +73,36 @@
     }
     if (done && m.completedOn) box.appendChild(el("div", "meta", "Finished " + time(m.completedOn)));
     return box;
+  }
+
+  function notBefore(iso, court) { return "Not before " + time(iso) + (court ? " · " + court : ""); }
+
+  // ------------------------------------------------------------------ Order of play (§20, once published)
+  function renderOrder() {
+    var days = state.orderOfPlay || [];
+    document.getElementById("order-tab").classList.toggle("hidden", !state.orderOfPlay);
+    var root = clear(document.getElementById("order"));
+    if (!days.length) root.appendChild(el("p", "empty", "No order of play yet."));
+    days.forEach(function (day) {
+      root.appendChild(el("h2", null, new Date(day.date + "T12:00:00").toDateString()));
+      day.courts.forEach(function (court) {
+        var box = el("div", "card"), head = el("div", "court");
+        head.appendChild(el("span", null, court.label));
+        box.appendChild(head);
+        var list = el("ol", "upnext");
+        court.slots.forEach(function (slot) {
+          var item = el("li"), who = el("span", "who", slot.names.join(" v "));
+          var meta = [slot.event, slot.round].filter(Boolean).join(" · ");
+          if (meta) who.appendChild(el("small", null, meta));
+          if (slot.timeChanged) who.appendChild(el("small", "changed", "Time changed: was " + time(slot.timeChanged.from)));
+          item.appendChild(who);
+          item.appendChild(el("span", "when", notBefore(slot.plannedOn, court.label)));
+          list.appendChild(item);
+        });
+        box.appendChild(list);
+        root.appendChild(box);
+      });
+    });
   }
 
   // ------------------------------------------------------------------ Now: one card per court
@@ -86,6 +120,7 @@
         head.appendChild(el("span", "tag free", "Free"));
         box.appendChild(head);
       }
+      if (court.late) box.appendChild(el("div", "late", court.late));
       if (court.upNext.length) {
         var list = el("ol", "upnext");
         court.upNext.forEach(function (m) {
@@ -271,7 +306,7 @@
   function render() {
     document.getElementById("event-name").textContent = state.event.name;
     document.title = state.event.name;
-    renderNow(); renderMine(); renderDraws(); renderResults();
+    renderNow(); renderMine(); renderOrder(); renderDraws(); renderResults();
   }
 
   // ------------------------------------------------------------------ tabs

@@ -23,6 +23,7 @@ from domain.clock import iso, parse_iso
 from domain.models import BlockReason, Broadcast, Match, MatchResultType, MatchStatus, PlayerList
 from domain.names import name_key
 from domain.partner import queues
+from domain.plan import live as plan_live
 from domain.ports import UnitOfWork
 
 Key = tuple[str, ...]  # a person's key: ("player", list ID, externalID) or ("name", broadcast ID, name key)
@@ -295,6 +296,8 @@ class Availability:
                 found.append(Block(BlockReason.NOT_CHECKED_IN, _unique(absent)))
         if match.not_before and parse_iso(match.not_before) > self.now:
             found.append(Block(BlockReason.NOT_BEFORE, _unique(p.name for p in people), until=match.not_before))
+        elif (planned := plan_live.not_before(broadcast, match)) is not None and planned > self.now:  # §20
+            found.append(Block(BlockReason.NOT_BEFORE, _unique(p.name for p in people), until=iso(planned)))
         return found
 
 

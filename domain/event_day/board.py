@@ -7,7 +7,8 @@ Each court is the table read (active match and whole queue) plus, from one momen
 - `courtPlayerListID`: the court's player list (assigned to the table, else the broadcast's default), or null;
 - `activeMatch.devicesScoring`: clients that wrote to its score in the last 60 s (§17);
 - `typicalMinutes` of its broadcast, and `attention`: `overdue` (the match in play runs over 1.5x typical),
-  `waiting` (no match in play, matches queued), or null.
+  `waiting` (no match in play, matches queued), or null;
+- with an order of play (§20): `lateMinutes` and `late` ("Court 3: 25 min late"; null when on time).
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from datetime import datetime
 from typing import Any
 
 from domain.clock import iso
+from domain.draws import pool as draw_pool
 from domain.event_day.availability import Availability
 from domain.event_day.estimates import Estimator
 from domain.event_day.schedule import court_player_list
 from domain.match.scorers import devices_scoring
-from domain.models import Table
+from domain.models import Broadcast, Match, Table
 from domain.pagination import DEFAULT_LIMIT, decode_key, encode_cursor, paginate
 from domain.partner.queues import active_match
+from domain.plan import live as plan_live
 from domain.ports import UnitOfWork
 from domain.views import Reader
 
@@ -52,6 +55,8 @@ class Board:
         self.availability = Availability(uow, account_id=account_id, now=now)
         self.now = now
         self._labels: dict[str, str] = {}
+        self._broadcasts: dict[str, Broadcast | None] = {}
+        self._pools: dict[str, list[Match]] = {}
 
     def _label(self, table_id: str) -> str:
         if table_id not in self._labels:
@@ -86,4 +91,22 @@ class Board:
             read["estimatedStartOn"] = iso(times.starts[match.id])
         court["typicalMinutes"] = round(times.typical.total_seconds() / 60, 1)
         court["attention"] = None if times.attention is None else times.attention.value
+        broadcast = self._broadcast(table.broadcast_id)
+        if broadcast is not None and broadcast.planned:
+            late = plan_live.court_delay(broadcast, table.id, free_at=times.expected_end or self.now,
+                                         upcoming=[*queue, *self._pool(broadcast)])
+            court["lateMinutes"] = late
+            court["late"] = plan_live.late_text(table.label, late)
         return court
+
+    def _broadcast(self, broadcast_id: str) -> Broadcast | None:
+        if broadcast_id not in self._broadcasts:
+            self._broadcasts[broadcast_id] = self.uow.broadcasts.get(broadcast_id)
+        return self._broadcasts[broadcast_id]
+
+    def _pool(self, broadcast: Broadcast) -> list[Match]:
+        """The broadcast's court pool, read once (its matches may be planned for this court)."""
+        if broadcast.id not in self._pools:
+            self._pools[broadcast.id] = draw_pool.pool_matches(self.uow, account_id=broadcast.account_id,
+                                                                broadcast_id=broadcast.id)
+        return self._pools[broadcast.id]

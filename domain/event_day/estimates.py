@@ -20,8 +20,9 @@ from datetime import datetime, timedelta
 from statistics import median
 
 from domain.clock import iso, parse_iso
-from domain.models import Attention, Match, Table
+from domain.models import Attention, Broadcast, Match, Table
 from domain.partner.queues import active_match
+from domain.plan import live as plan_live
 from domain.ports import UnitOfWork
 
 HISTORY = 20  # completed matches the typical duration looks back on
@@ -52,7 +53,8 @@ def typical_duration(completed: Iterable[Match], *, default: timedelta, history:
     return timedelta(seconds=median(d.total_seconds() for d in recent))
 
 
-def court_times(*, active: Match | None, queue: Sequence[Match], typical: timedelta, now: datetime) -> CourtTimes:
+def court_times(*, active: Match | None, queue: Sequence[Match], typical: timedelta, now: datetime,
+                planned_for: Callable[[Match], datetime | None] = lambda _: None) -> CourtTimes:
     """Expected end of the active match, estimated start of each queued one, and whether the court needs attention."""
     expected_end: datetime | None = None
     attention: Attention | None = None
@@ -65,7 +67,7 @@ def court_times(*, active: Match | None, queue: Sequence[Match], typical: timede
         attention = Attention.WAITING
     starts: dict[str, datetime] = {}
     moment = expected_end or now
-    waiting = [(m.id, parse_iso(m.not_before) if m.not_before else None) for m in queue]
+    waiting = [(m.id, _later(parse_iso(m.not_before) if m.not_before else None, planned_for(m))) for m in queue]
     while waiting:  # as start-next does: the first match in queue order whose time has come (§9a, §14)
         index = next((i for i, (_, at) in enumerate(waiting) if at is None or at <= moment), None)
         if index is None:  # every waiting match has a later time: the court waits for the earliest
@@ -79,7 +81,7 @@ def court_times(*, active: Match | None, queue: Sequence[Match], typical: timede
 
 def pool_starts(*, courts_free: Mapping[str, datetime], pool: Sequence[Match], typical: timedelta,
                 now: datetime, courts_of: Callable[[Match], Collection[str] | None] = lambda _: None,
-                ) -> dict[str, datetime]:
+                planned_for: Callable[[Match], datetime | None] = lambda _: None) -> dict[str, datetime]:
     """When each match of a court pool (§13) should start: in pool order (start-next's), each takes the court it
     may use (`courts_of`: its draw's `tableIDs`, None for any) that comes free first after its own queue, for one
     typical match, and waits for its own time (`notBefore`). A match no court may take gets no estimate. Blocks
@@ -93,11 +95,17 @@ def pool_starts(*, courts_free: Mapping[str, datetime], pool: Sequence[Match], t
             continue
         court = min(usable, key=lambda c: free[c])  # the first court to come free; ties: the broadcast's order
         moment = free[court]
-        if match.not_before and parse_iso(match.not_before) > moment:
-            moment = parse_iso(match.not_before)
+        at = _later(parse_iso(match.not_before) if match.not_before else None, planned_for(match))
+        if at is not None and at > moment:
+            moment = at
         starts[match.id] = moment
         free[court] = moment + typical
     return starts
+
+
+def _later(first: datetime | None, second: datetime | None) -> datetime | None:
+    """The later of two optional moments: a schedule's `notBefore` and a planned start (§20)."""
+    return max((m for m in (first, second) if m is not None), default=None)
 
 
 class Estimator:
@@ -108,6 +116,20 @@ class Estimator:
         self.now = now
         self.default = timedelta(minutes=default_minutes)
         self._typical: dict[str, timedelta] = {}
+        self._broadcasts: dict[str, Broadcast | None] = {}
+
+    def planned_for(self, broadcast_id: str) -> Callable[[Match], datetime | None]:
+        """A match's planned start in its broadcast's order of play (§20: estimates are the later of the planned
+        start and the court's real free time)."""
+        if broadcast_id not in self._broadcasts:
+            self._broadcasts[broadcast_id] = self.uow.broadcasts.get(broadcast_id)
+        broadcast = self._broadcasts[broadcast_id]
+
+        def start(match: Match) -> datetime | None:
+            found = plan_live.planned(broadcast, match)
+            return found[1] if found is not None else None
+
+        return start
 
     def _recent(self, table_id: str) -> list[Match]:
         """The table's latest completed matches, enough to hold its last `HISTORY` real durations (or all it has):
@@ -130,7 +152,8 @@ class Estimator:
 
     def court(self, table: Table, *, active: Match | None, queue: Sequence[Match]) -> CourtTimes:
         """The court's times, given its active match and queue as the caller already read them."""
-        return court_times(active=active, queue=queue, typical=self.typical(table.broadcast_id), now=self.now)
+        return court_times(active=active, queue=queue, typical=self.typical(table.broadcast_id), now=self.now,
+                           planned_for=self.planned_for(table.broadcast_id))
 
     def pool(self, broadcast_id: str, pool: Sequence[Match],
              courts_of: Callable[[Match], Collection[str] | None] = lambda _: None) -> dict[str, str]:
@@ -144,7 +167,8 @@ class Estimator:
             times = self.court(table, active=active_match(self.uow, table.id), queue=self.uow.matches.queue(table.id))
             last = max(times.starts.values(), default=None)
             courts_free[table.id] = last + typical if last is not None else times.expected_end or self.now
-        starts = pool_starts(courts_free=courts_free, pool=pool, typical=typical, now=self.now, courts_of=courts_of)
+        starts = pool_starts(courts_free=courts_free, pool=pool, typical=typical, now=self.now, courts_of=courts_of,
+                             planned_for=self.planned_for(broadcast_id))
         return {match_id: iso(moment) for match_id, moment in starts.items()}
 
     def starts(self, table: Table) -> dict[str, str]:

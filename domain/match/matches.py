@@ -30,6 +30,7 @@ from domain.pagination import paginate
 from domain.partner import queues
 from domain.partner.cancellations import match_cancelled
 from domain.partner.queues import SIDES
+from domain.plan import live as plan_live
 from domain.ports import UnitOfWork
 from domain.views import Reader
 
@@ -347,7 +348,8 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
     if table is None or table.account_id != account_id:
         raise NotFound(f"No table '{table_id}'.")
     _require_free_table(uow, table_id)
-    candidates = next_candidates(uow, table_id) + draw_pool.pool_for_table(uow, table)
+    candidates = plan_live.follow_plan(uow.broadcasts.get(table.broadcast_id), table_id,
+                                       next_candidates(uow, table_id) + draw_pool.pool_for_table(uow, table), now=now)
     if not candidates:
         raise Conflict(f"No match is waiting on table '{table_id}' or in the court pool.", code="queue_empty")
     availability = Availability(uow, account_id=account_id, now=now)

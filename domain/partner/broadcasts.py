@@ -30,6 +30,7 @@ from domain.match.scoring import Scoring
 from domain.models import POOL, Broadcast, Match, MatchStatus, ScoringSource, Table
 from domain.names import stored_name
 from domain.pagination import paginate
+from domain.plan import settings as plan_settings
 from domain.ports import UnitOfWork
 from domain.public import outputs
 
@@ -73,6 +74,7 @@ class BroadcastChange:
     self_report: bool = UNSET
     self_report_confirm_minutes: int = UNSET
     scoring: Scoring | None = UNSET  # None: back to the server's format
+    plan: dict[str, Any] = UNSET  # the order of play's settings (contract §20), replaced whole
 
 
 def event_day(broadcast: Broadcast) -> dict[str, Any]:
@@ -265,6 +267,10 @@ def patch_broadcast(
         broadcast.scoreboard_ids = change.scoreboard_ids
     if given(change.tables):
         _configure_courts(uow, broadcast, change.tables, now=now, cancelled=cancelled)
+    if given(change.plan):
+        draw_ids = {d.id for d in uow.draws.find(account_id=account_id, broadcast_id=broadcast.id)}
+        broadcast.plan = plan_settings.checked(change.plan, broadcast=broadcast, draw_ids=draw_ids)
+        plan_settings.note_published(broadcast)
     settings_before = event_day(broadcast)
     if given(change.require_check_in):
         broadcast.require_check_in = change.require_check_in

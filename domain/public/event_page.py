@@ -32,9 +32,18 @@ from domain.models import Broadcast, Link, Match, MatchStatus, Table
 from domain.names import name_key
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
+from domain.plan import live as plan_live
+from domain.plan.published import Planned, Published
 from domain.ports import UnitOfWork
 from domain.public import links, outputs
-from domain.public.feeds import CardSide, CourtNowFeed, EventFeed, MatchCardFeed, PagePerson, PersonFeed
+from domain.public.feeds import (
+    CardSide,
+    CourtNowFeed,
+    EventFeed,
+    MatchCardFeed,
+    PagePerson,
+    PersonFeed,
+)
 
 KIND = "event"
 PREFIX = "evt"
@@ -44,6 +53,7 @@ RESULTS = 200  # newest results the page carries
 
 # Draw reads of a broadcast for the page (contract §13): `broadcast_draws` (tests may pass their own).
 DrawReads = Callable[[UnitOfWork, Broadcast], list[dict[str, Any]]]
+OrderRead = Callable[[UnitOfWork, Broadcast], Published | None]  # the published order of play (§20)
 
 
 def broadcast_draws() -> DrawReads:
@@ -149,6 +159,7 @@ class MatchCard:
     started_on: str | None
     completed_on: str | None
     pool: bool | None = None
+    plan: Planned | None = None  # its published planned time and court (§20), while it is pending
 
 
 def card_json(card: MatchCard, *, side: str | None = None) -> MatchCardFeed:
@@ -165,13 +176,17 @@ def card_json(card: MatchCard, *, side: str | None = None) -> MatchCardFeed:
     }
     if card.pool is not None:
         shown["pool"] = card.pool
+    if card.plan is not None:
+        shown["plannedOn"] = card.plan.planned_on
+        shown["plannedCourt"] = card.plan.court
+        shown["timeChanged"] = card.plan.time_changed
     if side is not None:
         shown["side"] = side
     return shown
 
 
 def card_of(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None,
-            pool: bool | None = None) -> MatchCard:
+            pool: bool | None = None, plan: Planned | None = None) -> MatchCard:
     """The card of a match, built once from its public state (`outputs.match_state`)."""
     state = outputs.match_state(uow, match)
     # a walkover or retirement (§14) is decided by `winner_side`, not by who leads on games
@@ -187,7 +202,7 @@ def card_of(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str
         # "w/o" or "ret." beside the winner's name (issue 35: a walkover looked like a 0-0 result), else None
         result=RESULT_MARKS.get(match.result_type) if match.result_type else None,
         estimated_start_on=estimate, called_on=match.called_on if match.status == MatchStatus.PENDING else None,
-        started_on=match.started_on, completed_on=match.completed_on, pool=pool,
+        started_on=match.started_on, completed_on=match.completed_on, pool=pool, plan=plan,
     )
 
 
@@ -204,6 +219,7 @@ class CourtNow:
     match: MatchCard | None
     called: tuple[MatchCard, ...]
     up_next: tuple[MatchCard, ...]
+    late: str | None = None  # "Court 3: 25 min late" against the published plan (§20)
 
 
 @dataclass(frozen=True)
@@ -217,17 +233,27 @@ class PageState:
     draws: list[dict[str, Any]]
     results: tuple[MatchCard, ...]
     people: tuple[PagePerson, ...]
+    order_of_play: list[dict[str, Any]] | None = None  # the published order of play (§20); None: not published
 
 
 def event_json(state: PageState) -> EventFeed:
     """The page's state as `/event/{key}/state` serves it (contract §15, without `version`)."""
-    courts: list[CourtNowFeed] = [
-        {"label": court.label, "match": None if court.match is None else card_json(court.match),
-         "called": [card_json(c) for c in court.called], "upNext": [card_json(c) for c in court.up_next]}
-        for court in state.courts]
-    return {"event": {"name": state.name}, "courts": courts,
-            "waiting": {"matches": [card_json(c) for c in state.waiting], "more": state.more_waiting},
-            "draws": state.draws, "results": [card_json(c) for c in state.results], "people": list(state.people)}
+    published = state.order_of_play is not None
+    courts: list[CourtNowFeed] = []
+    for court in state.courts:
+        shown: CourtNowFeed = {
+            "label": court.label, "match": None if court.match is None else card_json(court.match),
+            "called": [card_json(c) for c in court.called], "upNext": [card_json(c) for c in court.up_next]}
+        if published:
+            shown["late"] = court.late
+        courts.append(shown)
+    feed: EventFeed = {
+        "event": {"name": state.name}, "courts": courts,
+        "waiting": {"matches": [card_json(c) for c in state.waiting], "more": state.more_waiting},
+        "draws": state.draws, "results": [card_json(c) for c in state.results], "people": list(state.people)}
+    if state.order_of_play is not None:  # only once published
+        feed["orderOfPlay"] = state.order_of_play
+    return feed
 
 
 def _names_of(card: MatchCard) -> Iterable[tuple[int, str, str | None]]:
@@ -238,29 +264,43 @@ def _names_of(card: MatchCard) -> Iterable[tuple[int, str, str | None]]:
 
 
 def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator,
-                   draws: DrawReads | None = None) -> Snapshot:
+                   draws: DrawReads | None = None, order: OrderRead | None = None) -> Snapshot:
     """The page's state (contract §15 feed without `version`, which the caller adds) and each person's matches."""
     courts: list[CourtNow] = []
     cards: list[MatchCard] = []
+    free_at: dict[str, tuple[datetime, list[Match]]] = {}  # court -> when it is free, its queue (§20 delays)
+    published = order(uow, broadcast) if order is not None else None  # the order of play (§20), once published
+    plans = published.by_match if published is not None else {}
+
+    def card_for(match: Match, table: Table | None, *, estimate: str | None, pool: bool | None = None) -> MatchCard:
+        planned = plans.get(match.id) if match.status == MatchStatus.PENDING else None
+        return card_of(uow, match, table, estimate=estimate, pool=pool, plan=planned)
+
     for table in (t for t in (uow.tables.get(tid) for tid in broadcast.table_ids) if t is not None):
         active = active_match(uow, table.id)
         queue = uow.matches.queue(table.id)
-        starts = estimator.court(table, active=active, queue=queue).starts
-        now_card = None if active is None else card_of(uow, active, table, estimate=None)
-        queued = [card_of(uow, m, table, estimate=iso(starts[m.id]) if m.id in starts else None) for m in queue]
+        times = estimator.court(table, active=active, queue=queue)
+        starts = times.starts
+        now_card = None if active is None else card_for(active, table, estimate=None)
+        queued = [card_for(m, table, estimate=iso(starts[m.id]) if m.id in starts else None) for m in queue]
         courts.append(CourtNow(label=table.label, match=now_card, called=tuple(c for c in queued if c.called_on),
                                up_next=tuple(queued[:UP_NEXT])))
+        free_at[table.id] = (times.expected_end or estimator.now, queue)
         finished = uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)
-        done = [card_of(uow, m, table, estimate=None) for m in finished]
+        done = [card_for(m, table, estimate=None) for m in finished]
         cards += ([now_card] if now_card else []) + queued + done
     # a draw's matches without a court yet (the court pool) or decided there (a walkover): in "My matches" too
     pool = draw_pool.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
     decided = sorted(draw_pool.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
     pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow))
-    pooled = [card_of(uow, m, None, estimate=pool_starts.get(m.id), pool=m.status == MatchStatus.PENDING)
+    pooled = [card_for(m, None, estimate=pool_starts.get(m.id), pool=m.status == MatchStatus.PENDING)
               for m in [*pool, *decided]]
     cards += pooled
+    if published is not None:  # each court's delay against the published plan (§20)
+        courts = [dataclasses.replace(court, late=plan_live.late_text(court.label, plan_live.court_delay(
+            broadcast, table_id, free_at=free_at[table_id][0], upcoming=[*free_at[table_id][1], *pool])))
+            for court, table_id in zip(courts, free_at, strict=True)]
     results = sorted((c for c in cards if c.status == MatchStatus.COMPLETED),
                      key=lambda c: c.completed_on or "", reverse=True)
     people: dict[str, PagePerson] = {}
@@ -276,7 +316,8 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
     listed = sorted(people.values(), key=lambda p: (name_key(p["name"]), p["personID"]))
     state = PageState(name=broadcast.name, courts=tuple(courts), waiting=tuple(pooled[:min(WAITING, len(pool))]),
                       more_waiting=max(0, len(pool) - WAITING), draws=draws(uow, broadcast) if draws else [],
-                      results=tuple(results[:RESULTS]), people=tuple(listed))
+                      results=tuple(results[:RESULTS]), people=tuple(listed),
+                      order_of_play=published.days if published is not None else None)
     return Snapshot(state=event_json(state), people={pid: person_json(people[pid], mine[pid]) for pid in people})
 
 

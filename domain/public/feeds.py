@@ -107,7 +107,7 @@ class CardSide(TypedDict):
 
 class MatchCardFeed(TypedDict):
     """One match as the event page shows it, everywhere on the page; `pool` on the court pool's cards, `side`
-    ("a" or "b") on a person's own cards."""
+    ("a" or "b") on a person's own cards, the planned time once the order of play is published (§20)."""
 
     court: str | None
     status: MatchStatus
@@ -129,6 +129,9 @@ class MatchCardFeed(TypedDict):
     completedOn: str | None
     pool: NotRequired[bool]
     side: NotRequired[str]
+    plannedOn: NotRequired[str]
+    plannedCourt: NotRequired[str]
+    timeChanged: NotRequired[dict[str, str] | None]
 
 
 class CourtNowFeed(TypedDict):
@@ -138,6 +141,7 @@ class CourtNowFeed(TypedDict):
     match: MatchCardFeed | None
     called: list[MatchCardFeed]
     upNext: list[MatchCardFeed]
+    late: NotRequired[str | None]  # once the order of play is published (§20)
 
 
 class WaitingFeed(TypedDict):
@@ -164,6 +168,7 @@ class EventFeed(TypedDict):
     draws: list[dict[str, Any]]
     results: list[MatchCardFeed]
     people: list[PagePerson]
+    orderOfPlay: NotRequired[list[dict[str, Any]]]  # once published (§20)
 
 
 class PersonFeed(TypedDict):

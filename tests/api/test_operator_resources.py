@@ -26,7 +26,7 @@ def test_operator_creates_a_broadcast_managed_by_a_connection(operator: Api, par
     assert data["tableCount"] == 1
     assert [t["id"] for t in partner.get("/tables").json["data"]] == [data["tables"][0]["id"]]
     assert partner.get(f"/broadcasts/{data['id']}").json["data"] == {
-        k: v for k, v in data.items() if k not in ("managerConnectionID", "eventDay")}
+        k: v for k, v in data.items() if k not in ("managerConnectionID", "eventDay", "plan")}
 
 
 def test_operator_broadcast_without_manager_is_managed_by_the_house_connection(operator: Api, partner: Api) -> None:

@@ -58,8 +58,12 @@ def test_scoring_formats_lists_every_preset_with_its_object_and_words(operator: 
     listed = response.json["data"]
     assert [p["name"] for p in listed] == PRESET_KEYS
     by_name = {p["name"]: p for p in listed}
-    assert by_name["badminton"] == {"name": "badminton", "scoring": BADMINTON,
+    assert by_name["badminton"] == {"name": "badminton", "scoring": BADMINTON, "typicalMinutes": 40,
                                     "description": "Best of 3 games to 21, win by 2, 30 wins"}
+    assert {p["name"]: p["typicalMinutes"] for p in listed} == {  # contract §20's list
+        "badminton": 40, "badminton_15": 30, "table_tennis": 30, "table_tennis_7": 40, "squash": 45,
+        "pickleball": 30, "volleyball": 90, "beach_volleyball": 50, "tennis": 90, "tennis_match_tiebreak": 75,
+        "padel": 90, "padel_golden_point": 80}
     assert by_name["tennis"]["scoring"] == TENNIS
     assert by_name["volleyball"]["scoring"]["decidingGame"] == {"pointsToWin": 15, "winBy": 2, "cap": None}
     assert by_name["tennis_match_tiebreak"]["scoring"]["finalSet"] == "match_tiebreak"

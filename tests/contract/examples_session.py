@@ -294,6 +294,17 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     s.call("GET", f"/operator/draws?broadcastID={desk['id']}", op)
     s.call("GET", f"/operator/draws/{draw['id']}", op)
     s.call("GET", f"/operator/broadcasts/{desk['id']}/pool", op)
+    s.call("PATCH", f"/operator/broadcasts/{desk['id']}", op, {"plan": {
+        "days": [{"date": "2026-11-28", "start": "10:00", "end": "20:00"}], "matchMinutes": {"default": 30},
+        "dailyLimit": {"singles": 4}, "earlyMinutes": 10}})
+    s.call("POST", f"/operator/broadcasts/{desk['id']}/plan", op, {"keepPlaced": True})
+    planned = s.call("GET", f"/operator/broadcasts/{desk['id']}/plan", op)["data"]
+    first_slot = planned["days"][0]["courts"][0]["slots"][0]
+    later = draw["rounds"][-1]["drawMatches"][0]
+    s.call("POST", f"/operator/draw-matches/{later['id']}/plan", op,
+           {"tableID": planned["days"][0]["courts"][0]["tableID"], "plannedOn": first_slot["plannedOn"]})
+    s.call("POST", f"/operator/matches/{draw['rounds'][0]['drawMatches'][0]['matchID']}/plan", op,
+           {"tableID": planned["days"][0]["courts"][0]["tableID"], "plannedOn": "2026-11-28T16:00:00.000Z"})
     entry = draw["entries"][-1]["id"]
     s.call("POST", f"/operator/draws/{draw['id']}/entries/{entry}/withdraw", op)
     s.call("POST", f"/operator/draws/{draw['id']}/entries/{entry}/replace", op,

@@ -154,9 +154,24 @@ def obey_cross_field_rules(label: str, body: dict[str, Any], path_parameters: di
         body["removeExternalIDs"] = [i for i in body["removeExternalIDs"] if i not in upserted]
     for holder in [body, *(row for row in body.get("rows", []) if isinstance(row, dict))]:
         obey_format_rules(holder.get("scoring"))
+    obey_plan_rules(body.get("plan"))
     for name, items in body.items():  # bulk items, a list's players, a patch's upserts, a roster's teams
         if isinstance(items, list) and all(isinstance(item, dict) for item in items):
             body[name] = unique_items(items)
+
+
+def obey_plan_rules(plan: Any) -> None:
+    """Plan settings (§20) obey the rules between their fields (in place): each day once, ending after it starts,
+    on courts of the broadcast (the days' own courts are left out); match minutes per draw name draws of it."""
+    if not isinstance(plan, dict):
+        return
+    for index, day in enumerate(d for d in plan.get("days", []) if isinstance(d, dict)):
+        day.update({"date": f"2026-12-{index + 1:02d}", "start": "09:00", "end": "21:00"})
+        day.pop("tableIDs", None)
+    if isinstance(plan.get("matchMinutes"), dict):
+        plan["matchMinutes"] = {k: v for k, v in plan["matchMinutes"].items() if k == "default"}
+    for entry in (e for e in plan.get("notBefore", []) if isinstance(e, dict)):
+        entry["time"] = "2026-12-01T10:00"
 
 
 def obey_format_rules(scoring: Any) -> None:

@@ -129,6 +129,10 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
                                                         {"players": [{"manualName": "Cup One"}]},
                                                         {"players": [{"manualName": "Cup Two"}]}]})
     assert drawn.status_code == 201, drawn.json
+    planned = operator.patch(f"/operator/broadcasts/{house_id}", json={"plan": {  # the order of play (§20)
+        "days": [{"date": "2026-11-21", "start": "00:00", "end": "23:59"}], "published": True}})
+    assert planned.status_code == 200, planned.json
+    assert operator.post(f"/operator/broadcasts/{house_id}/plan", json={}).status_code == 200
     person = operator.get(f"/operator/broadcasts/{house_id}/people").json["data"][0]["personID"]
     assert operator.post(f"/operator/broadcasts/{house_id}/people/{person}/check-in",
                          json={"present": True}).status_code == 200

@@ -1,0 +1,90 @@
+"""Order of play (contract §20): the day's plan as a grid (courts as columns, times as rows), plan and re-plan,
+move a match to a court and time by hand with every conflict named and its severity, publish, print (A4)."""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+import streamlit as st
+
+from console.order_of_play import grid_frame, local, slots_of, sorted_conflicts, stamp
+from console.paper import print_button
+from console.ui import act, client, load, settings, show_flash
+
+st.title("Order of play")
+show_flash()
+api = client()
+zone = settings().zone()
+
+broadcasts = load(api.broadcasts)
+if broadcasts is not None and not broadcasts:
+    st.info("No broadcasts yet: create one on the Broadcasts page first.")
+elif broadcasts:
+    by_id = {b["id"]: b for b in broadcasts}
+    chosen = st.selectbox("Broadcast", list(by_id), key="plan_broadcast", format_func=lambda i: by_id[i]["name"])
+    broadcast = by_id[chosen]
+    current = broadcast.get("plan") or {}
+    days = current.get("days") or []
+
+    with st.expander("Plan settings", expanded=not days):
+        first = days[0] if days else {}
+        on = st.date_input("Day", value=date.fromisoformat(first["date"]) if first else date.today(), key="plan_day")
+        start = st.time_input("From", value=time.fromisoformat(first.get("start", "09:00")), key="plan_start")
+        end = st.time_input("Until", value=time.fromisoformat(first.get("end", "21:00")), key="plan_end")
+        minutes = st.number_input("Minutes per match (0: each format's typical minutes)", min_value=0, max_value=480,
+                                  step=5, value=int((current.get("matchMinutes") or {}).get("default", 0)),
+                                  key="plan_minutes")
+        if st.button("Save the settings", key="plan_save"):
+            body = {k: v for k, v in current.items() if k not in ("days", "matchMinutes")}
+            body["days"] = [{"date": on.isoformat(), "start": start.strftime("%H:%M"), "end": end.strftime("%H:%M")},
+                            *days[1:]]
+            if minutes:
+                body["matchMinutes"] = {**(current.get("matchMinutes") or {}), "default": int(minutes)}
+            act(api.set_plan_settings, chosen, body, done="Plan settings saved.")
+
+    left, middle, right = st.columns(3)
+    keep = left.toggle("Keep matches placed by hand", value=True, key="plan_keep")
+    if middle.button("Plan / re-plan", key="plan_go", type="primary", disabled=not days):
+        answer = act(api.plan, chosen, keep_placed=keep, done="Planned.", rerun=False)
+        if answer is not None:
+            st.session_state["plan_answer"] = answer
+            st.rerun()
+    published = bool(current.get("published"))
+    if right.button("Withdraw from the event page" if published else "Publish on the event page",
+                    key="plan_publish", disabled=not days):
+        act(api.set_plan_settings, chosen, {**current, "published": not published},
+            done="Withdrawn: the event page no longer shows the order of play." if published
+            else "Published: the event page shows the order of play.")
+    answer = st.session_state.pop("plan_answer", None)
+    if answer:
+        ends = ", ".join(f"{d['date']} ends {local(d['end'], zone):%H:%M}" for d in answer["days"] if d["end"])
+        st.success(f"{answer['placed']} matches placed. {ends}")
+        for row in answer["unplaced"]:
+            st.warning(f"Not placed: {row['reason']}")
+
+    grid = load(api.plan_grid, chosen)
+    if grid is not None:
+        conflicts = sorted_conflicts(grid["conflicts"])
+        st.subheader("Conflicts" if conflicts else "No conflicts")
+        for conflict in conflicts:
+            (st.error if conflict["severity"] == "error" else st.warning)(
+                f"{conflict['severity'].capitalize()}: {conflict['message']}")
+        for day in grid["days"]:
+            st.subheader(f"{date.fromisoformat(day['date']):%A %d %B %Y}")
+            st.dataframe(grid_frame(day, zone), hide_index=True, width="stretch")
+        slots = slots_of(grid, zone)
+        if slots:
+            with st.form("plan_move"):
+                st.markdown("**Move a match**")
+                picked = st.selectbox("Match", list(slots), key="move_match", format_func=lambda k: slots[k]["label"])
+                courts = {t["id"]: t["label"] for t in broadcast["tables"]}
+                court = st.selectbox("Court", list(courts), key="move_court", format_func=lambda t: courts[t])
+                when_day = st.date_input("Day", value=local(slots[picked]["plannedOn"], zone).date(), key="move_day")
+                when = st.time_input("Time", value=local(slots[picked]["plannedOn"], zone).time(), key="move_time",
+                                     step=300)
+                if st.form_submit_button("Move"):
+                    moved = act(api.move_planned, slots[picked], court, stamp(when_day, when, zone),
+                                done="Moved.", rerun=False)
+                    if moved is not None:
+                        st.rerun()
+        print_button(api, broadcast, "order-of-play")

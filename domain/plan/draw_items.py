@@ -1,0 +1,93 @@
+"""A draw's matches still to play, as items to plan (contract §20), read from the draw's public model.
+
+Every draw match that is not complete and will be a real match becomes an item, waiting ones included: a slot
+still open counts every entry that can still fill it (a match's winner or loser slot: every entry that can reach
+that match; a group's rank: every entry of the group). Byes (a slot that can never be filled) are no matches:
+what they feed waits on what fed them. A person is keyed by the person rule's name key (`domain.names`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
+from domain.names import name_key
+from domain.plan.model import Item
+
+PLAYED = (DrawMatchStatus.COMPLETE, DrawMatchStatus.BYE)
+
+
+@dataclass(frozen=True)
+class DrawItems:
+    items: list[Item]
+    names: dict[str, str]  # person key -> a name to show
+
+
+def _no_match(dm: DrawMatch) -> bool:
+    """Will never be a real match: a bye, or a slot that can never be filled."""
+    return dm.status == DrawMatchStatus.BYE or any(slot.closed for slot in dm.slots)
+
+
+def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, ...] | None = None,
+               label: Callable[[Draw, DrawMatch], str] | None = None) -> DrawItems:
+    """Items for every draw match of the draw still to be played (see the module's docstring)."""
+    withdrawn = {entry.id for entry in draw.entries if entry.withdrawn}
+    reach: dict[str, frozenset[str]] = {}  # draw match -> entries that can still play it
+
+    def entries_of(dm: DrawMatch) -> frozenset[str]:
+        if dm.id in reach:
+            return reach[dm.id]
+        reach[dm.id] = frozenset()  # a cycle cannot come from a draw; never loop on one
+        found: set[str] = set()
+        for slot in dm.slots:
+            if slot.entry_id is not None:
+                found.add(slot.entry_id)
+            elif slot.closed or slot.source is None:
+                continue
+            elif slot.source.draw_match_id is not None and slot.source.draw_match_id in draw.matches:
+                found |= entries_of(draw.matches[slot.source.draw_match_id])
+            elif slot.source.group is not None:
+                group = next((g for g in draw.groups if g.name == slot.source.group), None)
+                found |= set(group.entry_ids) if group is not None else set()
+        reach[dm.id] = frozenset(found - withdrawn)
+        return reach[dm.id]
+
+    def feeders_of(dm: DrawMatch) -> set[str]:
+        fed: set[str] = set()
+        for slot in dm.slots:
+            source = slot.source
+            if slot.entry_id is not None or source is None or source.draw_match_id is None:
+                continue
+            before = draw.matches.get(source.draw_match_id)
+            if before is None or before.status == DrawMatchStatus.COMPLETE:
+                continue
+            fed |= feeders_of(before) if _no_match(before) else {before.id}
+        return fed
+
+    names: dict[str, str] = {}
+    of_entry: dict[str, frozenset[str]] = {}  # entry -> its players' person keys, made once
+
+    def persons(entry_ids: frozenset[str]) -> frozenset[str]:
+        for entry_id in entry_ids - of_entry.keys():
+            keys = set()
+            for player in draw.entry(entry_id).players:
+                key = name_key(player.name)
+                names.setdefault(key, player.name)
+                keys.add(key)
+            of_entry[entry_id] = frozenset(keys)
+        return frozenset().union(*(of_entry[e] for e in entry_ids))
+
+    doubles = bool(draw.entries) and len(draw.entries[0].players) > 1
+    items = []
+    for index, dm in enumerate(draw.ordered_matches()):
+        if dm.status in PLAYED or _no_match(dm):
+            continue
+        known = frozenset(dm.entry_ids())
+        if known & withdrawn:  # a walkover as soon as it is ready: nothing to play
+            continue
+        items.append(Item(
+            key=dm.id, minutes=minutes, persons=persons(entries_of(dm)), known=persons(known), doubles=doubles,
+            courts=courts, feeders=tuple(sorted(feeders_of(dm))), stage=f"{draw.id}/{dm.stage}",
+            round=dm.round_number, order=order + index, label=label(draw, dm) if label else dm.id))
+    return DrawItems(items=items, names=names)

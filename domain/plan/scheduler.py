@@ -1,0 +1,206 @@
+"""The planner (contract §20): a greedy list scheduler by critical path.
+
+Items become eligible once everything before them (their feeders, and every item of the previous round of their
+draw's stage) is placed; of the eligible ones the item with the longest chain of work still behind it goes first
+(ties: the stable `order`), at the earliest time any court it may use has room for it on some day, its persons
+are free and rested, and daily limits and not-before hold. Placing into gaps is allowed: each rule is checked
+against everything already placed in both directions, so a later choice never breaks an earlier one. An item that
+finds no room on any day is left unplaced with the reason in words (never placed outside a day); items behind it
+are then unplaced too.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Iterable
+
+from domain.plan.model import Day, Item, Plan, Problem, Slot
+
+
+def predecessors(problem: Problem) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Per item: its feeders in the problem, and the items of the previous round of its stage."""
+    keys = {item.key for item in problem.items}
+    by_round: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for item in problem.items:
+        if item.stage is not None:
+            by_round[(item.stage, item.round)].append(item.key)
+    feeders: dict[str, tuple[str, ...]] = {}
+    earlier: dict[str, tuple[str, ...]] = {}
+    for item in problem.items:
+        feeders[item.key] = tuple(k for k in item.feeders if k in keys and k != item.key)
+        earlier[item.key] = tuple(by_round.get((item.stage, item.round - 1), ())) if item.stage is not None else ()
+    return feeders, earlier
+
+
+def tails(problem: Problem) -> dict[str, int]:
+    """Per item: the longest chain of minutes from its start to the end of everything that must follow it."""
+    feeders, earlier = predecessors(problem)
+    after: dict[str, list[tuple[str, bool]]] = defaultdict(list)  # key -> (successor, fed by it)
+    for key, fed_by in feeders.items():
+        for pred in fed_by:
+            after[pred].append((key, True))
+    for key, before in earlier.items():
+        for pred in before:
+            after[pred].append((key, False))
+    minutes = {item.key: item.minutes for item in problem.items}
+    memo: dict[str, int] = {}
+    visiting: set[str] = set()
+
+    def tail(key: str) -> int:
+        if key in memo:
+            return memo[key]
+        if key in visiting:  # a cycle cannot come from draws; never loop on one
+            return minutes[key]
+        visiting.add(key)
+        best = minutes[key]
+        for succ, fed in after[key]:
+            best = max(best, minutes[key] + problem.rest + tail(succ) if fed else tail(succ))
+        visiting.discard(key)
+        memo[key] = best
+        return best
+
+    return {item.key: tail(item.key) for item in problem.items}
+
+
+class _Board:
+    """What is placed so far: each court's and each person's busy intervals (sorted), and daily counts."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.courts: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.persons: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.counts: dict[tuple[str, str, str], int] = defaultdict(int)  # (person, date, kind) -> matches
+
+    def day_of(self, slot: Slot) -> Day | None:
+        for day in self.problem.days:
+            if day.start <= slot.start < day.end:
+                return day
+        return None
+
+    def add(self, item: Item, slot: Slot) -> None:
+        bisect.insort(self.courts[slot.court], (slot.start, slot.end))
+        for person in item.persons:
+            bisect.insort(self.persons[person], (slot.start, slot.end))
+        day = self.day_of(slot)
+        if day is not None:
+            for person in item.known:
+                self.counts[(person, day.date, "doubles" if item.doubles else "singles")] += 1
+                self.counts[(person, day.date, "total")] += 1
+
+    def within_limits(self, item: Item, day: Day) -> bool:
+        limits = self.problem.limits
+        kind = "doubles" if item.doubles else "singles"
+        kind_limit = limits.doubles if item.doubles else limits.singles
+        for person in item.known:
+            if kind_limit is not None and self.counts[(person, day.date, kind)] >= kind_limit:
+                return False
+            if limits.total is not None and self.counts[(person, day.date, "total")] >= limits.total:
+                return False
+        return True
+
+    def court_free(self, court: str, start: int, end: int) -> bool:
+        return all(e <= start or s >= end for s, e in self.courts[court])
+
+    def persons_free(self, item: Item, start: int, end: int) -> bool:
+        rest = self.problem.rest
+        return all(e + rest <= start or end + rest <= s for person in item.persons for s, e in self.persons[person])
+
+    def candidates(self, item: Item, court: str, earliest: int) -> list[int]:
+        """Start times worth trying on a court: the earliest, and every end of a court's or a person's match."""
+        times = {earliest}
+        times.update(e for _, e in self.courts[court] if e > earliest)
+        rest = self.problem.rest
+        for person in item.persons:
+            times.update(e + rest for _, e in self.persons[person] if e + rest > earliest)
+        return sorted(times)
+
+
+def _earliest(problem: Problem, item: Item, slots: dict[str, Slot], feeders: Iterable[str],
+              earlier: Iterable[str]) -> int:
+    """The earliest start the item's own rules allow, before courts and other items are looked at."""
+    start = problem.now
+    for key in feeders:
+        start = max(start, slots[key].end + problem.rest)
+    for key in earlier:
+        start = max(start, slots[key].start)
+    for person in item.persons:
+        start = max(start, problem.free_from.get(person, start), problem.not_before.get(person, start))
+    return start
+
+
+def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot | str:
+    """The earliest slot on any day and court for the item, or why there is none."""
+    usable = False
+    limited = False
+    best: Slot | None = None
+    for day in sorted(problem.days, key=lambda d: d.start):
+        courts = [c for c in day.courts if item.courts is None or c in item.courts]
+        if not courts:
+            continue
+        usable = True
+        if best is not None and best.start <= day.start:
+            break
+        if not board.within_limits(item, day):
+            limited = True
+            continue
+        for court in courts:
+            for start in board.candidates(item, court, max(earliest, day.start)):
+                end = start + item.minutes
+                if end > day.end or (best is not None and start >= best.start):
+                    break
+                if board.court_free(court, start, end) and board.persons_free(item, start, end):
+                    best = Slot(court, start, end)
+                    break
+    if best is not None:
+        return best
+    if not usable:
+        return "none of the courts it may use plays on a planned day"
+    if limited:
+        return "a player's daily limit is reached on every day with room"
+    return f"no court has {item.minutes} free minutes left on any planned day"
+
+
+def plan(problem: Problem) -> Plan:
+    """Place every item of the problem that is neither fixed nor pinned (see the module's docstring)."""
+    feeders, earlier = predecessors(problem)
+    tail = tails(problem)
+    items = {item.key: item for item in problem.items}
+    board = _Board(problem)
+    slots: dict[str, Slot] = {}
+    for key, slot in [*problem.fixed.items(), *problem.pinned.items()]:
+        if key in items and key not in slots:
+            slots[key] = slot
+            board.add(items[key], slot)
+    unplaced: dict[str, str] = {}
+    waiting = [item for item in problem.items if item.key not in slots]
+    placed = 0
+    while waiting:
+        eligible: list[Item] = []
+        still: list[Item] = []
+        for item in waiting:
+            before = (*feeders[item.key], *earlier[item.key])
+            if any(k in unplaced for k in feeders[item.key]):
+                unplaced[item.key] = "a match that feeds it could not be placed"
+            elif any(k in unplaced for k in earlier[item.key]):
+                unplaced[item.key] = "a match of the round before could not be placed"
+            elif all(k in slots for k in before):
+                eligible.append(item)
+            else:
+                still.append(item)
+        if not eligible:
+            for item in still:  # only a cycle of feeders leaves items neither eligible nor blocked
+                if item.key not in unplaced:
+                    unplaced[item.key] = "its feeders form a cycle"
+            break
+        chosen = min(eligible, key=lambda it: (-tail[it.key], it.order, it.key))
+        waiting = [it for it in waiting if it.key != chosen.key and it.key not in unplaced]
+        found = _place(problem, board, chosen, _earliest(problem, chosen, slots, feeders[chosen.key],
+                                                         earlier[chosen.key]))
+        if isinstance(found, str):
+            unplaced[chosen.key] = found
+        else:
+            slots[chosen.key] = found
+            board.add(chosen, found)
+            placed += 1
+    return Plan(slots=slots, unplaced=unplaced, placed=placed)

@@ -1,0 +1,69 @@
+"""The console's Order of play page (contract §20) over a real server: settings saved from the page, plan, the grid
+with courts as columns and times as rows, a match moved into a conflict that is then named with its severity,
+publish, and the A4 print view with one page per day."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, time, timedelta
+from zoneinfo import ZoneInfo
+
+from streamlit.testing.v1 import AppTest
+
+from console.order_of_play import grid_frame, slot_words, sorted_conflicts, stamp
+from tests.console.conftest import Operator, texts
+from tests.console.test_draws_page import running_draw
+
+Console = Callable[[str], AppTest]
+TOMORROW = date.today() + timedelta(days=1)
+
+
+def test_plan_move_into_a_conflict_publish_and_print(console: Console, operator_api: Operator) -> None:
+    broadcast, draw = running_draw(operator_api)
+    app = console("views/order_of_play.py")
+    app.date_input(key="plan_day").set_value(TOMORROW)
+    app.time_input(key="plan_start").set_value(time(10, 0))
+    app.number_input(key="plan_minutes").set_value(30)
+    app.button(key="plan_save").click().run()
+    assert not app.exception, app.exception
+    assert "Plan settings saved." in texts(app, "success")
+    app.button(key="plan_go").click().run()
+    assert not app.exception, app.exception
+    assert any(t.startswith("3 matches placed.") for t in texts(app, "success"))
+    frame = app.dataframe[0].value
+    assert list(frame.columns) == ["Time", "Court 1", "Court 2"]
+    assert list(frame["Time"]) == ["10:00", "10:30"]
+    assert "No conflicts" in [h.value for h in app.subheader]
+    final = next(dm for rnd in draw["rounds"] for dm in rnd["drawMatches"] if dm["status"] == "waiting")
+    app.selectbox(key="move_match").set_value(final["id"])
+    app.selectbox(key="move_court").set_value(broadcast["tables"][0]["id"])
+    app.time_input(key="move_time").set_value(time(10, 0))
+    app.button(key="FormSubmitter:plan_move-Move").click().run()
+    assert not app.exception, app.exception
+    errors = texts(app, "error")
+    assert any(e.startswith("Error: Court 1 has two matches at 10:00") for e in errors), errors
+    assert any("starts before" in e for e in errors)
+    assert any(w.startswith("Warning: ") and "may be due on two courts" in w for w in texts(app, "warning"))
+    app.button(key="plan_publish").click().run()
+    assert not app.exception, app.exception
+    read = next(b for b in operator_api.data("GET", "/operator/broadcasts") if b["id"] == broadcast["id"])
+    assert read["plan"]["published"] is True and read["plan"]["matchMinutes"] == {"default": 30}
+    sheet = operator_api.server.operator_call("GET", f"/operator/broadcasts/{broadcast['id']}/print/order-of-play")
+    assert sheet.status_code == 200 and sheet.headers["Content-Type"].startswith("text/html")
+    page = sheet.text
+    assert page.count('<section class="sheet">') == 1 and "<th>Court 1</th><th>Court 2</th>" in page
+    assert '<td class="time">10:00</td>' in page and "<script" not in page and "To be decided v To be decided" in page
+
+
+def test_the_grid_words_and_times() -> None:
+    zone = ZoneInfo("Europe/Berlin")
+    day = {"date": "2026-11-21", "courts": [
+        {"tableID": "t1", "label": "Court 1", "slots": [
+            {"plannedOn": "2026-11-21T09:00:00.000Z", "names": ["Ann", "Bo"], "event": "Open", "round": "Final"}]},
+        {"tableID": "t2", "label": "Court 2", "slots": []}]}
+    frame = grid_frame(day, zone)
+    assert frame.to_dict("records") == [{"Time": "10:00", "Court 1": "Ann v Bo · Open · Final", "Court 2": ""}]
+    assert slot_words({"names": ["A", "B"], "event": None, "round": None}) == "A v B"
+    assert stamp(date(2026, 11, 21), time(10, 40), zone) == "2026-11-21T09:40:00Z"
+    assert [c["severity"] for c in sorted_conflicts([{"severity": "warning"}, {"severity": "error"}])] == [
+        "error", "warning"]
