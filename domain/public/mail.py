@@ -1,5 +1,6 @@
-"""Players' mail (contract §21): a call-up email to each player with an address, queued in the unit of work that
-calls the match and sent later by the scheduler (never on the request path), retried like a webhook.
+"""Players' mail (contract §21): a call-up email to each player with an address, and one when a published planned
+time moves by more than 15 minutes (`queue_time_moved`), queued in the unit of work that calls the match (or moves
+it) and sent later by the scheduler (never on the request path), retried like a webhook.
 
 A message is a record of its own (`MailMessage`, table `mail`): queuing or attempting one never rewrites its
 broadcast. `status` is `pending` (not sent yet), `failing` (the last attempt failed; retried on the schedule until
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from domain.clock import iso
@@ -57,6 +58,24 @@ def _addresses(uow: UnitOfWork, match: Match) -> dict[str, str]:
     return found
 
 
+def _side_names(uow: UnitOfWork, match: Match) -> dict[str, str]:
+    """Each side's name as the match shows it ("Ann Lee", "Ann Lee / Cy Day"; "TBD" for a side not known yet)."""
+    shown = queues.side_names(match, queues.player_list_of(uow, match))
+
+    def team(*slots: str) -> str:
+        named = [shown.get(slot) or (match.participants.get(slot) or {}).get("manualName") for slot in slots]
+        return side_name(named) or "TBD"
+
+    return {"a": team("playerA", "playerA2"), "b": team("playerB", "playerB2")}
+
+
+def _page_url(uow: UnitOfWork, broadcast: Broadcast, name: str, *, setup: MailSetup, now: datetime) -> str:
+    """The person's own page (their link made on first use)."""
+    link = personal.personal_link(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id,
+                                  person_id=person_id(broadcast.id, name), now=now)
+    return str(personal.personal_view(link, root=setup.root)["url"])
+
+
 def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datetime) -> int:
     """Queue "Called to Court 3 – Ann Lee v Bo Kim" with their personal link for each player with an email;
     how many."""
@@ -64,22 +83,53 @@ def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datet
     broadcast = uow.broadcasts.get(table.broadcast_id) if table else None
     if table is None or broadcast is None:
         return 0
-    shown = queues.side_names(match, queues.player_list_of(uow, match))
-
-    def team(*slots: str) -> str:
-        named = [shown.get(slot) or (match.participants.get(slot) or {}).get("manualName") for slot in slots]
-        return side_name(named) or "TBD"
-
-    names = {"a": team("playerA", "playerA2"), "b": team("playerB", "playerB2")}
+    names = _side_names(uow, match)
     title = f"Called to {table.label} – {names['a']} v {names['b']}"
     queued = 0
     for name, address in _addresses(uow, match).items():
-        pid = person_id(broadcast.id, name)
-        link = personal.personal_link(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id,
-                                      person_id=pid, now=now)
-        url = personal.personal_view(link, root=setup.root)["url"]
+        url = _page_url(uow, broadcast, name, setup=setup, now=now)
         body = (f"{name},\n\nyou are called to {table.label} now: {names.get('a')} v {names.get('b')}"
                 f" ({broadcast.name}).\n\nYour page: {url}\n")
+        _queue(uow, broadcast, to=address, subject=title, body=body, now=now)
+        queued += 1
+    return queued
+
+
+MOVED_MINUTES = 15  # a published planned time moving by more than this mails the players (§21)
+
+
+def _broadcast_of(uow: UnitOfWork, match: Match) -> Broadcast | None:
+    """The match's broadcast: its court's, or (in the court pool) its draw's."""
+    table = uow.tables.get(match.table_id) if match.table_id else None
+    if table is not None:
+        return uow.broadcasts.get(table.broadcast_id)
+    draw = uow.draws.get(match.draw_id) if match.draw_id else None
+    return uow.broadcasts.get(draw.broadcast_id) if draw is not None else None
+
+
+def queue_time_moved(uow: UnitOfWork, *, match_id: str, old: datetime, new: datetime, now: datetime,
+                     setup: MailSetup, zone: tzinfo = UTC, court: str | None = None) -> int:
+    """Queue "Time changed – Ann Lee v Bo Kim now 10:40" with their personal link for each player of the match
+    with an email, when its published planned time (§20) moved by more than 15 minutes; how many (0 for a smaller
+    move, an unknown match, or a match of no broadcast). Times are written in `zone` (the event's time zone,
+    `COURTSIDE_TIME_ZONE`); `court` names the planned court when known. The caller calls it for a published plan
+    only, in the unit of work that moves the time (mail is sent later by the scheduler)."""
+    if abs(new - old) <= timedelta(minutes=MOVED_MINUTES):
+        return 0
+    match = uow.matches.get(match_id)
+    broadcast = _broadcast_of(uow, match) if match is not None else None
+    if match is None or broadcast is None:
+        return 0
+    names = _side_names(uow, match)
+    was, now_at = old.astimezone(zone), new.astimezone(zone)
+    when = now_at.strftime("%H:%M") if now_at.date() == was.date() else now_at.strftime("%a %d %b %H:%M")
+    title = f"Time changed – {names['a']} v {names['b']} now {when}"
+    where = f" on {court}" if court else ""
+    queued = 0
+    for name, address in _addresses(uow, match).items():
+        url = _page_url(uow, broadcast, name, setup=setup, now=now)
+        body = (f"{name},\n\nthe time of your match {names['a']} v {names['b']} ({broadcast.name}) changed: "
+                f"not before {when}{where}, instead of {was.strftime('%H:%M')}.\n\nYour page: {url}\n")
         _queue(uow, broadcast, to=address, subject=title, body=body, now=now)
         queued += 1
     return queued
