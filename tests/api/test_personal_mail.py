@@ -190,3 +190,12 @@ def test_a_time_moved_to_another_day_names_the_day_and_unknown_matches_mail_nobo
     assert queued["subject"] == "Time changed – Ann Lee v Bo Kim now Sun 29 Nov 09:00"
     assert time_moved(app, "mat_nobody", AT_10, AT_10 + timedelta(hours=1)) == 0
     assert len(operator.get("/operator/mail").json["data"]) == 1
+
+
+def test_a_deleted_broadcast_takes_its_mail_with_it(operator: Api, inbox: tuple[Inbox, int]) -> None:
+    broadcast, match = day_with_members(operator)
+    assert operator.post(f"/operator/matches/{match['id']}/call").status_code == 200
+    assert len(operator.get("/operator/mail").json["data"]) == 1
+    assert operator.delete(f"/operator/broadcasts/{broadcast['id']}").status_code == 200
+    assert operator.get("/operator/mail").json["data"] == []
+    assert operator.get("/operator/mail", query_string={"broadcastID": broadcast["id"]}).status_code == 404
