@@ -146,7 +146,7 @@ def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator) -> list
     """Every match of the broadcast with its card and each side's personIDs."""
     carded = []
     for match, table, estimate in _matches(uow, broadcast, estimator):
-        card = match_card(uow, match, table, estimate=estimate)
+        card = match_card(uow, match, table, estimate=estimate) | {"bestOf": scoring.format_of(match).best_of}
         sides = [frozenset(person_id_of(broadcast.id, name) for name in side["names"] if name)
                  for side in card["sides"]] + [frozenset(), frozenset()]
         carded.append(Carded(match, card, (sides[0], sides[1])))
@@ -155,7 +155,8 @@ def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator) -> list
 
 def person_matches(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator,
                    view: BroadcastView | None = None) -> list[tuple[Match, dict[str, Any]]]:
-    """The person's matches with their cards (§15's card plus `matchID`, `side` and `plannedOn`)."""
+    """The person's matches with their cards (§15's card plus `matchID`, `side`, `plannedOn` and `bestOf`: the most
+    games or sets the match has, the rows of the page's report form)."""
     found = []
     for item in view.matches if view is not None else _carded(uow, broadcast, estimator):
         side = "a" if person_id in item.sides[0] else "b" if person_id in item.sides[1] else None

@@ -244,3 +244,11 @@ def test_the_sign_in_sheet_carries_each_persons_link(day: Day) -> None:
     assert html.index("Bo Kim") < html.index("Ann Lee")
     link = day.link("Ann Lee")["url"]  # the link the QR was made of stays the person's link
     assert day.state(link).status_code == 200
+
+
+def test_a_card_says_how_many_games_its_match_may_have(day: Day) -> None:
+    """The page's report form has one row per game (or set) the match may have: a best of 5 needs 5."""
+    day.match("Ann Lee", "Bo Kim", bestOf=5)
+    day.match("Ann Lee", "Cy Day", bestOf=1, table=1)
+    url = day.link("Ann Lee")["url"]
+    assert sorted(card["bestOf"] for card in day.data(url)["next"]) == [1, 5]

@@ -110,6 +110,7 @@ def test_two_players_are_called_one_reports_the_other_confirms_and_the_console_s
     click(desk, "Start next: Ann Lee vs Bo Kim")
     expect(desk.get_by_text("Started Ann Lee vs Bo Kim on Court 3.")).to_be_visible()
     expect(ann.locator("#current")).to_contain_text("Bo Kim", timeout=6_000)
+    expect(ann.locator("#current form.score .game")).to_have_count(1)  # a best of one game: one row
     ann.fill("#current input[name=a0]", "11")
     ann.fill("#current input[name=b0]", "6")
     ann.tap("#current button[type=submit]")
