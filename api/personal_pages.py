@@ -15,6 +15,7 @@ an unchanged event costs a lookup (§8a's "one snapshot per version").
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from domain.access.audit_records import ActorKind
 from domain.errors import Invalid, NotFound, RateLimited
 from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
+from domain.models import Broadcast
 from domain.ports import UnitOfWork
 from domain.public import personal
 
@@ -51,14 +53,37 @@ def _tag(value: Any) -> str:
     return hashlib.sha256(orjson.dumps(value)).hexdigest()[:24]
 
 
-def _build(uow: UnitOfWork, key: str) -> _Kept:
-    """The person's state as served (body and ETag), read in `uow`."""
+_VIEW_BUILD = threading.Lock()  # after a write, the first poll builds the broadcast's view; the others wait for it
+
+
+def _build(uow: UnitOfWork, key: str, *, kept_at: tuple[Any, Any] | None = None) -> _Kept:
+    """The person's state as served (body and ETag), read in `uow`. `kept_at` (stamp, guard): the broadcast's
+    view may come from, and goes to, the cache at that stamp (a poll); without it the view is read in `uow` (an
+    action answers what it just changed)."""
     ctx = services()
     broadcast, person_id = personal.person_by_key(uow, key=key)
     estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
-    state = personal.personal_state(uow, broadcast, person_id, estimator=estimator, now=now())
+    view = None if kept_at is None else _view(uow, broadcast, estimator, kept_at)
+    state = personal.personal_state(uow, broadcast, person_id, estimator=estimator, now=now(), view=view)
     version = _tag(state)
     return _Kept(etag=version, body=orjson.dumps({"data": {"version": version, **state}}))
+
+
+def _view(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator, kept_at: tuple[Any, Any]
+          ) -> personal.BroadcastView:
+    """The broadcast's view (people and cards) shared by all its personal pages: built once per stamp, by one
+    request while the others polling meanwhile wait for it (§8a's one snapshot per version)."""
+    ctx = services()
+    stamp, guard = kept_at
+    cache_key = ("me-view", broadcast.id)
+    view: personal.BroadcastView | None = ctx.event_snapshots.get(cache_key, stamp, guard=guard)
+    if view is None:
+        with _VIEW_BUILD:
+            view = ctx.event_snapshots.get(cache_key, stamp, guard=guard)
+            if view is None:
+                view = personal.broadcast_view(uow, broadcast, estimator=estimator, now=now())
+                ctx.event_snapshots.put(cache_key, stamp, view, guard=guard)
+    return view
 
 
 def _kept(key: str) -> _Kept:
@@ -70,7 +95,7 @@ def _kept(key: str) -> _Kept:
     kept: _Kept | None = ctx.event_snapshots.get(cache_key, stamp, guard=guard)
     if kept is None:
         with unit_of_work() as uow:
-            kept = _build(uow, key)
+            kept = _build(uow, key, kept_at=(stamp, guard))
         ctx.event_snapshots.put(cache_key, stamp, kept, guard=guard)
     return kept
 

@@ -28,6 +28,7 @@ PAGES = [
     st.Page("views/outputs.py", title="Outputs", icon=":material/cast:", url_path="outputs"),
     st.Page("views/phones.py", title="Phones", icon=":material/smartphone:", url_path="phones"),
     st.Page("views/event_page.py", title="Event page", icon=":material/qr_code_2:", url_path="event-page"),
+    st.Page("views/player_links.py", title="Players' links", icon=":material/badge:", url_path="player-links"),
     st.Page("views/audit.py", title="Audit", icon=":material/history:", url_path="audit"),
 ]
 

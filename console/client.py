@@ -440,6 +440,29 @@ class ConsoleClient:
     def set_event_day(self, broadcast_id: str, event_day: dict[str, Any]) -> dict[str, Any]:
         return self.update_broadcast(broadcast_id, {"eventDay": event_day})
 
+    # ------------------------------------------------------------ players' own links (contract §21)
+    def personal_link(self, broadcast_id: str, person_id: str) -> dict[str, Any]:
+        """The person's own link (`{root}/me/{key}`), made on first read."""
+        return dict(self.data("GET", f"/operator/broadcasts/{broadcast_id}/people/{person_id}/link"))
+
+    def rotate_personal_link(self, broadcast_id: str, person_id: str) -> dict[str, Any]:
+        return dict(self.data("POST", f"/operator/broadcasts/{broadcast_id}/people/{person_id}/link/rotate"))
+
+    def reports(self, broadcast_id: str, status: str | None = None) -> list[dict[str, Any]]:
+        """The players' reported results of a broadcast, newest first (the board's "Results to check")."""
+        return list(self.data("GET", f"/operator/broadcasts/{broadcast_id}/reports",
+                              params={"status": status} if status else None))
+
+    def accept_report(self, report_id: str, game_scores: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Record a report as the match's result, or the desk's own games for it."""
+        body = {} if game_scores is None else {"gameScores": game_scores}
+        return dict(self.data("POST", f"/operator/reports/{report_id}/accept", json=body))
+
+    def mail(self, *, status: str | None = None, broadcast_id: str | None = None) -> list[dict[str, Any]]:
+        """Players' mail, newest first: pending, sent or failing."""
+        filters = {key: value for key, value in (("status", status), ("broadcastID", broadcast_id)) if value}
+        return list(self.data("GET", "/operator/mail", params=filters or None))
+
     def walkover(self, match_id: str, winner_side: str, reason: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/matches/{match_id}/walkover",
                               json={"winnerSide": winner_side, "reason": reason}))

@@ -13,7 +13,8 @@ import streamlit as st
 from console.client import ConsoleClient, ConsoleError
 
 SHEETS = {"schedules": "court schedules", "results": "results", "sign-in": "sign-in sheet", "qr": "QR codes",
-          "order-of-play": "order of play"}
+          "order-of-play": "order of play",
+          "player-cards": "player cards"}
 
 
 def file_name(kind: str, event: str) -> str:

@@ -228,8 +228,6 @@ class Broadcast:
     self_check_in: bool = False  # players may check themselves in through their own link (contract §21)
     self_report: bool = False  # players may report their results through their own link (§21)
     self_report_confirm_minutes: int = 10  # a waiting report is confirmed by the server after this long; 0: never
-    reports: list[dict[str, Any]] = field(default_factory=list)  # players' reported results (§21), oldest first
-    mail: list[dict[str, Any]] = field(default_factory=list)  # players' mail (§21), queued and retried, oldest first
     scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the server's
     scoring_name: str | None = None
     plan: dict[str, Any] | None = None  # the order of play's settings (contract §20); None: never set
@@ -482,4 +480,45 @@ class DrawPart:
     draw_id: str
     key: str
     state: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+
+
+@dataclass
+class PlayerReport:
+    """A result a player reported through their own link (contract §21), kept apart from its broadcast (a report
+    writes only itself, never the broadcast a desk may be editing). `games` are §18 game scores; `side` is the
+    reporter's side of the match (`a` | `b`); `status` `waiting` | `confirmed` | `disputed`; `settled_by` a
+    personID, `desk` or `server`."""
+
+    id: str
+    account_id: str
+    broadcast_id: str
+    match_id: str
+    games: list[dict[str, Any]]
+    reported_by: str
+    status: str
+    reported_on: str
+    side: str | None = None
+    settled_by: str | None = None
+    seq: int = 0
+
+
+@dataclass
+class MailMessage:
+    """A player's email (contract §21), queued in the unit of work that caused it and sent by the scheduler;
+    `status` `pending` (not tried yet) | `failing` (the last attempt failed; retried on the schedule until it
+    runs out) | `sent`."""
+
+    id: str
+    account_id: str
+    broadcast_id: str
+    to: str
+    subject: str
+    body: str
+    status: str
+    created_on: str
+    attempts: int = 0
+    next_attempt_on: str | None = None
+    sent_on: str | None = None
+    last_error: str | None = None
     seq: int = 0

@@ -40,6 +40,7 @@ def open_store(settings: Settings, *, read_only: bool = False) -> AnyStore:
         return ReadOnlyStore(settings.data_dir)
     store = Store(settings.data_dir, compact_bytes=settings.journal_compact_bytes)
     _keep_audit_heads(store)
+    _move_player_records(store)
     return store
 
 
@@ -50,6 +51,15 @@ def _keep_audit_heads(store: AnyStore) -> None:
 
     with store.transaction() as tx:
         keep_missing_heads(tx)
+
+
+def _move_player_records(store: AnyStore) -> None:
+    """A data dir from before players' reports and mail had their own tables (§21) moves them there, once, at
+    open (PostgreSQL's come with its migration)."""
+    from storage.player_records import move_player_records
+
+    with store.transaction() as tx:
+        move_player_records(tx)
 
 
 def describe(settings: Settings) -> str:

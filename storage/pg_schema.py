@@ -13,7 +13,7 @@ import psycopg
 TABLES = (
     "accounts", "apps", "connections", "credentials", "codes", "broadcasts", "tables", "rosters", "player_lists",
     "teams", "matches", "outputs", "webhook_configs", "deliveries", "links", "audit",
-    "operations", "draws", "draw_parts", "audit_heads",
+    "operations", "draws", "draw_parts", "audit_heads", "player_reports", "mail",
 )
 
 # Real columns per table: the document fields the domain finds records by (`find(field=value)` uses them).
@@ -38,6 +38,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "draws": ("account_id", "broadcast_id"),
     "draw_parts": ("draw_id",),
     "audit_heads": (),
+    "player_reports": ("account_id", "broadcast_id", "match_id", "status"),
+    "mail": ("account_id", "broadcast_id", "status"),
 }
 
 
@@ -117,7 +119,23 @@ SELECT account_id, nextval('doc_seq'), jsonb_build_object(
 FROM (SELECT DISTINCT ON (account_id) account_id, number, doc FROM audit ORDER BY account_id, number DESC) AS heads;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6, V7)
+# Players' reported results and mail (contract §21) in their own tables, moved out of the broadcast documents that
+# held them (a report or a mail attempt rewrote its whole broadcast), in the order they were kept there.
+V8 = _table_sql("player_reports") + _table_sql("mail") + """
+INSERT INTO player_reports (id, seq, doc)
+SELECT item->>'id', nextval('doc_seq'),
+       item || jsonb_build_object('account_id', b.doc->'account_id', 'broadcast_id', b.id)
+FROM broadcasts b, jsonb_array_elements(coalesce(b.doc->'reports', '[]')) WITH ORDINALITY AS kept(item, n)
+ORDER BY b.seq, kept.n;
+INSERT INTO mail (id, seq, doc)
+SELECT item->>'id', nextval('doc_seq'),
+       item || jsonb_build_object('account_id', b.doc->'account_id', 'broadcast_id', b.id)
+FROM broadcasts b, jsonb_array_elements(coalesce(b.doc->'mail', '[]')) WITH ORDINALITY AS kept(item, n)
+ORDER BY b.seq, kept.n;
+UPDATE broadcasts SET doc = doc - 'reports' - 'mail' WHERE doc ? 'reports' OR doc ? 'mail';
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6, V7, V8)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

@@ -197,6 +197,8 @@ class StoreUnitOfWork:
     operations = _Repo("operations", models.Operation, Repository[models.Operation])
     draws = _Repo("draws", models.DrawRecord, Repository[models.DrawRecord])
     draw_parts = _Repo("draw_parts", models.DrawPart, Repository[models.DrawPart])
+    player_reports = _Repo("player_reports", models.PlayerReport, Repository[models.PlayerReport])
+    mail = _Repo("mail", models.MailMessage, Repository[models.MailMessage])
 
     def __init__(self, tx: AnyTransaction, *, actor: Actor = SYSTEM, audit_enabled: bool = True,
                  draw_cache: DecodedDraws | None = None) -> None:

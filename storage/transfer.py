@@ -17,6 +17,7 @@ import orjson
 from storage.audit_log import keep_missing_heads
 from storage.backend import AnyStore
 from storage.pg_schema import TABLES
+from storage.player_records import move_player_records
 from storage.port import StorageError
 
 FORMAT = 1
@@ -72,6 +73,7 @@ def import_from(store: AnyStore, path: Path) -> dict[str, int]:
             tx.put(table, doc["id"], doc)
             counts[table] += 1
         keep_missing_heads(tx)  # an export from before the audit head was kept apart (§16)
+        move_player_records(tx)  # an export from before players' reports and mail had their own tables (§21)
     follow = getattr(store, "follow_imported_seq", None)
     if follow is not None:
         follow()

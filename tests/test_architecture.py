@@ -127,7 +127,7 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.public.outputs": {"clubName", "externalID", "manualName", "upNext"},
     "domain.public.paper": {"activeMatch", "bestOf", "calledOn", "checkedIn", "estimatedStartOn", "eventName",
                      "expectedEndOn", "matchRound", "notBefore", "queuePosition", "startedOn"},
-    "domain.public.mail": {"createdOn", "externalID", "manualName"},
+    "domain.public.mail": {"externalID", "manualName"},
     "domain.public.personal": {"calledOn", "checkedIn", "completedOn", "estimatedStartOn", "matchID", "personID"},
     "domain.partner.player_lists": {"connectionID", "externalID", "firstName"},
     "domain.partner.queues": {"externalID", "manualName"},

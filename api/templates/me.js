@@ -70,12 +70,13 @@
     }
     if (c.status !== "active" && !c.court) return;
     var form = el("form", "score");
-    for (var i = 0; i < 3; i++) {
+    var rows = c.bestOf || 3, unit = c.kind === "sets" ? "Set " : "Game ";  // one row per game (set) it may have
+    for (var i = 0; i < rows; i++) {
       var line = el("div", "game");
-      line.appendChild(el("span", "", "Game " + (i + 1)));
+      line.appendChild(el("span", "", unit + (i + 1)));
       ["a", "b"].forEach(function (side) {
         var input = el("input"); input.type = "number"; input.min = "0"; input.max = "99"; input.inputMode = "numeric";
-        input.name = side + i; input.setAttribute("aria-label", "Game " + (i + 1) + " side " + side);
+        input.name = side + i; input.setAttribute("aria-label", unit + (i + 1) + " side " + side);
         line.appendChild(input);
       });
       form.appendChild(line);
@@ -85,7 +86,7 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var games = [];
-      for (var g = 0; g < 3; g++) {
+      for (var g = 0; g < rows; g++) {
         var a = form.elements["a" + g].value, b = form.elements["b" + g].value;
         if (a !== "" && b !== "") games.push({ a: Number(a), b: Number(b) });
       }

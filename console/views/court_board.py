@@ -24,6 +24,8 @@ from console.board import (
 )
 from console.history import match_history
 from console.paper import print_button
+from console.player_links import ToCheck, to_check
+from console.results_entry import played_body
 from console.scoring import match_state, sport_name
 from console.ui import (
     act,
@@ -40,6 +42,7 @@ from console.ui import (
     side_name,
     submit,
 )
+from domain.match.result_text import ResultTextError
 from domain.models import Attention, BlockReason, OutputKind
 from domain.names import side_name as joined
 from domain.names import stored_name
@@ -253,7 +256,46 @@ def new_match_form(tables: list[dict[str, Any]]) -> None:
                    done=f"Queued {plain(who or 'a match')} on {plain(court['label'])}.")
 
 
+def report_card(row: ToCheck) -> None:
+    """One report to check: where and what, "Accept" (the report's games) or the desk's own games."""
+    api = client()
+    with st.container(border=True):
+        colour = "red" if row.status == "disputed" else "blue"
+        st.markdown(f":{colour}-background[{plain(row.line)}]")
+        accept, own, go = st.columns([2, 2, 1], vertical_alignment="bottom")
+        if accept.button(f"Accept {row.games}", key=f"accept_{row.report_id}", type="primary", width="stretch"):
+            act(api.accept_report, row.report_id, done=f"Recorded {plain(row.label)}: {plain(row.games)}.")
+        typed = own.text_input("The desk's games", key=f"accept_games_{row.report_id}", placeholder="11-6 11-9",
+                               help="When the players disagree: the games as the desk settles them.")
+        if go.button("Record these", key=f"accept_own_{row.report_id}", disabled=not typed.strip(), width="stretch"):
+            try:
+                games = played_body(typed, row.match)["gameScores"]
+            except ResultTextError as exc:
+                st.error(str(exc), icon=":material/error:")
+            else:
+                act(api.accept_report, row.report_id, games, done=f"Recorded {plain(row.label)}: {plain(typed)}.")
+
+
+@st.fragment(run_every=REFRESH_SECONDS if auto else None)
+def results_to_check() -> None:
+    """The players' reports still to settle (contract §21), refreshed like the board: the desk accepts one, or
+    records its own games for a disputed one."""
+    with no_traceback("the results to check"):
+        api = client()
+        tables: list[dict[str, Any]] = st.session_state.get(BOARD) or []
+        rows: list[ToCheck] = []
+        for broadcast_id in dict.fromkeys(t.get("broadcastID") for t in tables if t.get("broadcastID")):
+            reports = [r for r in load(api.reports, broadcast_id) or [] if r["status"] != "confirmed"]
+            if reports:
+                rows += to_check(reports, tables, load(api.people, broadcast_id) or [])
+        if rows:
+            st.subheader(f"Results to check ({len(rows)})")
+            for row in rows:
+                report_card(row)
+
+
 board()
+results_to_check()
 
 tables: list[dict[str, Any]] | None = st.session_state.get(BOARD)
 if tables:

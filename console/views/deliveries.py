@@ -21,6 +21,7 @@ from console.deliveries import (
     table_of,
     with_shown_status,
 )
+from console.mail_view import mail_section
 from console.ui import act, client, load, plain, show_flash
 
 ALL = "(all)"
@@ -28,6 +29,7 @@ ALL = "(all)"
 st.title("Deliveries")
 show_flash()
 api = client()
+mail_section(api)
 
 connections = load(api.connections) or []
 status_col, type_col, connection_col = st.columns(3)

@@ -317,6 +317,10 @@ def delete_broadcast(
         _clear_court(uow, table, cancelled)
     _close_link(uow, f"event:{broadcast.id}")
     outputs.delete_outputs(uow, broadcast_id=broadcast.id)
+    for report in uow.player_reports.find(broadcast_id=broadcast.id):  # players' reports and mail (§21) go with it
+        uow.player_reports.delete(report.id)
+    for message in uow.mail.find(broadcast_id=broadcast.id):
+        uow.mail.delete(message.id)
     uow.broadcasts.delete(broadcast.id)
     return broadcast
 

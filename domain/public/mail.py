@@ -1,16 +1,17 @@
-"""Players' mail (contract §21): a call-up email to each player with an address, queued in the unit of work that
-calls the match and sent later by the scheduler (never on the request path), retried like a webhook.
+"""Players' mail (contract §21): a call-up email to each player with an address, and one when a published planned
+time moves by more than 15 minutes (`queue_time_moved`), queued in the unit of work that calls the match (or moves
+it) and sent later by the scheduler (never on the request path), retried like a webhook.
 
-A message is kept on its broadcast (`Broadcast.mail`) as {"id", "to", "subject", "body", "status", "attempts",
-"next_attempt_on", "created_on", "sent_on", "last_error"}; `status` is `pending` (not sent yet), `failing` (the
-last attempt failed; retried on the schedule until it runs out) or `sent`.
+A message is a record of its own (`MailMessage`, table `mail`): queuing or attempting one never rewrites its
+broadcast. `status` is `pending` (not sent yet), `failing` (the last attempt failed; retried on the schedule until
+it runs out) or `sent`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from domain.clock import iso
@@ -18,7 +19,7 @@ from domain.event_day.people import person_id
 from domain.events import record_event
 from domain.ids import new_id
 from domain.match import matches as match_service
-from domain.models import Broadcast, EventType, Match
+from domain.models import Broadcast, EventType, MailMessage, Match
 from domain.names import full_name, name_key, side_name
 from domain.partner import queues
 from domain.partner.broadcasts import get_broadcast
@@ -57,6 +58,24 @@ def _addresses(uow: UnitOfWork, match: Match) -> dict[str, str]:
     return found
 
 
+def _side_names(uow: UnitOfWork, match: Match) -> dict[str, str]:
+    """Each side's name as the match shows it ("Ann Lee", "Ann Lee / Cy Day"; "TBD" for a side not known yet)."""
+    shown = queues.side_names(match, queues.player_list_of(uow, match))
+
+    def team(*slots: str) -> str:
+        named = [shown.get(slot) or (match.participants.get(slot) or {}).get("manualName") for slot in slots]
+        return side_name(named) or "TBD"
+
+    return {"a": team("playerA", "playerA2"), "b": team("playerB", "playerB2")}
+
+
+def _page_url(uow: UnitOfWork, broadcast: Broadcast, name: str, *, setup: MailSetup, now: datetime) -> str:
+    """The person's own page (their link made on first use)."""
+    link = personal.personal_link(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id,
+                                  person_id=person_id(broadcast.id, name), now=now)
+    return str(personal.personal_view(link, root=setup.root)["url"])
+
+
 def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datetime) -> int:
     """Queue "Called to Court 3 – Ann Lee v Bo Kim" with their personal link for each player with an email;
     how many."""
@@ -64,29 +83,63 @@ def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datet
     broadcast = uow.broadcasts.get(table.broadcast_id) if table else None
     if table is None or broadcast is None:
         return 0
-    shown = queues.side_names(match, queues.player_list_of(uow, match))
-
-    def team(*slots: str) -> str:
-        named = [shown.get(slot) or (match.participants.get(slot) or {}).get("manualName") for slot in slots]
-        return side_name(named) or "TBD"
-
-    names = {"a": team("playerA", "playerA2"), "b": team("playerB", "playerB2")}
+    names = _side_names(uow, match)
     title = f"Called to {table.label} – {names['a']} v {names['b']}"
     queued = 0
     for name, address in _addresses(uow, match).items():
-        pid = person_id(broadcast.id, name)
-        link = personal.personal_link(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id,
-                                      person_id=pid, now=now)
-        url = personal.personal_view(link, root=setup.root)["url"]
+        url = _page_url(uow, broadcast, name, setup=setup, now=now)
         body = (f"{name},\n\nyou are called to {table.label} now: {names.get('a')} v {names.get('b')}"
                 f" ({broadcast.name}).\n\nYour page: {url}\n")
-        broadcast.mail = [*broadcast.mail, {
-            "id": new_id("mail"), "to": address, "subject": title, "body": body, "status": PENDING, "attempts": 0,
-            "next_attempt_on": iso(now), "created_on": iso(now), "sent_on": None, "last_error": None}]
+        _queue(uow, broadcast, to=address, subject=title, body=body, now=now)
         queued += 1
-    if queued:
-        uow.broadcasts.put(broadcast)
     return queued
+
+
+MOVED_MINUTES = 15  # a published planned time moving by more than this mails the players (§21)
+
+
+def _broadcast_of(uow: UnitOfWork, match: Match) -> Broadcast | None:
+    """The match's broadcast: its court's, or (in the court pool) its draw's."""
+    table = uow.tables.get(match.table_id) if match.table_id else None
+    if table is not None:
+        return uow.broadcasts.get(table.broadcast_id)
+    draw = uow.draws.get(match.draw_id) if match.draw_id else None
+    return uow.broadcasts.get(draw.broadcast_id) if draw is not None else None
+
+
+def queue_time_moved(uow: UnitOfWork, *, match_id: str, old: datetime, new: datetime, now: datetime,
+                     setup: MailSetup, zone: tzinfo = UTC, court: str | None = None) -> int:
+    """Queue "Time changed – Ann Lee v Bo Kim now 10:40" with their personal link for each player of the match
+    with an email, when its published planned time (§20) moved by more than 15 minutes; how many (0 for a smaller
+    move, an unknown match, or a match of no broadcast). Times are written in `zone` (the event's time zone,
+    `COURTSIDE_TIME_ZONE`); `court` names the planned court when known. The caller calls it for a published plan
+    only, in the unit of work that moves the time (mail is sent later by the scheduler)."""
+    if abs(new - old) <= timedelta(minutes=MOVED_MINUTES):
+        return 0
+    match = uow.matches.get(match_id)
+    broadcast = _broadcast_of(uow, match) if match is not None else None
+    if match is None or broadcast is None:
+        return 0
+    names = _side_names(uow, match)
+    was, now_at = old.astimezone(zone), new.astimezone(zone)
+    when = now_at.strftime("%H:%M") if now_at.date() == was.date() else now_at.strftime("%a %d %b %H:%M")
+    title = f"Time changed – {names['a']} v {names['b']} now {when}"
+    where = f" on {court}" if court else ""
+    queued = 0
+    for name, address in _addresses(uow, match).items():
+        url = _page_url(uow, broadcast, name, setup=setup, now=now)
+        body = (f"{name},\n\nthe time of your match {names['a']} v {names['b']} ({broadcast.name}) changed: "
+                f"not before {when}{where}, instead of {was.strftime('%H:%M')}.\n\nYour page: {url}\n")
+        _queue(uow, broadcast, to=address, subject=title, body=body, now=now)
+        queued += 1
+    return queued
+
+
+def _queue(uow: UnitOfWork, broadcast: Broadcast, *, to: str, subject: str, body: str, now: datetime) -> None:
+    """Queue one message, due now (the scheduler sends it)."""
+    uow.mail.put(MailMessage(id=new_id("mail"), account_id=broadcast.account_id, broadcast_id=broadcast.id, to=to,
+                             subject=subject, body=body, status=PENDING, created_on=iso(now),
+                             next_attempt_on=iso(now)))
 
 
 def call_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, setup: MailSetup | None
@@ -101,28 +154,30 @@ def call_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime
     return match
 
 
-def mail_view(message: dict[str, Any], broadcast: Broadcast) -> dict[str, Any]:
+def mail_view(message: MailMessage) -> dict[str, Any]:
     """A message as the operator's list shows it."""
-    return {"id": message["id"], "broadcastID": broadcast.id, "to": message["to"], "subject": message["subject"],
-            "status": message["status"], "attempts": message["attempts"], "createdOn": message["created_on"],
-            "sentOn": message["sent_on"], "nextAttemptOn": message["next_attempt_on"],
-            "lastError": message["last_error"]}
+    return {"id": message.id, "broadcastID": message.broadcast_id, "to": message.to, "subject": message.subject,
+            "status": message.status, "attempts": message.attempts, "createdOn": message.created_on,
+            "sentOn": message.sent_on, "nextAttemptOn": message.next_attempt_on, "lastError": message.last_error}
 
 
 def list_mail(uow: UnitOfWork, *, account_id: str, broadcast_id: str | None, status: str | None
               ) -> list[dict[str, Any]]:
-    """The account's mail, newest first (`GET /operator/mail`)."""
-    broadcasts = ([get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)] if broadcast_id
-                  else uow.broadcasts.find(account_id=account_id))
-    rows = [mail_view(m, b) for b in broadcasts for m in b.mail if status is None or m["status"] == status]
-    return sorted(rows, key=lambda row: row["createdOn"], reverse=True)
+    """The account's mail, newest first (`GET /operator/mail`); 404 for a broadcast it does not have."""
+    if broadcast_id:
+        get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+        kept = uow.mail.find(broadcast_id=broadcast_id)
+    else:
+        kept = uow.mail.find(account_id=account_id)
+    rows = [m for m in kept if status is None or m.status == status]
+    rows.sort(key=lambda m: (m.created_on, m.seq), reverse=True)
+    return [mail_view(m) for m in rows]
 
 
 @dataclass(frozen=True)
 class Outgoing:
-    """One message due: where it is kept and what to send."""
+    """One message due: which it is and what to send."""
 
-    broadcast_id: str
     mail_id: str
     to: str
     subject: str
@@ -131,28 +186,25 @@ class Outgoing:
 
 def due_mail(uow: UnitOfWork, *, now: datetime) -> list[Outgoing]:
     """Messages due for an attempt, oldest first."""
-    due = []
-    for broadcast in uow.broadcasts.find():
-        for m in broadcast.mail:
-            if m["status"] != SENT and m["next_attempt_on"] and m["next_attempt_on"] <= iso(now):
-                due.append(Outgoing(broadcast.id, m["id"], m["to"], m["subject"], m["body"]))
-    return due
+    due = [m for status in (PENDING, FAILING) for m in uow.mail.find(status=status)
+           if m.next_attempt_on and m.next_attempt_on <= iso(now)]
+    due.sort(key=lambda m: m.seq)
+    return [Outgoing(m.id, m.to, m.subject, m.body) for m in due]
 
 
 def record_attempt(uow: UnitOfWork, outgoing: Outgoing, *, error: str | None, now: datetime) -> None:
     """Record an attempt's outcome: sent, or failing with the next attempt on the retry schedule."""
-    broadcast = uow.broadcasts.get(outgoing.broadcast_id)
-    message = next((m for m in broadcast.mail if m["id"] == outgoing.mail_id), None) if broadcast else None
-    if broadcast is None or message is None:
+    message = uow.mail.get(outgoing.mail_id)
+    if message is None:
         return
-    message["attempts"] += 1
+    message.attempts += 1
     if error is None:
-        message.update(status=SENT, sent_on=iso(now), next_attempt_on=None, last_error=None)
+        message.status, message.sent_on, message.next_attempt_on, message.last_error = SENT, iso(now), None, None
     else:
-        wait = RETRY_SECONDS[message["attempts"] - 1] if message["attempts"] <= len(RETRY_SECONDS) else None
-        message.update(status=FAILING, last_error=error[:500],
-                       next_attempt_on=iso(now + timedelta(seconds=wait)) if wait is not None else None)
-    uow.broadcasts.put(broadcast)
+        wait = RETRY_SECONDS[message.attempts - 1] if message.attempts <= len(RETRY_SECONDS) else None
+        message.status, message.last_error = FAILING, error[:500]
+        message.next_attempt_on = iso(now + timedelta(seconds=wait)) if wait is not None else None
+    uow.mail.put(message)
 
 
 Sender = Callable[[Outgoing], None]  # sends one message; raises on failure

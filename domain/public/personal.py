@@ -25,13 +25,12 @@ from domain.match import scoring
 from domain.match.formats import copy_item
 from domain.match.matches import Rules
 from domain.match.results_entry import ResultEntry, enter_result
-from domain.models import Broadcast, Link, Match, MatchStatus, Table
+from domain.models import Broadcast, Link, Match, MatchStatus, PlayerReport, Table
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links, paper
 from domain.public.event_page import match_card
-from domain.public.feeds import MatchCardFeed
 
 KIND = "personal"
 PREFIX = "ply"
@@ -41,10 +40,14 @@ def _target(broadcast_id: str, person_id: str) -> str:
     return f"{broadcast_id}/{person_id}"
 
 
-def person_row(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now: datetime) -> PersonRowFeed:
-    """The person's §14 row; 404 for a person the broadcast does not have."""
-    rows = broadcast_people(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, now=now)
-    found = next((row for row in rows if row["personID"] == person_id), None)
+def person_row(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now: datetime,
+               view: BroadcastView | None = None) -> PersonRowFeed:
+    """The person's §14 row (from `view` when given); 404 for a person the broadcast does not have."""
+    if view is not None:
+        found = view.people.get(person_id)
+    else:
+        rows = broadcast_people(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, now=now)
+        found = next((row for row in rows if row["personID"] == person_id), None)
     if found is None:
         raise NotFound(f"No person '{person_id}' in this broadcast.")
     return found
@@ -113,31 +116,66 @@ def _matches(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator
         yield match, None, None
 
 
-def _side_of(broadcast: Broadcast, card: MatchCardFeed, person_id: str) -> str | None:
-    for index, side in enumerate(card["sides"]):
-        if any(name and person_id_of(broadcast.id, name) == person_id for name in side["names"]):
-            return "ab"[index]
-    return None
+@dataclass(frozen=True)
+class Carded:
+    """A match of the broadcast with its §15 card and the personIDs of each side."""
+
+    match: Match
+    card: dict[str, Any]
+    sides: tuple[frozenset[str], frozenset[str]]
 
 
-def person_matches(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator
-                   ) -> list[tuple[Match, dict[str, Any]]]:
-    """The person's matches with their cards (§15's card plus `matchID`, `side` and `plannedOn`)."""
-    found = []
+@dataclass(frozen=True)
+class BroadcastView:
+    """What every personal page of a broadcast reads: §14's people by personID and every match with its card.
+    Built once per store version and shared by all the broadcast's pages (each then picks its own), instead of
+    once per person: 300 open pages cost one walk of the broadcast after a write, not 300."""
+
+    people: dict[str, PersonRowFeed]
+    matches: list[Carded]
+
+
+def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator, now: datetime
+                   ) -> BroadcastView:
+    """The broadcast's people and cards, read in `uow`."""
+    rows = broadcast_people(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, now=now)
+    return BroadcastView({row["personID"]: row for row in rows}, _carded(uow, broadcast, estimator))
+
+
+def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator) -> list[Carded]:
+    """Every match of the broadcast with its card and each side's personIDs."""
+    carded = []
     for match, table, estimate in _matches(uow, broadcast, estimator):
-        card = match_card(uow, match, table, estimate=estimate)
-        side = _side_of(broadcast, card, person_id)
+        card: dict[str, Any] = {**match_card(uow, match, table, estimate=estimate),
+                                "bestOf": scoring.format_of(match).best_of}
+        sides = [frozenset(person_id_of(broadcast.id, name) for name in side["names"] if name)
+                 for side in card["sides"]] + [frozenset(), frozenset()]
+        carded.append(Carded(match, card, (sides[0], sides[1])))
+    return carded
+
+
+def person_matches(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator,
+                   view: BroadcastView | None = None) -> list[tuple[Match, dict[str, Any]]]:
+    """The person's matches with their cards (§15's card plus `matchID`, `side`, `plannedOn` and `bestOf`: the most
+    games or sets the match has, the rows of the page's report form)."""
+    found = []
+    for item in view.matches if view is not None else _carded(uow, broadcast, estimator):
+        side = "a" if person_id in item.sides[0] else "b" if person_id in item.sides[1] else None
         if side is not None:
-            found.append((match, card | {"matchID": match.id, "side": side, "plannedOn": match.not_before}))
+            found.append((item.match, item.card | {"matchID": item.match.id, "side": side,
+                                                   "plannedOn": item.match.not_before}))
     return found
 
 
-def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator, now: datetime
-                   ) -> dict[str, Any]:
+def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator, now: datetime,
+                   view: BroadcastView | None = None) -> dict[str, Any]:
     """The personal page's state (§21, without `version`, which the caller adds): the person, the match they are
-    called to, the one in play, the next ones and their results; the event's switches."""
-    row = person_row(uow, broadcast, person_id, now=now)
-    cards = [card for _, card in person_matches(uow, broadcast, person_id, estimator=estimator)]
+    called to, the one in play, the next ones and their results; the event's switches. `view`: the broadcast's,
+    when the caller keeps one (else read here)."""
+    if view is None:
+        view = broadcast_view(uow, broadcast, estimator=estimator, now=now)
+    row = person_row(uow, broadcast, person_id, now=now, view=view)
+    cards = [card for _, card in person_matches(uow, broadcast, person_id, estimator=estimator, view=view)]
     pending = sorted((c for c in cards if c["status"] == MatchStatus.PENDING),
                      key=lambda c: (c["calledOn"] is None, c["calledOn"] or "", c["estimatedStartOn"] or "~"))
     current = next((c for c in cards if c["status"] == MatchStatus.ACTIVE), None)
@@ -150,7 +188,7 @@ def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, est
         "called": None if called is None else {"matchID": called["matchID"], "court": called["court"],
                                                "calledOn": called["calledOn"]},
         "current": current, "next": pending, "results": results,
-        "reports": reports_of(broadcast, {c["matchID"] for c in cards}, person_id),
+        "reports": reports_of(uow, broadcast, {c["matchID"] for c in cards}, person_id),
         "selfCheckIn": broadcast.self_check_in, "selfReport": broadcast.self_report,
     }
 
@@ -166,8 +204,7 @@ def self_check_in(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now:
 
 
 # ------------------------------------------------------------------------------------------------ reports
-# A report is kept on its broadcast (`Broadcast.reports`) as {"id", "match_id", "games", "reported_by", "status",
-# "reported_on", "settled_by"}: few per club day, written with the match they settle.
+# A report is a record of its own (`PlayerReport`, table `player_reports`): writing one never rewrites the broadcast.
 WAITING, CONFIRMED, DISPUTED = "waiting", "confirmed", "disputed"
 REPORT_STATUSES = (WAITING, CONFIRMED, DISPUTED)
 
@@ -180,16 +217,24 @@ class Report:
     op_id: str | None = None
 
 
-def report_view(report: dict[str, Any], *, person_id: str | None = None) -> dict[str, Any]:
+def report_view(report: PlayerReport, *, person_id: str | None = None) -> dict[str, Any]:
     """A report as §21 shows it (on a personal page `mine` says whether this person made it)."""
-    view = {"reportID": report["id"], "matchID": report["match_id"], "gameScores": report["games"],
-            "reportedBy": report["reported_by"], "status": report["status"], "reportedOn": report["reported_on"]}
-    return view if person_id is None else view | {"mine": report["reported_by"] == person_id}
+    view = {"reportID": report.id, "matchID": report.match_id, "gameScores": report.games,
+            "reportedBy": report.reported_by, "status": report.status, "reportedOn": report.reported_on}
+    return view if person_id is None else view | {"mine": report.reported_by == person_id}
 
 
-def reports_of(broadcast: Broadcast, match_ids: set[str], person_id: str) -> list[dict[str, Any]]:
+def _broadcast_reports(uow: UnitOfWork, broadcast_id: str) -> list[PlayerReport]:
+    """The broadcast's reports, oldest first."""
+    return uow.player_reports.find(broadcast_id=broadcast_id)
+
+
+def reports_of(uow: UnitOfWork, broadcast: Broadcast, match_ids: set[str], person_id: str) -> list[dict[str, Any]]:
     """The reports on these matches, newest first, as the person's page shows them."""
-    return [report_view(r, person_id=person_id) for r in reversed(broadcast.reports) if r["match_id"] in match_ids]
+    found = [r for match_id in match_ids for r in uow.player_reports.find(match_id=match_id)
+             if r.broadcast_id == broadcast.id]
+    found.sort(key=lambda r: r.seq, reverse=True)
+    return [report_view(r, person_id=person_id) for r in found]
 
 
 def _own_match(uow: UnitOfWork, broadcast: Broadcast, person_id: str, match_id: str,
@@ -200,29 +245,28 @@ def _own_match(uow: UnitOfWork, broadcast: Broadcast, person_id: str, match_id: 
     raise NotFound("No such match of yours.")
 
 
-def _open_report(broadcast: Broadcast, match_id: str) -> dict[str, Any] | None:
+def _open_report(uow: UnitOfWork, broadcast: Broadcast, match_id: str) -> PlayerReport | None:
     """The match's report still to settle (waiting or disputed), the newest."""
-    return next((r for r in reversed(broadcast.reports) if r["match_id"] == match_id and r["status"] != CONFIRMED),
-                None)
+    kept = [r for r in uow.player_reports.find(match_id=match_id) if r.broadcast_id == broadcast.id]
+    return next((r for r in reversed(kept) if r.status != CONFIRMED), None)
 
 
-def _record(uow: UnitOfWork, broadcast: Broadcast, report: dict[str, Any], *, games: list[dict[str, Any]],
+def _record(uow: UnitOfWork, broadcast: Broadcast, report: PlayerReport, *, games: list[dict[str, Any]],
             settled_by: str, now: datetime, rules: Rules) -> None:
     """Record the report's games (or the desk's) as §19's result, and mark it confirmed; audited with both
     persons (`report.confirmed`), beside §19's `match.result_entered`."""
-    before = dict(report)
-    reason = f"Reported by {report['reported_by']}, confirmed by {settled_by}."
-    enter_result(uow, account_id=broadcast.account_id, match_id=report["match_id"],
+    before = _audited(report)
+    reason = f"Reported by {report.reported_by}, confirmed by {settled_by}."
+    enter_result(uow, account_id=broadcast.account_id, match_id=report.match_id,
                  entry=ResultEntry(game_scores=games, reason=reason), now=now, rules=rules)
-    report.update(status=CONFIRMED, settled_by=settled_by, games=games)
-    broadcast.reports = [report if r["id"] == report["id"] else r for r in broadcast.reports]
-    uow.broadcasts.put(broadcast)
-    audit.record(uow, account_id=broadcast.account_id, action="report.confirmed", target=("match", report["match_id"]),
-                 before=_audited(before), after=_audited(report), now=now)
+    report.status, report.settled_by, report.games = CONFIRMED, settled_by, games
+    uow.player_reports.put(report)
+    audit.record(uow, account_id=broadcast.account_id, action="report.confirmed", target=("match", report.match_id),
+                 before=before, after=_audited(report), now=now)
 
 
-def _audited(report: dict[str, Any]) -> dict[str, Any]:
-    return report_view(report) | {"settledBy": report.get("settled_by")}
+def _audited(report: PlayerReport) -> dict[str, Any]:
+    return report_view(report) | {"settledBy": report.settled_by}
 
 
 def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -245,33 +289,33 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
     if match.status == MatchStatus.PENDING and match.table_id is None:
         raise Conflict("This match has no court yet: report it once it is played.", code="match_not_active")
     games = _check_games(match, report.game_scores)
-    found = _open_report(broadcast, match_id)
+    found = _open_report(uow, broadcast, match_id)
     side = card["side"]
-    if found is not None and found["reported_by"] != person_id and found.get("side") != side:
-        if found["games"] == games:
+    if found is not None and found.reported_by != person_id and found.side != side:
+        if found.games == games:
             _record(uow, broadcast, found, games=games, settled_by=person_id, now=now, rules=rules)
             return
-        before = dict(found)
-        found["status"] = DISPUTED
+        before = _audited(found)
+        found.status = DISPUTED
+        uow.player_reports.put(found)
         audit.record(uow, account_id=broadcast.account_id, action="report.disputed",
-                     target=("match", match_id), before=_audited(before), after=_audited(found), now=now)
+                     target=("match", match_id), before=before, after=_audited(found), now=now)
         status = DISPUTED
-    elif found is not None and found["status"] == WAITING:  # theirs (or their partner's) again: the newer stands
-        broadcast.reports = [r for r in broadcast.reports if r["id"] != found["id"]]
+    elif found is not None and found.status == WAITING:  # theirs (or their partner's) again: the newer stands
+        uow.player_reports.delete(found.id)
         status = WAITING
     else:
-        status = DISPUTED if found is not None and found["status"] == DISPUTED else WAITING
-    made = {"id": new_id("rpt"), "match_id": match_id, "games": games, "reported_by": person_id, "side": side,
-            "status": status, "reported_on": iso(now), "settled_by": None}
-    broadcast.reports = [*broadcast.reports, made]
-    uow.broadcasts.put(broadcast)
+        status = DISPUTED if found is not None and found.status == DISPUTED else WAITING
+    made = uow.player_reports.put(PlayerReport(
+        id=new_id("rpt"), account_id=broadcast.account_id, broadcast_id=broadcast.id, match_id=match_id,
+        games=games, reported_by=person_id, side=side, status=status, reported_on=iso(now)))
     audit.record(uow, account_id=broadcast.account_id, action="report.submitted", target=("match", match_id),
                  after=_audited(made), now=now)
 
 
-def _report_for(broadcast: Broadcast, report_id: str) -> dict[str, Any]:
-    found = next((r for r in broadcast.reports if r["id"] == report_id), None)
-    if found is None:
+def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> PlayerReport:
+    found = uow.player_reports.get(report_id)
+    if found is None or found.broadcast_id != broadcast.id:
         raise NotFound("No such report.")
     return found
 
@@ -282,30 +326,30 @@ def settle_report(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, repo
     someone else's match; `409 report_own` for the reporter's own; `409 report_settled` once confirmed."""
     if not broadcast.self_report:
         raise Conflict("Reporting results is off for this event.", code="self_report_off")
-    report = _report_for(broadcast, report_id)
-    _, card = _own_match(uow, broadcast, person_id, report["match_id"], estimator)
-    if report["reported_by"] == person_id or report.get("side") == card["side"]:
+    report = _report_for(uow, broadcast, report_id)
+    _, card = _own_match(uow, broadcast, person_id, report.match_id, estimator)
+    if report.reported_by == person_id or report.side == card["side"]:
         raise Conflict("Your opponent confirms your report, not you.", code="report_own")
-    if report["status"] == CONFIRMED:
+    if report.status == CONFIRMED:
         raise Conflict("This report is already confirmed.", code="report_settled")
     if confirm:
-        _record(uow, broadcast, report, games=report["games"], settled_by=person_id, now=now, rules=rules)
+        _record(uow, broadcast, report, games=report.games, settled_by=person_id, now=now, rules=rules)
         return
-    if report["status"] == DISPUTED:
+    if report.status == DISPUTED:
         return
-    before = dict(report)
-    report["status"] = DISPUTED
-    report["settled_by"] = person_id
-    uow.broadcasts.put(broadcast)
-    audit.record(uow, account_id=broadcast.account_id, action="report.disputed", target=("match", report["match_id"]),
-                 before=_audited(before), after=_audited(report), now=now)
+    before = _audited(report)
+    report.status, report.settled_by = DISPUTED, person_id
+    uow.player_reports.put(report)
+    audit.record(uow, account_id=broadcast.account_id, action="report.disputed", target=("match", report.match_id),
+                 before=before, after=_audited(report), now=now)
 
 
 def desk_reports(uow: UnitOfWork, *, account_id: str, broadcast_id: str, status: str | None
                  ) -> list[dict[str, Any]]:
     """The broadcast's reports for the desk (the board's "Results to check"), newest first."""
-    broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    return [report_view(r) for r in reversed(broadcast.reports) if status is None or r["status"] == status]
+    get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
+    return [report_view(r) for r in reversed(_broadcast_reports(uow, broadcast_id))
+            if status is None or r.status == status]
 
 
 @dataclass(frozen=True)
@@ -318,18 +362,17 @@ class Acceptance:
 def accept_report(uow: UnitOfWork, *, account_id: str, report_id: str, acceptance: Acceptance, now: datetime,
                   rules: Rules) -> dict[str, Any]:
     """The desk records a report (or its own games for it) as §19's result; the report, confirmed."""
-    for broadcast in uow.broadcasts.find(account_id=account_id):
-        found = next((r for r in broadcast.reports if r["id"] == report_id), None)
-        if found is None:
-            continue
-        if found["status"] == CONFIRMED:
-            raise Conflict("This report is already confirmed.", code="report_settled")
-        match = uow.matches.get(found["match_id"])
-        games = found["games"] if acceptance.game_scores is None or match is None else _check_games(
-            match, acceptance.game_scores)
-        _record(uow, broadcast, found, games=games, settled_by="desk", now=now, rules=rules)
-        return report_view(found)
-    raise NotFound(f"No report '{report_id}'.")
+    found = uow.player_reports.get(report_id)
+    broadcast = uow.broadcasts.get(found.broadcast_id) if found is not None else None
+    if found is None or found.account_id != account_id or broadcast is None:
+        raise NotFound(f"No report '{report_id}'.")
+    if found.status == CONFIRMED:
+        raise Conflict("This report is already confirmed.", code="report_settled")
+    match = uow.matches.get(found.match_id)
+    games = found.games if acceptance.game_scores is None or match is None else _check_games(
+        match, acceptance.game_scores)
+    _record(uow, broadcast, found, games=games, settled_by="desk", now=now, rules=rules)
+    return report_view(found)
 
 
 def confirm_due_reports(uow: UnitOfWork, *, now: datetime, rules: Rules) -> int:
@@ -337,17 +380,19 @@ def confirm_due_reports(uow: UnitOfWork, *, now: datetime, rules: Rules) -> int:
     Run by the scheduler, recorded as the system's. A report whose match has since been settled otherwise is
     left as it is."""
     done = 0
-    for broadcast in uow.broadcasts.find():
-        minutes = broadcast.self_report_confirm_minutes
-        if not minutes or not broadcast.reports:
+    broadcasts: dict[str, Broadcast | None] = {}
+    for report in uow.player_reports.find(status=WAITING):
+        if report.broadcast_id not in broadcasts:
+            broadcasts[report.broadcast_id] = uow.broadcasts.get(report.broadcast_id)
+        broadcast = broadcasts[report.broadcast_id]
+        minutes = broadcast.self_report_confirm_minutes if broadcast is not None else 0
+        if broadcast is None or not minutes or report.reported_on > iso(now - timedelta(minutes=minutes)):
             continue
-        due = iso(now - timedelta(minutes=minutes))
-        for report in [r for r in broadcast.reports if r["status"] == WAITING and r["reported_on"] <= due]:
-            match = uow.matches.get(report["match_id"])
-            if match is None or match.status == MatchStatus.COMPLETED:
-                continue
-            _record(uow, broadcast, report, games=report["games"], settled_by="server", now=now, rules=rules)
-            done += 1
+        match = uow.matches.get(report.match_id)
+        if match is None or match.status == MatchStatus.COMPLETED:
+            continue
+        _record(uow, broadcast, report, games=report.games, settled_by="server", now=now, rules=rules)
+        done += 1
     return done
 
 

@@ -9,6 +9,8 @@ import pytest
 from flask import Flask
 
 from domain.clock import FixedClock
+from storage.engine import Store
+from storage.repository import unit_of_work
 from tests.api.test_personal_links import Day
 from tests.conftest import Api
 
@@ -204,3 +206,24 @@ def test_actions_through_a_link_are_rate_limited_per_link(day: Day) -> None:
     answers = [day.client.post(day.path(ann) + "/check-in").status_code for _ in range(4)]
     assert answers == [200, 200, 200, 429]
     assert day.client.post(day.path(bo) + "/check-in").status_code == 200  # another link has its own count
+
+
+def test_a_report_is_its_own_record_never_a_rewrite_of_the_broadcast_and_goes_with_it(day: Day, app: Flask) -> None:
+    """A report writes its own table (a desk editing the broadcast meanwhile never races it); deleting the
+    broadcast deletes its reports."""
+    match, ann, bo = reporting(day)
+    store = app.services.store  # type: ignore[attr-defined]
+    before = store.versions("broadcasts", "player_reports")
+    made = report(day, ann, match["id"], WIN)
+    assert made.status_code == 200, made.json
+    if isinstance(store, Store):  # PostgreSQL moves these counters late too, as other processes' NOTIFYs arrive
+        after = store.versions("broadcasts", "player_reports")
+        assert after[0] == before[0] and after[1] > before[1]
+    rid = made.json["data"]["reports"][0]["reportID"]
+    assert day.client.post(day.path(bo) + f"/reports/{rid}/confirm").status_code == 200
+    with unit_of_work(store) as uow:
+        assert [(r.id, r.status) for r in uow.player_reports.find(broadcast_id=day.id)] == [(rid, "confirmed")]
+    deleted = day.operator.delete(f"/operator/broadcasts/{day.id}")
+    assert deleted.status_code == 200, deleted.json
+    with unit_of_work(store) as uow:
+        assert uow.player_reports.find(broadcast_id=day.id) == []

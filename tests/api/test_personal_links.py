@@ -172,6 +172,31 @@ def test_state_feed_answers_304_while_unchanged(day: Day) -> None:
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
 
 
+def test_the_pages_of_a_broadcast_share_one_view_built_once_per_change(day: Day, app: Flask) -> None:
+    """After a write, the first page polled walks the broadcast (its people, every match and card); every other
+    page of the broadcast picks its own from that view (read counts, not times: 300 open pages must not cost 300
+    walks, bench/bench_personal_pages.py)."""
+    names = [f"Player {chr(65 + n)}" for n in range(24)]
+    made = [day.match(names[n], names[n + 1], table=n // 2 % 2) for n in range(0, 24, 2)]
+    urls = [day.link(name)["url"] for name in names]
+    store = app.services.store  # type: ignore[attr-defined]
+
+    def reads(url: str) -> int:
+        before = store.reads
+        assert day.state(url).status_code == 200
+        return int(store.reads - before)
+
+    assert day.operator.post(f"/operator/matches/{made[3]['id']}/call").status_code == 200  # every state is new
+    first = reads(urls[0])
+    others = [reads(url) for url in urls[1:8]]
+    # each of the others reads its own link and reports only; PostgreSQL's change notification of the call may
+    # arrive after the first poll and move the stamp once more (one more walk)
+    assert sum(1 for count in others if count * 4 < first) >= len(others) - 1, (first, others)
+    assert day.data(urls[7])["called"]["court"] == "Court 3"  # Player H, called to Court 3
+    assert [c["sides"][1]["names"] for c in day.data(urls[9])["next"]] == [["Player J"]]
+    assert day.data(urls[9])["called"] is None
+
+
 def test_the_page_has_its_state_in_the_html_with_a_strict_policy(day: Day) -> None:
     made = day.match("Ann Lee", "Bo Kim", table=1)
     day.operator.post(f"/operator/matches/{made['id']}/call")
@@ -219,3 +244,11 @@ def test_the_sign_in_sheet_carries_each_persons_link(day: Day) -> None:
     assert html.index("Bo Kim") < html.index("Ann Lee")
     link = day.link("Ann Lee")["url"]  # the link the QR was made of stays the person's link
     assert day.state(link).status_code == 200
+
+
+def test_a_card_says_how_many_games_its_match_may_have(day: Day) -> None:
+    """The page's report form has one row per game (or set) the match may have: a best of 5 needs 5."""
+    day.match("Ann Lee", "Bo Kim", bestOf=5)
+    day.match("Ann Lee", "Cy Day", bestOf=1, table=1)
+    url = day.link("Ann Lee")["url"]
+    assert sorted(card["bestOf"] for card in day.data(url)["next"]) == [1, 5]

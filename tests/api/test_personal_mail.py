@@ -6,16 +6,20 @@ email is an operator field of a player: operator reads show it, partner reads ne
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from aiosmtpd.controller import Controller
 from flask import Flask
 
 from domain.clock import FixedClock
+from domain.public import mail
 from domain.settings import Settings
+from storage.repository import unit_of_work
 from tests.api.test_matches import make_player_list, make_tables
 from tests.api.test_partner_first_day import sync
 from tests.conftest import Api
@@ -140,3 +144,58 @@ def test_match_called_reaches_a_partner_only_when_named(partner: Api, operator: 
     [event] = called_events(partner)
     assert event["type"] == "match.called"
     assert event["data"]["match"]["id"] == second["id"] and event["data"]["match"]["calledOn"] is not None
+
+
+AT_10 = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
+
+
+def time_moved(app: Flask, match_id: str, old: datetime, new: datetime, **extra: Any) -> int:
+    """What the order of play (§20) calls when a published planned time moves: queue the players' mail."""
+    with unit_of_work(app.services.store) as uow:  # type: ignore[attr-defined]
+        return mail.queue_time_moved(uow, match_id=match_id, old=old, new=new,
+                                     now=app.services.clock.now(),  # type: ignore[attr-defined]
+                                     setup=mail.MailSetup(root="https://club.example"), **extra)
+
+
+def test_a_published_time_moved_by_more_than_15_minutes_mails_the_players(
+        operator: Api, app: Flask, inbox: tuple[Inbox, int]) -> None:
+    broadcast, match = day_with_members(operator)
+    assert time_moved(app, match["id"], AT_10, AT_10 + timedelta(minutes=15)) == 0  # 15 minutes: no mail
+    assert time_moved(app, match["id"], AT_10, AT_10 - timedelta(minutes=15)) == 0
+    assert operator.get("/operator/mail").json["data"] == []
+    assert time_moved(app, match["id"], AT_10, AT_10 + timedelta(minutes=40), zone=ZoneInfo("Europe/Lisbon"),
+                      court="Court 3") == 1
+    assert inbox[0].messages == []  # queued, not sent in the caller's unit of work
+    (queued,) = operator.get("/operator/mail").json["data"]
+    assert queued["status"] == "pending" and queued["to"] == "ann@example.org"
+    assert queued["subject"] == "Time changed – Ann Lee v Bo Kim now 10:40"
+
+    assert app.services.dispatcher.send_due_mail() == 1  # type: ignore[attr-defined]
+    (received,) = inbox[0].messages
+    assert received["To"] == "ann@example.org"
+    assert received["Subject"] == "Time changed – Ann Lee v Bo Kim now 10:40"
+    body = received.get_content()
+    assert "not before 10:40 on Court 3, instead of 10:00" in body
+    people = operator.get(f"/operator/broadcasts/{broadcast['id']}/people").json["data"]
+    ann = next(p["personID"] for p in people if p["name"] == "Ann Lee")
+    url = operator.get(f"/operator/broadcasts/{broadcast['id']}/people/{ann}/link").json["data"]["url"]
+    assert "https://club.example/me/" + url.rsplit("/me/", 1)[1] in body
+
+
+def test_a_time_moved_to_another_day_names_the_day_and_unknown_matches_mail_nobody(
+        operator: Api, app: Flask, inbox: tuple[Inbox, int]) -> None:
+    _, match = day_with_members(operator)
+    assert time_moved(app, match["id"], AT_10, AT_10 + timedelta(days=1, hours=-1)) == 1
+    (queued,) = operator.get("/operator/mail").json["data"]
+    assert queued["subject"] == "Time changed – Ann Lee v Bo Kim now Sun 29 Nov 09:00"
+    assert time_moved(app, "mat_nobody", AT_10, AT_10 + timedelta(hours=1)) == 0
+    assert len(operator.get("/operator/mail").json["data"]) == 1
+
+
+def test_a_deleted_broadcast_takes_its_mail_with_it(operator: Api, inbox: tuple[Inbox, int]) -> None:
+    broadcast, match = day_with_members(operator)
+    assert operator.post(f"/operator/matches/{match['id']}/call").status_code == 200
+    assert len(operator.get("/operator/mail").json["data"]) == 1
+    assert operator.delete(f"/operator/broadcasts/{broadcast['id']}").status_code == 200
+    assert operator.get("/operator/mail").json["data"] == []
+    assert operator.get("/operator/mail", query_string={"broadcastID": broadcast["id"]}).status_code == 404

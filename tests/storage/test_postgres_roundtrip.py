@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
+from aiosmtpd.controller import Controller
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -31,6 +32,7 @@ from tests.api.test_oauth import refresh, register, tokens
 from tests.conftest import Api
 from tests.pg_cluster import Cluster
 from tests.responses import json_of
+from tests.server_process import free_port
 from tests.webhook_receiver import Receiver, running_receiver
 
 MODELS: dict[str, type] = {value.table: value.model for value in vars(StoreUnitOfWork).values()
@@ -39,7 +41,6 @@ MODELS: dict[str, type] = {value.table: value.model for value in vars(StoreUnitO
 NEVER_SET = {
     ("deliveries", "claimed_by"),  # the claiming process, on PostgreSQL only (test_multiprocess covers it)
     ("draws", "state"),  # a draw stored whole before draws were stored in parts (tests/api/test_draws.py covers it)
-    ("broadcasts", "mail"),  # queued only with SMTP set up (tests/api/test_personal_mail.py covers it)
 }
 
 
@@ -119,6 +120,12 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     reported = visitor.post("/" + me.split("/", 3)[3] + f"/matches/{waiting.json['data']['id']}/report",
                             json={"gameScores": [{"a": 6, "b": 3}, {"a": 6, "b": 4}]})
     assert reported.status_code == 200, reported.json
+    walk_in = next(p["personID"] for p in operator.get(f"/operator/broadcasts/{house_id}/people").json["data"]
+                   if p["name"] == "Walk In")
+    theirs = operator.get(f"/operator/broadcasts/{house_id}/people/{walk_in}/link").json["data"]["url"]
+    report_id = json_of(reported)["data"]["reports"][0]["reportID"]
+    disputed = visitor.post("/" + theirs.split("/", 3)[3] + f"/reports/{report_id}/dispute")
+    assert disputed.status_code == 200, disputed.json
     walked = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "No Show"},
                                                       "playerB": {"manualName": "Walk In"}})
     assert operator.post(f"/operator/matches/{walked.json['data']['id']}/walkover",
@@ -163,6 +170,40 @@ def _build_event(operator: Api, partner: Api, visitor: FlaskClient, receiver: Re
     assert revoked.status_code == 200, revoked.json
 
 
+def _mail(operator: Api, app: Flask) -> None:
+    """Two call-up mails (§21): one failing (its server refused), one sent to a real SMTP server."""
+    broadcast = operator.post("/operator/broadcasts", json={"name": "Mail Day", "tables": [{"label": "Court 3"}]})
+    members = operator.post("/operator/player-lists", json={"name": "Members"}).json["data"]
+    for first in ("Ann", "Bo"):
+        assert operator.post(f"/operator/player-lists/{members['id']}/players", json={
+            "firstName": first, "lastName": "Lee", "email": f"{first.lower()}@example.org"}).status_code == 201
+    court = broadcast.json["data"]["tables"][0]["id"]
+    assert operator.patch(f"/operator/tables/{court}", json={"playerListExternalID": members["id"]}).status_code == 200
+    first_match = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "Ann Lee"},
+                                                           "playerB": {"manualName": "Bo Lee"}}).json["data"]
+    assert operator.post(f"/operator/matches/{first_match['id']}/call").status_code == 200
+    dispatcher = app.services.dispatcher  # type: ignore[attr-defined]
+    dispatcher.mailer.port = free_port()  # nobody listens there
+    assert dispatcher.send_due_mail() == 0
+    controller = Controller(_Inbox(), hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        dispatcher.mailer.port = controller.port
+        second = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": "Bo Lee"},
+                                                          "playerB": {"manualName": "Ann Lee"}}).json["data"]
+        assert operator.post(f"/operator/matches/{second['id']}/call").status_code == 200
+        assert dispatcher.send_due_mail() == 2  # the two new ones; the failing ones are not due again yet
+    finally:
+        controller.stop()
+    statuses = [m["status"] for m in operator.get("/operator/mail").json["data"]]
+    assert sorted(statuses) == ["failing", "failing", "sent", "sent"]
+
+
+class _Inbox:
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        return "250 OK"
+
+
 def _export(store: Store | PgStore) -> bytes:
     out = io.BytesIO()
     export_to(store, out)
@@ -179,11 +220,14 @@ def receiver() -> Iterator[Receiver]:
     yield from running_receiver()
 
 
+@pytest.mark.parametrize("settings", [{"smtp_url": "smtp://127.0.0.1:9", "mail_from": "desk@club.example"}],
+                         indirect=True)
 def test_every_model_field_round_trips_tinydb_postgres_tinydb_byte_for_byte(
     operator: Api, partner: Api, visitor: FlaskClient, receiver: Receiver, store: Store, pg_cluster: Cluster,
-    tmp_path: Path,
+    tmp_path: Path, app: Flask,
 ) -> None:
     _build_event(operator, partner, visitor, receiver)
+    _mail(operator, app)
     first = _export(store)
     docs: dict[str, list[dict[str, Any]]] = {}
     for line in first.splitlines()[1:]:
