@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from api.blueprint import Blueprint
-from api.context import caller, now, services, unit_of_work
+from api.context import caller, now, public_root, services, unit_of_work
 from api.routes.matches import rules
 from api.schemas.common import envelope
 from api.schemas.plan import MoveBody, MoveResult, PlanBody, PlanGrid, PlanResult
 from api.security import requires
 from domain.plan import service as plan
 from domain.plan.settings import Move, Planning
+from domain.public import mail
 
 blp = Blueprint("operator_plan", __name__, description="Operator: the order of play")
 
@@ -21,6 +23,14 @@ Json = dict[str, Any]
 def _where() -> Json:
     return {"account_id": caller().account_id, "now": now(), "server": rules().scoring,
             "zone": services().settings.zone()}
+
+
+def _teller() -> plan.TellMoved | None:
+    """Players' mail on a published time moved (contract §21), when SMTP is set up."""
+    settings = services().settings
+    if not (settings.smtp_url and settings.mail_from):
+        return None
+    return partial(mail.queue_time_moved, setup=mail.MailSetup(root=public_root()), zone=settings.zone())
 
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/plan", methods=["POST"])
@@ -34,7 +44,7 @@ def plan_broadcast(body: Planning, broadcast_id: str) -> Json:
     §20; called and started matches stay, matches placed by hand stay unless `keepPlaced` is false."""
     with unit_of_work() as uow:
         return {"data": plan.plan_broadcast(uow, broadcast_id=broadcast_id, dry_run=body.dry_run,
-                                            keep_placed=body.keep_placed, **_where())}
+                                            keep_placed=body.keep_placed, tell=_teller(), **_where())}
 
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/plan", methods=["GET"])
@@ -50,7 +60,7 @@ def plan_grid(broadcast_id: str) -> Json:
 def _moved(body: Move, *, match_id: str | None = None, draw_match_id: str | None = None) -> Json:
     with unit_of_work() as uow:
         return {"data": plan.move(uow, match_id=match_id, draw_match_id=draw_match_id, table_id=body.table_id,
-                                  planned_on=body.planned_on, **_where())}
+                                  planned_on=body.planned_on, tell=_teller(), **_where())}
 
 
 @blp.route("/operator/matches/<string:match_id>/plan", methods=["POST"])

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, Protocol
 
 from domain.clock import iso, parse_iso
 from domain.draws import store as draw_store
@@ -261,9 +261,32 @@ def conflicts_of(built: Built, plan: Plan) -> list[dict[str, Any]]:
     return shown
 
 
+class TellMoved(Protocol):
+    """How players are told that a published planned time moved (`domain.public.mail.queue_time_moved`, with the
+    event's mail set-up bound): a dependency, so the plan knows nothing of mail."""
+
+    def __call__(self, uow: UnitOfWork, *, match_id: str, old: datetime, new: datetime, now: datetime,
+                 court: str | None = None) -> int: ...
+
+
+def _tell_moves(uow: UnitOfWork, built: Built, broadcast: Broadcast, before: dict[str, dict[str, Any]], *,
+                now: datetime, tell: TellMoved | None) -> None:
+    """Each real match of a published plan whose planned time changed: its players are told (contract §21; the
+    teller decides whether the move is big enough). Waiting draw matches have no players to tell yet."""
+    if tell is None or not (broadcast.plan or {}).get("published"):
+        return
+    labels = built.problem.court_labels
+    for key, where in broadcast.planned.items():
+        match_id, old = built.match_ids.get(key), before.get(key)
+        if match_id and old and old["planned_on"] != where["planned_on"]:
+            tell(uow, match_id=match_id, old=parse_iso(old["planned_on"]), new=parse_iso(where["planned_on"]),
+                 now=now, court=labels.get(where["table_id"], where["table_id"]))
+
+
 def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_run: bool, keep_placed: bool,
-                   now: datetime, server: Scoring, zone: tzinfo) -> dict[str, Any]:
-    """Place every match still to play (contract §20); called and started ones stay. Stored unless `dry_run`."""
+                   now: datetime, server: Scoring, zone: tzinfo, tell: TellMoved | None = None) -> dict[str, Any]:
+    """Place every match still to play (contract §20); called and started ones stay. Stored unless `dry_run`;
+    the players of a published match whose time moved are told (`tell`)."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     if not (broadcast.plan or {}).get("days"):
         raise Invalid("Give the broadcast's plan settings with at least one day first.",
@@ -290,10 +313,11 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         if day is not None:
             by_day[day.date] = max(by_day.get(day.date, slot.end), slot.end)
     if not dry_run:
-        broadcast.planned = planned
+        before, broadcast.planned = broadcast.planned, planned
         note_published(broadcast)
         broadcast.updated_on = iso(now)
         uow.broadcasts.put(broadcast)
+        _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
     unplaced = []
     for key, reason in made.unplaced.items():
         row: dict[str, Any] = {"reason": reason}
@@ -394,8 +418,10 @@ def _key_of_draw_match(uow: UnitOfWork, *, account_id: str, draw_match_id: str) 
 
 
 def move(uow: UnitOfWork, *, account_id: str, match_id: str | None = None, draw_match_id: str | None = None,
-         table_id: str, planned_on: datetime, now: datetime, server: Scoring, zone: tzinfo) -> dict[str, Any]:
-    """Plan one match by hand at a court and time; never refused for a conflict, every conflict told."""
+         table_id: str, planned_on: datetime, now: datetime, server: Scoring, zone: tzinfo,
+         tell: TellMoved | None = None) -> dict[str, Any]:
+    """Plan one match by hand at a court and time; never refused for a conflict, every conflict told; its players
+    told when it moves in a published plan (`tell`)."""
     if match_id is not None:
         broadcast, key = _key_of_match(uow, account_id=account_id, match_id=match_id)
     else:
@@ -408,9 +434,10 @@ def move(uow: UnitOfWork, *, account_id: str, match_id: str | None = None, draw_
         raise Conflict("This match is not one to plan (called, started, complete or never to be played).",
                        code="match_not_pending")
     planned = {**broadcast.planned, key: {"table_id": table_id, "planned_on": iso(planned_on), "by_hand": True}}
-    broadcast.planned = planned
+    before, broadcast.planned = broadcast.planned, planned
     note_published(broadcast)
     broadcast.updated_on = iso(now)
     uow.broadcasts.put(broadcast)
+    _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
     plan = stored_plan(built, broadcast)
     return {"slot": _slot_view(built, key, plan.slots[key]), "conflicts": conflicts_of(built, plan)}

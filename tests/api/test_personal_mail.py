@@ -16,12 +16,13 @@ import pytest
 from aiosmtpd.controller import Controller
 from flask import Flask
 
-from domain.clock import FixedClock
+from domain.clock import FixedClock, iso
 from domain.public import mail
 from domain.settings import Settings
 from storage.repository import unit_of_work
 from tests.api.test_matches import make_player_list, make_tables
 from tests.api.test_partner_first_day import sync
+from tests.api.test_plan import grid, plan, settle, slots
 from tests.conftest import Api
 from tests.server_process import free_port
 from tests.webhook_receiver import closed_port_url
@@ -199,3 +200,30 @@ def test_a_deleted_broadcast_takes_its_mail_with_it(operator: Api, inbox: tuple[
     assert operator.delete(f"/operator/broadcasts/{broadcast['id']}").status_code == 200
     assert operator.get("/operator/mail").json["data"] == []
     assert operator.get("/operator/mail", query_string={"broadcastID": broadcast["id"]}).status_code == 404
+
+
+def test_a_match_moved_in_a_published_plan_mails_its_players_and_in_an_unpublished_one_nobody(
+        operator: Api, inbox: tuple[Inbox, int]) -> None:
+    """The order of play (§20) tells the players when a published planned time moves more than 15 minutes (§21):
+    a hand move or a re-plan, in the unit of work that moves it; before publishing, nobody is told."""
+    broadcast, match = day_with_members(operator)
+    settle(operator, broadcast["id"], matchMinutes={"default": 30})
+    plan(operator, broadcast["id"])
+    where = slots(grid(operator, broadcast["id"]))[match["id"]]
+    planned = datetime.fromisoformat(where["plannedOn"].replace("Z", "+00:00"))
+
+    def move(minutes: int) -> None:
+        moved = operator.post(f"/operator/matches/{match['id']}/plan", json={
+            "tableID": where["tableID"], "plannedOn": iso(planned + timedelta(minutes=minutes))})
+        assert moved.status_code == 200, moved.json
+
+    move(60)
+    assert operator.get("/operator/mail").json["data"] == []  # not published: nobody was told a time
+    settle(operator, broadcast["id"], matchMinutes={"default": 30}, published=True)
+    move(70)  # 10 minutes from the published time: no mail
+    assert operator.get("/operator/mail").json["data"] == []
+    move(120)
+    (queued,) = operator.get("/operator/mail").json["data"]
+    assert queued["to"] == "ann@example.org"  # Bo Kim has no email
+    new = (planned + timedelta(minutes=120)).strftime("%H:%M")
+    assert queued["subject"] == f"Time changed – Ann Lee v Bo Kim now {new}"
