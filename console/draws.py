@@ -160,7 +160,8 @@ STYLE = """
 .cs-table th,.cs-table td{border:1px solid #c5cbd2;padding:3px 8px;text-align:right}
 .cs-table th:nth-child(2),.cs-table td:nth-child(2){text-align:left;min-width:160px}
 .cs-groups{display:flex;flex-wrap:wrap;gap:0 28px}
-.cs-placings{font-size:14px;list-style:none;padding:0;columns:3 12em}
+.cs-placings{font-size:14px;list-style:none;padding:0}
+.cs-placings.many{columns:3 12em}
 .cs-playoffs{display:flex;flex-wrap:wrap;gap:4px 28px;align-items:flex-start}
 .cs-playoff{break-inside:avoid}
 .cs-playoff h4{font-size:14px;margin:8px 0 4px}
@@ -335,7 +336,8 @@ def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None)
     if placings:
         items = "".join(f"<li>{'Consolation winner: ' if p.get('stage') == 'consolation' else str(p['place']) + '. '}"
                         f"{html.escape(names.get(p['entryID'], ''))}</li>" for p in placings)
-        parts.append(f"<h3>Placings</h3><ol class='cs-placings'>{items}</ol>")
+        many = " many" if len(placings) > 8 else ""  # a place for every entry: in columns
+        parts.append(f"<h3>Placings</h3><ol class='cs-placings{many}'>{items}</ol>")
     parts.append("</div>")
     return "".join(parts)
 
