@@ -280,10 +280,11 @@ def standings_html(draw: Json) -> str:
     return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
 
 
-def playoff_brackets(rounds: list[Json]) -> list[list[Json]]:
+def playoff_brackets(rounds: list[Json], entries: int) -> list[list[Json]]:
     """Play-off rounds (contract §22) as sub-brackets: rounds joined by their winners' links are one bracket
     (`Places 9-16`, `Places 9-12`, `Places 9-10`), the losers of each start another; ordered by the best place each
-    decides (`firstPlace`). A sub-bracket of places nobody takes (byes only, no entry) is left out."""
+    decides (`firstPlace`). A sub-bracket of places nobody takes (its best place beyond the `entries`, or byes only
+    and no entry) is left out."""
     round_of = {dm["id"]: index for index, rnd in enumerate(rounds) for dm in rnd["drawMatches"]}
     root = list(range(len(rounds)))
 
@@ -300,16 +301,17 @@ def playoff_brackets(rounds: list[Json]) -> list[list[Json]]:
     grouped: dict[int, list[Json]] = {}
     for index, rnd in enumerate(rounds):
         grouped.setdefault(find(index), []).append(rnd)
-    shown = [group for group in grouped.values()
-             if any(slot.get("entryID") or dm["status"] != "bye" for rnd in group for dm in rnd["drawMatches"]
+    shown = [group for group in grouped.values() if int(group[0].get("firstPlace") or 0) <= entries
+             and any(slot.get("entryID") or dm["status"] != "bye" for rnd in group for dm in rnd["drawMatches"]
                     for slot in dm["slots"])]
     return sorted(shown, key=lambda group: int(group[0].get("firstPlace") or 0))
 
 
 def playoffs_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str], games: Games | None) -> str:
-    """Each play-off sub-bracket drawn as a bracket under its places (`Places 5-8`), side by side as room allows."""
+    """Each play-off sub-bracket drawn as a bracket under its places (`Places 5-8`), side by side as room allows;
+    `names` holds every entry of the draw, so the places beyond its count are nobody's."""
     parts = [f"<div class='cs-playoff'><h4>{html.escape(str(group[0]['name']))}</h4>"
-             f"{stage_html(group, names, froms, games=games)}</div>" for group in playoff_brackets(rounds)]
+             f"{stage_html(group, names, froms, games=games)}</div>" for group in playoff_brackets(rounds, len(names))]
     return f"<div class='cs-playoffs'>{''.join(parts)}</div>"
 
 

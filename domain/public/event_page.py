@@ -306,11 +306,11 @@ BRACKETS = (("Main draw", ("main", "final")), ("Third place", ("third_place",)),
 PLAYOFF = "playoff"  # contract §22: its rounds are drawn as one bracket per sub-bracket, titled by its places
 
 
-def playoff_brackets(rounds: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def playoff_brackets(rounds: list[dict[str, Any]], entries: int) -> list[list[dict[str, Any]]]:
     """The play-off rounds of a draw read as sub-brackets (contract §22): rounds joined by their winners' links are
     one bracket (`Places 9-16`, then `Places 9-12`, then `Places 9-10`); the losers of each start another. Ordered
-    by the best place each decides (`firstPlace`); a sub-bracket of places nobody takes (only byes, no entry) is
-    left out."""
+    by the best place each decides (`firstPlace`); a sub-bracket of places nobody takes (its best place beyond the
+    `entries`, or byes only and no entry) is left out."""
     playoff = [r for r in rounds if r["stage"] == PLAYOFF]
     round_of = {dm["id"]: index for index, r in enumerate(playoff) for dm in r["drawMatches"]}
     root = list(range(len(playoff)))
@@ -328,8 +328,8 @@ def playoff_brackets(rounds: list[dict[str, Any]]) -> list[list[dict[str, Any]]]
     grouped: dict[int, list[dict[str, Any]]] = {}
     for index, rnd in enumerate(playoff):
         grouped.setdefault(find(index), []).append(rnd)
-    shown = [group for group in grouped.values()
-             if any(slot.get("entryID") or dm["status"] != "bye" for r in group for dm in r["drawMatches"]
+    shown = [group for group in grouped.values() if int(group[0].get("firstPlace") or 0) <= entries
+             and any(slot.get("entryID") or dm["status"] != "bye" for r in group for dm in r["drawMatches"]
                     for slot in dm["slots"])]
     return sorted(shown, key=lambda group: (group[0].get("firstPlace") or 0))
 
@@ -347,7 +347,7 @@ def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict
         {key: row[key] for key in ("rank", "played", "won", "lost", "gamesWon", "gamesLost")}
         | {"name": names.get(row["entryID"], "")} for row in group["standings"]]} for group in read["groups"]]
     sets = [(title, [r for r in read["rounds"] if r["stage"] in stages]) for title, stages in BRACKETS]
-    sets[1:1] = [(str(group[0]["name"]), group) for group in playoff_brackets(read["rounds"])]
+    sets[1:1] = [(str(group[0]["name"]), group) for group in playoff_brackets(read["rounds"], len(read["entries"]))]
     brackets: list[dict[str, Any]] = []
     for title, rounds in sets:
         where = {dm["id"]: (ri, mi) for ri, r in enumerate(rounds) for mi, dm in enumerate(r["drawMatches"])}

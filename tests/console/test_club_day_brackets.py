@@ -26,7 +26,7 @@ def test_playoff_all_draws_each_sub_bracket_under_its_places_in_order_of_places(
     assert re.findall(r"<h4>([^<]+)</h4>", shown) == [
         "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-16", "Places 11-12", "Places 13-16", "Places 15-16"]
     assert shown.index("<h3>Main bracket</h3>") < shown.index("<h3>Play-offs for places</h3>")
-    groups = playoff_brackets([r for r in read["rounds"] if r["stage"] == "playoff"])
+    groups = playoff_brackets([r for r in read["rounds"] if r["stage"] == "playoff"], 16)
     assert [[len(r["drawMatches"]) for r in g] for g in groups] == [[1], [2, 1], [1], [4, 2, 1], [1], [2, 1], [1]]
     # every place, 1 to 16, with its entry's name
     items = re.findall(r"<li>(\d+)\. ([^<]+)</li>", shown)
@@ -53,3 +53,9 @@ def test_the_print_sheet_carries_every_play_off_bracket() -> None:
     sheet = print_sheet(played(DrawFormat.PLAYOFF_ALL, 16), "Club day")
     assert len(re.findall(r"<h4>Places", sheet)) == 7 and "size:A4 landscape" in sheet
     assert len(re.findall(r"<li>\d+\. ", sheet)) == 16
+
+
+def test_play_off_places_nobody_takes_are_not_drawn() -> None:
+    fresh = bracket_html(draw_service._view(make(DrawFormat.PLAYOFF_ALL, 12, random_seed=3), None))
+    assert re.findall(r"<h4>([^<]+)</h4>", fresh) == [
+        "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-12", "Places 11-12"]

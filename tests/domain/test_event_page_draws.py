@@ -129,3 +129,14 @@ def test_round_robin_playoff_draws_each_rank_as_a_bracket_of_its_places() -> Non
                      "Places 13-16", "Places 15-16"]
     assert len(public["groups"]) == 4 and [p["place"] for p in public["placings"]] == list(range(1, 17))
     assert not re.search(r"\b(ent|drw|dm|mat)_", json.dumps(public))
+
+
+def test_play_off_places_nobody_takes_are_not_drawn_before_or_after_play() -> None:
+    """12 entries in a bracket of 16: `Places 13-16` and `Places 15-16` are nobody's (their matches end as byes)."""
+    fresh = make(DrawFormat.PLAYOFF_ALL, 12, random_seed=1)
+    expected = ["Main draw", "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-12", "Places 11-12"]
+    assert [b["name"] for b in public_draw(draw_service._view(fresh, None), {})["brackets"]] == expected
+    play_out(fresh, random.Random(1))
+    done = public_draw(draw_service._view(fresh, None), {})
+    assert [b["name"] for b in done["brackets"]] == expected
+    assert [p["place"] for p in done["placings"]] == list(range(1, 13))
