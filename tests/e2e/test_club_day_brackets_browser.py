@@ -11,13 +11,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from bench.browser_support import choose, run_finished
 from console.draws import games_won, print_sheet
 from tests.server_process import ServerProcess
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "club-day"
+PHONE: ViewportSize = {"width": 360, "height": 780}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PLACES = ["Places 3-4", "Places 5-8", "Places 7-8", "Places 9-16", "Places 11-12", "Places 13-16", "Places 15-16"]
 
 
@@ -30,7 +32,7 @@ def finish_active(server: ServerProcess) -> int:
     return len(active)
 
 
-def click(page: Page, target: Any) -> None:
+def click(page: Page, target: Locator) -> None:
     """A click once the console's run has finished (a rerun may replace the element)."""
     run_finished(page)
     target.click()
@@ -131,8 +133,7 @@ def test_a_consolation_and_a_playoff_all_draw_play_to_the_end_and_show_every_bra
     sheet.close()
 
     # the event page: both draws' brackets by title, every placing, names and scores only
-    for viewport, shot in (({"width": 360, "height": 780}, "event-phone.png"),
-                           ({"width": 1280, "height": 900}, "event-desktop.png")):
+    for viewport, shot in ((PHONE, "event-phone.png"), (DESKTOP, "event-desktop.png")):
         public = browser.new_page(viewport=viewport, is_mobile=viewport["width"] < 400,
                                   has_touch=viewport["width"] < 400)
         public.goto(event_url)
