@@ -167,7 +167,11 @@ STYLE = """
 .cs-table th:nth-child(2),.cs-table td:nth-child(2){text-align:left;min-width:160px}
 .cs-groups{display:flex;flex-wrap:wrap;gap:0 28px}
 .cs-ties{font-size:13px;margin:-6px 0 12px}.cs-ties ul{margin:2px 0 0;padding-left:18px}.cs-ties-rule{opacity:.7}
-.cs-placings{font-size:14px}
+.cs-placings{font-size:14px;list-style:none;padding:0}
+.cs-placings.many{columns:3 12em}
+.cs-playoffs{display:flex;flex-wrap:wrap;gap:4px 28px;align-items:flex-start}
+.cs-playoff{break-inside:avoid}
+.cs-playoff h4{font-size:14px;margin:8px 0 4px}
 </style>
 """
 
@@ -224,11 +228,14 @@ def _labels(draw: Json) -> dict[str, str]:
 
 def _short(name: str, number: int) -> str:
     """`QF`, `SF`, `F`, `R16`, `3rd`; other rounds `R{number}`."""
-    known = {"Final": "F", "Semifinal": "SF", "Quarterfinal": "QF", "Third place": "3rd"}
+    known = {"Final": "F", "Semifinal": "SF", "Quarterfinal": "QF", "Third place": "3rd",
+             "Consolation final": "CF", "Consolation semifinal": "CSF", "Consolation quarterfinal": "CQF"}
     if name in known:
         return known[name]
     if name.startswith("Round of "):
         return "R" + name.removeprefix("Round of ")
+    if name.startswith(("Places ", "Place ")):  # a play-off round (contract §22): `P5-8`
+        return "P" + name.split(" ", 1)[1]
     return f"R{number}"
 
 
@@ -299,6 +306,41 @@ def standings_html(draw: Json) -> str:
     return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
 
 
+def playoff_brackets(rounds: list[Json], entries: int) -> list[list[Json]]:
+    """Play-off rounds (contract §22) as sub-brackets: rounds joined by their winners' links are one bracket
+    (`Places 9-16`, `Places 9-12`, `Places 9-10`), the losers of each start another; ordered by the best place each
+    decides (`firstPlace`). A sub-bracket of places nobody takes (its best place beyond the `entries`, or byes only
+    and no entry) is left out."""
+    round_of = {dm["id"]: index for index, rnd in enumerate(rounds) for dm in rnd["drawMatches"]}
+    root = list(range(len(rounds)))
+
+    def find(index: int) -> int:
+        while root[index] != index:
+            index = root[index]
+        return index
+
+    for index, rnd in enumerate(rounds):
+        for dm in rnd["drawMatches"]:
+            target = (dm.get("next") or {}).get("winner")
+            if target and target["drawMatchID"] in round_of:
+                root[find(round_of[target["drawMatchID"]])] = find(index)
+    grouped: dict[int, list[Json]] = {}
+    for index, rnd in enumerate(rounds):
+        grouped.setdefault(find(index), []).append(rnd)
+    shown = [group for group in grouped.values() if int(group[0].get("firstPlace") or 0) <= entries
+             and any(slot.get("entryID") or dm["status"] != "bye" for rnd in group for dm in rnd["drawMatches"]
+                    for slot in dm["slots"])]
+    return sorted(shown, key=lambda group: int(group[0].get("firstPlace") or 0))
+
+
+def playoffs_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str], games: Games | None) -> str:
+    """Each play-off sub-bracket drawn as a bracket under its places (`Places 5-8`), side by side as room allows;
+    `names` holds every entry of the draw, so the places beyond its count are nobody's."""
+    parts = [f"<div class='cs-playoff'><h4>{html.escape(str(group[0]['name']))}</h4>"
+             f"{stage_html(group, names, froms, games=games)}</div>" for group in playoff_brackets(rounds, len(names))]
+    return f"<div class='cs-playoffs'>{''.join(parts)}</div>"
+
+
 def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None) -> str:
     """The whole draw as HTML: group tables (with `groups`), then each stage's rounds as columns. Group rounds are
     not drawn (the tables say it all); a Swiss draw's rounds are columns without lines (nobody feeds a match)."""
@@ -314,12 +356,16 @@ def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None)
     for stage in shown:
         if len(shown) > 1 or draw["groups"]:
             parts.append(f"<h3>{STAGES.get(stage, stage)}</h3>")
+        if stage == "playoff":
+            parts.append(playoffs_html(stages[stage], names, froms, games))
+            continue
         parts.append(stage_html(stages[stage], names, froms, lines=stage != "swiss", games=games))
     placings = draw.get("placings") or []
     if placings:
-        items = "".join(f"<li>{'Consolation ' if p.get('stage') == 'consolation' else ''}{p['place']}. "
-                        f"{html.escape(names.get(p['entryID'], ''))}</li>" for p in placings[:8])
-        parts.append(f"<h3>Placings</h3><ol class='cs-placings' style='list-style:none;padding:0'>{items}</ol>")
+        items = "".join(f"<li>{'Consolation winner: ' if p.get('stage') == 'consolation' else str(p['place']) + '. '}"
+                        f"{html.escape(names.get(p['entryID'], ''))}</li>" for p in placings)
+        many = " many" if len(placings) > 8 else ""  # a place for every entry: in columns
+        parts.append(f"<h3>Placings</h3><ol class='cs-placings{many}'>{items}</ol>")
     parts.append("</div>")
     return "".join(parts)
 

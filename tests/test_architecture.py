@@ -121,7 +121,8 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.draws.service": {"externalID"},
     "domain.public.event_page": {"currentGame", "currentSet", "finishedText", "scoreText",
                           "decidedBy", "drawMatchID", "drawMatches", "entryID",
-                          "matchID", "personID", "resultType", "winnerEntryID"},
+                          "matchID", "personID", "resultType", "winnerEntryID",
+                          "firstPlace"},  # the draw read's play-off rounds (§22): the page groups them by it
     "domain.match.formats": {"decidingGame"},  # a stored format object is the §18 object itself
     "domain.match.matches": {"externalID"},
     "domain.public.outputs": {"clubName", "externalID", "manualName", "upNext"},

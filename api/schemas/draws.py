@@ -222,6 +222,9 @@ class DrawRoundRead(Schema):
     stage = fields.String(required=True, validate=validate.OneOf([s.value for s in Stage]))
     number = fields.Integer(required=True)
     name = fields.String(required=True)
+    firstPlace = fields.Integer(metadata={
+        "description": "play-off rounds and the winners' path of their draw (contract §22): the best place the "
+                       "round's sub-bracket decides; absent elsewhere"})
     drawMatches = fields.List(fields.Nested(DrawMatchRead), required=True)
 
 

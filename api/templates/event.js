@@ -285,12 +285,16 @@
         }
       });
       (d.brackets || []).forEach(function (b) {
-        if (b.name) root.appendChild(el("div", "meta", b.name));
+        if (b.name) root.appendChild(el("h3", "bracket-title", b.name));
         root.appendChild(bracket(b.rounds));
       });
       if (d.placings && d.placings.length) {
         var p = el("div", "placings");
-        d.placings.forEach(function (pl) { p.appendChild(el("div", null, pl.place + ". " + pl.name)); });
+        // the consolation's winner (contract §22) is marked as such, not shown as a second "1."
+        d.placings.forEach(function (pl) {
+          p.appendChild(el("div", pl.stage === "consolation" ? "consolation" : null,
+            pl.stage === "consolation" ? "Consolation winner: " + pl.name : pl.place + ". " + pl.name));
+        });
         root.appendChild(p);
       }
     });

@@ -310,7 +310,7 @@ def _view(draw: Draw, scoring: Scoring | None) -> dict[str, Any]:
         "tiebreak": setting_read(str(draw.format), draw.options.tiebreak),
         "rounds": [{"stage": str(r.stage), "number": r.number, "name": r.name,
                     "drawMatches": [_draw_match_view(draw.matches[i]) for i in r.draw_match_ids]}
-                   for r in draw.rounds],
+                   | ({} if r.first_place is None else {"firstPlace": r.first_place}) for r in draw.rounds],
         "placings": [{"place": p.place, "entryID": p.entry_id} if p.stage is None else
                      {"place": p.place, "entryID": p.entry_id, "stage": str(p.stage)} for p in draw.placings],
     }

@@ -344,15 +344,46 @@ def person_state(snapshot: Snapshot, person: str) -> PersonFeed:
 
 # ------------------------------------------------------------------------------------------------ draws
 BRACKETS = (("Main draw", ("main", "final")), ("Third place", ("third_place",)), ("Losers bracket", ("losers",)),
-            ("Swiss rounds", ("swiss",)))
+            ("Consolation", ("consolation",)), ("Swiss rounds", ("swiss",)))
+PLAYOFF = "playoff"  # contract §22: its rounds are drawn as one bracket per sub-bracket, titled by its places
+
+
+def playoff_brackets(rounds: list[dict[str, Any]], entries: int) -> list[list[dict[str, Any]]]:
+    """The play-off rounds of a draw read as sub-brackets (contract §22): rounds joined by their winners' links are
+    one bracket (`Places 9-16`, then `Places 9-12`, then `Places 9-10`); the losers of each start another. Ordered
+    by the best place each decides (`firstPlace`); a sub-bracket of places nobody takes (its best place beyond the
+    `entries`, or byes only and no entry) is left out."""
+    playoff = [r for r in rounds if r["stage"] == PLAYOFF]
+    round_of = {dm["id"]: index for index, r in enumerate(playoff) for dm in r["drawMatches"]}
+    root = list(range(len(playoff)))
+
+    def find(index: int) -> int:
+        while root[index] != index:
+            index = root[index]
+        return index
+
+    for index, rnd in enumerate(playoff):
+        for dm in rnd["drawMatches"]:
+            target = (dm.get("next") or {}).get("winner")
+            if target and target["drawMatchID"] in round_of:
+                root[find(round_of[target["drawMatchID"]])] = find(index)
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for index, rnd in enumerate(playoff):
+        grouped.setdefault(find(index), []).append(rnd)
+    shown = [group for group in grouped.values() if int(group[0].get("firstPlace") or 0) <= entries
+             and any(slot.get("entryID") or dm["status"] != "bye" for r in group for dm in r["drawMatches"]
+                    for slot in dm["slots"])]
+    return sorted(shown, key=lambda group: (group[0].get("firstPlace") or 0))
 
 
 def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict[str, Any]:
     """A draw (the §13 draw read) as the event page shows it: names, scores and placings, no IDs (§15).
 
     `groups` are the group tables; `brackets` are the knockout stages drawn as brackets (rounds as columns, each
-    match pointing at the column and row of the match its winner goes to) and Swiss rounds side by side;
-    `games` is each real match's games won (side a, side b), for the score beside each name."""
+    match pointing at the column and row of the match its winner goes to), the consolation (§22), each play-off
+    sub-bracket titled by its places (`Places 5-8`, §22) and Swiss rounds side by side; `games` is each real
+    match's games won (side a, side b), for the score beside each name. A placing of the consolation's winner says
+    `stage: consolation` (not a second place 1)."""
     names = {entry["id"]: entry["name"] for entry in read["entries"]}
     groups = [{"name": group["name"], "standings": [
         {key: row[key] for key in ("rank", "played", "won", "lost", "gamesWon", "gamesLost")}
@@ -360,9 +391,10 @@ def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict
         "tiebreaks": tie_notes([Placed(name=names.get(row["entryID"], ""), rank=row["rank"], played=row["played"],
                                        decided_by=row.get("decidedBy")) for row in group["standings"]])}
         for group in read["groups"]]
+    sets = [(title, [r for r in read["rounds"] if r["stage"] in stages]) for title, stages in BRACKETS]
+    sets[1:1] = [(str(group[0]["name"]), group) for group in playoff_brackets(read["rounds"], len(read["entries"]))]
     brackets: list[dict[str, Any]] = []
-    for title, stages in BRACKETS:
-        rounds = [r for r in read["rounds"] if r["stage"] in stages]
+    for title, rounds in sets:
         where = {dm["id"]: (ri, mi) for ri, r in enumerate(rounds) for mi, dm in enumerate(r["drawMatches"])}
         if rounds:
             brackets.append({"name": title, "rounds": [
@@ -371,7 +403,8 @@ def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict
     return {"name": read["name"], "format": read["format"], "status": read["status"], "groups": groups,
             "tiebreak": rule_words(read.get("tiebreak")) if groups else None,
             "brackets": brackets,
-            "placings": [{"place": p["place"], "name": names.get(p["entryID"], "")} for p in read["placings"]]}
+            "placings": [{"place": p["place"], "name": names.get(p["entryID"], "")}
+                         | ({"stage": p["stage"]} if p.get("stage") else {}) for p in read["placings"]]}
 
 
 def _public_draw_match(dm: dict[str, Any], names: dict[str, str], games: dict[str, tuple[int, int]],

@@ -178,3 +178,16 @@ def test_a_withdrawn_entry_in_a_playoff_draw_gives_walkovers_and_every_place_is_
     assert len(theirs) == 3 and all(dm["resultType"] == "walkover" and dm["loserEntryID"] == leaving
                                     for dm in theirs)
     assert done["placings"][-1]["entryID"] == leaving
+
+
+def test_play_off_rounds_carry_the_best_place_they_decide_and_other_rounds_none(operator: Api) -> None:
+    """`firstPlace` in the draw read (contract §22, issue 38 point 4): what the event page and the console group
+    play-off sub-brackets by; absent on rounds that decide no place range."""
+    broadcast_id, _courts = make_courts(operator, 1)
+    draw = create(operator, broadcast_id, "playoff_all", 8)
+    assert [(r["stage"], r["name"], r.get("firstPlace")) for r in draw["rounds"]] == [
+        ("main", "Quarterfinal", 1), ("main", "Semifinal", 1), ("playoff", "Places 5-8", 5), ("main", "Final", 1),
+        ("playoff", "Places 3-4", 3), ("playoff", "Places 5-6", 5), ("playoff", "Places 7-8", 7)]
+    assert read(operator, draw["id"])["rounds"] == draw["rounds"]
+    consolation = create(operator, broadcast_id, "consolation", 8)
+    assert all("firstPlace" not in r for r in consolation["rounds"])

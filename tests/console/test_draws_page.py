@@ -334,7 +334,7 @@ def test_the_new_draw_form_offers_the_club_formats_by_name_and_previews_their_ex
                                        {"id": "e2", "name": "Bo Kim", "seed": None, "withdrawn": False}],
                            "groups": [], "rounds": [], "placings": [
                                {"place": 1, "entryID": "e1"}, {"place": 1, "entryID": "e2", "stage": "consolation"}]})
-    assert "<li>1. Ann Lee</li><li>Consolation 1. Bo Kim</li>" in placed
+    assert "<li>1. Ann Lee</li><li>Consolation winner: Bo Kim</li>" in placed
     assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input) is False
     app.selectbox(key="draws_format_0").set_value("feed_in").run()
     assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input)

@@ -4,10 +4,14 @@ position, with no ID of any kind."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
+from domain.draws import service as draw_service
+from domain.draws.model import DrawFormat
 from domain.public.event_page import public_draw
+from tests.domain.test_draw_engine import make, play_out
 
 
 def slot(entry: str | None) -> dict[str, Any]:
@@ -97,3 +101,68 @@ def test_a_place_a_tie_break_step_decided_is_said_in_words_under_the_group_once_
     assert custom["groups"][0]["tiebreaks"] == [
         "Ann Lee 1st, level with the next on every step (listed in draw order)"]
     assert public_draw(KNOCKOUT, {})["tiebreak"] is None
+
+
+def club_day_read(fmt: DrawFormat, n: int) -> dict[str, Any]:
+    """The §13 draw read of a club-day draw (contract §22) played to the end with random winners."""
+    draw = make(fmt, n, random_seed=7)
+    play_out(draw, random.Random(7))
+    return draw_service._view(draw, None)
+
+
+def test_playoff_all_shows_the_main_draw_then_one_bracket_per_sub_bracket_titled_by_its_places() -> None:
+    read = club_day_read(DrawFormat.PLAYOFF_ALL, 16)
+    public = public_draw(read, {})
+    assert [b["name"] for b in public["brackets"]] == [
+        "Main draw", "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-16", "Places 11-12", "Places 13-16",
+        "Places 15-16"]
+    by_name = {b["name"]: b for b in public["brackets"]}
+    assert [r["name"] for r in by_name["Main draw"]["rounds"]] == ["Round of 16", "Quarterfinal", "Semifinal", "Final"]
+    assert [r["name"] for r in by_name["Places 9-16"]["rounds"]] == ["Places 9-16", "Places 9-12", "Places 9-10"]
+    assert [len(r["matches"]) for r in by_name["Places 9-16"]["rounds"]] == [4, 2, 1]
+    # within a sub-bracket each match points at the match its winner plays next, by position
+    assert [m["next"] for m in by_name["Places 9-16"]["rounds"][0]["matches"]] == [[1, 0], [1, 0], [1, 1], [1, 1]]
+    assert by_name["Places 9-16"]["rounds"][2]["matches"][0]["next"] is None
+    # every entry plays 4 matches: the 8 brackets hold 16 * 4 / 2 = 32 matches, each drawn once
+    assert sum(len(r["matches"]) for b in public["brackets"] for r in b["rounds"]) == 32
+    assert [p["place"] for p in public["placings"]] == list(range(1, 17))
+    assert all("stage" not in p and p["name"] for p in public["placings"])
+    # the read carries each play-off round's best place (contract §22), and the main rounds' 1
+    assert {r["firstPlace"] for r in read["rounds"] if r["name"].startswith("Places 9")} == {9}
+    assert {r["firstPlace"] for r in read["rounds"] if r["stage"] == "main"} == {1}
+
+
+def test_a_consolation_is_its_own_bracket_and_its_winner_is_marked_not_a_second_first_place() -> None:
+    read = club_day_read(DrawFormat.CONSOLATION, 16)
+    public = public_draw(read, {})
+    assert [b["name"] for b in public["brackets"]] == ["Main draw", "Consolation"]
+    consolation = public["brackets"][1]
+    assert [len(r["matches"]) for r in consolation["rounds"]] == [4, 2, 1]
+    assert [r["name"] for r in consolation["rounds"]] == [
+        "Consolation quarterfinal", "Consolation semifinal", "Consolation final"]
+    assert [(p["place"], p.get("stage")) for p in public["placings"]] == [(1, None), (2, None), (1, "consolation")]
+    final = consolation["rounds"][2]["matches"][0]
+    winner = next(s["name"] for s in final["sides"] if s["winner"])
+    assert public["placings"][2] == {"place": 1, "name": winner, "stage": "consolation"}
+    assert "firstPlace" not in json.dumps(read)
+
+
+def test_round_robin_playoff_draws_each_rank_as_a_bracket_of_its_places() -> None:
+    read = club_day_read(DrawFormat.ROUND_ROBIN_PLAYOFF, 16)
+    public = public_draw(read, {})
+    names = [b["name"] for b in public["brackets"]]
+    assert names == ["Places 1-4", "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-12", "Places 11-12",
+                     "Places 13-16", "Places 15-16"]
+    assert len(public["groups"]) == 4 and [p["place"] for p in public["placings"]] == list(range(1, 17))
+    assert not re.search(r"\b(ent|drw|dm|mat)_", json.dumps(public))
+
+
+def test_play_off_places_nobody_takes_are_not_drawn_before_or_after_play() -> None:
+    """12 entries in a bracket of 16: `Places 13-16` and `Places 15-16` are nobody's (their matches end as byes)."""
+    fresh = make(DrawFormat.PLAYOFF_ALL, 12, random_seed=1)
+    expected = ["Main draw", "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-12", "Places 11-12"]
+    assert [b["name"] for b in public_draw(draw_service._view(fresh, None), {})["brackets"]] == expected
+    play_out(fresh, random.Random(1))
+    done = public_draw(draw_service._view(fresh, None), {})
+    assert [b["name"] for b in done["brackets"]] == expected
+    assert [p["place"] for p in done["placings"]] == list(range(1, 13))
