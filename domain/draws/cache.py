@@ -29,10 +29,44 @@ class DecodedDraws:
     under the new version, which is only ever found once that version is committed (a rolled-back one is never
     stored, so never asked for); who fails on the way simply leaves it out, and the next one reads it from storage."""
 
-    def __init__(self, size: int = 16) -> None:
+    def __init__(self, size: int = 16, *, derived_size: int = 64, hints_size: int = 100_000) -> None:
         self._lock = threading.Lock()
         self._kept: OrderedDict[str, tuple[str, Held]] = OrderedDict()
         self._size = size
+        self._derived: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._derived_size = derived_size
+        self._draw_of: OrderedDict[str, str] = OrderedDict()
+        self._hints_size = hints_size
+
+    def derived(self, key: tuple[Any, ...]) -> Any | None:
+        """What a reader made of one stored version of a draw (its key names the draw, the version and what else
+        it depends on), or None; e.g. the order of play's items of a draw (`domain.plan.service`)."""
+        with self._lock:
+            kept = self._derived.get(key)
+            if kept is not None:
+                self._derived.move_to_end(key)
+            return kept
+
+    def keep_derived(self, key: tuple[Any, ...], value: Any) -> None:
+        """Keep `value` under `key` (frozen values only: every caller shares it)."""
+        with self._lock:
+            self._derived[key] = value
+            while len(self._derived) > self._derived_size:
+                self._derived.popitem(last=False)
+
+    def note_draw_of(self, draw_match_ids: list[str], draw_id: str) -> None:
+        """Remember which draw these draw matches are of: a hint for a later lookup, which checks it."""
+        with self._lock:
+            for draw_match_id in draw_match_ids:
+                self._draw_of[draw_match_id] = draw_id
+                self._draw_of.move_to_end(draw_match_id)
+            while len(self._draw_of) > self._hints_size:
+                self._draw_of.popitem(last=False)
+
+    def draw_of(self, draw_match_id: str) -> str | None:
+        """The draw a draw match was last seen in (a hint), or None."""
+        with self._lock:
+            return self._draw_of.get(draw_match_id)
 
     def take(self, record: DrawRecord) -> Held | None:
         """The kept draw of this record's version (removed from the cache), or None."""
@@ -54,3 +88,5 @@ class DecodedDraws:
         """Forget every kept draw (the next reads decode from storage, as a new process would)."""
         with self._lock:
             self._kept.clear()
+            self._derived.clear()
+            self._draw_of.clear()

@@ -8,14 +8,14 @@ What a planning needs is read here (`build`) into the pure planner's terms (`dom
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from domain.clock import iso, parse_iso
 from domain.draws import store as draw_store
+from domain.draws.cache import DecodedDraws
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
 from domain.draws.service import list_draws
 from domain.errors import Conflict, Invalid, NotFound
@@ -68,23 +68,18 @@ def _sides(draw: Draw, dm: DrawMatch) -> list[str]:
 
 
 Made = tuple[DrawItems, dict[str, dict[str, Any]]]
-_MADE: OrderedDict[tuple[Any, ...], Made] = OrderedDict()  # a draw's items by its stored version (see below)
-_MADE_LOCK = threading.Lock()
-_MADE_SIZE = 64
-_DRAW_OF: OrderedDict[str, str] = OrderedDict()  # a draw match's draw, as last seen: a hint, checked when used
-_DRAW_OF_SIZE = 100_000
 
 
-def _draw_items(draw: Draw, version: str, *, minutes: int, order: int, courts: tuple[str, ...] | None) -> Made:
+def _draw_items(cache: DecodedDraws | None, draw: Draw, version: str, *, minutes: int, order: int,
+                courts: tuple[str, ...] | None) -> Made:
     """A draw's items and what the grid shows of each. Kept per stored version of the draw (a new one at every
-    write, `DrawRecord.version`), as `domain.draws.hooks` keeps decoded draws: a hand move or a grid read of a
-    broadcast whose draws did not change does not make them again (items are frozen values)."""
-    key = (draw.id, version, minutes, order, courts)
-    with _MADE_LOCK:
-        kept = _MADE.get(key) if version else None
-        if kept is not None:
-            _MADE.move_to_end(key)
-            return kept
+    write, `DrawRecord.version`) beside the app's decoded draws (`UnitOfWork.draw_cache`, owned by `Services`): a
+    hand move or a grid read of a broadcast whose draws did not change does not make them again (items are frozen
+    values). Without the app's cache (jobs, tools) they are made each time."""
+    key = ("plan_items", draw.id, version, minutes, order, courts)
+    kept: Made | None = cache.derived(key) if cache is not None and version else None
+    if kept is not None:
+        return kept
     sides: dict[str, list[str]] = {}
 
     def label(_: Draw, dm: DrawMatch) -> str:
@@ -92,19 +87,12 @@ def _draw_items(draw: Draw, version: str, *, minutes: int, order: int, courts: t
         return f"{draw.name}, {draw.round_of(dm).name}: {' v '.join(sides[dm.id])}"
 
     made = draw_items(draw, minutes=minutes, order=order, courts=courts, label=label)
-    with _MADE_LOCK:
-        for item in made.items:
-            _DRAW_OF[item.key] = draw.id
-            _DRAW_OF.move_to_end(item.key)
-        while len(_DRAW_OF) > _DRAW_OF_SIZE:
-            _DRAW_OF.popitem(last=False)
+    if cache is not None:
+        cache.note_draw_of([item.key for item in made.items], draw.id)
     shown = {item.key: {"names": sides[item.key], "event": draw.name,
                         "round": draw.round_of(draw.matches[item.key]).name} for item in made.items}
-    if version:
-        with _MADE_LOCK:
-            _MADE[key] = (made, shown)
-            while len(_MADE) > _MADE_SIZE:
-                _MADE.popitem(last=False)
+    if cache is not None and version:
+        cache.keep_derived(key, (made, shown))
     return made, shown
 
 
@@ -140,7 +128,8 @@ class _Reader:
                 self.fixed[key] = Slot(match.table_id, now, now + minutes)
 
     def _draw(self, index: int, draw: Draw, version: str, minutes: int, courts: tuple[str, ...] | None) -> None:
-        made, shown = _draw_items(draw, version, minutes=minutes, order=index * 100_000, courts=courts)
+        made, shown = _draw_items(self.uow.draw_cache, draw, version, minutes=minutes, order=index * 100_000,
+                                  courts=courts)
         self.names.update(made.names)
         # called matches are read only to plan (they stay where they are); started ones always (their real slot)
         statuses = (MatchStatus.PENDING, MatchStatus.ACTIVE) if self.called else (MatchStatus.ACTIVE,)
@@ -395,8 +384,7 @@ def _key_of_draw_match(uow: UnitOfWork, *, account_id: str, draw_match_id: str) 
     """The draw match's broadcast: its draw as this process last saw it (a hint, checked), else the broadcast whose
     plan has it (only its draws are read), else any draw of the account, newest first (a draw is decoded to be
     read: reading every draw of a long-lived account is dear)."""
-    with _MADE_LOCK:
-        hint = _DRAW_OF.get(draw_match_id)
+    hint = uow.draw_cache.draw_of(draw_match_id) if uow.draw_cache is not None else None
     hinted = uow.draws.get(hint) if hint else None
     records = [hinted] if hinted is not None and hinted.account_id == account_id else []
     if not records:
