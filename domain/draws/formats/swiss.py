@@ -74,13 +74,12 @@ def pairs_of(
     for pair in played:
         for one in pair:
             met.setdefault(one, set()).update(pair)
+    ids = [e.id for e in ranked]
     costs: list[tuple[int, int, int]] = []
-    for i, a in enumerate(ranked):
-        seen, won = met.get(a.id, set()), wins[i]
-        for j in range(i + 1, len(ranked)):
-            if ranked[j].id in seen:
-                continue
-            costs.append((i, j, (won - wins[j]) ** 2 * 10_000 + abs(j - i - half)))
+    for i, a in enumerate(ids):
+        seen, won, shift = met.get(a, set()), wins[i], i + half
+        costs.extend([(i, j, (won - wins[j]) ** 2 * 10_000 + abs(j - shift))
+                      for j in range(i + 1, len(ids)) if ids[j] not in seen])
     if not costs:
         return None
     # The least total cost among the largest matchings: the heaviest of the largest matchings once every cost is
