@@ -4,7 +4,9 @@ most 1.5x), and the completion that closes a round of a 128-entry Swiss draw, wh
 its 64 real matches in the pool (goal at most 3x).
 
 Runs the real Flask app in process (Flask test client, no sockets) over a real TinyDB store, rate limits lifted;
-the operations take turns so the machine's load falls on all alike. Medians of per-operation wall times. The Swiss
+the operations take turns so the machine's load falls on all alike. Medians of per-operation wall times.
+As `courtside serve` does, the loaded app is frozen out of full garbage collections (`gc.freeze`); a collection
+runs before each timed operation (not timed), so one operation's garbage is not charged to the next. The Swiss
 round's other 63 matches are played between the timed completions (not timed).
 
     .venv/bin/python -m bench.bench_draw_completion [--ops 10]
@@ -15,6 +17,7 @@ Prints one JSON object.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import tempfile
@@ -99,11 +102,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         setup = Setup(Path(tmp) / "data")
         figures: dict[str, list[float]] = {"plain_complete": [], "draw_complete": [], "swiss_round_complete": []}
+        gc.collect()
+        gc.freeze()
         try:
             for _ in range(args.ops):
-                figures["plain_complete"].append(timed(setup.complete, setup.plain_ready()))
-                figures["draw_complete"].append(timed(setup.complete, setup.draw_ready()))
-                figures["swiss_round_complete"].append(timed(setup.complete, setup.swiss_last()))
+                for key, ready in (("plain_complete", setup.plain_ready), ("draw_complete", setup.draw_ready),
+                                   ("swiss_round_complete", setup.swiss_last)):
+                    match_id = ready()
+                    gc.collect()
+                    figures[key].append(timed(setup.complete, match_id))
         finally:
             setup.store.close()
     ms = {key: round(statistics.median(values), 2) for key, values in figures.items()}

@@ -4,6 +4,8 @@ format. The goal: making the draw at most 0.75x the import.
 
 Runs the real Flask app in process (Flask test client, no sockets) over a real TinyDB store, rate limits lifted;
 the operations take turns so the machine's load falls on all alike. Medians of per-operation wall times.
+As `courtside serve` does, the loaded app is frozen out of full garbage collections (`gc.freeze`); a collection
+runs before each timed operation (not timed), so one operation's garbage is not charged to the next.
 
     .venv/bin/python -m bench.bench_draw_formats [--ops 10] [--entries 128] [--format consolation ...]
 
@@ -13,6 +15,7 @@ Prints one JSON object.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import tempfile
@@ -74,10 +77,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         setup = Setup(Path(tmp) / "data", args.entries)
         figures: dict[str, list[float]] = {key: [] for key in ("import_first_round", *formats)}
+        gc.collect()
+        gc.freeze()
         try:
             for _ in range(args.ops):
+                gc.collect()
                 figures["import_first_round"].append(timed(setup.import_first_round))
                 for fmt in formats:
+                    gc.collect()
                     figures[fmt].append(timed(setup.create, fmt))
         finally:
             setup.store.close()
