@@ -3,13 +3,14 @@ in the same run: completing a match of a running 128-entry single elimination dr
 most 1.5x), and the completion that closes a round of a 128-entry Swiss draw, which pairs the next round and puts
 its 64 real matches in the pool (goal at most 3x).
 
-Runs the real Flask app in process (Flask test client, no sockets) over a real TinyDB store, rate limits lifted;
+Runs the real Flask app in process (Flask test client, no sockets) over a real TinyDB store (`--backend postgres`: a
+throwaway PostgreSQL cluster), rate limits lifted;
 the operations take turns so the machine's load falls on all alike. Medians of per-operation wall times.
 As `courtside serve` does, the loaded app is frozen out of full garbage collections (`gc.freeze`); a collection
 runs before each timed operation (not timed), so one operation's garbage is not charged to the next. The Swiss
 round's other 63 matches are played between the timed completions (not timed).
 
-    .venv/bin/python -m bench.bench_draw_completion [--ops 10]
+    .venv/bin/python -m bench.bench_draw_completion [--backend postgres] [--ops 10]
 
 Prints one JSON object.
 """
@@ -20,13 +21,11 @@ import argparse
 import gc
 import json
 import statistics
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from api.app import create_app
 from api.bootstrap import bootstrap as build_services
-from bench.bench_audit import LIFTED, OPERATOR_KEY, Client
+from bench.bench_audit import OPERATOR_KEY, Client, postgres_stores, tinydb_stores
 from bench.bench_draws import WIN, timed
 from domain.access.auth import bootstrap
 from domain.clock import SystemClock
@@ -38,8 +37,7 @@ ENTRIES = 128
 
 
 class Setup:
-    def __init__(self, data_dir: Path) -> None:
-        settings = Settings(data_dir=data_dir, **LIFTED)  # type: ignore[arg-type]
+    def __init__(self, settings: Settings) -> None:
         self.store = open_store(settings)
         with unit_of_work(self.store) as uow:
             bootstrap(uow, operator_key=OPERATOR_KEY, now=SystemClock().now())
@@ -97,10 +95,11 @@ class Setup:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", choices=("tinydb", "postgres"), default="tinydb")
     parser.add_argument("--ops", type=int, default=10)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        setup = Setup(Path(tmp) / "data")
+    with (postgres_stores() if args.backend == "postgres" else tinydb_stores()) as settings:
+        setup = Setup(settings())
         figures: dict[str, list[float]] = {"plain_complete": [], "draw_complete": [], "swiss_round_complete": []}
         gc.collect()
         gc.freeze()
@@ -115,7 +114,7 @@ def main() -> None:
             setup.store.close()
     ms = {key: round(statistics.median(values), 2) for key, values in figures.items()}
     result: dict[str, Any] = {
-        "entries": ENTRIES, "ops": args.ops, "median_ms": ms,
+        "backend": args.backend, "entries": ENTRIES, "ops": args.ops, "median_ms": ms,
         "draw_complete_ratio": round(ms["draw_complete"] / ms["plain_complete"], 2), "draw_complete_goal": 1.5,
         "swiss_round_ratio": round(ms["swiss_round_complete"] / ms["plain_complete"], 2), "swiss_round_goal": 3.0}
     print(json.dumps(result))
