@@ -77,6 +77,11 @@ class AuditLog(Protocol):
         adapter's hint that proved out of date: build the entry again on `head()`, which now reads the truth."""
         ...
 
+    def append_all(self, entries: list[AuditEntry]) -> None:
+        """Add entries that follow one another, the first following the head this unit of work appended last for
+        their account (an `append` went before, so no hint is involved), in one write, and the kept head once."""
+        ...
+
     def kept_head(self, account_id: str) -> tuple[int, str] | None:
         """The head kept apart from the entries (`seq`, `hash` of the last entry appended), written with every
         append; None before the first entry."""

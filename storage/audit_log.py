@@ -140,6 +140,13 @@ class TinyAuditLog(_Heads):
         self._appended(entry)
         return True
 
+    def append_all(self, entries: list[AuditEntry]) -> None:
+        if not entries:
+            return
+        self._tx.put_all(TABLE, {doc["id"]: doc for doc in map(to_doc, entries)})
+        self._tx.put(HEADS, entries[-1].account_id, head_doc(entries[-1]))
+        self._appended(entries[-1])
+
     def kept_head(self, account_id: str) -> tuple[int, str] | None:
         return kept_head(self._tx, account_id)
 
@@ -227,6 +234,13 @@ class PgAuditLog(_Heads):
         self._tx.put(HEADS, account, head_doc(entry))
         self._appended(entry)
         return True
+
+    def append_all(self, entries: list[AuditEntry]) -> None:
+        if not entries:
+            return
+        self._tx.insert_all(TABLE, {doc["id"]: doc for doc in map(to_doc, entries)})
+        self._tx.put(HEADS, entries[-1].account_id, head_doc(entries[-1]))
+        self._appended(entries[-1])
 
     def kept_head(self, account_id: str) -> tuple[int, str] | None:
         return kept_head(self._tx, account_id)

@@ -50,7 +50,7 @@ import orjson
 from filelock import FileLock, Timeout
 from tinydb import TinyDB
 from tinydb.storages import MemoryStorage
-from tinydb.table import Document, Table
+from tinydb.table import Table
 
 from storage.port import Ordering as Ordering
 from storage.port import StorageError as StorageError
@@ -368,19 +368,16 @@ class Store:
     # ----------------------------------------------------------------- writing
     def _apply(self, ops: Ops) -> None:
         """Put or delete whole documents; an update keeps its place, so tables stay in creation order."""
+        tables = self._all()
         for name, key, doc in ops:
             self._table_versions[name] = self._table_versions.get(name, 0) + 1
-            table = self._table(name)
             old = self._raw(name).get(key)
             if old is not None:
                 self._unindex(name, key, old)
             if doc is None:
-                table.remove(doc_ids=[key])
-            elif old is None:
-                table.insert(Document(doc, doc_id=key))
-            else:
-                self._all()[name][key] = doc  # TinyDB's update would merge fields; this replaces in place
-            if doc is not None:
+                self._table(name).remove(doc_ids=[key])
+            else:  # TinyDB's insert costs a table update per document, its update merges fields: set in place
+                tables.setdefault(name, {})[key] = doc
                 self._index(name, key, doc)
 
     def _append(self, line: bytes) -> None:

@@ -341,6 +341,21 @@ class PgTransaction:
         self.written.add(table)
         return True
 
+    def insert_all(self, table: str, docs: Mapping[str, Mapping[str, Any]]) -> None:
+        """Add many new documents (by key, never replacing one) in one statement, as `insert` without `unless`
+        adds one: a key or unique index another transaction took is a unique violation (`WriteConflict`)."""
+        if not docs:
+            return
+        stored = orjson.loads(orjson.dumps(list(docs.values())))
+        for doc in stored:
+            doc.pop("seq", None)
+        self._execute(
+            f"INSERT INTO {_t(table)} (id, seq, doc) SELECT id, nextval('doc_seq'), doc "
+            "FROM unnest(%s::text[], %s::jsonb[]) WITH ORDINALITY AS given(id, doc, n) ORDER BY n",
+            (list(docs), [Jsonb(doc) for doc in stored]),
+        )
+        self.written.add(table)
+
     def rows(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """The rows of a query of this transaction (for the adapters with their own SQL, `storage.audit_log`)."""
         rows = self._execute(sql, params).fetchall()

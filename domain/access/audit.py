@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -200,6 +200,27 @@ def record(
                             at=iso(now))
         if uow.audit.append(entry):
             return entry
+
+
+def record_created(
+    uow: UnitOfWork, *, account_id: str, action: str, target_type: str, created: Sequence[Any], now: datetime,
+) -> None:
+    """Append one entry per record created in this unit of work (each as `record` with `after` the record and
+    `target` (`target_type`, its `id`) would write it, in order): the first through `record`, the others in one
+    write with the kept head written once (a new draw's real matches: one entry each, not one write each)."""
+    if not uow.audit_enabled or not created:
+        return
+    first, *rest = created
+    previous = record(uow, account_id=account_id, action=action, target=(target_type, first.id), after=first,
+                      now=now)
+    actor, at, entries = uow.actor, iso(now), []
+    for item in rest:
+        kept_before, kept_after = kept(None, item)
+        previous = build_entry(previous, account_id=account_id, actor=actor, action=action,
+                               target=(target_type, item.id), before=kept_before, after=kept_after, reason=None,
+                               at=at)
+        entries.append(previous)
+    uow.audit.append_all(entries)
 
 
 # ----------------------------------------------------------------------------------------------- reading

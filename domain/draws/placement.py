@@ -136,7 +136,7 @@ def deal_groups(
         club = _club(entry)
 
         def weight(g: int, club: str | None = club) -> tuple[int, int, int]:
-            same = sum(1 for e in groups[g] if club is not None and _club(e) == club) if separate_clubs else 0
+            same = sum(1 for e in groups[g] if _club(e) == club) if separate_clubs and club is not None else 0
             return (same, len(groups[g]) - sizes[g], g)
 
         groups[min(open_groups, key=weight)].append(entry)

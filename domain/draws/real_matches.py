@@ -50,6 +50,6 @@ def make_real_matches(uow: UnitOfWork, record: DrawRecord, draw: Draw, *, house_
         dm.match_id = match.id
         made.append(match)
     uow.matches.put_all(made)
-    for match in made:  # §16: every match created writes its entry, also one a draw makes (by whoever acted)
-        audit.record(uow, account_id=record.account_id, action="match.created", target=("match", match.id),
-                     after=match, now=now)
+    # §16: every match created writes its entry, also one a draw makes (by whoever acted); all in one write
+    audit.record_created(uow, account_id=record.account_id, action="match.created", target_type="match",
+                         created=made, now=now)

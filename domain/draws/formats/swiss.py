@@ -30,8 +30,10 @@ def swiss_round(draw: Draw, new_id: IdFactory) -> bool:
     previous = _swiss_matches(draw)
     played = {frozenset(m.entry_ids()) for m in previous if len(m.entry_ids()) == 2}
     had_bye = {m.winner_entry_id for m in previous if m.result_type == ResultType.BYE}
-    ranked = [e for e in swiss_standings(draw) if not e.withdrawn] if previous else _round_one_order(draw)
-    rows = {r.entry_id: r for r in standings(draw.entries, previous, draw.options)}
+    ranking = standings(draw.entries, previous, draw.options)  # once: the order and the wins of each entry
+    ranked = [e for e in (draw.entry(r.entry_id) for r in ranking) if not e.withdrawn] if previous \
+        else _round_one_order(draw)
+    rows = {r.entry_id: r for r in ranking}
     candidates: list[Entry | None] = [None]
     if len(ranked) % 2:
         lowest_first = list(reversed(ranked))
@@ -67,14 +69,17 @@ def pairs_of(
     half = len(ranked) // 2
     if first_round:
         return [(ranked[i], ranked[i + half]) for i in range(half)]
-    wins = {e.id: rows[e.id].won if e.id in rows else 0 for e in ranked}
+    wins = [rows[e.id].won if e.id in rows else 0 for e in ranked]
+    met: dict[str, set[str]] = {}  # each entry's past opponents (a set lookup per pair, not a frozenset made)
+    for pair in played:
+        for one in pair:
+            met.setdefault(one, set()).update(pair)
+    ids = [e.id for e in ranked]
     costs: list[tuple[int, int, int]] = []
-    for i, a in enumerate(ranked):
-        for j in range(i + 1, len(ranked)):
-            b = ranked[j]
-            if frozenset((a.id, b.id)) in played:
-                continue
-            costs.append((i, j, (wins[a.id] - wins[b.id]) ** 2 * 10_000 + abs(j - i - half)))
+    for i, a in enumerate(ids):
+        seen, won, shift = met.get(a, set()), wins[i], i + half
+        costs.extend([(i, j, (won - wins[j]) ** 2 * 10_000 + abs(j - shift))
+                      for j in range(i + 1, len(ids)) if ids[j] not in seen])
     if not costs:
         return None
     # The least total cost among the largest matchings: the heaviest of the largest matchings once every cost is
@@ -87,7 +92,7 @@ def pairs_of(
     matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if len(matching) * 2 != len(ranked):
         return None
-    return sorted(((ranked[min(i, j)], ranked[max(i, j)]) for i, j in matching), key=lambda p: ranked.index(p[0]))
+    return [(ranked[i], ranked[j]) for i, j in sorted((min(i, j), max(i, j)) for i, j in matching)]
 
 
 class Swiss(Format):
