@@ -83,20 +83,21 @@
     document.getElementById("order-tab").classList.toggle("hidden", !state.orderOfPlay);
     var root = clear(document.getElementById("order"));
     if (!days.length) root.appendChild(el("p", "empty", "No order of play yet."));
+    if (days.length) root.appendChild(el("p", "order-note", "Times are \u201cnot before\u201d: a match may start later, never earlier."));
     days.forEach(function (day) {
       root.appendChild(el("h2", null, new Date(day.date + "T12:00:00").toDateString()));
       day.courts.forEach(function (court) {
         var box = el("div", "card"), head = el("div", "court");
         head.appendChild(el("span", null, court.label));
         box.appendChild(head);
-        var list = el("ol", "upnext");
+        var list = el("ol", "upnext planned");
         court.slots.forEach(function (slot) {
           var item = el("li"), who = el("span", "who", slot.names.join(" v "));
           var meta = [slot.event, slot.round].filter(Boolean).join(" · ");
           if (meta) who.appendChild(el("small", null, meta));
           if (slot.timeChanged) who.appendChild(el("small", "changed", "Time changed: was " + time(slot.timeChanged.from)));
+          item.appendChild(el("span", "when", time(slot.plannedOn)));  // the court is the card's heading
           item.appendChild(who);
-          item.appendChild(el("span", "when", notBefore(slot.plannedOn, court.label)));
           list.appendChild(item);
         });
         box.appendChild(list);
