@@ -8,8 +8,9 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import FullMatch, Strict, str_field
+from api.schemas.common import FullMatch, Strict, Vocabulary, str_field
 from api.schemas.matches import StrictBoolean, StrictInteger
+from domain.plan.model import Severity
 from domain.plan.settings import Move, Planning
 
 CLOCK = FullMatch(r"^([01][0-9]|2[0-3]):[0-5][0-9]$", error="Must be HH:MM.")
@@ -119,7 +120,7 @@ class PlanSlot(Schema):
 
 
 class PlanConflict(Schema):
-    severity = fields.String(required=True, validate=validate.OneOf(["error", "warning"]))
+    severity = Vocabulary(Severity, required=True)
     kind = fields.String(required=True)
     matchIDs = fields.List(fields.String(), required=True)
     drawMatchIDs = fields.List(fields.String(), required=True)
