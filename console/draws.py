@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from domain.draws.read import draw_from_json, playoff_brackets
 from domain.draws.standings import CUSTOM_STEPS, Placed, rule_words, tie_notes
 from domain.names import full_name
 
@@ -306,38 +307,13 @@ def standings_html(draw: Json) -> str:
     return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
 
 
-def playoff_brackets(rounds: list[Json], entries: int) -> list[list[Json]]:
-    """Play-off rounds (contract §22) as sub-brackets: rounds joined by their winners' links are one bracket
-    (`Places 9-16`, `Places 9-12`, `Places 9-10`), the losers of each start another; ordered by the best place each
-    decides (`firstPlace`). A sub-bracket of places nobody takes (its best place beyond the `entries`, or byes only
-    and no entry) is left out."""
-    round_of = {dm["id"]: index for index, rnd in enumerate(rounds) for dm in rnd["drawMatches"]}
-    root = list(range(len(rounds)))
-
-    def find(index: int) -> int:
-        while root[index] != index:
-            index = root[index]
-        return index
-
-    for index, rnd in enumerate(rounds):
-        for dm in rnd["drawMatches"]:
-            target = (dm.get("next") or {}).get("winner")
-            if target and target["drawMatchID"] in round_of:
-                root[find(round_of[target["drawMatchID"]])] = find(index)
-    grouped: dict[int, list[Json]] = {}
-    for index, rnd in enumerate(rounds):
-        grouped.setdefault(find(index), []).append(rnd)
-    shown = [group for group in grouped.values() if int(group[0].get("firstPlace") or 0) <= entries
-             and any(slot.get("entryID") or dm["status"] != "bye" for rnd in group for dm in rnd["drawMatches"]
-                    for slot in dm["slots"])]
-    return sorted(shown, key=lambda group: int(group[0].get("firstPlace") or 0))
-
-
-def playoffs_html(rounds: list[Json], names: dict[str, str], froms: dict[str, str], games: Games | None) -> str:
-    """Each play-off sub-bracket drawn as a bracket under its places (`Places 5-8`), side by side as room allows;
-    `names` holds every entry of the draw, so the places beyond its count are nobody's."""
+def playoffs_html(draw: Json, names: dict[str, str], froms: dict[str, str], games: Games | None) -> str:
+    """Each play-off sub-bracket (`domain.draws.read.playoff_brackets`, the event page's grouping) drawn as a
+    bracket under its places (`Places 5-8`), side by side as room allows."""
+    rounds = {rnd["drawMatches"][0]["id"]: rnd for rnd in draw["rounds"] if rnd["drawMatches"]}
+    groups = [[rounds[rnd.draw_matches[0].id] for rnd in group] for group in playoff_brackets(draw_from_json(draw))]
     parts = [f"<div class='cs-playoff'><h4>{html.escape(str(group[0]['name']))}</h4>"
-             f"{stage_html(group, names, froms, games=games)}</div>" for group in playoff_brackets(rounds, len(names))]
+             f"{stage_html(group, names, froms, games=games)}</div>" for group in groups]
     return f"<div class='cs-playoffs'>{''.join(parts)}</div>"
 
 
@@ -357,7 +333,7 @@ def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None)
         if len(shown) > 1 or draw["groups"]:
             parts.append(f"<h3>{STAGES.get(stage, stage)}</h3>")
         if stage == "playoff":
-            parts.append(playoffs_html(stages[stage], names, froms, games))
+            parts.append(playoffs_html(draw, names, froms, games))
             continue
         parts.append(stage_html(stages[stage], names, froms, lines=stage != "swiss", games=games))
     placings = draw.get("placings") or []

@@ -196,69 +196,157 @@ class Reader:
         return self._present(table, active, queue)
 
     def _present(self, table: Table, active: Match | None, queue: list[Match]) -> dict[str, Any]:
-        return {
-            "id": table.id,
-            "label": table.label,
-            "broadcastID": table.broadcast_id,
-            "playerListExternalID": table.player_list_external_id,
-            "activeMatch": None if active is None else self.read(active),
-            "queue": self.read_all(queue),
-        }
+        return table_json(TableRead(
+            id=table.id, label=table.label, broadcast_id=table.broadcast_id,
+            player_list_external_id=table.player_list_external_id,
+            active_match=None if active is None else self.read(active), queue=self.read_all(queue)))
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """The table read (contract §5): its active match and queue as match reads (`match_json`)."""
+
+    id: str
+    label: str
+    broadcast_id: str
+    player_list_external_id: str | None
+    active_match: dict[str, Any] | None
+    queue: list[dict[str, Any]]
+
+
+def table_json(read: TableRead) -> dict[str, Any]:
+    """The one serialisation of a table read."""
+    return {"id": read.id, "label": read.label, "broadcastID": read.broadcast_id,
+            "playerListExternalID": read.player_list_external_id, "activeMatch": read.active_match,
+            "queue": read.queue}
+
+
+def _present_only(fields: dict[str, Any]) -> dict[str, Any]:
+    """The optional members that are set (a read leaves an unset optional member out, contract §5)."""
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+@dataclass(frozen=True)
+class CourtRead:
+    """A court of a broadcast read: its own scoreboards and the outputs it shows (one per scoreboard shown)."""
+
+    id: str
+    label: str
+    scoreboard_ids: list[str]
+    outputs: list[str]
+
+
+@dataclass(frozen=True)
+class OperatorPart:
+    """What only the operator's broadcast read adds: the managing connection, event-day rules, plan settings."""
+
+    manager_connection_id: str | None
+    event_day: dict[str, Any]
+    plan: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class BroadcastRead:
+    """The broadcast read (contract §5); never internal or URL IDs."""
+
+    id: str
+    name: str
+    description: str | None
+    default_player_list_id: str | None
+    default_scoreboard_id: str | None
+    scoreboard_ids: list[str]
+    tables: list[CourtRead]
+    scoring: dict[str, Any] | None
+    scoring_name: str | None
+    created_on: str
+    updated_on: str
+    operator: OperatorPart | None
+
+
+def broadcast_read(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = False) -> BroadcastRead:
+    """The typed broadcast read; `internal`: the operator's, with `OperatorPart`."""
+    courts = [CourtRead(id=table.id, label=table.label, scoreboard_ids=list(table.scoreboard_ids or []),
+                        outputs=court_scoreboards(broadcast, table)) for table in _tables(uow, broadcast)]
+    operator = OperatorPart(manager_connection_id=broadcast.manager_connection_id, event_day=event_day(broadcast),
+                            plan=plan_settings.view(broadcast.plan)) if internal else None
+    return BroadcastRead(
+        id=broadcast.id, name=broadcast.name, description=broadcast.description,
+        default_player_list_id=broadcast.default_player_list_id,
+        default_scoreboard_id=broadcast.default_scoreboard_id, scoreboard_ids=list(broadcast.scoreboard_ids or []),
+        tables=courts, scoring=broadcast.scoring, scoring_name=broadcast.scoring_name,
+        created_on=broadcast.created_on, updated_on=broadcast.updated_on, operator=operator)
+
+
+def broadcast_json(read: BroadcastRead) -> dict[str, Any]:
+    """The one serialisation of a broadcast read."""
+    shown: dict[str, Any] = {"id": read.id, "name": read.name}
+    shown.update(_present_only({"description": read.description, "defaultPlayerListID": read.default_player_list_id,
+                                "defaultScoreboardID": read.default_scoreboard_id}))
+    shown.update({
+        "scoreboardIDs": read.scoreboard_ids,
+        "tableCount": len(read.tables),
+        "outputCount": sum(len(court.outputs) for court in read.tables),
+        "tables": [{"id": court.id, "label": court.label, "scoreboardIDs": court.scoreboard_ids,
+                    "outputs": [{"scoreboardID": scoreboard} for scoreboard in court.outputs]}
+                   for court in read.tables],
+        "scoring": read.scoring,
+        "scoringName": read.scoring_name,
+        "createdOn": read.created_on,
+        "updatedOn": read.updated_on,
+    })
+    if read.operator is not None:
+        shown.update({"managerConnectionID": read.operator.manager_connection_id,
+                      "eventDay": read.operator.event_day, "plan": read.operator.plan})
+    return shown
 
 
 def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, internal: bool = False) -> dict[str, Any]:
-    """Broadcast read: courts with `id`, `label`, `scoreboardIDs`, `outputs`; never internal or URL IDs."""
-    courts = []
-    for table in _tables(uow, broadcast):
-        shown = court_scoreboards(broadcast, table)
-        courts.append({
-            "id": table.id, "label": table.label, "scoreboardIDs": list(table.scoreboard_ids or []),
-            "outputs": [{"scoreboardID": scoreboard} for scoreboard in shown],
-        })
-    read: dict[str, Any] = {"id": broadcast.id, "name": broadcast.name}
-    optional = {
-        "description": broadcast.description,
-        "defaultPlayerListID": broadcast.default_player_list_id,
-        "defaultScoreboardID": broadcast.default_scoreboard_id,
-    }
-    read.update({key: value for key, value in optional.items() if value is not None})
-    read.update({
-        "scoreboardIDs": list(broadcast.scoreboard_ids or []),
-        "tableCount": len(courts),
-        "outputCount": sum(len(court["outputs"]) for court in courts),
-        "tables": courts,
-        "scoring": broadcast.scoring,
-        "scoringName": broadcast.scoring_name,
-        "createdOn": broadcast.created_on,
-        "updatedOn": broadcast.updated_on,
-    })
-    if internal:
-        read["managerConnectionID"] = broadcast.manager_connection_id
-        read["eventDay"] = event_day(broadcast)
-        read["plan"] = plan_settings.view(broadcast.plan)
-    return read
+    """Broadcast read as JSON: `broadcast_json(broadcast_read(...))`."""
+    return broadcast_json(broadcast_read(uow, broadcast, internal=internal))
+
+
+@dataclass(frozen=True)
+class RosterRead:
+    """The roster read plus `source: {playerListID, playerCount}` (the managed backing record)."""
+
+    id: str
+    name: str
+    description: str | None
+    roster_type: str
+    player_count: int
+    self_registration_enabled: bool | None
+    team_logo_url: str | None
+    team_jersey_color: str | None
+    created_on: str
+    updated_on: str
+    player_list_id: str
+
+
+def roster_read(uow: UnitOfWork, roster: Roster) -> RosterRead:
+    backing = uow.player_lists.get(roster.player_list_id)
+    return RosterRead(
+        id=roster.id, name=roster.name, description=roster.description, roster_type=roster.roster_type,
+        player_count=len(backing.players) if backing is not None else 0,
+        self_registration_enabled=roster.self_registration_enabled, team_logo_url=roster.team_logo_url,
+        team_jersey_color=roster.team_jersey_color, created_on=roster.created_on, updated_on=roster.updated_on,
+        player_list_id=roster.player_list_id)
+
+
+def roster_json(read: RosterRead) -> dict[str, Any]:
+    """The one serialisation of a roster read."""
+    shown: dict[str, Any] = {"id": read.id, "name": read.name}
+    shown.update(_present_only({"description": read.description}))
+    shown.update({"rosterType": read.roster_type, "playerCount": read.player_count})
+    shown.update(_present_only({"selfRegistrationEnabled": read.self_registration_enabled,
+                                "teamLogoURL": read.team_logo_url, "teamJerseyColor": read.team_jersey_color}))
+    shown.update({"createdOn": read.created_on, "updatedOn": read.updated_on,
+                  "source": {"playerListID": read.player_list_id, "playerCount": read.player_count}})
+    return shown
 
 
 def roster_view(uow: UnitOfWork, roster: Roster) -> dict[str, Any]:
-    """Roster read plus `source: {playerListID, playerCount}` (the managed backing record)."""
-    backing = uow.player_lists.get(roster.player_list_id)
-    count = len(backing.players) if backing is not None else 0
-    read: dict[str, Any] = {"id": roster.id, "name": roster.name}
-    if roster.description is not None:
-        read["description"] = roster.description
-    read.update({"rosterType": roster.roster_type, "playerCount": count})
-    optional = {
-        "selfRegistrationEnabled": roster.self_registration_enabled,
-        "teamLogoURL": roster.team_logo_url,
-        "teamJerseyColor": roster.team_jersey_color,
-    }
-    read.update({key: value for key, value in optional.items() if value is not None})
-    read.update({
-        "createdOn": roster.created_on,
-        "updatedOn": roster.updated_on,
-        "source": {"playerListID": roster.player_list_id, "playerCount": count},
-    })
-    return read
+    """Roster read as JSON: `roster_json(roster_read(...))`."""
+    return roster_json(roster_read(uow, roster))
 
 
 def player_view(player: Player, *, internal: bool = False) -> Player:
@@ -267,75 +355,161 @@ def player_view(player: Player, *, internal: bool = False) -> Player:
     return {key: value for key, value in player.items() if key not in hidden}
 
 
+@dataclass(frozen=True)
+class PlayerListRead:
+    """The player list read; `connection_id`/`roster_id` only in the operator's (`internal`)."""
+
+    id: str
+    external_id: str | None
+    name: str
+    description: str | None
+    players: list[Player]
+    created_on: str
+    updated_on: str
+    internal: bool
+    connection_id: str | None
+    roster_id: str | None
+
+
+def player_list_read(player_list: PlayerList, *, internal: bool = False) -> PlayerListRead:
+    return PlayerListRead(
+        id=player_list.id, external_id=player_list.external_id, name=player_list.name,
+        description=player_list.description, players=[player_view(p, internal=internal) for p in player_list.players],
+        created_on=player_list.created_on, updated_on=player_list.updated_on, internal=internal,
+        connection_id=player_list.connection_id, roster_id=player_list.roster_id)
+
+
+def player_list_json(read: PlayerListRead) -> dict[str, Any]:
+    """The one serialisation of a player list read: `{id, externalID, name, description, playerCount, players,
+    createdOn, updatedOn}` (+ `connectionID`, `rosterID` for the operator)."""
+    shown: dict[str, Any] = {"id": read.id}
+    shown.update(_present_only({"externalID": read.external_id}))
+    shown["name"] = read.name
+    shown.update(_present_only({"description": read.description}))
+    shown.update({"playerCount": len(read.players), "players": read.players, "createdOn": read.created_on,
+                  "updatedOn": read.updated_on})
+    if read.internal:
+        shown.update({"connectionID": read.connection_id, "rosterID": read.roster_id})
+    return shown
+
+
 def player_list_view(player_list: PlayerList, *, internal: bool = False) -> dict[str, Any]:
-    """Player list read: `{id, externalID, name, description, playerCount, players, createdOn, updatedOn}`."""
-    read: dict[str, Any] = {"id": player_list.id}
-    if player_list.external_id is not None:
-        read["externalID"] = player_list.external_id
-    read["name"] = player_list.name
-    if player_list.description is not None:
-        read["description"] = player_list.description
-    read.update({
-        "playerCount": len(player_list.players),
-        "players": [player_view(p, internal=internal) for p in player_list.players],
-        "createdOn": player_list.created_on,
-        "updatedOn": player_list.updated_on,
-    })
-    if internal:
-        read["connectionID"] = player_list.connection_id
-        read["rosterID"] = player_list.roster_id
-    return read
+    """Player list read as JSON: `player_list_json(player_list_read(...))`."""
+    return player_list_json(player_list_read(player_list, internal=internal))
+
+
+@dataclass(frozen=True)
+class TeamRead:
+    """The team read: the team fields, `players`, and `roster` (the backing roster's read, None if deleted)."""
+
+    id: str
+    external_id: str
+    name: str
+    logo_url: str | None
+    jersey_color: str | None
+    players: list[Player]
+    roster: RosterRead | None
+    created_on: str
+    updated_on: str
+
+
+def team_read(uow: UnitOfWork, team: Team) -> TeamRead:
+    roster = uow.rosters.get(team.roster_id)
+    return TeamRead(id=team.id, external_id=team.external_id, name=team.name, logo_url=team.logo_url,
+                    jersey_color=team.jersey_color, players=[player_view(p) for p in team.players],
+                    roster=None if roster is None else roster_read(uow, roster), created_on=team.created_on,
+                    updated_on=team.updated_on)
+
+
+def team_json(read: TeamRead) -> dict[str, Any]:
+    """The one serialisation of a team read."""
+    shown: dict[str, Any] = {"id": read.id, "externalID": read.external_id, "name": read.name}
+    shown.update(_present_only({"logoURL": read.logo_url, "jerseyColor": read.jersey_color}))
+    shown.update({"playerCount": len(read.players), "players": read.players,
+                  "roster": None if read.roster is None else roster_json(read.roster),
+                  "createdOn": read.created_on, "updatedOn": read.updated_on})
+    return shown
 
 
 def team_view(uow: UnitOfWork, team: Team) -> dict[str, Any]:
-    """Team read: the team fields, `players`, and `roster` (the backing roster's read, null if deleted)."""
-    read: dict[str, Any] = {"id": team.id, "externalID": team.external_id, "name": team.name}
-    if team.logo_url is not None:
-        read["logoURL"] = team.logo_url
-    if team.jersey_color is not None:
-        read["jerseyColor"] = team.jersey_color
-    roster = uow.rosters.get(team.roster_id)
-    read.update({
-        "playerCount": len(team.players),
-        "players": [player_view(p) for p in team.players],
-        "roster": None if roster is None else roster_view(uow, roster),
-        "createdOn": team.created_on,
-        "updatedOn": team.updated_on,
-    })
-    return read
+    """Team read as JSON: `team_json(team_read(...))`."""
+    return team_json(team_read(uow, team))
+
+
+@dataclass(frozen=True)
+class WebhookConfigRead:
+    """A connection's webhook configuration: never its secret, only whether one is set."""
+
+    url: str | None
+    events: list[str]
+    secret_configured: bool
+    updated_on: str | None
+
+
+def webhook_config_read(config: WebhookConfig | None) -> WebhookConfigRead:
+    """Never-set events read as all four match events."""
+    if config is None:
+        return WebhookConfigRead(url=None, events=list(MATCH_EVENTS), secret_configured=False, updated_on=None)
+    return WebhookConfigRead(url=config.url,
+                             events=list(MATCH_EVENTS) if config.events is None else list(config.events),
+                             secret_configured=config.secret is not None, updated_on=config.updated_on)
+
+
+def webhook_config_json(read: WebhookConfigRead) -> dict[str, Any]:
+    """The one serialisation: `{"url", "events", "secretConfigured", "updatedOn"}`."""
+    return {"url": read.url, "events": read.events, "secretConfigured": read.secret_configured,
+            "updatedOn": read.updated_on}
 
 
 def webhook_config_view(config: WebhookConfig | None) -> dict[str, Any]:
-    """`{"url", "events", "secretConfigured", "updatedOn"}`; never-set events read as all four."""
-    if config is None:
-        return {"url": None, "events": list(MATCH_EVENTS), "secretConfigured": False, "updatedOn": None}
-    return {
-        "url": config.url,
-        "events": list(MATCH_EVENTS) if config.events is None else list(config.events),
-        "secretConfigured": config.secret is not None,
-        "updatedOn": config.updated_on,
-    }
+    """Webhook configuration read as JSON: `webhook_config_json(webhook_config_read(...))`."""
+    return webhook_config_json(webhook_config_read(config))
+
+
+@dataclass(frozen=True)
+class DeliveryRead:
+    """The webhook delivery of the spec; the operator's read adds `connection_id` and `attempts`."""
+
+    attempt_count: int
+    event_id: str
+    event_type: str
+    payload: Any
+    status: str
+    attempted_on: str | None
+    created_on: str | None
+    delivered_on: str | None
+    next_attempt_on: str | None
+    webhook_created_on: str | None
+    last_error: str | None
+    operator: tuple[str, list[dict[str, Any]]] | None  # (connectionID, attempts) for the operator's read
+
+
+def delivery_read(delivery: Delivery, *, operator: bool = False) -> DeliveryRead:
+    return DeliveryRead(
+        attempt_count=delivery.attempt_count, event_id=delivery.id, event_type=delivery.event_type,
+        payload=orjson.loads(delivery.body), status=delivery.status, attempted_on=delivery.attempted_on,
+        created_on=delivery.created_on, delivered_on=delivery.delivered_on,
+        next_attempt_on=delivery.next_attempt_on, webhook_created_on=delivery.webhook_created_on,
+        last_error=delivery.last_error,
+        operator=(delivery.connection_id, list(delivery.attempts)) if operator else None)
+
+
+def delivery_json(read: DeliveryRead) -> dict[str, Any]:
+    """The one serialisation of a delivery read: required members, then the set optional ones."""
+    shown: dict[str, Any] = {"attemptCount": read.attempt_count, "eventID": read.event_id,
+                             "eventType": read.event_type, "payload": read.payload, "status": read.status}
+    shown.update(_present_only({
+        "attemptedOn": read.attempted_on, "createdOn": read.created_on, "deliveredOn": read.delivered_on,
+        "nextAttemptOn": read.next_attempt_on, "webhookCreatedOn": read.webhook_created_on,
+        "lastError": read.last_error}))
+    if read.operator is not None:
+        shown["connectionID"], shown["attempts"] = read.operator
+    return shown
 
 
 def delivery_view(delivery: Delivery, *, operator: bool = False) -> dict[str, Any]:
-    """The webhook delivery of the spec; the operator's read adds `connectionID` and `attempts`."""
-    read: dict[str, Any] = {
-        "attemptCount": delivery.attempt_count,
-        "eventID": delivery.id,
-        "eventType": delivery.event_type,
-        "payload": orjson.loads(delivery.body),
-        "status": delivery.status,
-    }
-    optional = {
-        "attemptedOn": delivery.attempted_on, "createdOn": delivery.created_on,
-        "deliveredOn": delivery.delivered_on, "nextAttemptOn": delivery.next_attempt_on,
-        "webhookCreatedOn": delivery.webhook_created_on, "lastError": delivery.last_error,
-    }
-    read.update({name: value for name, value in optional.items() if value is not None})
-    if operator:
-        read["connectionID"] = delivery.connection_id
-        read["attempts"] = list(delivery.attempts)
-    return read
+    """Delivery read as JSON: `delivery_json(delivery_read(...))`."""
+    return delivery_json(delivery_read(delivery, operator=operator))
 
 
 def output_view(uow: UnitOfWork, output: Output, *, root: str) -> dict[str, Any]:

@@ -119,10 +119,12 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     "domain.event_day.availability": {"clubName", "externalID", "manualName"},
     "domain.event_day.board": {"activeMatch"},
     "domain.draws.service": {"externalID"},
-    "domain.public.event_page": {"currentGame", "currentSet", "finishedText", "scoreText",
-                          "decidedBy", "drawMatchID", "drawMatches", "entryID",
-                          "matchID", "personID", "resultType", "winnerEntryID",
-                          "firstPlace"},  # the draw read's play-off rounds (§22): the page groups them by it
+    "domain.public.event_page": {"currentGame", "currentSet", "finishedText", "scoreText", "personID"},
+    # the draw read's one parser (`draw_from_json`): the console reads a draw over HTTP into the typed read
+    "domain.draws.read": {"broadcastID", "createdOn", "decidedBy", "drawMatchID", "drawMatches", "entryID",
+                          "entryIDs", "externalID", "firstPlace", "gamesLost", "gamesWon", "loserEntryID",
+                          "manualName", "matchID", "playerListExternalID", "pointsLost", "pointsWon", "resultType",
+                          "scoringName", "winnerEntryID"},
     "domain.match.formats": {"decidingGame"},  # a stored format object is the §18 object itself
     "domain.match.matches": {"externalID"},
     "domain.public.outputs": {"clubName", "externalID", "manualName", "upNext"},

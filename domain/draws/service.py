@@ -19,9 +19,10 @@ from domain.draws import engine, store
 from domain.draws import pool as draw_pool
 from domain.draws.cache import Held
 from domain.draws.formats.base import DrawSpec, EntrySpec
-from domain.draws.model import Draw, DrawFormat, DrawMatch, DrawPlayer, Options, Slot
+from domain.draws.model import Draw, DrawFormat, DrawPlayer, Options
+from domain.draws.read import DrawRead, draw_json, draw_read
 from domain.draws.real_matches import make_real_matches
-from domain.draws.standings import check_format, setting_read
+from domain.draws.standings import check_format
 from domain.errors import Conflict, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.event_day.estimates import Estimator
@@ -149,7 +150,7 @@ def _made(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> D
 def preview_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime) -> dict[str, Any]:
     """The draw read that creating this body would give (the same checks, the same placement for the same
     `randomSeed`), with nothing stored: no draw, no match, no audit entry. Its IDs are never kept."""
-    return _view(_made(uow, account_id=account_id, new=new, now=now), new.scoring)
+    return draw_json(_read(_made(uow, account_id=account_id, new=new, now=now), new.scoring))
 
 
 def create_draw(uow: UnitOfWork, *, account_id: str, new: NewDraw, now: datetime, server: Scoring) -> DrawRecord:
@@ -264,56 +265,21 @@ def replace_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: s
 
 
 # ------------------------------------------------------------------------------------------------------ reads
-def _slot_view(slot: Slot) -> dict[str, Any]:
-    source = slot.source
-    origin: dict[str, Any] | None = None
-    if source is not None and source.draw_match_id is not None:
-        origin = {"drawMatchID": source.draw_match_id, "outcome": str(source.outcome)}
-    elif source is not None and source.group is not None:
-        origin = {"group": source.group, "rank": source.rank}
-    return {"entryID": slot.entry_id, "from": origin}
-
-
-def _draw_match_view(dm: DrawMatch) -> dict[str, Any]:
-    return {
-        "id": dm.id, "number": dm.number, "group": dm.group, "slots": [_slot_view(s) for s in dm.slots],
-        "status": str(dm.status), "matchID": dm.match_id, "winnerEntryID": dm.winner_entry_id,
-        "loserEntryID": dm.loser_entry_id, "resultType": str(dm.result_type) if dm.result_type else None,
-        "next": {"winner": None if dm.next_winner is None else {"drawMatchID": dm.next_winner.draw_match_id,
-                                                                "slot": dm.next_winner.slot},
-                 "loser": None if dm.next_loser is None else {"drawMatchID": dm.next_loser.draw_match_id,
-                                                              "slot": dm.next_loser.slot}},
-    }
+def read_draw(uow: UnitOfWork, record: DrawRecord) -> DrawRead:
+    """The typed §13 draw read of a stored draw, in its own format."""
+    scoring = Scoring.stored(record.scoring, record.scoring_name, ScoringSource.DRAW)
+    with store.reading(uow, record) as draw:
+        return _read(draw, scoring)
 
 
 def draw_view(uow: UnitOfWork, record: DrawRecord) -> dict[str, Any]:
-    """The §13 draw read."""
-    with store.reading(uow, record) as draw:
-        return _view(draw, Scoring.stored(record.scoring, record.scoring_name, ScoringSource.DRAW))
+    """The §13 draw read as JSON."""
+    return draw_json(read_draw(uow, record))
 
 
-def _view(draw: Draw, scoring: Scoring | None) -> dict[str, Any]:
-    return {
-        "id": draw.id, "broadcastID": draw.broadcast_id, "name": draw.name, "format": str(draw.format),
-        "scoring": None if scoring is None else scoring.json(),
-        "scoringName": None if scoring is None else scoring.name,
-        "status": str(draw.status), "createdOn": draw.created_on,
-        "entries": [{"id": e.id, "name": e.name, "club": e.club, "seed": e.seed, "rating": e.rating,
-                     "withdrawn": e.withdrawn,
-                     "players": [{"manualName": p.name} if p.external_id is None else
-                                 {"playerListExternalID": p.player_list_external_id, "externalID": p.external_id,
-                                  "name": p.name} for p in e.players]} for e in draw.entries],
-        "groups": [{"name": g.name, "entryIDs": list(g.entry_ids), "standings": [
-            {"entryID": s.entry_id, "rank": s.rank, "played": s.played, "won": s.won, "lost": s.lost,
-             "gamesWon": s.games_won, "gamesLost": s.games_lost, "pointsWon": s.points_won,
-             "pointsLost": s.points_lost, "decidedBy": s.decided_by} for s in g.standings]} for g in draw.groups],
-        "tiebreak": setting_read(str(draw.format), draw.options.tiebreak),
-        "rounds": [{"stage": str(r.stage), "number": r.number, "name": r.name,
-                    "drawMatches": [_draw_match_view(draw.matches[i]) for i in r.draw_match_ids]}
-                   | ({} if r.first_place is None else {"firstPlace": r.first_place}) for r in draw.rounds],
-        "placings": [{"place": p.place, "entryID": p.entry_id} if p.stage is None else
-                     {"place": p.place, "entryID": p.entry_id, "stage": str(p.stage)} for p in draw.placings],
-    }
+def _read(draw: Draw, scoring: Scoring | None) -> DrawRead:
+    return draw_read(draw, scoring=None if scoring is None else scoring.json(),
+                     scoring_name=None if scoring is None else scoring.name)
 
 
 def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,

@@ -22,6 +22,8 @@ from domain.access import audit
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.draws import service as draw_service
+from domain.draws.model import DrawMatchStatus, Stage
+from domain.draws.read import DrawMatchRead, DrawRead, playoff_brackets
 from domain.draws.standings import Placed, rule_words, tie_notes
 from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
@@ -61,10 +63,10 @@ def broadcast_draws() -> DrawReads:
     def reads(uow: UnitOfWork, broadcast: Broadcast) -> list[dict[str, Any]]:
         shown = []
         for record in draw_service.list_draws(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id):
-            read = draw_service.draw_view(uow, record)
+            read = draw_service.read_draw(uow, record)
             games: dict[str, tuple[int, int]] = {}
-            for match_id in (dm.get("matchID") for r in read["rounds"] for dm in r["drawMatches"]):
-                match = uow.matches.get(match_id) if match_id else None
+            for match_id in read.match_ids():
+                match = uow.matches.get(match_id)
                 if match is not None:
                     won = scoring.won(match)
                     games[match.id] = (won["a"], won["b"])
@@ -343,77 +345,51 @@ def person_state(snapshot: Snapshot, person: str) -> PersonFeed:
 
 
 # ------------------------------------------------------------------------------------------------ draws
-BRACKETS = (("Main draw", ("main", "final")), ("Third place", ("third_place",)), ("Losers bracket", ("losers",)),
-            ("Consolation", ("consolation",)), ("Swiss rounds", ("swiss",)))
-PLAYOFF = "playoff"  # contract §22: its rounds are drawn as one bracket per sub-bracket, titled by its places
+BRACKETS = ((Stage.MAIN, Stage.FINAL), (Stage.THIRD_PLACE,), (Stage.LOSERS,), (Stage.CONSOLATION,), (Stage.SWISS,))
+TITLES = {Stage.MAIN: "Main draw", Stage.THIRD_PLACE: "Third place", Stage.LOSERS: "Losers bracket",
+          Stage.CONSOLATION: "Consolation", Stage.SWISS: "Swiss rounds"}
 
 
-def playoff_brackets(rounds: list[dict[str, Any]], entries: int) -> list[list[dict[str, Any]]]:
-    """The play-off rounds of a draw read as sub-brackets (contract §22): rounds joined by their winners' links are
-    one bracket (`Places 9-16`, then `Places 9-12`, then `Places 9-10`); the losers of each start another. Ordered
-    by the best place each decides (`firstPlace`); a sub-bracket of places nobody takes (its best place beyond the
-    `entries`, or byes only and no entry) is left out."""
-    playoff = [r for r in rounds if r["stage"] == PLAYOFF]
-    round_of = {dm["id"]: index for index, r in enumerate(playoff) for dm in r["drawMatches"]}
-    root = list(range(len(playoff)))
-
-    def find(index: int) -> int:
-        while root[index] != index:
-            index = root[index]
-        return index
-
-    for index, rnd in enumerate(playoff):
-        for dm in rnd["drawMatches"]:
-            target = (dm.get("next") or {}).get("winner")
-            if target and target["drawMatchID"] in round_of:
-                root[find(round_of[target["drawMatchID"]])] = find(index)
-    grouped: dict[int, list[dict[str, Any]]] = {}
-    for index, rnd in enumerate(playoff):
-        grouped.setdefault(find(index), []).append(rnd)
-    shown = [group for group in grouped.values() if int(group[0].get("firstPlace") or 0) <= entries
-             and any(slot.get("entryID") or dm["status"] != "bye" for r in group for dm in r["drawMatches"]
-                    for slot in dm["slots"])]
-    return sorted(shown, key=lambda group: (group[0].get("firstPlace") or 0))
-
-
-def public_draw(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict[str, Any]:
+def public_draw(read: DrawRead, games: dict[str, tuple[int, int]]) -> dict[str, Any]:
     """A draw (the §13 draw read) as the event page shows it: names, scores and placings, no IDs (§15).
 
     `groups` are the group tables; `brackets` are the knockout stages drawn as brackets (rounds as columns, each
     match pointing at the column and row of the match its winner goes to), the consolation (§22), each play-off
-    sub-bracket titled by its places (`Places 5-8`, §22) and Swiss rounds side by side; `games` is each real
-    match's games won (side a, side b), for the score beside each name. A placing of the consolation's winner says
-    `stage: consolation` (not a second place 1)."""
-    names = {entry["id"]: entry["name"] for entry in read["entries"]}
-    groups = [{"name": group["name"], "standings": [
-        {key: row[key] for key in ("rank", "played", "won", "lost", "gamesWon", "gamesLost")}
-        | {"name": names.get(row["entryID"], "")} for row in group["standings"]],
-        "tiebreaks": tie_notes([Placed(name=names.get(row["entryID"], ""), rank=row["rank"], played=row["played"],
-                                       decided_by=row.get("decidedBy")) for row in group["standings"]])}
-        for group in read["groups"]]
-    sets = [(title, [r for r in read["rounds"] if r["stage"] in stages]) for title, stages in BRACKETS]
-    sets[1:1] = [(str(group[0]["name"]), group) for group in playoff_brackets(read["rounds"], len(read["entries"]))]
+    sub-bracket titled by its places (`Places 5-8`, §22, `playoff_brackets`) and Swiss rounds side by side; `games`
+    is each real match's games won (side a, side b), for the score beside each name. A placing of the consolation's
+    winner says `stage: consolation` (not a second place 1)."""
+    names = read.names()
+    groups = [{"name": group.name, "standings": [
+        {"rank": row.rank, "played": row.played, "won": row.won, "lost": row.lost, "gamesWon": row.games_won,
+         "gamesLost": row.games_lost, "name": names.get(row.entry_id, "")} for row in group.standings],
+        "tiebreaks": tie_notes([Placed(name=names.get(row.entry_id, ""), rank=row.rank, played=row.played,
+                                       decided_by=row.decided_by) for row in group.standings])}
+        for group in read.groups]
+    sets = [(TITLES[stages[0]], [r for r in read.rounds if r.stage in stages]) for stages in BRACKETS]
+    sets[1:1] = [(group[0].name, group) for group in playoff_brackets(read)]
     brackets: list[dict[str, Any]] = []
     for title, rounds in sets:
-        where = {dm["id"]: (ri, mi) for ri, r in enumerate(rounds) for mi, dm in enumerate(r["drawMatches"])}
+        where = {dm.id: (ri, mi) for ri, r in enumerate(rounds) for mi, dm in enumerate(r.draw_matches)}
         if rounds:
             brackets.append({"name": title, "rounds": [
-                {"name": r["name"], "matches": [_public_draw_match(dm, names, games, where)
-                                                for dm in r["drawMatches"]]} for r in rounds]})
-    return {"name": read["name"], "format": read["format"], "status": read["status"], "groups": groups,
-            "tiebreak": rule_words(read.get("tiebreak")) if groups else None,
+                {"name": r.name, "matches": [_public_draw_match(dm, names, games, where)
+                                             for dm in r.draw_matches]} for r in rounds]})
+    return {"name": read.name, "format": read.format, "status": read.status, "groups": groups,
+            "tiebreak": rule_words(read.tiebreak) if groups else None,
             "brackets": brackets,
-            "placings": [{"place": p["place"], "name": names.get(p["entryID"], "")}
-                         | ({"stage": p["stage"]} if p.get("stage") else {}) for p in read["placings"]]}
+            "placings": [{"place": p.place, "name": names.get(p.entry_id, "")}
+                         | ({"stage": str(p.stage)} if p.stage else {}) for p in read.placings]}
 
 
-def _public_draw_match(dm: dict[str, Any], names: dict[str, str], games: dict[str, tuple[int, int]],
+def _public_draw_match(dm: DrawMatchRead, names: dict[str, str], games: dict[str, tuple[int, int]],
                        where: dict[str, tuple[int, int]]) -> dict[str, Any]:
-    won = games.get(dm.get("matchID") or "")
-    target = (dm.get("next") or {}).get("winner")
-    return {"status": dm["status"], "group": dm.get("group"), "resultType": dm.get("resultType"),
-            "next": list(where[target["drawMatchID"]]) if target and target["drawMatchID"] in where else None,
-            "sides": [{"name": names.get(slot["entryID"] or "") or None,
-                       "winner": bool(slot["entryID"]) and slot["entryID"] == dm.get("winnerEntryID"),
-                       "games": won[index] if won and dm["status"] in ("active", "complete") else None}
-                      for index, slot in enumerate(dm["slots"])]}
+    won = games.get(dm.match_id or "")
+    target = dm.next_winner
+    played = dm.status in (DrawMatchStatus.ACTIVE, DrawMatchStatus.COMPLETE)
+    return {"status": str(dm.status), "group": dm.group,
+            "resultType": None if dm.result_type is None else str(dm.result_type),
+            "next": list(where[target.draw_match_id]) if target and target.draw_match_id in where else None,
+            "sides": [{"name": names.get(slot.entry_id or "") or None,
+                       "winner": bool(slot.entry_id) and slot.entry_id == dm.winner_entry_id,
+                       "games": won[index] if won and played else None}
+                      for index, slot in enumerate(dm.slots)]}

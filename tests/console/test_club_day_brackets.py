@@ -7,17 +7,21 @@ import random
 import re
 from typing import Any
 
-from console.draws import bracket_html, playoff_brackets, print_sheet
-from domain.draws import service as draw_service
-from domain.draws.model import DrawFormat
+from console.draws import bracket_html, print_sheet
+from domain.draws.model import Draw, DrawFormat
+from domain.draws.read import draw_from_json, draw_json, draw_read, playoff_brackets
 from tests.domain.test_draw_engine import make, play_out
 
+
+def read_of(draw: Draw) -> dict[str, Any]:
+    """A draw's §13 read as the API serves it (no format of its own)."""
+    return draw_json(draw_read(draw, scoring=None, scoring_name=None))
 
 def played(fmt: DrawFormat, n: int) -> dict[str, Any]:
     """The draw read of a draw of this format played to the end with random winners."""
     draw = make(fmt, n, random_seed=3)
     play_out(draw, random.Random(3))
-    return draw_service._view(draw, None)
+    return read_of(draw)
 
 
 def test_playoff_all_draws_each_sub_bracket_under_its_places_in_order_of_places() -> None:
@@ -26,14 +30,14 @@ def test_playoff_all_draws_each_sub_bracket_under_its_places_in_order_of_places(
     assert re.findall(r"<h4>([^<]+)</h4>", shown) == [
         "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-16", "Places 11-12", "Places 13-16", "Places 15-16"]
     assert shown.index("<h3>Main bracket</h3>") < shown.index("<h3>Play-offs for places</h3>")
-    groups = playoff_brackets([r for r in read["rounds"] if r["stage"] == "playoff"], 16)
-    assert [[len(r["drawMatches"]) for r in g] for g in groups] == [[1], [2, 1], [1], [4, 2, 1], [1], [2, 1], [1]]
+    groups = playoff_brackets(draw_from_json(read))
+    assert [[len(r.draw_matches) for r in g] for g in groups] == [[1], [2, 1], [1], [4, 2, 1], [1], [2, 1], [1]]
     # every place, 1 to 16, with its entry's name
     items = re.findall(r"<li>(\d+)\. ([^<]+)</li>", shown)
     assert [int(place) for place, _ in items] == list(range(1, 17))
     assert {name for _, name in items} == {e["name"] for e in read["entries"]}
     # an empty slot of a play-off round says where its entry comes from
-    fresh = bracket_html(draw_service._view(make(DrawFormat.PLAYOFF_ALL, 16, random_seed=3), None))
+    fresh = bracket_html(read_of(make(DrawFormat.PLAYOFF_ALL, 16, random_seed=3)))
     assert "Loser P9-16 1" in fresh and "Winner P9-16 1" in fresh and "Loser R16 1" in fresh
 
 
@@ -45,7 +49,7 @@ def test_a_consolation_is_drawn_after_the_main_bracket_and_its_winner_marked_on_
         assert shown.index("<h3>Main bracket</h3>") < shown.index("<h3>Consolation draw</h3>")
         assert f"<li>Consolation winner: {name}</li>" in shown
         assert "Consolation final" in shown and "<h4>" not in shown
-    fresh = bracket_html(draw_service._view(make(DrawFormat.CONSOLATION, 16, random_seed=3), None))
+    fresh = bracket_html(read_of(make(DrawFormat.CONSOLATION, 16, random_seed=3)))
     assert "Loser R16 1" in fresh and "Winner CQF 1" in fresh
 
 
@@ -56,6 +60,6 @@ def test_the_print_sheet_carries_every_play_off_bracket() -> None:
 
 
 def test_play_off_places_nobody_takes_are_not_drawn() -> None:
-    fresh = bracket_html(draw_service._view(make(DrawFormat.PLAYOFF_ALL, 12, random_seed=3), None))
+    fresh = bracket_html(read_of(make(DrawFormat.PLAYOFF_ALL, 12, random_seed=3)))
     assert re.findall(r"<h4>([^<]+)</h4>", fresh) == [
         "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-12", "Places 11-12"]

@@ -8,10 +8,20 @@ import random
 import re
 from typing import Any
 
-from domain.draws import service as draw_service
-from domain.draws.model import DrawFormat
+from domain.draws.model import Draw, DrawFormat
+from domain.draws.read import draw_from_json, draw_json, draw_read
 from domain.public.event_page import public_draw
 from tests.domain.test_draw_engine import make, play_out
+
+
+def read_of(draw: Draw) -> dict[str, Any]:
+    """A draw's §13 read as the API serves it (no format of its own)."""
+    return draw_json(draw_read(draw, scoring=None, scoring_name=None))
+
+
+def on_page(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """The event page's draw, from a read as JSON parsed back into the typed read (`draw_from_json`)."""
+    return public_draw(draw_from_json(read), games)
 
 
 def slot(entry: str | None) -> dict[str, Any]:
@@ -44,7 +54,7 @@ KNOCKOUT: dict[str, Any] = {
 
 
 def test_a_knockout_is_one_bracket_of_rounds_with_names_scores_and_the_next_match_by_position() -> None:
-    public = public_draw(KNOCKOUT, {"mat_1": (3, 1), "mat_2": (1, 2)})
+    public = on_page(KNOCKOUT, {"mat_1": (3, 1), "mat_2": (1, 2)})
     assert public["name"] == "Open singles" and public["groups"] == [] and public["placings"] == []
     [bracket] = public["brackets"]
     assert [r["name"] for r in bracket["rounds"]] == ["Semifinal", "Final"]
@@ -67,14 +77,14 @@ def test_group_tables_and_placings_carry_names_and_no_id_appears_anywhere() -> N
             {"entryID": "ent_1", "rank": 2, "played": 1, "won": 0, "lost": 1, "gamesWon": 0, "gamesLost": 3,
              "pointsWon": 12, "pointsLost": 33}]}],
         "placings": [{"place": 1, "entryID": "ent_2"}, {"place": 2, "entryID": "ent_1"}]}
-    public = public_draw(read, {})
+    public = on_page(read, {})
     assert public["groups"] == [{"name": "A", "standings": [
         {"rank": 1, "played": 1, "won": 1, "lost": 0, "gamesWon": 3, "gamesLost": 0, "name": "Bo Chen"},
         {"rank": 2, "played": 1, "won": 0, "lost": 1, "gamesWon": 0, "gamesLost": 3, "name": "Ann Lee"}],
         "tiebreaks": []}]
     assert public["placings"] == [{"place": 1, "name": "Bo Chen"}, {"place": 2, "name": "Ann Lee"}]
     assert public["brackets"] == []
-    for shown in (public, public_draw(KNOCKOUT, {"mat_1": (3, 1)})):
+    for shown in (public, on_page(KNOCKOUT, {"mat_1": (3, 1)})):
         assert not re.search(r"(drw|ent|dm|mat|brd)_", json.dumps(shown))
 
 
@@ -88,31 +98,31 @@ def test_a_place_a_tie_break_step_decided_is_said_in_words_under_the_group_once_
     table = [row("ent_1", 1, 2, "game_difference"), row("ent_2", 2, 2, "head_to_head"), row("ent_3", 3, 2, None)]
     read = KNOCKOUT | {"format": "round_robin", "tiebreak": "bwf", "rounds": [], "groups": [
         {"name": "A", "entryIDs": ["ent_1", "ent_2", "ent_3"], "standings": table}]}
-    public = public_draw(read, {})
+    public = on_page(read, {})
     assert public["tiebreak"] == "BWF"
     assert public["groups"][0]["tiebreaks"] == ["Ann Lee 1st on game difference", "Bo Chen 2nd on head-to-head"]
     unplayed = [row(f"ent_{n}", n, 0, "lot") for n in (1, 2)] + [row("ent_3", 3, 0, None)]
-    assert public_draw(read | {"groups": [{"name": "A", "entryIDs": [], "standings": unplayed}]},
+    assert on_page(read | {"groups": [{"name": "A", "entryIDs": [], "standings": unplayed}]},
                        {})["groups"][0]["tiebreaks"] == []
     unbroken = [row("ent_1", 1, 1, "unbroken"), row("ent_2", 2, 1, None)]
-    custom = public_draw(read | {"tiebreak": ["wins", "points_won"],
+    custom = on_page(read | {"tiebreak": ["wins", "points_won"],
                                  "groups": [{"name": "A", "entryIDs": [], "standings": unbroken}]}, {})
     assert custom["tiebreak"] == "wins, points won"
     assert custom["groups"][0]["tiebreaks"] == [
         "Ann Lee 1st, level with the next on every step (listed in draw order)"]
-    assert public_draw(KNOCKOUT, {})["tiebreak"] is None
+    assert on_page(KNOCKOUT, {})["tiebreak"] is None
 
 
 def club_day_read(fmt: DrawFormat, n: int) -> dict[str, Any]:
     """The §13 draw read of a club-day draw (contract §22) played to the end with random winners."""
     draw = make(fmt, n, random_seed=7)
     play_out(draw, random.Random(7))
-    return draw_service._view(draw, None)
+    return read_of(draw)
 
 
 def test_playoff_all_shows_the_main_draw_then_one_bracket_per_sub_bracket_titled_by_its_places() -> None:
     read = club_day_read(DrawFormat.PLAYOFF_ALL, 16)
-    public = public_draw(read, {})
+    public = on_page(read, {})
     assert [b["name"] for b in public["brackets"]] == [
         "Main draw", "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-16", "Places 11-12", "Places 13-16",
         "Places 15-16"]
@@ -134,7 +144,7 @@ def test_playoff_all_shows_the_main_draw_then_one_bracket_per_sub_bracket_titled
 
 def test_a_consolation_is_its_own_bracket_and_its_winner_is_marked_not_a_second_first_place() -> None:
     read = club_day_read(DrawFormat.CONSOLATION, 16)
-    public = public_draw(read, {})
+    public = on_page(read, {})
     assert [b["name"] for b in public["brackets"]] == ["Main draw", "Consolation"]
     consolation = public["brackets"][1]
     assert [len(r["matches"]) for r in consolation["rounds"]] == [4, 2, 1]
@@ -149,7 +159,7 @@ def test_a_consolation_is_its_own_bracket_and_its_winner_is_marked_not_a_second_
 
 def test_round_robin_playoff_draws_each_rank_as_a_bracket_of_its_places() -> None:
     read = club_day_read(DrawFormat.ROUND_ROBIN_PLAYOFF, 16)
-    public = public_draw(read, {})
+    public = on_page(read, {})
     names = [b["name"] for b in public["brackets"]]
     assert names == ["Places 1-4", "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-12", "Places 11-12",
                      "Places 13-16", "Places 15-16"]
@@ -161,8 +171,8 @@ def test_play_off_places_nobody_takes_are_not_drawn_before_or_after_play() -> No
     """12 entries in a bracket of 16: `Places 13-16` and `Places 15-16` are nobody's (their matches end as byes)."""
     fresh = make(DrawFormat.PLAYOFF_ALL, 12, random_seed=1)
     expected = ["Main draw", "Places 3-4", "Places 5-8", "Places 7-8", "Places 9-12", "Places 11-12"]
-    assert [b["name"] for b in public_draw(draw_service._view(fresh, None), {})["brackets"]] == expected
+    assert [b["name"] for b in on_page(read_of(fresh), {})["brackets"]] == expected
     play_out(fresh, random.Random(1))
-    done = public_draw(draw_service._view(fresh, None), {})
+    done = on_page(read_of(fresh), {})
     assert [b["name"] for b in done["brackets"]] == expected
     assert [p["place"] for p in done["placings"]] == list(range(1, 13))
