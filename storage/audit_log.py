@@ -166,8 +166,12 @@ class TinyAuditLog(_Heads):
         if before_seq is not None and before_seq <= head.seq:
             position = min(position, self._position(account_id, before_seq))
         result: list[AuditEntry] = []
-        while position > 0 and (limit is None or len(result) < limit):  # newest first, a batch at a time
-            start = max(0, position - SCAN_BATCH)
+        # newest first, a batch at a time: the first as long as the page (an unfiltered page reads only its own
+        # entries, however long the log: issue 42), then SCAN_BATCH while a filter skips entries
+        batch = SCAN_BATCH if limit is None else min(SCAN_BATCH, limit)
+        while position > 0 and (limit is None or len(result) < limit):
+            start = max(0, position - batch)
+            batch = SCAN_BATCH
             docs = self._tx.ordered(TABLE, CHAIN, CHAIN_ORDER, (account_id,), start=start, stop=position)
             for doc in reversed(docs):
                 entry = from_doc(doc)

@@ -79,6 +79,10 @@ class Players:
         self._broadcast_ids: dict[str, str] = {}
         # list key -> the `MatchRepo.find`/`completed` groups of the matches whose players carry that list key
         self.list_groups: dict[str, list[dict[str, Any]]] = {}
+        self._entries: dict[str, dict[Any, dict[str, Any]]] = {}  # list ID -> its players by externalID
+        # match ID -> (what its people are made of, its people): a match is asked for several times a read (busy,
+        # blocks, the board's busy players), its people made once while those parts are the same
+        self._people: dict[str, tuple[tuple[Any, ...], list[Person]]] = {}
 
     def _list(self, match: Match) -> tuple[str, Any]:
         key = (match.connection_id, match.player_list_id or match.player_list_external_id or "")
@@ -108,9 +112,23 @@ class Players:
         return Person(side="a", name=name, keys=frozenset({("name", broadcast_id, name_key(name))}), club=club)
 
     def of(self, match: Match) -> list[Person]:
+        """The match's people, by side (the same list for the same match while its players and place are)."""
+        parts = (match.participants, match.table_id, match.draw_id, match.connection_id, match.player_list_id,
+                 match.player_list_external_id)
+        known = self._people.get(match.id)
+        if known is not None and known[0] == parts:
+            return known[1]
+        people = self._made(match)
+        kept = ({side: dict(ref) for side, ref in match.participants.items()}, *parts[1:])  # a copy: changed in place
+        self._people[match.id] = (kept, people)
+        return people
+
+    def _made(self, match: Match) -> list[Person]:
         list_id, player_list = self._list(match)
         names = queues.side_names(match, player_list)
-        entries = {p.get("externalID"): p for p in (player_list.players if player_list else [])}
+        if list_id not in self._entries:
+            self._entries[list_id] = {p.get("externalID"): p for p in (player_list.players if player_list else [])}
+        entries = self._entries[list_id]
         people = []
         for side, ref in match.participants.items():
             if not ref:
@@ -276,10 +294,11 @@ class Availability:
         found = self.blocks(match)
         return found[0] if found else None
 
-    def blocks(self, match: Match) -> list[Block]:
-        """Every reason the pending match may not start now, in that order (the console shows them all, §19)."""
+    def blocks(self, match: Match, *, busy: list[tuple[str, str]] | None = None) -> list[Block]:
+        """Every reason the pending match may not start now, in that order (the console shows them all, §19);
+        `busy`: the match's `busy(match)` when the caller has it already."""
         found: list[Block] = []
-        busy = self.busy(match)
+        busy = self.busy(match) if busy is None else busy
         people = self.players.of(match)
         if busy:
             names = {p.side: p.name for p in people}

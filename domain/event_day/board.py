@@ -75,11 +75,12 @@ class Board:
         if active is not None and court["activeMatch"] is not None:
             court["activeMatch"]["devicesScoring"] = devices_scoring(active, self.now)
         for match, read in zip(queue, court["queue"], strict=True):
+            busy = self.availability.busy(match)
             read["busyPlayers"] = [
                 {"name": read.get(side, side), "tableID": table_id, "tableLabel": self._label(table_id)}
-                for side, table_id in self.availability.busy(match)
+                for side, table_id in busy
             ]
-            blocks = self.availability.blocks(match)
+            blocks = self.availability.blocks(match, busy=busy)
             read["blockedBy"] = blocks[0].view() if blocks else None
             read["blockedByAll"] = [block.view() for block in blocks]
         if self.estimator is None:

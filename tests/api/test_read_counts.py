@@ -208,3 +208,30 @@ def test_a_pool_match_is_placed_in_its_own_broadcasts_pool(operator: Api, app: F
     listed = operator.get(f"/operator/matches?drawID={draws.json['data'][0]['id']}&status=pending&limit=100")
     assert listed.status_code == 200 and len(listed.json["data"]) == DRAWN // 2
     assert {m["queuePosition"] for m in listed.json["data"]} == {None}
+
+
+def test_an_unfiltered_audit_page_reads_its_own_entries_however_long_the_log(operator: Api, store: AnyStore) -> None:
+    """The audit page (contract §16) of 20 reads the same after 20 more entries and after 300 more: its entries
+    and the chain's head, never a batch of the log beyond the page (the TinyDB scan read 200 at a time)."""
+    made = operator.post("/operator/broadcasts", json={"name": "Club", "tables": [{"label": "Court 1"}]})
+    assert made.status_code == 201, made.json
+    broadcast = made.json["data"]["id"]
+
+    def audited(times: int) -> None:
+        for number in range(times):
+            renamed = operator.patch(f"/operator/broadcasts/{broadcast}", json={"name": f"Club {number}"})
+            assert renamed.status_code == 200, renamed.json
+
+    def page_reads() -> int:
+        before = store.reads
+        listed = operator.get("/operator/audit?limit=20")
+        assert listed.status_code == 200 and len(listed.json["data"]) == 20, listed.json
+        return store.reads - before
+
+    audited(20)
+    short = page_reads()
+    audited(20)
+    assert page_reads() == short
+    audited(300)
+    assert page_reads() == short
+    assert short <= 25
