@@ -201,11 +201,11 @@ class Availability:
                             self._on_court.setdefault(key, {})[active.id] = active.table_id
 
     def _read_finished(self, person: Person, rest_minutes: int) -> None:
-        since = iso(self.now - timedelta(minutes=rest_minutes))
         for place in {self._place(key) for key in person.keys}:
             if self._rest_read.get(place, 0) >= rest_minutes:
                 continue
             self._rest_read[place] = rest_minutes
+            since = iso(self.now - timedelta(minutes=rest_minutes))
             for group in self._groups(place):
                 for done in self._completed(group, since):
                     if (done.account_id != self.account_id or not done.completed_on
