@@ -11,6 +11,7 @@ from domain.match.scoring import Scoring
 from domain.partner.broadcasts import get_broadcast
 from domain.plan import service
 from domain.plan.model import from_minute
+from domain.plan.reads import Shown
 from domain.ports import UnitOfWork
 
 PER_PAGE = 6  # courts side by side on one A4 portrait page; more courts continue on the next page of that day
@@ -30,9 +31,9 @@ def order_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: dat
     for key, slot in plan.slots.items():
         moment = from_minute(slot.start).astimezone(zone)
         when = moment.date().isoformat()
-        shown = built.shown.get(key, {})
-        what = " v ".join(shown.get("names", []))
-        detail = " · ".join(str(x) for x in (shown.get("event"), shown.get("round")) if x)
+        shown = built.shown.get(key) or Shown(names=[], event=None, round=None)
+        what = " v ".join(shown["names"])
+        detail = " · ".join(str(x) for x in (shown["event"], shown["round"]) if x)
         by_day[when][(moment.strftime("%H:%M"), slot.court)] = f"{what}\n{detail}" if detail else what
         if slot.court not in courts_of[when]:
             courts_of[when].append(slot.court)

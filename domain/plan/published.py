@@ -17,6 +17,7 @@ from domain.match.scoring import SERVER_DEFAULT
 from domain.models import Broadcast
 from domain.plan import service
 from domain.plan.model import from_minute
+from domain.plan.reads import Shown
 from domain.ports import UnitOfWork
 
 CHANGED = timedelta(minutes=15)  # a published time that moved more than this shows as "Time changed"
@@ -58,12 +59,12 @@ def published_order(uow: UnitOfWork, broadcast: Broadcast, *, now: datetime, zon
     for key, slot in plan.slots.items():
         planned_on = iso(from_minute(slot.start))
         changed = time_changed(broadcast, key, planned_on)
-        shown = built.shown.get(key, {})
+        shown = built.shown.get(key) or Shown(names=[], event=None, round=None)
         court = labels.get(slot.court, slot.court)
         date = from_minute(slot.start).astimezone(zone).date().isoformat()
         by_day[date][slot.court].append((slot.start, {
-            "plannedOn": planned_on, "court": court, "event": shown.get("event"), "round": shown.get("round"),
-            "names": list(shown.get("names", [])), "timeChanged": changed}))
+            "plannedOn": planned_on, "court": court, "event": shown["event"], "round": shown["round"],
+            "names": list(shown["names"]), "timeChanged": changed}))
         match_id = built.match_ids.get(key)
         if match_id:
             found.by_match[match_id] = Planned(planned_on=planned_on, court=court, time_changed=changed)

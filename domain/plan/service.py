@@ -30,6 +30,17 @@ from domain.plan import checker, scheduler
 from domain.plan.draw_items import DrawItems, draw_items
 from domain.plan.model import Conflict as PlanConflict
 from domain.plan.model import Day, Item, Kind, Limits, Plan, Problem, Slot, from_minute, to_minute
+from domain.plan.reads import (
+    ConflictRead,
+    MoveRead,
+    PlanCourtRead,
+    PlanGridDayRead,
+    PlanGridRead,
+    PlanResultRead,
+    PlanSlotRead,
+    Shown,
+    UnplacedRead,
+)
 from domain.plan.settings import day_bounds, note_published, typical_minutes
 from domain.ports import UnitOfWork
 
@@ -45,7 +56,7 @@ class Built:
     problem: Problem
     match_ids: dict[str, str | None] = field(default_factory=dict)  # key -> its real match, if any
     draw_match_ids: dict[str, str | None] = field(default_factory=dict)  # key -> its draw match, if any
-    shown: dict[str, dict[str, Any]] = field(default_factory=dict)  # key -> names, event, round
+    shown: dict[str, Shown] = field(default_factory=dict)  # key -> names, event, round
     keys: dict[str, str] = field(default_factory=dict)  # a match's or draw match's ID -> its key
 
     def ids(self, keys: tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -67,7 +78,7 @@ def _sides(draw: Draw, dm: DrawMatch) -> list[str]:
     return [draw.entry(s.entry_id).name if s.entry_id else UNDECIDED for s in dm.slots]
 
 
-Made = tuple[DrawItems, dict[str, dict[str, Any]]]
+Made = tuple[DrawItems, dict[str, Shown]]
 
 
 def _draw_items(cache: DecodedDraws | None, draw: Draw, version: str, *, minutes: int, order: int,
@@ -89,8 +100,8 @@ def _draw_items(cache: DecodedDraws | None, draw: Draw, version: str, *, minutes
     made = draw_items(draw, minutes=minutes, order=order, courts=courts, label=label)
     if cache is not None:
         cache.note_draw_of([item.key for item in made.items], draw.id)
-    shown = {item.key: {"names": sides[item.key], "event": draw.name,
-                        "round": draw.round_of(draw.matches[item.key]).name} for item in made.items}
+    shown = {item.key: Shown(names=sides[item.key], event=draw.name, round=draw.round_of(draw.matches[item.key]).name)
+             for item in made.items}
     if cache is not None and version:
         cache.keep_derived(key, (made, shown))
     return made, shown
@@ -165,7 +176,7 @@ class _Reader:
         self.built.match_ids[match.id] = match.id
         self.built.draw_match_ids[match.id] = None
         self.built.keys[match.id] = match.id
-        self.built.shown[match.id] = {"names": sides, "event": match.event_name, "round": match.match_round}
+        self.built.shown[match.id] = Shown(names=sides, event=match.event_name, round=match.match_round)
         self._fixed(match.id, match, minutes)
 
     def read(self) -> Built:
@@ -238,11 +249,11 @@ def stored_plan(built: Built, broadcast: Broadcast) -> Plan:
     return Plan(slots=slots, unplaced={k: "not planned" for k in minutes if k not in slots})
 
 
-def conflicts_of(built: Built, plan: Plan) -> list[dict[str, Any]]:
+def conflicts_of(built: Built, plan: Plan) -> list[ConflictRead]:
     """The plan's conflicts as §20 shows them (the checker's own kinds left out: docs/decisions.md)."""
     problem = Problem(**{**built.problem.__dict__, "now": 0})
     found: list[PlanConflict] = [c for c in checker.check(problem, plan) if c.kind in SHOWN_KINDS]
-    shown = []
+    shown: list[ConflictRead] = []
     for c in found:
         matches, draws = built.ids(c.keys)
         shown.append({"severity": str(c.severity), "kind": str(c.kind), "matchIDs": matches,
@@ -273,7 +284,7 @@ def _tell_moves(uow: UnitOfWork, built: Built, broadcast: Broadcast, before: dic
 
 
 def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_run: bool, keep_placed: bool,
-                   now: datetime, server: Scoring, zone: tzinfo, tell: TellMoved | None = None) -> dict[str, Any]:
+                   now: datetime, server: Scoring, zone: tzinfo, tell: TellMoved | None = None) -> PlanResultRead:
     """Place every match still to play (contract §20); called and started ones stay. Stored unless `dry_run`;
     the players of a published match whose time moved are told (`tell`)."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
@@ -307,13 +318,13 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         broadcast.updated_on = iso(now)
         uow.broadcasts.put(broadcast)
         _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
-    unplaced = []
+    unplaced: list[UnplacedRead] = []
     for key, reason in made.unplaced.items():
-        row: dict[str, Any] = {"reason": reason}
-        if built.match_ids.get(key):
-            row["matchID"] = built.match_ids[key]
-        if built.draw_match_ids.get(key):
-            row["drawMatchID"] = built.draw_match_ids[key]
+        row: UnplacedRead = {"reason": reason}
+        if (match_id := built.match_ids.get(key)):
+            row["matchID"] = match_id
+        if (draw_match_id := built.draw_match_ids.get(key)):
+            row["drawMatchID"] = draw_match_id
         unplaced.append(row)
     return {"placed": made.placed, "unplaced": unplaced,
             "days": [{"date": d.date, "end": iso(from_minute(by_day[d.date])) if d.date in by_day else None}
@@ -322,20 +333,20 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
 
 
 
-def _slot_view(built: Built, key: str, slot: Slot) -> dict[str, Any]:
-    view: dict[str, Any] = {"plannedOn": iso(from_minute(slot.start)), "minutes": slot.end - slot.start}
-    if built.match_ids.get(key):
-        view["matchID"] = built.match_ids[key]
-    if built.draw_match_ids.get(key):
-        view["drawMatchID"] = built.draw_match_ids[key]
-    shown = built.shown.get(key, {"names": [], "event": None, "round": None})
-    view.update(shown, names=list(shown["names"]))  # a copy: the shown values are kept between requests
-    view["tableID"] = slot.court
+def _slot_view(built: Built, key: str, slot: Slot) -> PlanSlotRead:
+    shown = built.shown.get(key) or Shown(names=[], event=None, round=None)
+    view: PlanSlotRead = {"plannedOn": iso(from_minute(slot.start)), "minutes": slot.end - slot.start,
+                          "names": list(shown["names"]),  # a copy: the shown values are kept between requests
+                          "event": shown["event"], "round": shown["round"], "tableID": slot.court}
+    if (match_id := built.match_ids.get(key)):
+        view["matchID"] = match_id
+    if (draw_match_id := built.draw_match_ids.get(key)):
+        view["drawMatchID"] = draw_match_id
     return view
 
 
 def plan_grid(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, server: Scoring,
-              zone: tzinfo) -> dict[str, Any]:
+              zone: tzinfo) -> PlanGridRead:
     """The plan as a grid: per day, per court, its slots in time order; and every conflict of the plan."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     built = build(uow, broadcast, now=now, server=server, zone=zone)
@@ -343,7 +354,7 @@ def plan_grid(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datet
     return {"days": grid_days(uow, built, broadcast, plan), "conflicts": conflicts_of(built, plan)}
 
 
-def grid_days(uow: UnitOfWork, built: Built, broadcast: Broadcast, plan: Plan) -> list[dict[str, Any]]:
+def grid_days(uow: UnitOfWork, built: Built, broadcast: Broadcast, plan: Plan) -> list[PlanGridDayRead]:
     zone = built.problem.zone
     dates = {d.date: d for d in built.problem.days}
     by_date: dict[str, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
@@ -351,13 +362,14 @@ def grid_days(uow: UnitOfWork, built: Built, broadcast: Broadcast, plan: Plan) -
         day = next((d for d in built.problem.days if d.start <= slot.start < d.end), None)
         date = day.date if day else from_minute(slot.start).astimezone(zone).date().isoformat()
         by_date[date][slot.court].append((slot.start, key))
-    days = []
+    days: list[PlanGridDayRead] = []
     for date in sorted(set(dates) | set(by_date)):
         courts = list(dates[date].courts) if date in dates else []
         courts += [c for c in sorted(by_date[date]) if c not in courts]
         days.append({"date": date, "courts": [
-            {"tableID": court, "label": built.problem.court_labels.get(court, court),
-             "slots": [_slot_view(built, key, plan.slots[key]) for _, key in sorted(by_date[date].get(court, []))]}
+            PlanCourtRead(tableID=court, label=built.problem.court_labels.get(court, court),
+                          slots=[_slot_view(built, key, plan.slots[key])
+                                 for _, key in sorted(by_date[date].get(court, []))])
             for court in courts]})
     return days
 
@@ -407,7 +419,7 @@ def _key_of_draw_match(uow: UnitOfWork, *, account_id: str, draw_match_id: str) 
 
 def move(uow: UnitOfWork, *, account_id: str, match_id: str | None = None, draw_match_id: str | None = None,
          table_id: str, planned_on: datetime, now: datetime, server: Scoring, zone: tzinfo,
-         tell: TellMoved | None = None) -> dict[str, Any]:
+         tell: TellMoved | None = None) -> MoveRead:
     """Plan one match by hand at a court and time; never refused for a conflict, every conflict told; its players
     told when it moves in a published plan (`tell`)."""
     if match_id is not None:

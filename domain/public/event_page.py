@@ -39,8 +39,13 @@ from domain.plan.published import Planned, Published
 from domain.ports import UnitOfWork
 from domain.public import links, outputs
 from domain.public.feeds import (
+    BracketShown,
     CardSide,
     CourtNowFeed,
+    DrawGroupShown,
+    DrawMatchShown,
+    DrawShown,
+    PlacingShown,
     EventFeed,
     MatchCardFeed,
     PagePerson,
@@ -54,13 +59,13 @@ WAITING = 12  # court-pool matches shown under "Now" ("Waiting for a court"), in
 RESULTS = 200  # newest results the page carries
 
 # Draw reads of a broadcast for the page (contract §13): `broadcast_draws` (tests may pass their own).
-DrawReads = Callable[[UnitOfWork, Broadcast], list[dict[str, Any]]]
+DrawReads = Callable[[UnitOfWork, Broadcast], list[DrawShown]]
 OrderRead = Callable[[UnitOfWork, Broadcast], Published | None]  # the published order of play (§20)
 
 
 def broadcast_draws() -> DrawReads:
     """The broadcast's draws as the page shows them (`public_draw`), with each real match's games won."""
-    def reads(uow: UnitOfWork, broadcast: Broadcast) -> list[dict[str, Any]]:
+    def reads(uow: UnitOfWork, broadcast: Broadcast) -> list[DrawShown]:
         shown = []
         for record in draw_service.list_draws(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id):
             read = draw_service.read_draw(uow, record)
@@ -232,7 +237,7 @@ class PageState:
     courts: tuple[CourtNow, ...]
     waiting: tuple[MatchCard, ...]
     more_waiting: int
-    draws: list[dict[str, Any]]
+    draws: list[DrawShown]
     results: tuple[MatchCard, ...]
     people: tuple[PagePerson, ...]
     order_of_play: list[dict[str, Any]] | None = None  # the published order of play (§20); None: not published
@@ -350,7 +355,7 @@ TITLES = {Stage.MAIN: "Main draw", Stage.THIRD_PLACE: "Third place", Stage.LOSER
           Stage.CONSOLATION: "Consolation", Stage.SWISS: "Swiss rounds"}
 
 
-def public_draw(read: DrawRead, games: dict[str, tuple[int, int]]) -> dict[str, Any]:
+def public_draw(read: DrawRead, games: dict[str, tuple[int, int]]) -> DrawShown:
     """A draw (the §13 draw read) as the event page shows it: names, scores and placings, no IDs (§15).
 
     `groups` are the group tables; `brackets` are the knockout stages drawn as brackets (rounds as columns, each
@@ -359,7 +364,7 @@ def public_draw(read: DrawRead, games: dict[str, tuple[int, int]]) -> dict[str, 
     is each real match's games won (side a, side b), for the score beside each name. A placing of the consolation's
     winner says `stage: consolation` (not a second place 1)."""
     names = read.names()
-    groups = [{"name": group.name, "standings": [
+    groups: list[DrawGroupShown] = [{"name": group.name, "standings": [
         {"rank": row.rank, "played": row.played, "won": row.won, "lost": row.lost, "gamesWon": row.games_won,
          "gamesLost": row.games_lost, "name": names.get(row.entry_id, "")} for row in group.standings],
         "tiebreaks": tie_notes([Placed(name=names.get(row.entry_id, ""), rank=row.rank, played=row.played,
@@ -367,22 +372,25 @@ def public_draw(read: DrawRead, games: dict[str, tuple[int, int]]) -> dict[str, 
         for group in read.groups]
     sets = [(TITLES[stages[0]], [r for r in read.rounds if r.stage in stages]) for stages in BRACKETS]
     sets[1:1] = [(group[0].name, group) for group in playoff_brackets(read)]
-    brackets: list[dict[str, Any]] = []
+    brackets: list[BracketShown] = []
     for title, rounds in sets:
         where = {dm.id: (ri, mi) for ri, r in enumerate(rounds) for mi, dm in enumerate(r.draw_matches)}
         if rounds:
             brackets.append({"name": title, "rounds": [
                 {"name": r.name, "matches": [_public_draw_match(dm, names, games, where)
                                              for dm in r.draw_matches]} for r in rounds]})
+    placings: list[PlacingShown] = []
+    for placing in read.placings:
+        shown: PlacingShown = {"place": placing.place, "name": names.get(placing.entry_id, "")}
+        if placing.stage:
+            shown["stage"] = str(placing.stage)
+        placings.append(shown)
     return {"name": read.name, "format": read.format, "status": read.status, "groups": groups,
-            "tiebreak": rule_words(read.tiebreak) if groups else None,
-            "brackets": brackets,
-            "placings": [{"place": p.place, "name": names.get(p.entry_id, "")}
-                         | ({"stage": str(p.stage)} if p.stage else {}) for p in read.placings]}
+            "tiebreak": rule_words(read.tiebreak) if groups else None, "brackets": brackets, "placings": placings}
 
 
 def _public_draw_match(dm: DrawMatchRead, names: dict[str, str], games: dict[str, tuple[int, int]],
-                       where: dict[str, tuple[int, int]]) -> dict[str, Any]:
+                       where: dict[str, tuple[int, int]]) -> DrawMatchShown:
     won = games.get(dm.match_id or "")
     target = dm.next_winner
     played = dm.status in (DrawMatchStatus.ACTIVE, DrawMatchStatus.COMPLETE)

@@ -129,7 +129,7 @@ class MatchCardFeed(TypedDict):
     completedOn: str | None
     pool: NotRequired[bool]
     side: NotRequired[str]
-    plannedOn: NotRequired[str]
+    plannedOn: NotRequired[str | None]  # the planned time (§20); on a personal card its `notBefore`, null if none
     plannedCourt: NotRequired[str]
     timeChanged: NotRequired[dict[str, str] | None]
 
@@ -159,13 +159,79 @@ class PagePerson(TypedDict):
     club: str | None
 
 
+class DrawStanding(TypedDict):
+    """A row of a group's table: rank, games, and the entry's name."""
+
+    rank: int
+    played: int
+    won: int
+    lost: int
+    gamesWon: int
+    gamesLost: int
+    name: str
+
+
+class DrawGroupShown(TypedDict):
+    """A group's table, and under it the places a tie-break step decided, in words (§22)."""
+
+    name: str
+    standings: list[DrawStanding]
+    tiebreaks: list[str]
+
+
+class DrawSideShown(TypedDict):
+    name: str | None
+    winner: bool
+    games: int | None
+
+
+class DrawMatchShown(TypedDict):
+    """A draw match in its bracket: `next` is the column and row of the match its winner plays next."""
+
+    status: str
+    group: str | None
+    resultType: str | None
+    next: list[int] | None
+    sides: list[DrawSideShown]
+
+
+class DrawRoundShown(TypedDict):
+    name: str
+    matches: list[DrawMatchShown]
+
+
+class BracketShown(TypedDict):
+    """One bracket: the main draw, a consolation, a play-off sub-bracket (`Places 5-8`), Swiss rounds."""
+
+    name: str
+    rounds: list[DrawRoundShown]
+
+
+class PlacingShown(TypedDict):
+    place: int
+    name: str
+    stage: NotRequired[str]  # `consolation` for the consolation's winner (§22)
+
+
+class DrawShown(TypedDict):
+    """A draw as the event page shows it: names, scores and placings, no IDs (§15)."""
+
+    name: str
+    format: str
+    status: str
+    groups: list[DrawGroupShown]
+    tiebreak: str | None
+    brackets: list[BracketShown]
+    placings: list[PlacingShown]
+
+
 class EventFeed(TypedDict):
     """`/event/{key}/state` (without `version`, which the route adds)."""
 
     event: Named
     courts: list[CourtNowFeed]
     waiting: WaitingFeed
-    draws: list[dict[str, Any]]
+    draws: list[DrawShown]
     results: list[MatchCardFeed]
     people: list[PagePerson]
     orderOfPlay: NotRequired[list[dict[str, Any]]]  # once published (§20)
@@ -179,3 +245,52 @@ class PersonFeed(TypedDict):
     next: MatchCardFeed | None
     upcoming: list[MatchCardFeed]
     finished: list[MatchCardFeed]
+
+
+# ------------------------------------------------------------------------------------ personal page (§21)
+class PersonalCard(MatchCardFeed):
+    """One of the person's matches on their own page: the event page's card, with the match (what a report
+    names), the person's side and the most games or sets it has (the rows of the report form)."""
+
+    matchID: str
+    bestOf: int
+
+
+class PersonalPerson(TypedDict):
+    name: str
+    club: str | None
+    checkedIn: bool
+
+
+class CalledShown(TypedDict):
+    """The match the person is called to: the banner ("Court 2, now")."""
+
+    matchID: str
+    court: str | None
+    calledOn: str
+
+
+class ReportShown(TypedDict):
+    """A result reported through a personal page (§21); `mine`: this person reported it."""
+
+    reportID: str
+    matchID: str
+    gameScores: list[dict[str, Any]]
+    reportedBy: str
+    status: str
+    reportedOn: str
+    mine: bool
+
+
+class PersonalFeed(TypedDict):
+    """`/me/{key}/state` (without `version`, which the route adds)."""
+
+    event: Named
+    person: PersonalPerson
+    called: CalledShown | None
+    current: PersonalCard | None
+    next: list[PersonalCard]
+    results: list[PersonalCard]
+    reports: list[ReportShown]
+    selfCheckIn: bool
+    selfReport: bool

@@ -31,6 +31,7 @@ from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links, paper
 from domain.public.event_page import match_card
+from domain.public.feeds import CalledShown, PersonalCard, PersonalFeed, ReportShown
 
 KIND = "personal"
 PREFIX = "ply"
@@ -121,7 +122,7 @@ class Carded:
     """A match of the broadcast with its §15 card and the personIDs of each side."""
 
     match: Match
-    card: dict[str, Any]
+    card: PersonalCard
     sides: tuple[frozenset[str], frozenset[str]]
 
 
@@ -146,8 +147,8 @@ def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator) -> list
     """Every match of the broadcast with its card and each side's personIDs."""
     carded = []
     for match, table, estimate in _matches(uow, broadcast, estimator):
-        card: dict[str, Any] = {**match_card(uow, match, table, estimate=estimate),
-                                "bestOf": scoring.format_of(match).best_of}
+        card: PersonalCard = {**match_card(uow, match, table, estimate=estimate), "matchID": match.id,
+                              "bestOf": scoring.format_of(match).best_of}
         sides = [frozenset(person_id_of(broadcast.id, name) for name in side["names"] if name)
                  for side in card["sides"]] + [frozenset(), frozenset()]
         carded.append(Carded(match, card, (sides[0], sides[1])))
@@ -155,20 +156,20 @@ def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator) -> list
 
 
 def person_matches(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator,
-                   view: BroadcastView | None = None) -> list[tuple[Match, dict[str, Any]]]:
+                   view: BroadcastView | None = None) -> list[tuple[Match, PersonalCard]]:
     """The person's matches with their cards (§15's card plus `matchID`, `side`, `plannedOn` and `bestOf`: the most
     games or sets the match has, the rows of the page's report form)."""
     found = []
     for item in view.matches if view is not None else _carded(uow, broadcast, estimator):
         side = "a" if person_id in item.sides[0] else "b" if person_id in item.sides[1] else None
         if side is not None:
-            found.append((item.match, item.card | {"matchID": item.match.id, "side": side,
-                                                   "plannedOn": item.match.not_before}))
+            mine: PersonalCard = {**item.card, "side": side, "plannedOn": item.match.not_before}
+            found.append((item.match, mine))
     return found
 
 
 def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator, now: datetime,
-                   view: BroadcastView | None = None) -> dict[str, Any]:
+                   view: BroadcastView | None = None) -> PersonalFeed:
     """The personal page's state (§21, without `version`, which the caller adds): the person, the match they are
     called to, the one in play, the next ones and their results; the event's switches. `view`: the broadcast's,
     when the caller keeps one (else read here)."""
@@ -182,11 +183,13 @@ def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, est
     results = sorted((c for c in cards if c["status"] == MatchStatus.COMPLETED),
                      key=lambda c: c["completedOn"] or "", reverse=True)
     called = next((c for c in pending if c["calledOn"]), None)
+    banner: CalledShown | None = None
+    if called is not None and called["calledOn"]:
+        banner = {"matchID": called["matchID"], "court": called["court"], "calledOn": called["calledOn"]}
     return {
         "event": {"name": broadcast.name},
         "person": {"name": row["name"], "club": row["club"], "checkedIn": row["checkedIn"]},
-        "called": None if called is None else {"matchID": called["matchID"], "court": called["court"],
-                                               "calledOn": called["calledOn"]},
+        "called": banner,
         "current": current, "next": pending, "results": results,
         "reports": reports_of(uow, broadcast, {c["matchID"] for c in cards}, person_id),
         "selfCheckIn": broadcast.self_check_in, "selfReport": broadcast.self_report,
@@ -217,11 +220,17 @@ class Report:
     op_id: str | None = None
 
 
-def report_view(report: PlayerReport, *, person_id: str | None = None) -> dict[str, Any]:
-    """A report as §21 shows it (on a personal page `mine` says whether this person made it)."""
-    view = {"reportID": report.id, "matchID": report.match_id, "gameScores": report.games,
+def report_view(report: PlayerReport) -> dict[str, Any]:
+    """A report as §21 shows it to the desk."""
+    return {"reportID": report.id, "matchID": report.match_id, "gameScores": report.games,
             "reportedBy": report.reported_by, "status": report.status, "reportedOn": report.reported_on}
-    return view if person_id is None else view | {"mine": report.reported_by == person_id}
+
+
+def report_shown(report: PlayerReport, *, person_id: str) -> ReportShown:
+    """A report on a personal page: `mine` says whether this person made it."""
+    return {"reportID": report.id, "matchID": report.match_id, "gameScores": report.games,
+            "reportedBy": report.reported_by, "status": report.status, "reportedOn": report.reported_on,
+            "mine": report.reported_by == person_id}
 
 
 def _broadcast_reports(uow: UnitOfWork, broadcast_id: str) -> list[PlayerReport]:
@@ -229,16 +238,16 @@ def _broadcast_reports(uow: UnitOfWork, broadcast_id: str) -> list[PlayerReport]
     return uow.player_reports.find(broadcast_id=broadcast_id)
 
 
-def reports_of(uow: UnitOfWork, broadcast: Broadcast, match_ids: set[str], person_id: str) -> list[dict[str, Any]]:
+def reports_of(uow: UnitOfWork, broadcast: Broadcast, match_ids: set[str], person_id: str) -> list[ReportShown]:
     """The reports on these matches, newest first, as the person's page shows them."""
     found = [r for match_id in match_ids for r in uow.player_reports.find(match_id=match_id)
              if r.broadcast_id == broadcast.id]
     found.sort(key=lambda r: r.seq, reverse=True)
-    return [report_view(r, person_id=person_id) for r in found]
+    return [report_shown(r, person_id=person_id) for r in found]
 
 
 def _own_match(uow: UnitOfWork, broadcast: Broadcast, person_id: str, match_id: str,
-               estimator: Estimator) -> tuple[Match, dict[str, Any]]:
+               estimator: Estimator) -> tuple[Match, PersonalCard]:
     for match, card in person_matches(uow, broadcast, person_id, estimator=estimator):
         if match.id == match_id:
             return match, card

@@ -5,17 +5,21 @@ built by the services on the in-memory unit of work for an event with every kind
 
 from __future__ import annotations
 
+import random
 import types
 import typing
 from typing import Any
 
 import pytest
 
+from domain.draws.model import DrawFormat
+from domain.draws.read import draw_read
 from domain.event_day import people
 from domain.event_day.estimates import Estimator
 from domain.match import matches as svc
 from domain.models import OutputKind
-from domain.public import event_page, feeds, outputs
+from domain.public import event_page, feeds, outputs, personal
+from tests.domain.test_draw_engine import make, play_out
 from tests.domain.world import RULES, World
 
 
@@ -138,3 +142,29 @@ def test_a_typed_row_serialises_to_its_feed() -> None:
         "checkedInOn": "2026-11-21T10:00:00.000Z", "status": "free", "restingUntil": None, "tableLabel": None,
         "nextMatchID": None}
     assert list(people.row_json(row)) == list(people.PersonRowFeed.__annotations__)
+
+
+def test_a_personal_page_has_its_declared_shape(event: Event) -> None:
+    """`/me/{key}/state` (§21): the person, the banner of the match they are called to, their cards (the event
+    page's, with `matchID`, `side` and `bestOf`), their reports."""
+    world = event.world
+    ann = people.person_id(event.broadcast_id, "Ann Lee")
+    with world.uow() as uow:
+        broadcast = uow.broadcasts.get(event.broadcast_id)
+        assert broadcast is not None
+        state = personal.personal_state(uow, broadcast, ann, estimator=Estimator(uow, now=world.now,
+                                                                                  default_minutes=20),
+                                        now=world.now)
+    assert shape_errors(state, feeds.PersonalFeed) == []
+    assert state["called"] is not None and state["called"]["court"] == "Court 2"
+    assert [c["side"] for c in state["next"]] == ["a", "b"] and [c["side"] for c in state["results"]] == ["a"]
+    assert all(c["bestOf"] >= 1 and c["matchID"] for c in [*state["next"], *state["results"]])
+
+
+@pytest.mark.parametrize("fmt", [DrawFormat.ROUND_ROBIN_PLAYOFF, DrawFormat.CONSOLATION, DrawFormat.SWISS])
+def test_a_draw_on_the_event_page_has_its_declared_shape(fmt: DrawFormat) -> None:
+    draw = make(fmt, 12, random_seed=5, rounds=3 if fmt == DrawFormat.SWISS else 0)
+    play_out(draw, random.Random(5))
+    shown = event_page.public_draw(draw_read(draw, scoring=None, scoring_name=None), {})
+    assert shape_errors(shown, feeds.DrawShown) == []
+    assert shown["brackets"] and shown["placings"]
