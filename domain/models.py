@@ -521,4 +521,5 @@ class MailMessage:
     next_attempt_on: str | None = None
     sent_on: str | None = None
     last_error: str | None = None
+    claimed_by: str | None = None  # the process sending it now (several share PostgreSQL): nobody else takes it
     seq: int = 0

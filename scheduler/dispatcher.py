@@ -38,6 +38,7 @@ log = logging.getLogger("courtside.webhooks")
 logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 RECOVERY_SECONDS = 5.0  # several processes: how often claims of a stopped process are looked for
+THIS_PROCESS = "this-process"  # who claims mail on a store one process owns (TinyDB: no claim owner)
 MAIL_SECONDS = 2.0  # how often due mail is looked for (a call-up should arrive while it matters)
 REPORT_SECONDS = 15.0  # how often waiting reports are looked at (a report's wait is given in minutes)
 SHUTDOWN_GRACE = 5.0  # seconds attempts under way may take to finish on shutdown
@@ -127,7 +128,7 @@ class Dispatcher:
 
         def due() -> list[mail.Outgoing]:
             with unit_of_work(self.store) as uow:
-                return mail.due_mail(uow, now=self.clock.now())
+                return mail.claim_due(uow, now=self.clock.now(), owner=self.owner or THIS_PROCESS)
 
         sent = 0
         for outgoing in retrying(due):
@@ -156,6 +157,7 @@ class Dispatcher:
 
         def work() -> int:
             with unit_of_work(self.store) as uow:
+                mail.recover_interrupted(uow, live_owners=live | ({THIS_PROCESS} if periodic else set()))
                 return webhooks.recover_interrupted(uow, now=self.clock.now(), live_owners=live,
                                                     keep_unowned=periodic)
 

@@ -45,11 +45,11 @@ from domain.public.feeds import (
     DrawGroupShown,
     DrawMatchShown,
     DrawShown,
-    PlacingShown,
     EventFeed,
     MatchCardFeed,
     PagePerson,
     PersonFeed,
+    PlacingShown,
 )
 
 KIND = "event"

@@ -9,7 +9,7 @@ it runs out) or `sent`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
@@ -184,19 +184,36 @@ class Outgoing:
     body: str
 
 
-def due_mail(uow: UnitOfWork, *, now: datetime) -> list[Outgoing]:
-    """Messages due for an attempt, oldest first."""
+def claim_due(uow: UnitOfWork, *, now: datetime, owner: str) -> list[Outgoing]:
+    """Messages due for an attempt, oldest first, claimed by `owner` (the sending process) in this unit of work:
+    a message claimed is nobody else's to send (two schedulers sharing PostgreSQL, or two runs of the mail job in
+    one process) until its attempt is recorded or its owner is gone (`recover_interrupted`)."""
     due = [m for status in (PENDING, FAILING) for m in uow.mail.find(status=status)
-           if m.next_attempt_on and m.next_attempt_on <= iso(now)]
+           if m.claimed_by is None and m.next_attempt_on and m.next_attempt_on <= iso(now)]
     due.sort(key=lambda m: m.seq)
+    for message in due:
+        message.claimed_by = owner
+        uow.mail.put(message)
     return [Outgoing(m.id, m.to, m.subject, m.body) for m in due]
 
 
+def recover_interrupted(uow: UnitOfWork, *, live_owners: Collection[str] = ()) -> int:
+    """Messages claimed by a process that is gone (killed while sending) are due again, as they were: sent at
+    least once, as webhooks are."""
+    stranded = [m for status in (PENDING, FAILING) for m in uow.mail.find(status=status)
+                if m.claimed_by is not None and m.claimed_by not in live_owners]
+    for message in stranded:
+        message.claimed_by = None
+        uow.mail.put(message)
+    return len(stranded)
+
+
 def record_attempt(uow: UnitOfWork, outgoing: Outgoing, *, error: str | None, now: datetime) -> None:
-    """Record an attempt's outcome: sent, or failing with the next attempt on the retry schedule."""
+    """Record an attempt's outcome: sent, or failing with the next attempt on the retry schedule; the claim ends."""
     message = uow.mail.get(outgoing.mail_id)
     if message is None:
         return
+    message.claimed_by = None
     message.attempts += 1
     if error is None:
         message.status, message.sent_on, message.next_attempt_on, message.last_error = SENT, iso(now), None, None

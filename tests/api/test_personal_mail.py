@@ -5,6 +5,8 @@ email is an operator field of a player: operator reads show it, partner reads ne
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
@@ -227,3 +229,55 @@ def test_a_match_moved_in_a_published_plan_mails_its_players_and_in_an_unpublish
     assert queued["to"] == "ann@example.org"  # Bo Kim has no email
     new = (planned + timedelta(minutes=120)).strftime("%H:%M")
     assert queued["subject"] == f"Time changed – Ann Lee v Bo Kim now {new}"
+
+
+class SlowInbox(Inbox):
+    """An SMTP server that takes its time over each message (a send still under way when the next job runs)."""
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        await asyncio.sleep(0.5)
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_two_runs_of_the_mail_job_at_once_send_a_message_once(operator: Api, app: Flask) -> None:
+    """The mail job may run again while a send is under way (or a second scheduler shares PostgreSQL): a message
+    is claimed by the run that sends it, and the other run finds nothing due."""
+    _, match = day_with_members(operator)
+    operator.post(f"/operator/matches/{match['id']}/call")
+    slow, port = SlowInbox(), free_port()
+    controller = Controller(slow, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        dispatcher = app.services.dispatcher  # type: ignore[attr-defined]
+        dispatcher.mailer.port = port
+        start = threading.Barrier(2)
+        sent: list[int] = []
+
+        def run() -> None:
+            start.wait()
+            sent.append(dispatcher.send_due_mail())
+
+        runs = [threading.Thread(target=run) for _ in range(2)]
+        for thread in runs:
+            thread.start()
+        for thread in runs:
+            thread.join(timeout=30)
+        assert sorted(sent) == [0, 1] and len(slow.messages) == 1
+    finally:
+        controller.stop()
+    (message,) = operator.get("/operator/mail").json["data"]
+    assert message["status"] == "sent" and message["attempts"] == 1
+
+
+def test_a_message_claimed_by_a_process_that_was_killed_is_sent_after_restart(
+        operator: Api, app: Flask, inbox: tuple[Inbox, int], clock: FixedClock) -> None:
+    _, match = day_with_members(operator)
+    operator.post(f"/operator/matches/{match['id']}/call")
+    dispatcher = app.services.dispatcher  # type: ignore[attr-defined]
+    with unit_of_work(dispatcher.store) as uow:  # claimed, then the process died before recording the attempt
+        assert len(mail.claim_due(uow, now=clock.now(), owner="this-process")) == 1
+    assert dispatcher.send_due_mail() == 0 and inbox[0].messages == []  # claimed: nobody else's to send
+    assert dispatcher.recover(periodic=True) == 0  # a periodic pass leaves this process's own claims
+    assert dispatcher.send_due_mail() == 0
+    dispatcher.recover()  # what `start` does after a restart
+    assert dispatcher.send_due_mail() == 1 and len(inbox[0].messages) == 1
