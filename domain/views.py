@@ -36,8 +36,12 @@ from domain.partner.broadcasts import _tables, court_scoreboards, event_day
 from domain.partner.player_lists import Player
 from domain.partner.queues import SIDES, active_match, player_list_of, side_names
 from domain.plan import settings as plan_settings
+from domain.plan.live import plan_key
 from domain.ports import UnitOfWork
 from domain.public.outputs import design_of
+
+
+Planned = tuple[str, str]  # (tableID, plannedOn) the order of play gives a match (contract §20)
 
 
 @dataclass(frozen=True)
@@ -75,11 +79,14 @@ class MatchRead:
     draw_id: str | None
     draw_match_id: str | None
     names: dict[str, str]  # playerA, playerA2, playerB, playerB2: each side's display name
+    planned_table_id: str | None = None  # where and when the order of play puts it (contract §20)
+    planned_on: str | None = None
 
 
-def match_read(match: Match, *, queue_position: int | None, player_list: PlayerList | None) -> MatchRead:
+def match_read(match: Match, *, queue_position: int | None, player_list: PlayerList | None,
+               planned: Planned | None = None) -> MatchRead:
     """The typed match read, scored in the match's format (contract §18: `scoring`, `scoringName`, and a live sets
-    match's `currentGame`)."""
+    match's `currentGame`) with its place in the order of play (§20: `planned`, the plan's court and time)."""
     fmt = scoring.format_of(match)
     active, completed = match.status == MatchStatus.ACTIVE, match.status == MatchStatus.COMPLETED
     return MatchRead(
@@ -100,6 +107,7 @@ def match_read(match: Match, *, queue_position: int | None, player_list: PlayerL
         winner_side=scoring.winner(match) if completed else match.winner_side,
         draw_id=match.draw_id, draw_match_id=match.draw_match_id,
         names=side_names(match, player_list),
+        planned_table_id=None if planned is None else planned[0], planned_on=None if planned is None else planned[1],
     )
 
 
@@ -128,7 +136,8 @@ def match_json(read: MatchRead) -> dict[str, Any]:
         "eventName": read.event_name, "matchRound": read.match_round, "matchDetails": read.match_details,
         "startTime": read.start_time, "isDoubles": read.is_doubles, "currentGame": read.current_game,
         "startedOn": read.started_on, "completedOn": read.completed_on, "calledOn": read.called_on,
-        "notBefore": read.not_before, "resultType": read.result_type, "winnerSide": read.winner_side,
+        "notBefore": read.not_before, "plannedTableID": read.planned_table_id, "plannedOn": read.planned_on,
+        "resultType": read.result_type, "winnerSide": read.winner_side,
         "drawID": read.draw_id, "drawMatchID": read.draw_match_id,
     }
     shown.update({key: value for key, value in optional.items() if value is not None})
@@ -137,10 +146,10 @@ def match_json(read: MatchRead) -> dict[str, Any]:
 
 
 def match_view(
-    match: Match, *, queue_position: int | None, player_list: PlayerList | None,
+    match: Match, *, queue_position: int | None, player_list: PlayerList | None, planned: Planned | None = None,
 ) -> dict[str, Any]:
     """The match read of the spec as JSON: `match_json(match_read(...))`."""
-    return match_json(match_read(match, queue_position=queue_position, player_list=player_list))
+    return match_json(match_read(match, queue_position=queue_position, player_list=player_list, planned=planned))
 
 
 class Reader:
@@ -151,6 +160,28 @@ class Reader:
         self.uow = uow
         self._positions: dict[str, dict[str, int]] = {}
         self._lists: dict[tuple[str, str], PlayerList | None] = {}
+        self._broadcast_ids: dict[str, str | None] = {}  # a table's or a draw's broadcast
+        self._plans: dict[str, dict[str, dict[str, Any]]] = {}  # a broadcast's stored plan (§20)
+
+    def planned(self, match: Match) -> Planned | None:
+        """Where and when the broadcast's order of play puts the match (§20), if it does (read once per broadcast:
+        its table's, or for a draw's match in the court pool its draw's)."""
+        where = match.table_id if match.table_id != POOL else f"draw:{match.draw_id or ''}"
+        if where not in self._broadcast_ids:
+            if match.table_id != POOL:
+                table = self.uow.tables.get(match.table_id)
+                self._broadcast_ids[where] = table.broadcast_id if table else None
+            else:
+                draw = self.uow.draws.get(match.draw_id) if match.draw_id else None
+                self._broadcast_ids[where] = draw.broadcast_id if draw else None
+        broadcast_id = self._broadcast_ids[where]
+        if broadcast_id is None:
+            return None
+        if broadcast_id not in self._plans:
+            broadcast = self.uow.broadcasts.get(broadcast_id)
+            self._plans[broadcast_id] = broadcast.planned if broadcast is not None else {}
+        found = self._plans[broadcast_id].get(plan_key(match))
+        return None if found is None else (found["table_id"], found["planned_on"])
 
     def position(self, match: Match) -> int | None:
         """1-based queue position of a pending match (None otherwise), known from a table read or the index. A
@@ -174,7 +205,8 @@ class Reader:
         return self._lists[key]
 
     def read(self, match: Match) -> dict[str, Any]:
-        return match_view(match, queue_position=self.position(match), player_list=self.player_list(match))
+        return match_view(match, queue_position=self.position(match), player_list=self.player_list(match),
+                          planned=self.planned(match))
 
     def read_all(self, matches: Iterable[Match]) -> list[dict[str, Any]]:
         return [self.read(match) for match in matches]

@@ -123,8 +123,8 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
     # the draw read's one parser (`draw_from_json`): the console reads a draw over HTTP into the typed read
     "domain.draws.read": {"broadcastID", "createdOn", "decidedBy", "drawMatchID", "drawMatches", "entryID",
                           "entryIDs", "externalID", "firstPlace", "gamesLost", "gamesWon", "loserEntryID",
-                          "manualName", "matchID", "playerListExternalID", "pointsLost", "pointsWon", "resultType",
-                          "scoringName", "winnerEntryID"},
+                          "manualName", "matchID", "playerListExternalID", "plannedOn", "plannedTableID",
+                          "pointsLost", "pointsWon", "resultType", "scoringName", "winnerEntryID"},
     "domain.match.formats": {"decidingGame"},  # a stored format object is the §18 object itself
     "domain.match.matches": {"externalID"},
     "domain.public.outputs": {"clubName", "externalID", "manualName", "upNext"},

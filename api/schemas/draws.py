@@ -216,6 +216,8 @@ class DrawMatchRead(Schema):
     loserEntryID = fields.String(required=True, allow_none=True)
     resultType = fields.String(required=True, allow_none=True, validate=validate.OneOf([r.value for r in ResultType]))
     next = fields.Nested(DrawNext, required=True)
+    plannedTableID = fields.String(metadata={"description": "the court the order of play puts it on (contract §20)"})
+    plannedOn = fields.String(metadata={"description": "the time the order of play puts it at (contract §20)"})
 
 
 class DrawRoundRead(Schema):

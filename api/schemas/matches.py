@@ -436,6 +436,8 @@ class MatchRead(Schema):
     isDoubles = fields.Boolean()
     startedOn = fields.String(metadata={"description": "once started"})
     notBefore = fields.String(metadata={"description": "start-next does not start it earlier (contract §9a)"})
+    plannedTableID = fields.String(metadata={"description": "the court the order of play puts it on (contract §20)"})
+    plannedOn = fields.String(metadata={"description": "the time the order of play puts it at (contract §20)"})
     resultType = Vocabulary(MatchResultType, metadata={
         "description": "a result not played to the end (contract §14), or `played` for one typed in from paper "
                        "(§19); absent for a match played out on the server"})

@@ -7,6 +7,7 @@ worked out here once, on the typed read, never on its camelCase JSON.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +93,8 @@ class DrawMatchRead:
     result_type: ResultType | None
     next_winner: NextRead | None
     next_loser: NextRead | None
+    planned_table_id: str | None = None  # where and when the order of play puts it (contract §20)
+    planned_on: str | None = None
 
 
 @dataclass(frozen=True)
@@ -148,18 +151,24 @@ def _slot(slot: Slot) -> SlotRead:
     return SlotRead(entry_id=slot.entry_id, origin=origin)
 
 
-def _draw_match(dm: DrawMatch) -> DrawMatchRead:
+def _draw_match(dm: DrawMatch, planned: Mapping[str, Mapping[str, Any]]) -> DrawMatchRead:
+    where = planned.get(dm.id)
     return DrawMatchRead(
         id=dm.id, number=dm.number, group=dm.group, slots=tuple(_slot(s) for s in dm.slots), status=dm.status,
         match_id=dm.match_id, winner_entry_id=dm.winner_entry_id, loser_entry_id=dm.loser_entry_id,
         result_type=dm.result_type,
         next_winner=None if dm.next_winner is None else NextRead(dm.next_winner.draw_match_id, dm.next_winner.slot),
         next_loser=None if dm.next_loser is None else NextRead(dm.next_loser.draw_match_id, dm.next_loser.slot),
+        planned_table_id=None if where is None else where["table_id"],
+        planned_on=None if where is None else where["planned_on"],
     )
 
 
-def draw_read(draw: Draw, *, scoring: dict[str, Any] | None, scoring_name: str | None) -> DrawRead:
-    """The typed read of a draw, in the draw's own format (`scoring`: its JSON; None when it has none)."""
+def draw_read(draw: Draw, *, scoring: dict[str, Any] | None, scoring_name: str | None,
+              planned: Mapping[str, Mapping[str, Any]] | None = None) -> DrawRead:
+    """The typed read of a draw, in the draw's own format (`scoring`: its JSON; None when it has none); `planned`:
+    its broadcast's stored order of play (§20), by draw match."""
+    planned = planned or {}
     return DrawRead(
         id=draw.id, broadcast_id=draw.broadcast_id, name=draw.name, format=str(draw.format), scoring=scoring,
         scoring_name=scoring_name, status=str(draw.status), created_on=draw.created_on,
@@ -174,7 +183,7 @@ def draw_read(draw: Draw, *, scoring: dict[str, Any] | None, scoring_name: str |
                      for g in draw.groups),
         tiebreak=setting_read(str(draw.format), draw.options.tiebreak),
         rounds=tuple(RoundRead(stage=r.stage, number=r.number, name=r.name,
-                               draw_matches=tuple(_draw_match(draw.matches[i]) for i in r.draw_match_ids),
+                               draw_matches=tuple(_draw_match(draw.matches[i], planned) for i in r.draw_match_ids),
                                first_place=r.first_place) for r in draw.rounds),
         placings=tuple(PlacingRead(place=p.place, entry_id=p.entry_id, stage=p.stage) for p in draw.placings),
     )
@@ -201,13 +210,16 @@ def _next_json(link: NextRead | None) -> dict[str, Any] | None:
 
 
 def _draw_match_json(dm: DrawMatchRead) -> dict[str, Any]:
-    return {
+    shown = {
         "id": dm.id, "number": dm.number, "group": dm.group,
         "slots": [{"entryID": s.entry_id, "from": _from_json(s.origin)} for s in dm.slots],
         "status": str(dm.status), "matchID": dm.match_id, "winnerEntryID": dm.winner_entry_id,
         "loserEntryID": dm.loser_entry_id, "resultType": None if dm.result_type is None else str(dm.result_type),
         "next": {"winner": _next_json(dm.next_winner), "loser": _next_json(dm.next_loser)},
     }
+    if dm.planned_on is not None:  # planned by the order of play (§20)
+        shown.update(plannedTableID=dm.planned_table_id, plannedOn=dm.planned_on)
+    return shown
 
 
 def draw_json(read: DrawRead) -> dict[str, Any]:
@@ -255,6 +267,7 @@ def _parse_draw_match(doc: dict[str, Any]) -> DrawMatchRead:
         loser_entry_id=doc.get("loserEntryID"),
         result_type=None if doc.get("resultType") is None else ResultType(doc["resultType"]),
         next_winner=_next(links.get("winner")), next_loser=_next(links.get("loser")),
+        planned_table_id=doc.get("plannedTableID"), planned_on=doc.get("plannedOn"),
     )
 
 

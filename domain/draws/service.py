@@ -268,8 +268,9 @@ def replace_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: s
 def read_draw(uow: UnitOfWork, record: DrawRecord) -> DrawRead:
     """The typed §13 draw read of a stored draw, in its own format."""
     scoring = Scoring.stored(record.scoring, record.scoring_name, ScoringSource.DRAW)
+    broadcast = uow.broadcasts.get(record.broadcast_id)
     with store.reading(uow, record) as draw:
-        return _read(draw, scoring)
+        return _read(draw, scoring, planned=broadcast.planned if broadcast is not None else None)
 
 
 def draw_view(uow: UnitOfWork, record: DrawRecord) -> dict[str, Any]:
@@ -277,9 +278,9 @@ def draw_view(uow: UnitOfWork, record: DrawRecord) -> dict[str, Any]:
     return draw_json(read_draw(uow, record))
 
 
-def _read(draw: Draw, scoring: Scoring | None) -> DrawRead:
+def _read(draw: Draw, scoring: Scoring | None, *, planned: dict[str, dict[str, Any]] | None = None) -> DrawRead:
     return draw_read(draw, scoring=None if scoring is None else scoring.json(),
-                     scoring_name=None if scoring is None else scoring.name)
+                     scoring_name=None if scoring is None else scoring.name, planned=planned)
 
 
 def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,

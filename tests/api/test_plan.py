@@ -193,3 +193,46 @@ def test_queued_matches_stay_on_their_court_and_not_before_and_daily_limits_hold
     assert {placed[m]["tableID"] for m in made[:2]} == {courts[1]}
     assert [placed[m]["plannedOn"] for m in made[:2]] == ["2026-11-21T12:00:00.000Z", "2026-11-21T12:30:00.000Z"]
     assert placed[made[0]]["names"] == ["Ann Lee", "Bo Kim"]
+
+
+def match_of(operator: Api, match_id: str) -> Json:
+    """The operator's read of one match (from the account's list)."""
+    listed = operator.get("/operator/matches", query_string={"limit": 100})
+    assert listed.status_code == 200, listed.json
+    return dict(next(m for m in listed.json["data"] if m["id"] == match_id))
+
+
+def test_match_reads_and_draw_matches_carry_their_planned_court_and_time(operator: Api) -> None:
+    """§20: planning gives `plannedTableID` and `plannedOn` on match reads and draw matches; a hand move changes
+    them; before any plan (and on a match the plan does not place) they are absent."""
+    broadcast_id, courts = make_courts(operator, 2)
+    knockout = create(operator, broadcast_id, "single_elimination", 4, name="Singles")
+    queued = operator.post("/operator/matches", json={"tableID": courts[1], "playerA": {"manualName": "Cy Dunn"},
+                                                      "playerB": {"manualName": "Di Eve"}})
+    assert queued.status_code == 201, queued.json
+    ready = [dm for dm in draw_matches(knockout) if dm["status"] == "ready"]
+    before = match_of(operator, ready[0]["matchID"])
+    assert "plannedOn" not in before and "plannedTableID" not in before
+    assert all("plannedOn" not in dm for dm in draw_matches(read(operator, knockout["id"])))
+
+    settle(operator, broadcast_id, matchMinutes={"default": 30})
+    plan(operator, broadcast_id)
+    placed = slots(grid(operator, broadcast_id))
+    shown = {dm["id"]: dm for dm in draw_matches(read(operator, knockout["id"]))}
+    assert {key: (dm["plannedTableID"], dm["plannedOn"]) for key, dm in shown.items()} == {
+        key: (placed[key]["tableID"], placed[key]["plannedOn"]) for key in shown}
+    for dm in ready:
+        match = match_of(operator, dm["matchID"])
+        assert (match["plannedTableID"], match["plannedOn"]) == (placed[dm["id"]]["tableID"],
+                                                                 placed[dm["id"]]["plannedOn"])
+    own = match_of(operator, queued.json["data"]["id"])
+    assert (own["plannedTableID"], own["plannedOn"]) == (courts[1], placed[own["id"]]["plannedOn"])
+
+    moved = operator.post(f"/operator/matches/{ready[0]['matchID']}/plan",
+                          json={"tableID": courts[0], "plannedOn": "2026-11-21T17:30:00Z"})
+    assert moved.status_code == 200, moved.json
+    after = match_of(operator, ready[0]["matchID"])
+    assert (after["plannedTableID"], after["plannedOn"]) == (courts[0], "2026-11-21T17:30:00.000Z")
+    board = operator.get("/operator/tables").json["data"]
+    queue = next(c for c in board if c["id"] == courts[1])["queue"]
+    assert [m["plannedOn"] for m in queue] == [own["plannedOn"]]

@@ -40,6 +40,7 @@ MODELS: dict[str, type] = {value.table: value.model for value in vars(StoreUnitO
 # Fields no event sets on a TinyDB data dir, and why.
 NEVER_SET = {
     ("deliveries", "claimed_by"),  # the claiming process, on PostgreSQL only (test_multiprocess covers it)
+    ("mail", "claimed_by"),  # only while a message is being sent (tests/api/test_personal_mail.py covers it)
     ("draws", "state"),  # a draw stored whole before draws were stored in parts (tests/api/test_draws.py covers it)
 }
 
