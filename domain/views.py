@@ -40,7 +40,6 @@ from domain.plan.live import plan_key
 from domain.ports import UnitOfWork
 from domain.public.outputs import design_of
 
-
 Planned = tuple[str, str]  # (tableID, plannedOn) the order of play gives a match (contract §20)
 
 
