@@ -11,6 +11,7 @@ from typing import Any
 from domain.draws.model import Draw, DrawFormat
 from domain.draws.read import draw_from_json, draw_json, draw_read
 from domain.public.event_page import public_draw
+from domain.public.feeds import DrawShown
 from tests.domain.test_draw_engine import make, play_out
 
 
@@ -19,7 +20,7 @@ def read_of(draw: Draw) -> dict[str, Any]:
     return draw_json(draw_read(draw, scoring=None, scoring_name=None))
 
 
-def on_page(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> dict[str, Any]:
+def on_page(read: dict[str, Any], games: dict[str, tuple[int, int]]) -> DrawShown:
     """The event page's draw, from a read as JSON parsed back into the typed read (`draw_from_json`)."""
     return public_draw(draw_from_json(read), games)
 
