@@ -73,12 +73,13 @@ def _own(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
         elif slot.start < problem.now and key not in problem.pinned:
             found.append(Conflict(Kind.OUTSIDE_DAY, (key,), f"{words.match(key)} is planned in the past"))
         late = [p for p in sorted(item.persons & problem.not_before.keys())
-                if slot.start < problem.not_before[p]]
+                if slot.start < problem.not_before[p]] if problem.not_before else []
         if late:
             until = max(problem.not_before[p] for p in late)
             found.append(Conflict(Kind.NOT_BEFORE, (key,), f"{words.match(key)} at {words.at(slot)} is before "
                                   f"{clock(until, problem.zone)}, the time a player may not play before"))
-        tired = [p for p in sorted(item.persons & problem.free_from.keys()) if slot.start < problem.free_from[p]]
+        tired = [p for p in sorted(item.persons & problem.free_from.keys())
+                 if slot.start < problem.free_from[p]] if problem.free_from else []
         if tired:
             until = max(problem.free_from[p] for p in tired)
             found.append(Conflict(Kind.REST, (key,), f"{words.match(key)} at {words.at(slot)} is before a "
@@ -145,12 +146,17 @@ def _persons(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
     seen: set[tuple[str, str, Kind]] = set()
     busy: dict[str, list[tuple[int, str, int]]] = defaultdict(list)  # person -> (start, key, end)
     counts: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    limited = any(limit is not None for limit in (problem.limits.singles, problem.limits.doubles,
+                                                  problem.limits.total))
     for key, slot in plan.slots.items():
         item = words.items.get(key)
         if item is None:
             continue
+        entry = (slot.start, key, slot.end)
         for person in item.persons:
-            busy[person].append((slot.start, key, slot.end))
+            busy[person].append(entry)
+        if not limited:  # daily limits are counted only when there are some
+            continue
         day = next((d for d in problem.days if d.start <= slot.start < d.end), None)
         if day is not None:
             for person in item.known:
@@ -158,6 +164,8 @@ def _persons(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
                 counts[(person, day.date, "total")].append(key)
     rest = problem.rest
     for person, placed in busy.items():
+        if len(placed) < 2:  # one match: nothing to clash with
+            continue
         placed.sort()
         for i, (_, key, end) in enumerate(placed):
             for j in range(i + 1, len(placed)):
