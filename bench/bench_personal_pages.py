@@ -25,10 +25,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import requests
-
 from bench.outputs_support import pct, running_server
 from bench.venue import cpu_seconds
+from bench.venue import probe_match as probe
 from tests.server_process import ServerProcess
 
 PAGES, EVERY = 300, 5.0
@@ -66,26 +65,6 @@ def seed(server: ServerProcess) -> tuple[str, list[str]]:
             "data"]["url"]
         paths.append("/me/" + url.rsplit("/me/", 1)[1] + "/state")
     return first[tables[0]], paths
-
-
-def probe(server: ServerProcess, match_id: str, samples: int) -> float:
-    """The API p95 (ms) of one operator client doing reads and score posts."""
-    session = requests.Session()
-    session.headers["Authorization"] = f"Bearer {server.operator_key}"
-    times = []
-    for n in range(samples):
-        time.sleep(0.02)  # an operator's client, not a load generator
-        started = time.perf_counter()
-        if n % 4 in (0, 2):
-            response = session.get(server.base + "/operator/tables")
-        elif n % 4 == 1:
-            response = session.get(server.base + "/operator/matches?status=active")
-        else:
-            games = [{"a": 11, "b": 8}, {"a": 9, "b": 11}, {"a": 10, "b": n % 9}]
-            response = session.post(server.base + f"/operator/matches/{match_id}/score", json={"gameScores": games})
-        assert response.status_code == 200, response.text
-        times.append((time.perf_counter() - started) * 1000)
-    return pct(times, 0.95)
 
 
 def measured(server: ServerProcess, match_id: str, samples: int) -> tuple[float, float]:

@@ -88,10 +88,14 @@ def measured(server: ServerProcess, day: Day, samples: int) -> tuple[float, floa
 
 
 def probe(server: ServerProcess, day: Day, samples: int) -> float:
-    """The API p95 (ms) of one operator client doing reads and score posts."""
+    """The API p95 (ms) of one operator client doing reads and score posts on the day's first match."""
+    return probe_match(server, day.matches["d1"]["id"], samples)
+
+
+def probe_match(server: ServerProcess, match_id: str, samples: int) -> float:
+    """The API p95 (ms) of one operator client doing reads and score posts (on `match_id`, in play)."""
     session = requests.Session()
     session.headers["Authorization"] = f"Bearer {server.operator_key}"
-    match_id = day.matches["d1"]["id"]
     times = []
     for n in range(samples):
         time.sleep(0.02)  # an operator's client, not a load generator
