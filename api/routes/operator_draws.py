@@ -27,7 +27,7 @@ def _account() -> str:
 @requires(operator=True)
 @idempotent
 @blp.arguments(DrawCreateBody)
-@blp.response(201, envelope(DrawRead))
+@blp.response(201, envelope(DrawRead), as_built=True)
 @blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed (the same person twice, seeds, "
                                                              "group sizes, tableIDs), unknown_player.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
@@ -44,7 +44,7 @@ def create_draw(body: NewDraw) -> tuple[Json, int]:
 @blp.route("/operator/draws/preview", methods=["POST"])
 @requires(operator=True)
 @blp.arguments(DrawCreateBody)
-@blp.response(200, envelope(DrawRead))
+@blp.response(200, envelope(DrawRead), as_built=True)
 @blp.alt_response(400, response="DEFAULT_ERROR", description="As creating the draw would answer.")
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
 @blp.alt_response(409, response="DEFAULT_ERROR", description="draw_exists: the broadcast has a draw of that name.")
@@ -58,7 +58,7 @@ def preview_draw(body: NewDraw) -> Json:
 @blp.route("/operator/draws", methods=["GET"])
 @requires(operator=True)
 @blp.arguments(DrawQuery, location="query")
-@blp.response(200, list_envelope(DrawRead))
+@blp.response(200, list_envelope(DrawRead), as_built=True)
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
 def list_draws(query: Json) -> Json:
     """The broadcast's draws, oldest first."""
@@ -70,7 +70,7 @@ def list_draws(query: Json) -> Json:
 
 @blp.route("/operator/draws/<string:draw_id>", methods=["GET"])
 @requires(operator=True)
-@blp.response(200, envelope(DrawRead))
+@blp.response(200, envelope(DrawRead), as_built=True)
 @blp.alt_response(404, response="DEFAULT_ERROR")
 def get_draw(draw_id: str) -> Json:
     """One draw as it stands: entries, groups with standings, rounds of draw matches, placings."""
@@ -92,7 +92,7 @@ def delete_draw(draw_id: str) -> Json:
 
 @blp.route("/operator/draws/<string:draw_id>/entries/<string:entry_id>/withdraw", methods=["POST"])
 @requires(operator=True)
-@blp.response(200, envelope(DrawRead))
+@blp.response(200, envelope(DrawRead), as_built=True)
 @blp.alt_response(404, response="DEFAULT_ERROR")
 def withdraw_entry(draw_id: str, entry_id: str) -> Json:
     """The entry withdraws: each of its matches not yet complete is a walkover for the opponent, as it becomes
@@ -107,7 +107,7 @@ def withdraw_entry(draw_id: str, entry_id: str) -> Json:
 @blp.route("/operator/draws/<string:draw_id>/entries/<string:entry_id>/replace", methods=["POST"])
 @requires(operator=True)
 @blp.arguments(DrawReplaceBody)
-@blp.response(200, envelope(DrawRead))
+@blp.response(200, envelope(DrawRead), as_built=True)
 @blp.alt_response(400, response="DEFAULT_ERROR", description="validation_failed (a person already in the draw, "
                                                              "another number of players), unknown_player.")
 @blp.alt_response(404, response="DEFAULT_ERROR")

@@ -223,23 +223,24 @@ def _draw_match_json(dm: DrawMatchRead) -> dict[str, Any]:
 
 
 def draw_json(read: DrawRead) -> dict[str, Any]:
-    """The one serialisation of a draw read (the API's and the console's): `firstPlace` on play-off rounds only,
-    a placing's `stage` only when it has one."""
+    """The one serialisation of a draw read (the API's and the console's), members in the order the OpenAPI
+    document lists them (the API answers it as built: `api/schemas/draws.py` `DrawRead`): `firstPlace` on play-off
+    rounds only, a placing's `stage` only when it has one."""
     return {
         "id": read.id, "broadcastID": read.broadcast_id, "name": read.name, "format": read.format,
-        "scoring": read.scoring, "scoringName": read.scoring_name, "status": read.status,
-        "createdOn": read.created_on,
+        "status": read.status, "createdOn": read.created_on, "scoring": read.scoring,
+        "scoringName": read.scoring_name,
         "entries": [{"id": e.id, "name": e.name, "club": e.club, "seed": e.seed, "rating": e.rating,
-                     "withdrawn": e.withdrawn, "players": [_player_json(p) for p in e.players]}
+                     "players": [_player_json(p) for p in e.players], "withdrawn": e.withdrawn}
                     for e in read.entries],
+        "tiebreak": list(read.tiebreak) if isinstance(read.tiebreak, list) else read.tiebreak,
         "groups": [{"name": g.name, "entryIDs": list(g.entry_ids), "standings": [
             {"entryID": s.entry_id, "rank": s.rank, "played": s.played, "won": s.won, "lost": s.lost,
              "gamesWon": s.games_won, "gamesLost": s.games_lost, "pointsWon": s.points_won,
              "pointsLost": s.points_lost, "decidedBy": s.decided_by} for s in g.standings]} for g in read.groups],
-        "tiebreak": list(read.tiebreak) if isinstance(read.tiebreak, list) else read.tiebreak,
-        "rounds": [{"stage": str(r.stage), "number": r.number, "name": r.name,
-                    "drawMatches": [_draw_match_json(dm) for dm in r.draw_matches]}
-                   | ({} if r.first_place is None else {"firstPlace": r.first_place}) for r in read.rounds],
+        "rounds": [{"stage": str(r.stage), "number": r.number, "name": r.name}
+                   | ({} if r.first_place is None else {"firstPlace": r.first_place})
+                   | {"drawMatches": [_draw_match_json(dm) for dm in r.draw_matches]} for r in read.rounds],
         "placings": [{"place": p.place, "entryID": p.entry_id} | ({} if p.stage is None else {"stage": str(p.stage)})
                      for p in read.placings],
     }

@@ -31,8 +31,8 @@ def test_a_draw_read_parsed_back_from_its_json_is_the_same_read(fmt: DrawFormat,
 def test_the_json_has_the_spec_fields_in_order_and_first_place_only_on_play_off_rounds() -> None:
     draw = make(DrawFormat.PLAYOFF_ALL, 8, random_seed=2)
     shown = draw_json(draw_read(draw, scoring=None, scoring_name=None))
-    assert list(shown) == ["id", "broadcastID", "name", "format", "scoring", "scoringName", "status", "createdOn",
-                           "entries", "groups", "tiebreak", "rounds", "placings"]
+    assert list(shown) == ["id", "broadcastID", "name", "format", "status", "createdOn", "scoring", "scoringName",
+                           "entries", "tiebreak", "groups", "rounds", "placings"]
     assert shown["scoring"] is None and shown["tiebreak"] is None
     assert list(shown["rounds"][0]["drawMatches"][0]) == [
         "id", "number", "group", "slots", "status", "matchID", "winnerEntryID", "loserEntryID", "resultType", "next"]
