@@ -215,6 +215,7 @@ class Reader:
         active = active_match(self.uow, table.id)
         queue = self.uow.matches.queue(table.id)
         self._positions[table.id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        self._broadcast_ids[table.id] = table.broadcast_id
         if connection_id is not None:
             queue = [m for m in queue if m.connection_id == connection_id]
             if active is not None and active.connection_id != connection_id:
@@ -224,6 +225,7 @@ class Reader:
     def court(self, table: Table, *, active: Match | None, queue: list[Match]) -> dict[str, Any]:
         """The table read of a whole court (operator) whose active match and queue the caller already read."""
         self._positions[table.id] = {m.id: i for i, m in enumerate(queue, start=1)}
+        self._broadcast_ids[table.id] = table.broadcast_id
         return self._present(table, active, queue)
 
     def _present(self, table: Table, active: Match | None, queue: list[Match]) -> dict[str, Any]:
