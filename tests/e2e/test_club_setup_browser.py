@@ -31,8 +31,9 @@ ROSTER = "Club Open entries"
 
 
 def first_time(now: datetime) -> datetime:
-    """The schedule's first start: the next whole minute at least 50 s from now."""
-    return (now + timedelta(seconds=50 + 59)).replace(second=0, microsecond=0)
+    """The schedule's first start: the next whole minute at least 120 s from now (the import and the board's first
+    look take up to a minute on a loaded machine, and the board must still be before that time then)."""
+    return (now + timedelta(seconds=120 + 59)).replace(second=0, microsecond=0)
 
 
 def today_first_time(now: datetime) -> datetime | None:
@@ -43,8 +44,10 @@ def today_first_time(now: datetime) -> datetime | None:
 
 def schedule_sheet(path: Path, first: datetime) -> Path:
     """Five matches: Court 1 at `first` and 30 minutes later, the other courts later, one with the player who
-    signed up and one doubles."""
-    later, latest = first + timedelta(minutes=30), first + timedelta(minutes=60)
+    signed up and one doubles. The times are on `first`'s day (a time of day: one past midnight would read as this
+    morning, already past): late in the evening the later ones are 23:59."""
+    last = first.replace(hour=23, minute=59)
+    later, latest = min(first + timedelta(minutes=30), last), min(first + timedelta(minutes=60), last)
     rows = [("Court 1", "Ann Lee", "Bo Chen", "", "", first), ("Court 2", "Cy Diaz", "Di Evans", "", "", later),
             ("Court 3", "Ed Fox", "Mima Ito", "", "", later), ("Court 1", "Flo Gu", "Gil Ho", "", "", later),
             ("Court 4", "Ida Ito", "Jo Kim", "Kat Lund", "Lev Marsh", latest)]
@@ -116,9 +119,9 @@ def run_club_day(console: ConsolePage, server: ServerProcess, browser: Browser, 
     expect(page.get_by_text(f"Sign-ups: {ROSTER} (1)")).to_be_visible()
     shoot(console, shots, "club-3-rosters.png")
 
-    # 5. the schedule, with start times on today's date (past 23:58 the first time would fall on tomorrow, which
+    # 5. the schedule, with start times on today's date (past 23:57 the first time would fall on tomorrow, which
     # the page's "today" is not: wait for the new day first)
-    first = eventually(lambda: today_first_time(datetime.now(UTC)), timeout=150, interval=1)
+    first = eventually(lambda: today_first_time(datetime.now(UTC)), timeout=240, interval=1)
     console.open("/import", ready="Schedule (CSV or Excel)")
     page.locator("input[type=file]").set_input_files(str(schedule_sheet(workdir / "schedule.csv", first)))
     expect(page.get_by_text("5 matches ready to queue.")).to_be_visible()
@@ -176,8 +179,15 @@ def test_a_club_sets_up_its_day_in_the_console_alone_and_starts_the_first_match_
     run_club_day(ConsolePage(url, page), server, browser, tmp_path)
 
 
-def test_the_first_time_is_a_whole_minute_at_least_50_seconds_away() -> None:
-    now = datetime(2026, 11, 21, 9, 59, 10, tzinfo=UTC)
-    assert first_time(now) == datetime(2026, 11, 21, 10, 0, tzinfo=UTC)  # 50 s away
-    assert first_time(now.replace(second=11)) == datetime(2026, 11, 21, 10, 1, tzinfo=UTC)  # 10:00 is 49 s away
+def test_the_first_time_is_a_whole_minute_at_least_120_seconds_away() -> None:
+    now = datetime(2026, 11, 21, 9, 58, 0, tzinfo=UTC)
+    assert first_time(now) == datetime(2026, 11, 21, 10, 0, tzinfo=UTC)  # 120 s away
+    assert first_time(now.replace(second=1)) == datetime(2026, 11, 21, 10, 1, tzinfo=UTC)  # 10:00 is 119 s away
     assert re.fullmatch(r"\d\d:\d\d", f"{first_time(now):%H:%M}")
+
+
+def test_late_in_the_evening_every_time_of_the_sheet_stays_on_its_day(tmp_path: Path) -> None:
+    """A time of day past midnight would read as this morning, already past: the later matches could start at once."""
+    sheet = schedule_sheet(tmp_path / "late.csv", datetime(2026, 11, 21, 23, 14, tzinfo=UTC)).read_text()
+    assert [line.rsplit(",", 1)[1] for line in sheet.splitlines()[1:]] == ["23:14", "23:44", "23:44", "23:44",
+                                                                           "23:59"]
