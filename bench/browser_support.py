@@ -43,10 +43,11 @@ def run_finished(page: Page, *, timeout_ms: float = 30_000) -> None:
                                                            timeout=timeout_ms)
 
 
-def choose(page: Page, label: str, option: str, *, tries: int = 3) -> None:
+def choose(page: Page, label: str, option: str, *, tries: int = 4) -> None:
     """Pick an option of a Streamlit selectbox by the box's label, once the page's script run has finished: a run
-    that ends while the dropdown is open redraws the box and closes it, so an option that does not show is asked
-    for again."""
+    that ends while the dropdown is open redraws the box and closes it, so an option that does not show, or goes
+    before it is clicked, is asked for again. Clicking the box can itself start that run (the text field typed in
+    just before commits its value when it loses the focus)."""
     box = page.get_by_role("combobox", name=label)
     wanted = page.get_by_role("option", name=option, exact=True)
     for attempt in range(tries):
@@ -54,11 +55,11 @@ def choose(page: Page, label: str, option: str, *, tries: int = 3) -> None:
         box.click()
         try:
             wanted.wait_for(timeout=5_000)
+            wanted.click(timeout=5_000)
         except PlaywrightTimeout:
             if attempt == tries - 1:
                 raise
             continue
-        wanted.click()
         return
 
 
