@@ -32,7 +32,7 @@ from domain.names import stored_name
 from domain.pagination import paginate
 from domain.plan import settings as plan_settings
 from domain.ports import UnitOfWork
-from domain.public import outputs
+from domain.public import links, outputs
 
 
 @dataclass(frozen=True)
@@ -315,7 +315,7 @@ def delete_broadcast(
                  before=_audited(uow, broadcast), now=now)
     for table in _tables(uow, broadcast):
         _clear_court(uow, table, cancelled)
-    _close_link(uow, f"event:{broadcast.id}")
+    links.close_broadcast_links(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     outputs.delete_outputs(uow, broadcast_id=broadcast.id)
     for report in uow.player_reports.find(broadcast_id=broadcast.id):  # players' reports and mail (§21) go with it
         uow.player_reports.delete(report.id)
