@@ -115,7 +115,7 @@ class PlayerEdit(PlayerFields):
 
 
 class PlayerImportRow(Strict):
-    """One row of a player sheet: a person's name, and optionally club, country and gender."""
+    """One row of a player sheet: a person's name, and optionally club, country, gender, email and rating."""
 
     firstName = name_field(NAME, required=True)
     lastName = name_field(NAME, required=True)
@@ -124,6 +124,7 @@ class PlayerImportRow(Strict):
     gender = str_field(OTHER)
     email = fields.Email(validate=validate.Length(max=254), metadata={
         "description": "for call-up mail (contract §21); operator reads only"})
+    rating = NumberOrString(metadata={"description": "what a draw's `seedBy: \"rating\"` seeds by"})
 
 
 class PlayerImport(Strict):
