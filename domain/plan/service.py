@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from domain.clock import iso, parse_iso
 from domain.draws import store as draw_store
 from domain.draws.cache import DecodedDraws
+from domain.draws.labels import slot_label
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
 from domain.draws.service import list_draws
 from domain.errors import Conflict, Invalid, NotFound
@@ -75,7 +76,8 @@ def _fmt_minutes(settings: dict[str, Any], scoring: Scoring, draw_id: str | None
 
 
 def _sides(draw: Draw, dm: DrawMatch) -> list[str]:
-    return [draw.entry(s.entry_id).name if s.entry_id else UNDECIDED for s in dm.slots]
+    """Each slot's entry, or where it comes from ("Winner of R16-1", "1st of group A")."""
+    return [slot_label(draw, s) for s in dm.slots]
 
 
 Made = tuple[DrawItems, dict[str, Shown]]

@@ -75,7 +75,7 @@ def test_planning_places_every_match_still_to_play_under_the_rules(operator: Api
     assert set(placed) == {dm["id"] for dm in draw_matches(knockout) + draw_matches(groups)}
     assert [c["label"] for c in view["days"][0]["courts"]] == ["Court 1", "Court 2", "Court 3"]
     final = next(dm for dm in draw_matches(knockout) if dm["next"]["winner"] is None)
-    assert placed[final["id"]]["names"] == ["To be decided", "To be decided"]
+    assert placed[final["id"]]["names"] == ["Winner of SF-1", "Winner of SF-2"]  # issue 46: where they come from
     assert placed[final["id"]]["round"] == "Final" and placed[final["id"]]["event"] == "Singles"
     assert all(s["plannedOn"] >= "2026-11-21T11:00:00.000Z" and s["minutes"] == 30 for s in placed.values())
     first_round = [dm for dm in draw_matches(knockout) if dm["status"] == "ready"]

@@ -62,7 +62,7 @@ def test_published_the_page_has_the_order_of_play_and_my_planned_times(operator:
     listed = [s for c in order[0]["courts"] for s in c["slots"]]
     assert len(listed) == 3 and {s["round"] for s in listed} == {"Semifinal", "Final"}
     final = next(s for s in listed if s["round"] == "Final")
-    assert final["names"] == ["To be decided", "To be decided"] and final["plannedOn"] == "2026-11-21T11:30:00.000Z"
+    assert final["names"] == ["Winner of SF-1", "Winner of SF-2"] and final["plannedOn"] == "2026-11-21T11:30:00.000Z"
     assert not ID_PATTERN.search(str(order)) and "dm_" not in str(order)
     next_match = mine(client, path, "Player 1")["next"]
     assert next_match["plannedOn"] == "2026-11-21T11:00:00.000Z" and next_match["plannedCourt"] in ("Court 1",

@@ -52,7 +52,7 @@ def test_plan_move_into_a_conflict_publish_and_print(console: Console, operator_
     assert sheet.status_code == 200 and sheet.headers["Content-Type"].startswith("text/html")
     page = sheet.text
     assert page.count('<section class="sheet">') == 1 and "<th>Court 1</th><th>Court 2</th>" in page
-    assert '<td class="time">10:00</td>' in page and "<script" not in page and "To be decided v To be decided" in page
+    assert '<td class="time">10:00</td>' in page and "<script" not in page and "Winner of SF-1 v Winner of SF-2" in page
 
 
 def test_the_grid_words_and_times() -> None:
