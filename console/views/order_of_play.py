@@ -9,7 +9,7 @@ import streamlit as st
 
 from console.order_of_play import grid_frame, local, slots_of, sorted_conflicts, stamp
 from console.paper import print_button
-from console.ui import act, client, load, settings, show_flash
+from console.ui import act, client, load, plain, settings, show_flash
 
 st.title("Order of play")
 show_flash()
@@ -34,13 +34,43 @@ elif broadcasts:
         minutes = st.number_input("Minutes per match (0: each format's typical minutes)", min_value=0, max_value=480,
                                   step=5, value=int((current.get("matchMinutes") or {}).get("default", 0)),
                                   key="plan_minutes")
+        early = st.number_input("Early call: a match may start this many minutes before its planned time",
+                                min_value=0, max_value=120, step=5, value=int(current.get("earlyMinutes") or 0),
+                                key="plan_early")
         if st.button("Save the settings", key="plan_save"):
-            body = {k: v for k, v in current.items() if k not in ("days", "matchMinutes")}
+            body = {k: v for k, v in current.items() if k not in ("days", "matchMinutes", "earlyMinutes")}
             body["days"] = [{"date": on.isoformat(), "start": start.strftime("%H:%M"), "end": end.strftime("%H:%M")},
                             *days[1:]]
             if minutes:
                 body["matchMinutes"] = {**(current.get("matchMinutes") or {}), "default": int(minutes)}
+            if early:
+                body["earlyMinutes"] = int(early)
             act(api.set_plan_settings, chosen, body, done="Plan settings saved.")
+
+    if days:
+        with st.expander("Players not before a time"):
+            people = {p["personID"]: p["name"] for p in load(api.people, chosen) or []}
+            held = list(current.get("notBefore") or [])
+            for row in held:
+                st.markdown(f"- {plain(people.get(row['personID'], row['personID']))}: not before "
+                            f"{row['time'].replace('T', ' ')}")
+            if people:
+                who = st.selectbox("Player", list(people), key="nb_person", format_func=lambda p: people[p])
+                nb_day = st.date_input("Day", value=date.fromisoformat(days[0]["date"]), key="nb_day")
+                nb_time = st.time_input("Not before", value=time(11, 0), key="nb_time", step=300)
+                add_col, remove_col = st.columns(2)
+                if add_col.button("Save the time", key="nb_add"):
+                    rows = [r for r in held if r["personID"] != who]
+                    rows.append({"personID": who, "time": f"{nb_day.isoformat()}T{nb_time:%H:%M}"})
+                    act(api.set_plan_settings, chosen, {**current, "notBefore": rows},
+                        done=f"{plain(people[who])}: not before {nb_time:%H:%M}. Plan again to apply it.")
+                if remove_col.button("Remove the player's time", key="nb_remove",
+                                     disabled=not any(r["personID"] == who for r in held)):
+                    act(api.set_plan_settings, chosen,
+                        {**current, "notBefore": [r for r in held if r["personID"] != who]},
+                        done=f"{plain(people[who])} may play from the start of the day.")
+            else:
+                st.caption("No players in this broadcast yet.")
 
     left, middle, right = st.columns(3)
     keep = left.toggle("Keep matches placed by hand", value=True, key="plan_keep")

@@ -67,3 +67,36 @@ def test_the_grid_words_and_times() -> None:
     assert stamp(date(2026, 11, 21), time(10, 40), zone) == "2026-11-21T09:40:00Z"
     assert [c["severity"] for c in sorted_conflicts([{"severity": "warning"}, {"severity": "error"}])] == [
         "error", "warning"]
+
+
+def test_early_call_and_a_players_not_before_are_set_from_the_page(console: Console, operator_api: Operator) -> None:
+    """Issue 51, point 8: no per-player "not before" and no early call in the console."""
+    broadcast, _ = running_draw(operator_api)
+    app = console("views/order_of_play.py")
+    app.date_input(key="plan_day").set_value(TOMORROW)
+    app.time_input(key="plan_start").set_value(time(10, 0))
+    app.number_input(key="plan_minutes").set_value(30)
+    app.number_input(key="plan_early").set_value(10)
+    app.button(key="plan_save").click().run()
+    assert not app.exception, app.exception
+    people = {p["name"]: p["personID"] for p in operator_api.data("GET",
+                                                                  f"/operator/broadcasts/{broadcast['id']}/people")}
+    app.selectbox(key="nb_person").set_value(people["Player 1"])
+    app.time_input(key="nb_time").set_value(time(11, 0))
+    app.button(key="nb_add").click().run()
+    assert not app.exception, app.exception
+    assert "Player 1: not before 11:00. Plan again to apply it." in texts(app, "success")
+    read = next(b for b in operator_api.data("GET", "/operator/broadcasts") if b["id"] == broadcast["id"])
+    assert read["plan"]["earlyMinutes"] == 10
+    assert read["plan"]["notBefore"] == [{"personID": people["Player 1"], "time": f"{TOMORROW.isoformat()}T11:00"}]
+    app.button(key="plan_go").click().run()
+    assert not app.exception, app.exception
+    grid = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/plan")
+    mine = [s for d in grid["days"] for c in d["courts"] for s in c["slots"] if "Player 1" in s["names"]]
+    others = [s for d in grid["days"] for c in d["courts"] for s in c["slots"] if "Player 1" not in s["names"]]
+    assert mine and others and min(s["plannedOn"] for s in mine) > min(s["plannedOn"] for s in others)
+    app.selectbox(key="nb_person").set_value(people["Player 1"])
+    app.button(key="nb_remove").click().run()
+    assert not app.exception, app.exception
+    read = next(b for b in operator_api.data("GET", "/operator/broadcasts") if b["id"] == broadcast["id"])
+    assert read["plan"].get("notBefore", []) == []
