@@ -107,11 +107,13 @@ def format_of(match: Match) -> Format:
 
 
 def name_of(match: Match) -> str | None:
-    """The preset key of the match's format (`scoringName`), or None for a custom one."""
+    """The preset key of the match's format (`scoringName`), or None for a custom one. A partner's `bestOf` that
+    differs from the chosen preset's makes it custom unless it is another preset of the same sport (a table-tennis
+    best of 3 is not "pickleball", though the two are scored alike: issue 51)."""
     if not match.scoring:
         return SERVER_DEFAULT.name if match.best_of in (None, SERVER_DEFAULT.format.best_of) else None
     if match.best_of is not None and match.best_of != formats.from_json(match.scoring).best_of:
-        return formats.name_of(format_of(match))
+        return formats.name_of(format_of(match), sport_of=match.scoring_name)
     return match.scoring_name
 
 

@@ -147,6 +147,18 @@ def test_a_partners_best_of_overrides_the_formats(partner: Api, operator: Api) -
     assert five["bestOf"] == 5 and five["scoring"] == BADMINTON | {"bestOf": 5} and five["scoringName"] is None
 
 
+def test_a_table_tennis_best_of_3_is_not_named_pickleball(partner: Api, operator: Api) -> None:
+    """Issue 51, point 10: a format was named by the first preset equal to it, not by the sport the club chose."""
+    broadcast = make_broadcast(partner, scoring="table_tennis")
+    sync_list(partner)
+    body = {"externalID": "m1", "tableID": broadcast["tables"][0]["id"], "playerListExternalID": "list-1",
+            "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}, "bestOf": 3}
+    three = partner.put("/matches", json=body).json["data"]
+    assert three["bestOf"] == 3 and three["scoring"]["pointsToWin"] == 11 and three["scoringName"] is None
+    seven = partner.put("/matches", json=body | {"externalID": "m2", "bestOf": 7}).json["data"]
+    assert seven["scoringName"] == "table_tennis_7"  # another preset of the same sport keeps its name
+
+
 def test_scores_are_checked_against_the_matchs_format_naming_the_item(operator: Api) -> None:
     broadcast = house(operator, scoring="badminton")
     match = started(operator, broadcast["tables"][0]["id"])
