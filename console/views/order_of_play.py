@@ -82,9 +82,12 @@ elif broadcasts:
     published = bool(current.get("published"))
     if right.button("Withdraw from the event page" if published else "Publish on the event page",
                     key="plan_publish", disabled=not days):
+        page_open = bool((load(api.event_page, chosen) or {}).get("enabled"))
         act(api.set_plan_settings, chosen, {**current, "published": not published},
             done="Withdrawn: the event page no longer shows the order of play." if published
-            else "Published: the event page shows the order of play.")
+            else "Published: the event page shows the order of play." if page_open
+            else "Published, but the event page is closed: open it on the Event page for players to see the order "
+                 "of play.")
     answer = st.session_state.pop("plan_answer", None)
     if answer:
         ends = ", ".join(f"{d['date']} ends {local(d['end'], zone):%H:%M}" for d in answer["days"] if d["end"])
@@ -104,14 +107,19 @@ elif broadcasts:
             st.dataframe(grid_frame(day, zone), hide_index=True, width="stretch")
         slots = slots_of(grid, zone)
         if slots:
+            st.markdown("**Move a match**")
+            picked = st.selectbox("Match", list(slots), key="move_match", format_func=lambda k: slots[k]["label"])
             with st.form("plan_move"):
-                st.markdown("**Move a match**")
-                picked = st.selectbox("Match", list(slots), key="move_match", format_func=lambda k: slots[k]["label"])
                 courts = {t["id"]: t["label"] for t in broadcast["tables"]}
-                court = st.selectbox("Court", list(courts), key="move_court", format_func=lambda t: courts[t])
-                when_day = st.date_input("Day", value=local(slots[picked]["plannedOn"], zone).date(), key="move_day")
-                when = st.time_input("Time", value=local(slots[picked]["plannedOn"], zone).time(), key="move_time",
-                                     step=300)
+                # keyed by the match picked: its own court and time are filled in (issue 51: the first move of a
+                # club's day went to the wrong court, the form showing the first court whatever was picked)
+                planned_at = local(slots[picked]["plannedOn"], zone)
+                court_ids = list(courts)
+                court = st.selectbox("Court", court_ids, key=f"move_court_{picked}", format_func=lambda t: courts[t],
+                                     index=court_ids.index(slots[picked]["tableID"])
+                                     if slots[picked]["tableID"] in courts else 0)
+                when_day = st.date_input("Day", value=planned_at.date(), key=f"move_day_{picked}")
+                when = st.time_input("Time", value=planned_at.time(), key=f"move_time_{picked}", step=300)
                 if st.form_submit_button("Move"):
                     moved = act(api.move_planned, slots[picked], court, stamp(when_day, when, zone),
                                 done="Moved.", rerun=False)

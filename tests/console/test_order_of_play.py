@@ -35,9 +35,14 @@ def test_plan_move_into_a_conflict_publish_and_print(console: Console, operator_
     assert list(frame["Time"]) == ["10:00", "10:30"]
     assert "No conflicts" in [h.value for h in app.subheader]
     final = next(dm for rnd in draw["rounds"] for dm in rnd["drawMatches"] if dm["status"] == "waiting")
-    app.selectbox(key="move_match").set_value(final["id"])
-    app.selectbox(key="move_court").set_value(broadcast["tables"][0]["id"])
-    app.time_input(key="move_time").set_value(time(10, 0))
+    app.selectbox(key="move_match").set_value(final["id"]).run()
+    grid = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/plan")
+    planned = next(c["tableID"] for d in grid["days"]
+                   for c in d["courts"] for slot in c["slots"] if slot.get("drawMatchID") == final["id"])
+    assert app.selectbox(key=f"move_court_{final['id']}").value == planned  # the form shows the match's own court
+    assert app.time_input(key=f"move_time_{final['id']}").value == time(10, 30)
+    app.selectbox(key=f"move_court_{final['id']}").set_value(broadcast["tables"][0]["id"])
+    app.time_input(key=f"move_time_{final['id']}").set_value(time(10, 0))
     app.button(key="FormSubmitter:plan_move-Move").click().run()
     assert not app.exception, app.exception
     errors = texts(app, "error")
@@ -46,6 +51,8 @@ def test_plan_move_into_a_conflict_publish_and_print(console: Console, operator_
     assert any(w.startswith("Warning: ") and "may be due on two courts" in w for w in texts(app, "warning"))
     app.button(key="plan_publish").click().run()
     assert not app.exception, app.exception
+    # the event page is closed: "Published" alone said the players could see it (issue 51, point 10)
+    assert any(t.startswith("Published, but the event page is closed") for t in texts(app, "success"))
     read = next(b for b in operator_api.data("GET", "/operator/broadcasts") if b["id"] == broadcast["id"])
     assert read["plan"]["published"] is True and read["plan"]["matchMinutes"] == {"default": 30}
     sheet = operator_api.server.operator_call("GET", f"/operator/broadcasts/{broadcast['id']}/print/order-of-play")
