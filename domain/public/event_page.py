@@ -213,9 +213,12 @@ def card_of(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str
     )
 
 
-def match_card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None) -> MatchCardFeed:
-    """One match as the page shows it, serialised (the personal page's cards are the event page's)."""
-    return card_json(card_of(uow, match, table, estimate=estimate))
+def match_card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None,
+               plan: Planned | None = None) -> MatchCardFeed:
+    """One match as the page shows it, serialised (the personal page's cards are the event page's), with its
+    published planned time and court while it is pending."""
+    return card_json(card_of(uow, match, table, estimate=estimate,
+                             plan=plan if match.status == MatchStatus.PENDING else None))
 
 
 @dataclass(frozen=True)

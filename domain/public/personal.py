@@ -30,7 +30,7 @@ from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links, paper
-from domain.public.event_page import match_card
+from domain.public.event_page import OrderRead, match_card
 from domain.public.feeds import CalledShown, PersonalCard, PersonalFeed, ReportShown
 
 KIND = "personal"
@@ -124,6 +124,7 @@ class Carded:
     match: Match
     card: PersonalCard
     sides: tuple[frozenset[str], frozenset[str]]
+    planned_on: str | None = None  # its published planned time (§20), while pending; else its own not-before
 
 
 @dataclass(frozen=True)
@@ -136,22 +137,28 @@ class BroadcastView:
     matches: list[Carded]
 
 
-def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator, now: datetime
-                   ) -> BroadcastView:
-    """The broadcast's people and cards, read in `uow`."""
+def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator, now: datetime,
+                   order: OrderRead | None = None) -> BroadcastView:
+    """The broadcast's people and cards, read in `uow`; `order` reads the published order of play (§20), whose
+    planned court and time the cards of pending matches carry."""
     rows = broadcast_people(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, now=now)
-    return BroadcastView({row["personID"]: row for row in rows}, _carded(uow, broadcast, estimator))
+    return BroadcastView({row["personID"]: row for row in rows}, _carded(uow, broadcast, estimator, order))
 
 
-def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator) -> list[Carded]:
+def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator,
+            order: OrderRead | None = None) -> list[Carded]:
     """Every match of the broadcast with its card and each side's personIDs."""
     carded = []
+    published = order(uow, broadcast) if order is not None else None
+    plans = published.by_match if published is not None else {}
     for match, table, estimate in _matches(uow, broadcast, estimator):
-        card: PersonalCard = {**match_card(uow, match, table, estimate=estimate), "matchID": match.id,
-                              "bestOf": scoring.format_of(match).best_of}
+        card: PersonalCard = {**match_card(uow, match, table, estimate=estimate, plan=plans.get(match.id)),
+                              "matchID": match.id, "bestOf": scoring.format_of(match).best_of}
         sides = [frozenset(person_id_of(broadcast.id, name) for name in side["names"] if name)
                  for side in card["sides"]] + [frozenset(), frozenset()]
-        carded.append(Carded(match, card, (sides[0], sides[1])))
+        plan = plans.get(match.id) if match.status == MatchStatus.PENDING else None
+        carded.append(Carded(match, card, (sides[0], sides[1]),
+                             plan.planned_on if plan is not None else match.not_before))
     return carded
 
 
@@ -163,18 +170,18 @@ def person_matches(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, est
     for item in view.matches if view is not None else _carded(uow, broadcast, estimator):
         side = "a" if person_id in item.sides[0] else "b" if person_id in item.sides[1] else None
         if side is not None:
-            mine: PersonalCard = {**item.card, "side": side, "plannedOn": item.match.not_before}
+            mine: PersonalCard = {**item.card, "side": side, "plannedOn": item.planned_on}
             found.append((item.match, mine))
     return found
 
 
 def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator, now: datetime,
-                   view: BroadcastView | None = None) -> PersonalFeed:
+                   view: BroadcastView | None = None, order: OrderRead | None = None) -> PersonalFeed:
     """The personal page's state (§21, without `version`, which the caller adds): the person, the match they are
     called to, the one in play, the next ones and their results; the event's switches. `view`: the broadcast's,
     when the caller keeps one (else read here)."""
     if view is None:
-        view = broadcast_view(uow, broadcast, estimator=estimator, now=now)
+        view = broadcast_view(uow, broadcast, estimator=estimator, now=now, order=order)
     row = person_row(uow, broadcast, person_id, now=now, view=view)
     cards = [card for _, card in person_matches(uow, broadcast, person_id, estimator=estimator, view=view)]
     pending = sorted((c for c in cards if c["status"] == MatchStatus.PENDING),
