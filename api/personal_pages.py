@@ -181,8 +181,11 @@ class ReportBody(Strict):
 
 
 def _report_body() -> personal.Report:
-    """The request's body as a report (400 `validation_failed` naming the field)."""
+    """The request's body as a report (400 `validation_failed` naming the field; 400 `bad_request` for a body that
+    is not JSON at all, as on every other route)."""
     body = request.get_json(silent=True)
+    if body is None and request.get_data(cache=True):
+        raise Invalid("The request body is not valid JSON.", code="bad_request")
     try:
         report: personal.Report = ReportBody().load({} if body is None else body)
     except ValidationError as exc:
