@@ -21,7 +21,7 @@ from domain.event_day.estimates import Estimator
 from domain.event_day.people import CheckIn, PersonRowFeed, broadcast_people, check_in
 from domain.event_day.people import person_id as person_id_of
 from domain.ids import new_id
-from domain.match import scoring
+from domain.match import formats, scoring
 from domain.match.formats import copy_item
 from domain.match.matches import Rules
 from domain.match.results_entry import ResultEntry, enter_result
@@ -286,7 +286,9 @@ def _audited(report: PlayerReport) -> dict[str, Any]:
 
 
 def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    kept = [copy_item(g) for g in games]
+    """A reported result as the match keeps it: a match tiebreak given as its points (the phone's set rows take
+    "10 | 7") is the set 1-0 with those points, as a desk's "10-7" is (`formats.as_written`, issue 51)."""
+    kept = formats.as_written(scoring.format_of(match), [copy_item(g) for g in games])
     scoring.check(match, kept, final=True)
     return kept
 

@@ -227,3 +227,19 @@ def test_a_report_is_its_own_record_never_a_rewrite_of_the_broadcast_and_goes_wi
     assert deleted.status_code == 200, deleted.json
     with unit_of_work(store) as uow:
         assert uow.player_reports.find(broadcast_id=day.id) == []
+
+
+def test_a_match_tiebreak_reported_as_its_points_is_read_as_the_set_it_decides(day: Day) -> None:
+    """Issue 51, one way to write every score: the phone's set rows take a match tiebreak as "10 | 7", as the desk
+    may type "10-7"; it is kept as the set 1-0 with those points, and shown "[10-7]"."""
+    event_day(day, selfReport=True)
+    match = day.match("Ann Lee", "Bo Kim", table=1, scoring="tennis_match_tiebreak")
+    assert day.operator.post(f"/operator/matches/{match['id']}/start", json={"force": True}).status_code == 200
+    ann, bo = day.link("Ann Lee")["url"], day.link("Bo Kim")["url"]
+    made = report(day, ann, match["id"], [{"a": 6, "b": 4}, {"a": 3, "b": 6}, {"a": 10, "b": 7}])
+    assert made.status_code == 200, made.json
+    (mine,) = made.json["data"]["reports"]
+    decided = [{"a": 6, "b": 4}, {"a": 3, "b": 6}, {"a": 1, "b": 0, "tiebreak": {"a": 10, "b": 7}}]
+    assert mine["gameScores"] == decided
+    assert day.client.post(day.path(bo) + f"/reports/{mine['reportID']}/confirm").status_code == 200
+    assert match_read(day, match["id"])["gameScores"] == decided
