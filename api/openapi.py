@@ -138,7 +138,17 @@ class PreviousResult(Schema):
     score = fields.Nested(GameScoreRead, required=True)
 
 
-class MatchEventData(Schema):
+class EventOrder(Schema):
+    """What every delivery's `data` carries to put a match's events in order."""
+
+    sequence = fields.Integer(required=True, metadata={
+        "description": "The event's place among its match's events: strictly increasing per match (not gapless); "
+                       "keep the highest you applied and drop an event with a lower one. 0 in test events."})
+    occurredOn = fields.String(required=True, metadata={"format": "date-time",
+                                                        "description": "When the change happened."})
+
+
+class MatchEventData(EventOrder):
     match = fields.Nested(MatchRead, required=True, metadata={"description": "As GET /matches/{externalID}."})
     test = fields.Boolean(metadata={"description": "true in a sample sent by POST /webhooks/test {type}; "
                                                    "absent in real events"})
@@ -148,7 +158,7 @@ class ResultUpdatedData(MatchEventData):
     previous = fields.Nested(PreviousResult, required=True, metadata={"description": "The result before."})
 
 
-class TestEventData(Schema):
+class TestEventData(EventOrder):
     message = fields.String(required=True)
 
 

@@ -443,6 +443,8 @@ class Delivery:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     manual_attempts: int = 0  # attempts an operator or partner asked for; they never move the automatic schedule
     claimed_by: str | None = None  # the process whose dispatcher claimed it (several processes: PostgreSQL)
+    match_id: str | None = None  # the match the event is about (None: a test event); its events go in order
+    sequence: int = 0  # the event's place among its match's events (`data.sequence`; 0: a test event)
     seq: int = 0
 
 

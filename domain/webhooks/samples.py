@@ -91,7 +91,16 @@ def sample_data(event_type: EventType | str, *, test: bool = False) -> dict[str,
     return data
 
 
+#: The example's place among its match's events (`data.sequence`; a test event has 0).
+SAMPLE_SEQUENCE = {CALLED: 1, EventType.MATCH_STARTED: 2, EventType.MATCH_SCORE_UPDATED: 27,
+                   EventType.MATCH_COMPLETED: 42, EventType.MATCH_RESULT_UPDATED: 43, EventType.MATCH_CANCELLED: 2,
+                   "match.reset": 28}
+
+
 def sample_payload(event_type: EventType | str) -> dict[str, Any]:
-    """A whole delivery body of `event_type`, as the receiver gets it (the docs' and the document's example)."""
+    """A whole delivery body of `event_type`, as the receiver gets it (the docs' and the document's example):
+    `data` with the `sequence` and `occurredOn` every delivery adds (`domain.events.record_event`)."""
+    data = sample_data(event_type) | {"sequence": SAMPLE_SEQUENCE.get(str(event_type), 0),
+                                      "occurredOn": SAMPLE_CREATED_ON}
     return {"id": SAMPLE_EVENT_ID, "type": str(event_type), "createdOn": SAMPLE_CREATED_ON,
-            "connectionID": SAMPLE_CONNECTION_ID, "data": sample_data(event_type)}
+            "connectionID": SAMPLE_CONNECTION_ID, "data": data}

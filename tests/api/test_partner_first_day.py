@@ -241,7 +241,8 @@ def test_without_a_body_the_test_is_integration_test(partner: Api, receiver: Rec
     partner.patch("/webhooks/configuration", json={"url": receiver.url})
     delivery = partner.post("/webhooks/test").json["data"]
     assert delivery["eventType"] == "integration.test"
-    assert set(delivery["payload"]["data"]) == {"message"}
+    assert set(delivery["payload"]["data"]) == {"message", "sequence", "occurredOn"}
+    assert delivery["payload"]["data"]["sequence"] == 0
 
 
 @pytest.mark.parametrize("body", [{"type": "integration.test"}, {"type": "match.exploded"}, {"kind": "x"}])

@@ -1,0 +1,182 @@
+"""Issue 50, a partner's integration from the docs alone (contract §23, "Added with §24"), over HTTP on both
+backends: externalIDs every route reaches, events in order, `match.reset`, samples of one's own match, partner
+recovery of failing deliveries, and the small breaks of the first integration."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from domain.clock import FixedClock
+from domain.settings import Settings
+from scheduler.dispatcher import Dispatcher
+from storage.backend import AnyStore
+from tests.api.test_matches import PLAYERS, make_player_list, make_tables
+from tests.conftest import Api
+from tests.webhook_receiver import Receiver, Reply, running_receiver
+
+BAD_EXTERNAL_IDS = ["club/2026/m1", "/m1", "", " m1", "m1 ", "m\n1", "m\x7f1", "x" * 201]
+
+
+WIN_A = [{"a": 11, "b": 5}, {"a": 11, "b": 6}, {"a": 11, "b": 7}]
+RETRIES = {"webhook_retry_schedule": (0.0, 2.0, 4.0)}
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    """Real time at the start, so that the Standard Webhooks verifier accepts the signatures' timestamps."""
+    return FixedClock(datetime.now(UTC).replace(microsecond=0))
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    yield from running_receiver()
+
+
+@pytest.fixture
+def dispatcher(settings: Settings, store: AnyStore, clock: FixedClock) -> Dispatcher:
+    """The real dispatcher's passes, run on the test thread (`run_due`), never started."""
+    return Dispatcher(store, settings, clock)
+
+
+@pytest.fixture
+def tables(partner: Api) -> list[str]:
+    made = make_tables(partner)
+    make_player_list(partner)
+    return made
+
+
+def refused_field(response: Any) -> dict[str, Any]:
+    assert response.status_code == 400, response.json
+    assert response.json["error"]["code"] == "validation_failed"
+    details: dict[str, Any] = response.json["error"]["details"]["json"]
+    return details
+
+
+# ------------------------------------------------------------------------------------------------ externalIDs
+@pytest.mark.parametrize("external_id", BAD_EXTERNAL_IDS)
+def test_a_match_external_id_with_a_slash_control_or_surrounding_space_is_refused(
+        partner: Api, tables: list[str], external_id: str) -> None:
+    body = {"externalID": external_id, "tableID": tables[0], "playerListExternalID": "pl-1"}
+    assert "externalID" in refused_field(partner.put("/matches", json=body))
+    assert "externalID" in refused_field(partner.post("/matches", json=body))
+    bulk = partner.post("/matches/bulk", json={"matches": [body]})
+    assert bulk.status_code == 400, bulk.json
+    assert partner.get("/matches").json["data"] == []
+
+
+@pytest.mark.parametrize("external_id", BAD_EXTERNAL_IDS)
+def test_list_team_and_player_external_ids_follow_the_same_rule(partner: Api, external_id: str) -> None:
+    good = {"externalID": "p1", "firstName": "Ada"}
+    bad = {"externalID": external_id, "firstName": "Ada"}
+    assert "externalID" in refused_field(partner.put("/player-lists", json={
+        "externalID": external_id, "name": "List", "players": [good]}))
+    assert "players" in refused_field(partner.put("/player-lists", json={
+        "externalID": "pl", "name": "List", "players": [bad]}))
+    assert "externalID" in refused_field(partner.put("/teams", json={
+        "externalID": external_id, "name": "Team", "players": [good]}))
+    assert "players" in refused_field(partner.put("/teams", json={
+        "externalID": "t", "name": "Team", "players": [bad]}))
+    make_player_list(partner, "pl")
+    assert "upsert" in refused_field(partner.patch("/player-lists/pl", json={"upsert": [bad]}))
+    assert partner.get("/teams").json["data"] == []
+    assert [p["externalID"] for p in partner.get("/player-lists/pl").json["data"]["players"]] == [
+        p["externalID"] for p in PLAYERS]
+
+
+def test_an_operator_named_player_or_match_follows_the_same_rule(operator: Api, partner: Api,
+                                                                  tables: list[str]) -> None:
+    lists = operator.get("/operator/player-lists").json["data"]
+    list_id = lists[0]["id"]
+    assert "externalID" in refused_field(operator.post(f"/operator/player-lists/{list_id}/players", json={
+        "externalID": "a/b", "firstName": "Ada"}))
+    assert "externalID" in refused_field(operator.post("/operator/matches", json={
+        "externalID": "a/b", "tableID": tables[0]}))
+
+
+@pytest.mark.parametrize("external_id", ["club-2026-m1", "Spiel 1 (Halle 2)", "x" * 200, "m:1?#%"])
+def test_every_route_reaches_an_allowed_external_id(partner: Api, tables: list[str], external_id: str) -> None:
+    body = {"externalID": external_id, "tableID": tables[0], "playerListExternalID": "pl-1"}
+    assert partner.put("/matches", json=body).status_code == 200
+    path = f"/matches/{quote(external_id, safe='')}"
+    assert partner.get(path).json["data"]["externalID"] == external_id
+    assert partner.patch(path, json={"tableID": tables[1]}).status_code == 200
+    assert partner.delete(path).json["data"] == {"externalID": external_id, "deleted": True}
+    assert partner.get(path).status_code == 404
+
+
+# ------------------------------------------------------------------------------------------------ order
+def sync(partner: Api, tables: list[str], external_id: str, table: int = 0, a: str = "p1",
+         b: str = "p2") -> dict[str, Any]:
+    body = {"externalID": external_id, "tableID": tables[table], "playerListExternalID": "pl-1",
+            "playerA": {"externalID": a}, "playerB": {"externalID": b}}
+    response = partner.put("/matches", json=body)
+    assert response.status_code == 200, response.json
+    return dict(response.json["data"])
+
+
+def received(receiver: Receiver, secret: str) -> list[tuple[str, str, int]]:
+    """(type, match externalID, sequence) of every request the receiver got, in arrival order."""
+    return [(p["type"], p["data"]["match"]["externalID"], p["data"]["sequence"])
+            for p in (request.verify(secret) for request in receiver.received)]
+
+
+def test_every_event_carries_its_sequence_and_when_it_happened(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver, clock: FixedClock) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url})
+    match = sync(partner, tables, "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    clock.advance(5)
+    operator.post(f"/operator/matches/{match['id']}/score", json={"gameScores": [{"a": 3, "b": 1}]})
+    operator.post(f"/operator/matches/{match['id']}/complete", json={"gameScores": WIN_A})
+    deliveries = list(reversed(partner.get("/webhooks").json["data"]))
+    assert [d["eventType"] for d in deliveries] == ["match.started", "match.score_updated", "match.completed"]
+    assert [d["payload"]["data"]["sequence"] for d in deliveries] == [1, 2, 3]
+    assert [d["payload"]["data"]["occurredOn"] for d in deliveries] == [
+        deliveries[0]["createdOn"], deliveries[1]["createdOn"], deliveries[1]["createdOn"]]
+    assert deliveries[0]["payload"]["data"]["occurredOn"] != deliveries[1]["payload"]["data"]["occurredOn"]
+    other = sync(partner, tables, "m2", 1, "p3", "p4")
+    operator.post(f"/operator/matches/{other['id']}/start")
+    [started] = partner.get("/webhooks?limit=1").json["data"]
+    assert started["payload"]["data"]["sequence"] == 1  # per match
+
+
+@pytest.mark.parametrize("settings", [RETRIES], indirect=True)
+def test_a_later_event_waits_while_an_earlier_one_of_its_match_is_retrying(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver, clock: FixedClock,
+        dispatcher: Dispatcher) -> None:
+    secret = partner.patch("/webhooks/configuration", json={"url": receiver.url}).json["data"]["webhook_secret"]
+    receiver.default = Reply(503)  # the receiver is down
+    match = sync(partner, tables, "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    assert dispatcher.run_due() == 1  # match.started fails, retried in 2 s
+    operator.post(f"/operator/matches/{match['id']}/complete", json={"gameScores": WIN_A})
+    other = sync(partner, tables, "m2", 1, "p3", "p4")
+    receiver.default = Reply(200)
+    operator.post(f"/operator/matches/{other['id']}/start")
+    assert dispatcher.run_due() == 1  # m2's start is not held up; m1's completion waits for m1's start
+    assert received(receiver, secret) == [("match.started", "m1", 1), ("match.started", "m2", 1)]
+    clock.advance(3)  # the receiver is back and the retry falls due
+    assert dispatcher.run_due() == 2
+    assert received(receiver, secret)[2:] == [("match.started", "m1", 1), ("match.completed", "m1", 2)]
+    statuses = {(d["eventType"], d["payload"]["data"]["match"]["externalID"]): d["status"]
+                for d in partner.get("/webhooks").json["data"]}
+    assert set(statuses.values()) == {"delivered"}
+
+
+@pytest.mark.parametrize("settings", [{"webhook_retry_schedule": (0.0,)}], indirect=True)
+def test_a_failed_event_holds_up_nothing(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver, dispatcher: Dispatcher) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url})
+    receiver.reply(500)
+    match = sync(partner, tables, "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    assert dispatcher.run_due() == 1
+    operator.post(f"/operator/matches/{match['id']}/complete", json={"gameScores": WIN_A})
+    assert dispatcher.run_due() == 1
+    statuses = [(d["eventType"], d["status"]) for d in partner.get("/webhooks").json["data"]]
+    assert statuses == [("match.completed", "delivered"), ("match.started", "failed")]
