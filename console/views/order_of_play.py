@@ -7,7 +7,15 @@ from datetime import date, time
 
 import streamlit as st
 
-from console.order_of_play import grid_frame, local, slots_of, sorted_conflicts, stamp
+from console.order_of_play import (
+    grid_frame,
+    local,
+    slots_of,
+    sorted_conflicts,
+    stamp,
+    unplaced_of,
+    unplaced_words,
+)
 from console.paper import print_button
 from console.ui import act, client, load, plain, settings, show_flash
 
@@ -92,8 +100,14 @@ elif broadcasts:
     if answer:
         ends = ", ".join(f"{d['date']} ends {local(d['end'], zone):%H:%M}" for d in answer["days"] if d["end"])
         st.success(f"{answer['placed']} matches placed. {ends}")
+        if answer.get("needed"):
+            needed = local(answer["needed"]["end"], zone)
+            st.warning(f"The days cannot hold every match at these lengths: {len(answer['unplaced'])} not placed. "
+                       f"At these lengths the last day needs until {needed:%H:%M}"
+                       f"{'' if needed.date().isoformat() == answer['needed']['date'] else f' ({needed:%a %d %b})'}"
+                       ": make it longer, the matches shorter, or place them by hand below.")
         for row in answer["unplaced"]:
-            st.warning(f"Not placed: {row['reason']}")
+            st.warning(unplaced_words(row))
 
     grid = load(api.plan_grid, chosen)
     if grid is not None:
@@ -105,7 +119,16 @@ elif broadcasts:
         for day in grid["days"]:
             st.subheader(f"{date.fromisoformat(day['date']):%A %d %B %Y}")
             st.dataframe(grid_frame(day, zone), hide_index=True, width="stretch")
+        if grid.get("unplaced") and not answer:
+            st.warning(f"{len(grid['unplaced'])} matches have no place yet: plan again, or place them by hand below.")
+            for row in grid["unplaced"]:
+                st.caption(unplaced_words(row))
+        first_day = days[0] if days else {}
+        day_start = stamp(date.fromisoformat(first_day["date"]), time.fromisoformat(first_day["start"]), zone) \
+            if first_day else ""
         slots = slots_of(grid, zone)
+        if day_start and broadcast["tables"]:
+            slots |= unplaced_of(grid, broadcast["tables"][0]["id"], day_start)
         if slots:
             st.markdown("**Move a match**")
             picked = st.selectbox("Match", list(slots), key="move_match", format_func=lambda k: slots[k]["label"])

@@ -187,8 +187,10 @@ def test_queued_matches_stay_on_their_court_and_not_before_and_daily_limits_hold
            notBefore=[{"personID": ann, "time": "2026-11-21T13:00"}])  # 12:00 UTC
     answer = plan(operator, broadcast_id)
     assert answer["placed"] == 2
-    assert answer["unplaced"] == [{"matchID": made[2], "reason": "a player's daily limit is reached on every day "
-                                                                   "with room"}]
+    assert answer["unplaced"] == [{"matchID": made[2], "names": ["Ann Lee", "Di Fox"], "event": None, "round": None,
+                                   "minutes": 30,
+                                   "reason": "a player's daily limit is reached on every day with room"}]
+    assert "needed" not in answer  # a longer day would not hold it: the limit, not the day, leaves it out
     placed = slots(grid(operator, broadcast_id))
     assert {placed[m]["tableID"] for m in made[:2]} == {courts[1]}
     assert [placed[m]["plannedOn"] for m in made[:2]] == ["2026-11-21T12:00:00.000Z", "2026-11-21T12:30:00.000Z"]

@@ -107,3 +107,36 @@ def test_early_call_and_a_players_not_before_are_set_from_the_page(console: Cons
     assert not app.exception, app.exception
     read = next(b for b in operator_api.data("GET", "/operator/broadcasts") if b["id"] == broadcast["id"])
     assert read["plan"].get("notBefore", []) == []
+
+
+def test_unplaced_matches_are_named_with_the_end_needed_and_placed_by_hand(console: Console,
+                                                                           operator_api: Operator) -> None:
+    """Issue 46, point 5: "Not placed: no court has 80 free minutes left" named no match, nothing said how long the
+    day would need, and an unplaced match could not be placed by hand."""
+    broadcast, draw = running_draw(operator_api)
+    app = console("views/order_of_play.py")
+    app.date_input(key="plan_day").set_value(TOMORROW)
+    app.time_input(key="plan_start").set_value(time(10, 0))
+    app.time_input(key="plan_end").set_value(time(10, 45))
+    app.number_input(key="plan_minutes").set_value(30)
+    app.button(key="plan_save").click().run()
+    app.button(key="plan_go").click().run()
+    assert not app.exception, app.exception
+    warnings = texts(app, "warning")
+    assert any(w.startswith("The days cannot hold every match at these lengths: 1 not placed. At these lengths the "
+                            "last day needs until 11:00") for w in warnings), warnings
+    assert any(w.startswith("Not placed: Winner of SF-1 v Winner of SF-2 · Open · Final (30 min): ")
+               for w in warnings), warnings
+    final = next(dm for rnd in draw["rounds"] for dm in rnd["drawMatches"] if dm["status"] == "waiting")
+    sheet = operator_api.server.operator_call("GET", f"/operator/broadcasts/{broadcast['id']}/print/order-of-play")
+    assert "Not placed yet (1)" in sheet.text and "<li>Winner of SF-1 v Winner of SF-2 · Open · Final</li>" in sheet.text
+    app.selectbox(key="move_match").set_value(final["id"]).run()
+    assert not app.exception, app.exception
+    app.time_input(key=f"move_time_{final['id']}").set_value(time(10, 30))
+    app.button(key="FormSubmitter:plan_move-Move").click().run()
+    assert not app.exception, app.exception
+    grid = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/plan")
+    assert grid["unplaced"] == []
+    assert "Not placed yet" not in operator_api.server.operator_call(
+        "GET", f"/operator/broadcasts/{broadcast['id']}/print/order-of-play").text
+    assert final["id"] in {s.get("drawMatchID") for d in grid["days"] for c in d["courts"] for s in c["slots"]}
