@@ -53,11 +53,24 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
         reach[dm.id] = frozenset(found - withdrawn)
         return reach[dm.id]
 
+    group_matches: dict[str, list[DrawMatch]] = {}
+    for dm in draw.matches.values():
+        if dm.group is not None:
+            group_matches.setdefault(dm.group, []).append(dm)
+
     def feeders_of(dm: DrawMatch) -> set[str]:
+        """The matches whose results fill the draw match's open slots (the one feeder rule of contract §20: the
+        planner orders by it, the checker tells `before_feeder` by it): a slot from a match's winner or loser is
+        fed by that match (through byes, by what fed them); a slot from a group's rank by every match of the group
+        still to play, so no knockout or play-off match starts before its groups end."""
         fed: set[str] = set()
         for slot in dm.slots:
             source = slot.source
-            if slot.entry_id is not None or source is None or source.draw_match_id is None:
+            if slot.entry_id is not None or source is None:
+                continue
+            if source.draw_match_id is None:
+                if source.group is not None:
+                    fed |= {g.id for g in group_matches.get(source.group, []) if g.status not in PLAYED}
                 continue
             before = draw.matches.get(source.draw_match_id)
             if before is None or before.status == DrawMatchStatus.COMPLETE:
