@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from domain.plan.model import Day, Item, Plan, Problem, Slot
+from domain.plan.persons import limited, most_matches, over_limit, scope
 
 
 def predecessors(problem: Problem) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
@@ -64,13 +65,17 @@ def tails(problem: Problem) -> dict[str, int]:
 
 
 class _Board:
-    """What is placed so far: each court's and each person's busy intervals (sorted), and daily counts."""
+    """What is placed so far: each court's busy intervals, each person's (potential ones per draw, known ones per
+    person and draw: the person rule of `domain.plan.persons`), sorted; and each person's items per day."""
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
+        self.items = {item.key: item for item in problem.items}
         self.courts: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        self.persons: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        self.counts: dict[tuple[str, str, str], int] = defaultdict(int)  # (person, date, kind) -> matches
+        self.persons: dict[str, dict[str, list[tuple[int, int]]]] = {}  # person -> draw (scope) -> intervals
+        self.known: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (person, scope) -> known intervals
+        self.on_day: dict[tuple[str, str], list[str]] = defaultdict(list)  # (person, date) -> keys
+        self.limited = limited(problem.limits)
 
     def day_of(self, slot: Slot) -> Day | None:
         for day in self.problem.days:
@@ -79,40 +84,59 @@ class _Board:
         return None
 
     def add(self, item: Item, slot: Slot) -> None:
-        bisect.insort(self.courts[slot.court], (slot.start, slot.end))
+        interval = (slot.start, slot.end)
+        bisect.insort(self.courts[slot.court], interval)
+        own = scope(item)
         for person in item.persons:
-            bisect.insort(self.persons[person], (slot.start, slot.end))
-        day = self.day_of(slot)
-        if day is not None:
-            for person in item.known:
-                self.counts[(person, day.date, "doubles" if item.doubles else "singles")] += 1
-                self.counts[(person, day.date, "total")] += 1
-
-    def within_limits(self, item: Item, day: Day) -> bool:
-        limits = self.problem.limits
-        kind = "doubles" if item.doubles else "singles"
-        kind_limit = limits.doubles if item.doubles else limits.singles
+            bisect.insort(self.persons.setdefault(person, {}).setdefault(own, []), interval)
         for person in item.known:
-            if kind_limit is not None and self.counts[(person, day.date, kind)] >= kind_limit:
-                return False
-            if limits.total is not None and self.counts[(person, day.date, "total")] >= limits.total:
-                return False
-        return True
+            bisect.insort(self.known.setdefault((person, own), []), interval)
+        day = self.day_of(slot) if self.limited else None
+        if day is not None:
+            for person in item.persons:
+                self.on_day[(person, day.date)].append(item.key)
+
+    def over_limit(self, item: Item, day: Day) -> str | None:
+        """A person whose daily limit the item would break on that day (the most matches they can play), or None."""
+        if not self.limited:
+            return None
+        for person in sorted(item.persons):
+            counts = most_matches(person, [*self.on_day.get((person, day.date), ()), item.key], self.items)
+            if over_limit(counts, self.problem.limits) is not None:
+                return person
+        return None
+
+    def clashing(self, item: Item) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+        """Each person's intervals the item must keep clear of (with rest): their matches in other draws, and in
+        its own draw those of their own entry (a match that follows on the entry's path waits for its feeder)."""
+        own = scope(item)
+        for person in item.persons:
+            for where, intervals in self.persons.get(person, {}).items():
+                if where != own:
+                    yield person, intervals
+        for person in item.known:
+            mine = self.known.get((person, own))
+            if mine:
+                yield person, mine
 
     def court_free(self, court: str, start: int, end: int) -> bool:
         return all(e <= start or s >= end for s, e in self.courts[court])
 
-    def persons_free(self, item: Item, start: int, end: int) -> bool:
+    def blocking(self, item: Item, start: int, end: int) -> str | None:
+        """A person who plays or rests from `start` to `end`, or None."""
         rest = self.problem.rest
-        return all(e + rest <= start or end + rest <= s for person in item.persons for s, e in self.persons[person])
+        for person, intervals in self.clashing(item):
+            if not all(e + rest <= start or end + rest <= s for s, e in intervals):
+                return person
+        return None
 
     def candidates(self, item: Item, court: str, earliest: int) -> list[int]:
         """Start times worth trying on a court: the earliest, and every end of a court's or a person's match."""
         times = {earliest}
         times.update(e for _, e in self.courts[court] if e > earliest)
         rest = self.problem.rest
-        for person in item.persons:
-            times.update(e + rest for _, e in self.persons[person] if e + rest > earliest)
+        for _, intervals in self.clashing(item):
+            times.update(e + rest for _, e in intervals if e + rest > earliest)
         return sorted(times)
 
 
@@ -141,7 +165,7 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot |
         usable = True
         if best is not None and best.start <= day.start:
             break
-        if not board.within_limits(item, day):
+        if board.over_limit(item, day) is not None:
             limited = True
             continue
         for court in courts:
@@ -149,7 +173,7 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot |
                 end = start + item.minutes
                 if end > day.end or (best is not None and start >= best.start):
                     break
-                if board.court_free(court, start, end) and board.persons_free(item, start, end):
+                if board.court_free(court, start, end) and board.blocking(item, start, end) is None:
                     best = Slot(court, start, end)
                     break
     if best is not None:
