@@ -15,6 +15,7 @@ import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
+from domain.plan.checker import clock
 from domain.plan.model import Day, Item, Plan, Problem, Slot
 from domain.plan.persons import limited, most_matches, over_limit, scope
 
@@ -141,22 +142,39 @@ class _Board:
 
 
 def _earliest(problem: Problem, item: Item, slots: dict[str, Slot], feeders: Iterable[str],
-              earlier: Iterable[str]) -> int:
-    """The earliest start the item's own rules allow, before courts and other items are looked at."""
-    start = problem.now
+              earlier: Iterable[str]) -> tuple[int, str | None]:
+    """The earliest start the item's own rules allow, before courts and other items are looked at, and what set
+    it in words (None: now)."""
+    start, cause = problem.now, None
+    words = problem.person_labels
+    labels = {item.key: item.label for item in problem.items}
+    zone = problem.zone
     for key in feeders:
-        start = max(start, slots[key].end + problem.rest)
+        if slots[key].end + problem.rest > start:
+            start = slots[key].end + problem.rest
+            rest = f" and {problem.rest} minutes of rest" if problem.rest else ""
+            cause = f"{labels.get(key) or key}, which feeds it, ends at {clock(slots[key].end, zone)}{rest}"
     for key in earlier:
-        start = max(start, slots[key].start)
-    for person in item.persons:
-        start = max(start, problem.free_from.get(person, start), problem.not_before.get(person, start))
-    return start
+        if slots[key].start > start:
+            start = slots[key].start
+            cause = f"{labels.get(key) or key} of the round before starts at {clock(start, zone)}"
+    for person in sorted(item.persons):
+        if problem.free_from.get(person, start) > start:
+            start = problem.free_from[person]
+            cause = f"{words.get(person, person)} rests until {clock(start, zone)}"
+        if problem.not_before.get(person, start) > start:
+            start = problem.not_before[person]
+            cause = f"{words.get(person, person)} may not play before {clock(start, zone)}"
+    return start, cause
 
 
-def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot | str:
-    """The earliest slot on any day and court for the item, or why there is none."""
+def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: str | None) -> Slot | str:
+    """The earliest slot on any day and court for the item, or why there is none (the true cause, in words: the
+    time its feeders or players allow, a player's daily limit, a player playing or resting, the days full)."""
     usable = False
-    limited = False
+    roomy = False  # some day has the item's minutes after its earliest start
+    limited_by: str | None = None
+    blocked_by: str | None = None
     best: Slot | None = None
     for day in sorted(problem.days, key=lambda d: d.start):
         courts = [c for c in day.courts if item.courts is None or c in item.courts]
@@ -165,24 +183,38 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot |
         usable = True
         if best is not None and best.start <= day.start:
             break
-        if board.over_limit(item, day) is not None:
-            limited = True
+        if max(earliest, day.start) + item.minutes > day.end:
+            continue
+        roomy = True
+        over = board.over_limit(item, day)
+        if over is not None:
+            limited_by = limited_by or over
             continue
         for court in courts:
             for start in board.candidates(item, court, max(earliest, day.start)):
                 end = start + item.minutes
                 if end > day.end or (best is not None and start >= best.start):
                     break
-                if board.court_free(court, start, end) and board.blocking(item, start, end) is None:
+                if not board.court_free(court, start, end):
+                    continue
+                person = board.blocking(item, start, end)
+                if person is None:
                     best = Slot(court, start, end)
                     break
+                blocked_by = blocked_by or person
     if best is not None:
         return best
+    names = problem.person_labels
+    full = f"no court has {item.minutes} free minutes left on any planned day"
     if not usable:
         return "none of the courts it may use plays on a planned day"
-    if limited:
-        return "a player's daily limit is reached on every day with room"
-    return f"no court has {item.minutes} free minutes left on any planned day"
+    if not roomy and cause is not None:
+        return f"{cause}: after that {full}"
+    if limited_by is not None and blocked_by is None:
+        return f"{names.get(limited_by, limited_by)}'s daily limit is reached on every day with room"
+    if blocked_by is not None:
+        return f"{names.get(blocked_by, blocked_by)} plays or rests whenever a court has {item.minutes} free minutes"
+    return full
 
 
 def plan(problem: Problem) -> Plan:
@@ -204,10 +236,12 @@ def plan(problem: Problem) -> Plan:
         still: list[Item] = []
         for item in waiting:
             before = (*feeders[item.key], *earlier[item.key])
-            if any(k in unplaced for k in feeders[item.key]):
-                unplaced[item.key] = "a match that feeds it could not be placed"
-            elif any(k in unplaced for k in earlier[item.key]):
-                unplaced[item.key] = "a match of the round before could not be placed"
+            missing = next((k for k in feeders[item.key] if k in unplaced), None)
+            before_it = next((k for k in earlier[item.key] if k in unplaced), None)
+            if missing is not None:
+                unplaced[item.key] = f"{items[missing].label or missing}, which feeds it, could not be placed"
+            elif before_it is not None:
+                unplaced[item.key] = f"{items[before_it].label or before_it} of the round before could not be placed"
             elif all(k in slots for k in before):
                 eligible.append(item)
             else:
@@ -219,8 +253,8 @@ def plan(problem: Problem) -> Plan:
             break
         chosen = min(eligible, key=lambda it: (-tail[it.key], it.order, it.key))
         waiting = [it for it in waiting if it.key != chosen.key and it.key not in unplaced]
-        found = _place(problem, board, chosen, _earliest(problem, chosen, slots, feeders[chosen.key],
-                                                         earlier[chosen.key]))
+        earliest, cause = _earliest(problem, chosen, slots, feeders[chosen.key], earlier[chosen.key])
+        found = _place(problem, board, chosen, earliest, cause)
         if isinstance(found, str):
             unplaced[chosen.key] = found
         else:

@@ -187,7 +187,7 @@ def test_queued_matches_stay_on_their_court_and_not_before_and_daily_limits_hold
            notBefore=[{"personID": ann, "time": "2026-11-21T13:00"}])  # 12:00 UTC
     answer = plan(operator, broadcast_id)
     assert answer["placed"] == 2
-    assert answer["unplaced"] == [{"matchID": made[2], "reason": "a player's daily limit is reached on every day "
+    assert answer["unplaced"] == [{"matchID": made[2], "reason": "Ann Lee's daily limit is reached on every day "
                                                                    "with room"}]
     placed = slots(grid(operator, broadcast_id))
     assert {placed[m]["tableID"] for m in made[:2]} == {courts[1]}

@@ -103,3 +103,17 @@ def test_a_hand_move_before_its_groups_end_is_a_before_feeder_error(operator: Ap
     group_match_ids = {dm["matchID"] for dm in draw_matches(draw) if dm["group"] is not None}
     assert {c["matchIDs"][0] for c in feeders} <= group_match_ids
     assert first_group_match["matchID"] in {c["matchIDs"][0] for c in feeders}
+
+
+def test_a_place_fed_by_the_loser_of_a_bye_is_never_planned(operator: Api) -> None:
+    broadcast_id, courts = make_courts(operator, 4)
+    draw = create(operator, broadcast_id, "round_robin_playoff", 12, groupCount=3)
+    settle(operator, broadcast_id, matchMinutes={"default": 30})
+    answer = plan(operator, broadcast_id)
+    assert answer["placed"] == 18 + 4 * 2 and answer["unplaced"] == []  # no "Place 3", "Place 6", …
+    placed = slots(grid(operator, broadcast_id))
+    never = [dm["id"] for rnd in draw["rounds"] if rnd["name"].startswith("Place ") for dm in rnd["drawMatches"]]
+    assert len(never) == 4 and not set(never) & set(placed)
+    moved = operator.post(f"/operator/draw-matches/{never[0]}/plan",
+                          json={"tableID": courts[0], "plannedOn": "2026-11-21T18:00:00Z"})
+    assert moved.status_code == 409 and moved.json["error"]["code"] == "match_not_pending"
