@@ -19,6 +19,13 @@ def to_minute(moment: datetime) -> int:
     return int((moment - EPOCH).total_seconds() // 60)
 
 
+def next_minute(moment: datetime) -> int:
+    """The next whole minute at or after the moment (contract §20: no planned start before now; a plan made at
+    16:32:40 starts nothing before 16:33)."""
+    minute = to_minute(moment)
+    return minute if EPOCH + timedelta(minutes=minute) >= moment else minute + 1
+
+
 def from_minute(minute: int) -> datetime:
     return EPOCH + timedelta(minutes=minute)
 
