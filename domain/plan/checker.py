@@ -11,6 +11,7 @@ from collections import defaultdict
 from datetime import tzinfo
 
 from domain.plan.model import Conflict, Day, Kind, Plan, Problem, Slot, from_minute
+from domain.plan.persons import Paths, limited, most_matches, over_limit
 
 
 def clock(minute: int, zone: tzinfo) -> str:
@@ -141,13 +142,14 @@ def _order(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
 
 
 def _persons(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
-    """Nobody twice at once, nor before their rest is over; daily limits of known players."""
+    """Nobody twice at once, nor before their rest is over, and no more matches on a day than their daily limit
+    (who could play which match: `domain.plan.persons`)."""
     found = []
     seen: set[tuple[str, str, Kind]] = set()
+    paths = Paths(words.items)
     busy: dict[str, list[tuple[int, str, int]]] = defaultdict(list)  # person -> (start, key, end)
-    counts: dict[tuple[str, str, str], list[str]] = defaultdict(list)
-    limited = any(limit is not None for limit in (problem.limits.singles, problem.limits.doubles,
-                                                  problem.limits.total))
+    on_day: dict[tuple[str, str], list[str]] = defaultdict(list)
+    checks_limits = limited(problem.limits)
     for key, slot in plan.slots.items():
         item = words.items.get(key)
         if item is None:
@@ -155,13 +157,12 @@ def _persons(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
         entry = (slot.start, key, slot.end)
         for person in item.persons:
             busy[person].append(entry)
-        if not limited:  # daily limits are counted only when there are some
+        if not checks_limits:  # daily limits are counted only when there are some
             continue
         day = next((d for d in problem.days if d.start <= slot.start < d.end), None)
         if day is not None:
-            for person in item.known:
-                counts[(person, day.date, "doubles" if item.doubles else "singles")].append(key)
-                counts[(person, day.date, "total")].append(key)
+            for person in item.persons:
+                on_day[(person, day.date)].append(key)
     rest = problem.rest
     for person, placed in busy.items():
         if len(placed) < 2:  # one match: nothing to clash with
@@ -173,6 +174,8 @@ def _persons(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
                 if other_start >= end + rest:
                     break
                 if key in problem.fixed and other_key in problem.fixed:
+                    continue
+                if not paths.share(words.items[key], words.items[other_key], person):
                     continue
                 kind = Kind.PERSON_TWICE if other_start < end else Kind.REST
                 pair = (min(key, other_key), max(key, other_key), kind)
@@ -186,13 +189,14 @@ def _persons(problem: Problem, plan: Plan, words: _Words) -> list[Conflict]:
                 else:
                     message = f"{who} has less than {problem.rest} minutes of rest between {first} and {second}"
                 found.append(Conflict(kind, (key, other_key), message))
-    limits = problem.limits
-    for (person, date, what), keys in counts.items():
-        limit = {"singles": limits.singles, "doubles": limits.doubles, "total": limits.total}[what]
-        if limit is not None and len(keys) > limit:
+    for (person, date), keys in on_day.items():
+        counts = most_matches(person, keys, words.items)
+        broken = over_limit(counts, problem.limits)
+        if broken is not None:
+            what, limit = broken
             label = "matches" if what == "total" else f"{what} matches"
-            found.append(Conflict(Kind.DAILY_LIMIT, tuple(sorted(keys)), f"{words.person(person)} has {len(keys)} "
-                                  f"{label} on {date}, more than the limit of {limit}"))
+            found.append(Conflict(Kind.DAILY_LIMIT, tuple(sorted(keys)), f"{words.person(person)} can play "
+                                  f"{counts[what]} {label} on {date}, more than the limit of {limit}"))
     return found
 
 

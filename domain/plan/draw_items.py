@@ -2,8 +2,8 @@
 
 Every draw match that is not complete and will be a real match becomes an item, waiting ones included: a slot
 still open counts every entry that can still fill it (a match's winner or loser slot: every entry that can reach
-that match; a group's rank: every entry of the group). Byes (a slot that can never be filled) are no matches:
-what they feed waits on what fed them. A person is keyed by the person rule's name key (`domain.names`).
+that match; a group's rank: every entry of the group). Byes (a slot that can certainly never be filled, `_Dead`)
+are no matches: what they feed waits on what fed them. A person is keyed by the person rule's name key (`domain.names`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
+from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, Outcome
+from domain.draws.model import Slot as DrawSlot
 from domain.names import name_key
 from domain.plan.model import Item
 
@@ -24,9 +25,37 @@ class DrawItems:
     names: dict[str, str]  # person key -> a name to show
 
 
-def _no_match(dm: DrawMatch) -> bool:
-    """Will never be a real match: a bye, or a slot that can never be filled."""
-    return dm.status == DrawMatchStatus.BYE or any(slot.closed for slot in dm.slots)
+class _Dead:
+    """Which slots can certainly never be filled (contract §20: a match that cannot be played is not planned): a
+    closed slot; the loser of a match that is certainly a bye (it has no loser: "Place 3" fed by the loser of a
+    bye); the winner of a match both of whose slots are certainly empty."""
+
+    def __init__(self, draw: Draw) -> None:
+        self.draw = draw
+        self.kept: dict[str, bool] = {}
+        self.empty: dict[str, list[bool]] = {}  # draw match -> which of its slots are certainly empty
+
+    def slot(self, slot: DrawSlot) -> bool:
+        if slot.closed:
+            return True
+        source = slot.source
+        if slot.entry_id is not None or source is None or source.draw_match_id is None:
+            return False
+        before = self.draw.matches.get(source.draw_match_id)
+        if before is None or before.status in (DrawMatchStatus.COMPLETE, DrawMatchStatus.ACTIVE):
+            return False
+        empty = self.empty.get(before.id)
+        if empty is None:
+            empty = self.empty[before.id] = [self.slot(s) for s in before.slots]
+        if source.outcome == Outcome.LOSER:
+            return any(empty) or before.status == DrawMatchStatus.BYE
+        return all(empty)
+
+    def no_match(self, dm: DrawMatch) -> bool:
+        """Will never be a real match: a bye, or a slot that can certainly never be filled."""
+        if dm.id not in self.kept:
+            self.kept[dm.id] = dm.status == DrawMatchStatus.BYE or any(self.slot(s) for s in dm.slots)
+        return self.kept[dm.id]
 
 
 def after_open_round(draw: Draw) -> frozenset[str]:
@@ -42,6 +71,7 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
                label: Callable[[Draw, DrawMatch], str] | None = None) -> DrawItems:
     """Items for every draw match of the draw still to be played (see the module's docstring)."""
     withdrawn = {entry.id for entry in draw.entries if entry.withdrawn}
+    dead = _Dead(draw)
     reach: dict[str, frozenset[str]] = {}  # draw match -> entries that can still play it
 
     def entries_of(dm: DrawMatch) -> frozenset[str]:
@@ -52,7 +82,7 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
         for slot in dm.slots:
             if slot.entry_id is not None:
                 found.add(slot.entry_id)
-            elif slot.closed or slot.source is None:
+            elif slot.source is None or dead.slot(slot):
                 continue
             elif slot.source.draw_match_id is not None and slot.source.draw_match_id in draw.matches:
                 found |= entries_of(draw.matches[slot.source.draw_match_id])
@@ -62,16 +92,29 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
         reach[dm.id] = frozenset(found - withdrawn)
         return reach[dm.id]
 
+    group_matches: dict[str, list[DrawMatch]] = {}
+    for dm in draw.matches.values():
+        if dm.group is not None:
+            group_matches.setdefault(dm.group, []).append(dm)
+
     def feeders_of(dm: DrawMatch) -> set[str]:
+        """The matches whose results fill the draw match's open slots (the one feeder rule of contract §20: the
+        planner orders by it, the checker tells `before_feeder` by it): a slot from a match's winner or loser is
+        fed by that match (through byes, by what fed them); a slot from a group's rank by every match of the group
+        still to play, so no knockout or play-off match starts before its groups end."""
         fed: set[str] = set()
         for slot in dm.slots:
             source = slot.source
-            if slot.entry_id is not None or source is None or source.draw_match_id is None:
+            if slot.entry_id is not None or source is None:
+                continue
+            if source.draw_match_id is None:
+                if source.group is not None:
+                    fed |= {g.id for g in group_matches.get(source.group, []) if g.status not in PLAYED}
                 continue
             before = draw.matches.get(source.draw_match_id)
             if before is None or before.status == DrawMatchStatus.COMPLETE:
                 continue
-            fed |= feeders_of(before) if _no_match(before) else {before.id}
+            fed |= feeders_of(before) if dead.no_match(before) else {before.id}
         return fed
 
     names: dict[str, str] = {}
@@ -90,7 +133,7 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
     doubles = bool(draw.entries) and len(draw.entries[0].players) > 1
     items = []
     for index, dm in enumerate(draw.ordered_matches()):
-        if dm.status in PLAYED or _no_match(dm):
+        if dm.status in PLAYED or dead.no_match(dm):
             continue
         known = frozenset(dm.entry_ids())
         if known & withdrawn:  # a walkover as soon as it is ready: nothing to play
@@ -98,5 +141,6 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
         items.append(Item(
             key=dm.id, minutes=minutes, persons=persons(entries_of(dm)), known=persons(known), doubles=doubles,
             courts=courts, feeders=tuple(sorted(feeders_of(dm))), stage=f"{draw.id}/{dm.stage}",
-            round=dm.round_number, order=order + index, label=label(draw, dm) if label else dm.id))
+            round=dm.round_number, order=order + index, label=label(draw, dm) if label else dm.id, draw=draw.id,
+            group=f"{draw.id}/{dm.group}" if dm.group is not None else None))
     return DrawItems(items=items, names=names)

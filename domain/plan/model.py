@@ -19,6 +19,13 @@ def to_minute(moment: datetime) -> int:
     return int((moment - EPOCH).total_seconds() // 60)
 
 
+def next_minute(moment: datetime) -> int:
+    """The next whole minute at or after the moment (contract §20: no planned start before now; a plan made at
+    16:32:40 starts nothing before 16:33)."""
+    minute = to_minute(moment)
+    return minute if EPOCH + timedelta(minutes=minute) >= moment else minute + 1
+
+
 def from_minute(minute: int) -> datetime:
     return EPOCH + timedelta(minutes=minute)
 
@@ -38,9 +45,10 @@ class Item:
     """One match to plan (a real match or a draw match still waiting for its players).
 
     `persons` are everyone who can still reach it (known players and, while a slot is open, every entry that can
-    still fill it): they count for "never twice at once", rest and not-before. `known` are its known players: they
-    count for daily limits (contract §20: "matches of a known player"). `feeders` are the items whose result fills
-    it; `stage` + `round` give "earlier rounds first" (round r of a draw's stage after every match of round r - 1).
+    still fill it): they count for "never twice at once", rest, not-before and daily limits as `domain.plan.persons`
+    says (within one `draw`, only when one entry can play both). `known` are its known players. `feeders` are the
+    items whose result fills it; `stage` + `round` give "earlier rounds first" (round r of a draw's stage after
+    every match of round r - 1); `group` ("<drawID>/<group>") marks a group's match.
     """
 
     key: str
@@ -54,6 +62,8 @@ class Item:
     round: int = 0
     order: int = 0  # a stable tie-break (draw creation order, round, number)
     label: str = ""  # how messages name it ("Men's singles, Round of 16: Ann Lee v Bo Kim")
+    draw: str | None = None  # the draw it belongs to; None: a match of its own
+    group: str | None = None
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+from domain.plan.checker import clock
 from domain.plan.model import Day, Item, Plan, Problem, Slot
+from domain.plan.persons import limited, most_matches, over_limit, scope
 
 
 def predecessors(problem: Problem) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
@@ -64,13 +66,17 @@ def tails(problem: Problem) -> dict[str, int]:
 
 
 class _Board:
-    """What is placed so far: each court's and each person's busy intervals (sorted), and daily counts."""
+    """What is placed so far: each court's busy intervals, each person's (potential ones per draw, known ones per
+    person and draw: the person rule of `domain.plan.persons`), sorted; and each person's items per day."""
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
+        self.items = {item.key: item for item in problem.items}
         self.courts: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        self.persons: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        self.counts: dict[tuple[str, str, str], int] = defaultdict(int)  # (person, date, kind) -> matches
+        self.persons: dict[str, dict[str, list[tuple[int, int]]]] = {}  # person -> draw (scope) -> intervals
+        self.known: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (person, scope) -> known intervals
+        self.on_day: dict[tuple[str, str], list[str]] = defaultdict(list)  # (person, date) -> keys
+        self.limited = limited(problem.limits)
 
     def day_of(self, slot: Slot) -> Day | None:
         for day in self.problem.days:
@@ -79,60 +85,96 @@ class _Board:
         return None
 
     def add(self, item: Item, slot: Slot) -> None:
-        bisect.insort(self.courts[slot.court], (slot.start, slot.end))
+        interval = (slot.start, slot.end)
+        bisect.insort(self.courts[slot.court], interval)
+        own = scope(item)
         for person in item.persons:
-            bisect.insort(self.persons[person], (slot.start, slot.end))
-        day = self.day_of(slot)
-        if day is not None:
-            for person in item.known:
-                self.counts[(person, day.date, "doubles" if item.doubles else "singles")] += 1
-                self.counts[(person, day.date, "total")] += 1
-
-    def within_limits(self, item: Item, day: Day) -> bool:
-        limits = self.problem.limits
-        kind = "doubles" if item.doubles else "singles"
-        kind_limit = limits.doubles if item.doubles else limits.singles
+            bisect.insort(self.persons.setdefault(person, {}).setdefault(own, []), interval)
         for person in item.known:
-            if kind_limit is not None and self.counts[(person, day.date, kind)] >= kind_limit:
-                return False
-            if limits.total is not None and self.counts[(person, day.date, "total")] >= limits.total:
-                return False
-        return True
+            bisect.insort(self.known.setdefault((person, own), []), interval)
+        day = self.day_of(slot) if self.limited else None
+        if day is not None:
+            for person in item.persons:
+                self.on_day[(person, day.date)].append(item.key)
+
+    def over_limit(self, item: Item, day: Day) -> str | None:
+        """A person whose daily limit the item would break on that day (the most matches they can play), or None."""
+        if not self.limited:
+            return None
+        for person in sorted(item.persons):
+            counts = most_matches(person, [*self.on_day.get((person, day.date), ()), item.key], self.items)
+            if over_limit(counts, self.problem.limits) is not None:
+                return person
+        return None
+
+    def clashing(self, item: Item) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+        """Each person's intervals the item must keep clear of (with rest): their matches in other draws, and in
+        its own draw those of their own entry (a match that follows on the entry's path waits for its feeder)."""
+        own = scope(item)
+        for person in item.persons:
+            for where, intervals in self.persons.get(person, {}).items():
+                if where != own:
+                    yield person, intervals
+        for person in item.known:
+            mine = self.known.get((person, own))
+            if mine:
+                yield person, mine
 
     def court_free(self, court: str, start: int, end: int) -> bool:
         return all(e <= start or s >= end for s, e in self.courts[court])
 
-    def persons_free(self, item: Item, start: int, end: int) -> bool:
+    def blocking(self, item: Item, start: int, end: int) -> str | None:
+        """A person who plays or rests from `start` to `end`, or None."""
         rest = self.problem.rest
-        return all(e + rest <= start or end + rest <= s for person in item.persons for s, e in self.persons[person])
+        for person, intervals in self.clashing(item):
+            if not all(e + rest <= start or end + rest <= s for s, e in intervals):
+                return person
+        return None
 
     def candidates(self, item: Item, court: str, earliest: int) -> list[int]:
         """Start times worth trying on a court: the earliest, and every end of a court's or a person's match."""
         times = {earliest}
         times.update(e for _, e in self.courts[court] if e > earliest)
         rest = self.problem.rest
-        for person in item.persons:
-            times.update(e + rest for _, e in self.persons[person] if e + rest > earliest)
+        for _, intervals in self.clashing(item):
+            times.update(e + rest for _, e in intervals if e + rest > earliest)
         return sorted(times)
 
 
 def _earliest(problem: Problem, item: Item, slots: dict[str, Slot], feeders: Iterable[str],
-              earlier: Iterable[str]) -> int:
-    """The earliest start the item's own rules allow, before courts and other items are looked at."""
-    start = problem.now
+              earlier: Iterable[str]) -> tuple[int, str | None]:
+    """The earliest start the item's own rules allow, before courts and other items are looked at, and what set
+    it in words (None: now)."""
+    start, cause = problem.now, None
+    words = problem.person_labels
+    labels = {item.key: item.label for item in problem.items}
+    zone = problem.zone
     for key in feeders:
-        start = max(start, slots[key].end + problem.rest)
+        if slots[key].end + problem.rest > start:
+            start = slots[key].end + problem.rest
+            rest = f" and {problem.rest} minutes of rest" if problem.rest else ""
+            cause = f"{labels.get(key) or key}, which feeds it, ends at {clock(slots[key].end, zone)}{rest}"
     for key in earlier:
-        start = max(start, slots[key].start)
-    for person in item.persons:
-        start = max(start, problem.free_from.get(person, start), problem.not_before.get(person, start))
-    return start
+        if slots[key].start > start:
+            start = slots[key].start
+            cause = f"{labels.get(key) or key} of the round before starts at {clock(start, zone)}"
+    for person in sorted(item.persons):
+        if problem.free_from.get(person, start) > start:
+            start = problem.free_from[person]
+            cause = f"{words.get(person, person)} rests until {clock(start, zone)}"
+        if problem.not_before.get(person, start) > start:
+            start = problem.not_before[person]
+            cause = f"{words.get(person, person)} may not play before {clock(start, zone)}"
+    return start, cause
 
 
-def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot | str:
-    """The earliest slot on any day and court for the item, or why there is none."""
+def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: str | None) -> Slot | str:
+    """The earliest slot on any day and court for the item, or why there is none (the true cause, in words: the
+    time its feeders or players allow, a player's daily limit, a player playing or resting, the days full)."""
     usable = False
-    limited = False
+    roomy = False  # some day has the item's minutes after its earliest start
+    limited_by: str | None = None
+    blocked_by: str | None = None
     best: Slot | None = None
     for day in sorted(problem.days, key=lambda d: d.start):
         courts = [c for c in day.courts if item.courts is None or c in item.courts]
@@ -141,24 +183,38 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int) -> Slot |
         usable = True
         if best is not None and best.start <= day.start:
             break
-        if not board.within_limits(item, day):
-            limited = True
+        if max(earliest, day.start) + item.minutes > day.end:
+            continue
+        roomy = True
+        over = board.over_limit(item, day)
+        if over is not None:
+            limited_by = limited_by or over
             continue
         for court in courts:
             for start in board.candidates(item, court, max(earliest, day.start)):
                 end = start + item.minutes
                 if end > day.end or (best is not None and start >= best.start):
                     break
-                if board.court_free(court, start, end) and board.persons_free(item, start, end):
+                if not board.court_free(court, start, end):
+                    continue
+                person = board.blocking(item, start, end)
+                if person is None:
                     best = Slot(court, start, end)
                     break
+                blocked_by = blocked_by or person
     if best is not None:
         return best
+    names = problem.person_labels
+    full = f"no court has {item.minutes} free minutes left on any planned day"
     if not usable:
         return "none of the courts it may use plays on a planned day"
-    if limited:
-        return "a player's daily limit is reached on every day with room"
-    return f"no court has {item.minutes} free minutes left on any planned day"
+    if not roomy and cause is not None:
+        return f"{cause}: after that {full}"
+    if limited_by is not None and blocked_by is None:
+        return f"{names.get(limited_by, limited_by)}'s daily limit is reached on every day with room"
+    if blocked_by is not None:
+        return f"{names.get(blocked_by, blocked_by)} plays or rests whenever a court has {item.minutes} free minutes"
+    return full
 
 
 def plan(problem: Problem) -> Plan:
@@ -180,10 +236,12 @@ def plan(problem: Problem) -> Plan:
         still: list[Item] = []
         for item in waiting:
             before = (*feeders[item.key], *earlier[item.key])
-            if any(k in unplaced for k in feeders[item.key]):
-                unplaced[item.key] = "a match that feeds it could not be placed"
-            elif any(k in unplaced for k in earlier[item.key]):
-                unplaced[item.key] = "a match of the round before could not be placed"
+            missing = next((k for k in feeders[item.key] if k in unplaced), None)
+            before_it = next((k for k in earlier[item.key] if k in unplaced), None)
+            if missing is not None:
+                unplaced[item.key] = f"{items[missing].label or missing}, which feeds it, could not be placed"
+            elif before_it is not None:
+                unplaced[item.key] = f"{items[before_it].label or before_it} of the round before could not be placed"
             elif all(k in slots for k in before):
                 eligible.append(item)
             else:
@@ -195,8 +253,8 @@ def plan(problem: Problem) -> Plan:
             break
         chosen = min(eligible, key=lambda it: (-tail[it.key], it.order, it.key))
         waiting = [it for it in waiting if it.key != chosen.key and it.key not in unplaced]
-        found = _place(problem, board, chosen, _earliest(problem, chosen, slots, feeders[chosen.key],
-                                                         earlier[chosen.key]))
+        earliest, cause = _earliest(problem, chosen, slots, feeders[chosen.key], earlier[chosen.key])
+        found = _place(problem, board, chosen, earliest, cause)
         if isinstance(found, str):
             unplaced[chosen.key] = found
         else:

@@ -30,7 +30,7 @@ from domain.partner.broadcasts import get_broadcast
 from domain.plan import checker, scheduler
 from domain.plan.draw_items import DrawItems, draw_items
 from domain.plan.model import Conflict as PlanConflict
-from domain.plan.model import Day, Item, Kind, Limits, Plan, Problem, Slot, from_minute, to_minute
+from domain.plan.model import Day, Item, Kind, Limits, Plan, Problem, Slot, from_minute, next_minute, to_minute
 from domain.plan.reads import (
     ConflictRead,
     MoveRead,
@@ -227,7 +227,7 @@ class _Reader:
             table = self.uow.tables.get(table_id)
             labels[table_id] = table.label if table else table_id
         self.built.problem = Problem(
-            items=tuple(self.items), days=tuple(sorted(days, key=lambda d: d.start)), now=to_minute(self.now),
+            items=tuple(self.items), days=tuple(sorted(days, key=lambda d: d.start)), now=next_minute(self.now),
             rest=rest, limits=Limits(limit.get("singles"), limit.get("doubles"), limit.get("total")),
             not_before=not_before, free_from=free_from, fixed=self.fixed, court_labels=labels,
             person_labels=self.names, zone=self.zone)

@@ -188,8 +188,7 @@ def test_queued_matches_stay_on_their_court_and_not_before_and_daily_limits_hold
     answer = plan(operator, broadcast_id)
     assert answer["placed"] == 2
     assert answer["unplaced"] == [{"matchID": made[2], "names": ["Ann Lee", "Di Fox"], "event": None, "round": None,
-                                   "minutes": 30,
-                                   "reason": "a player's daily limit is reached on every day with room"}]
+                                   "minutes": 30, "reason": "Ann Lee's daily limit is reached on every day with room"}]
     assert "needed" not in answer  # a longer day would not hold it: the limit, not the day, leaves it out
     placed = slots(grid(operator, broadcast_id))
     assert {placed[m]["tableID"] for m in made[:2]} == {courts[1]}
@@ -238,3 +237,17 @@ def test_match_reads_and_draw_matches_carry_their_planned_court_and_time(operato
     board = operator.get("/operator/tables").json["data"]
     queue = next(c for c in board if c["id"] == courts[1])["queue"]
     assert [m["plannedOn"] for m in queue] == [own["plannedOn"]]
+
+
+def test_nothing_is_planned_before_the_next_whole_minute(operator: Api, clock: FixedClock) -> None:
+    broadcast_id, _ = make_courts(operator, 2)
+    knockout = create(operator, broadcast_id, "single_elimination", 4, name="Singles")
+    settle(operator, broadcast_id, matchMinutes={"default": 30})
+    clock.advance(5 * 3600 + 32 * 60 + 40)  # 15:32:40 UTC, 16:32:40 in Berlin: within the day
+    answer = plan(operator, broadcast_id)
+    assert answer["placed"] == 3
+    placed = slots(grid(operator, broadcast_id))
+    starts = sorted(s["plannedOn"] for s in placed.values())
+    assert starts[0] == "2026-11-21T15:33:00.000Z"  # not 15:32:00, before now
+    assert {placed[dm["id"]]["plannedOn"] for dm in draw_matches(knockout) if dm["status"] == "ready"} == {
+        "2026-11-21T15:33:00.000Z"}

@@ -104,7 +104,7 @@ def test_a_person_is_never_twice_at_once_nor_before_rest_not_before_and_daily_li
     made = plan(problem)
     starts = sorted(made.slots[k].start for k in ("a", "b", "c") if k in made.slots)
     assert starts == [NINE, NINE + 40]
-    assert list(made.unplaced.values()) == ["a player's daily limit is reached on every day with room"]
+    assert list(made.unplaced.values()) == ["x's daily limit is reached on every day with room"]
     assert made.slots["d"].start == NINE + 45
     assert check(problem, made) == []
 
@@ -116,7 +116,7 @@ def test_earlier_rounds_first_and_unplaced_spread_to_what_follows() -> None:
     made = plan(problem)
     assert made.slots == {"r1a": Slot("c1", NINE, NINE + 60)}
     assert made.unplaced == {"r1b": "no court has 60 free minutes left on any planned day",
-                             "r2": "a match that feeds it could not be placed"}
+                             "r2": "r1b, which feeds it, could not be placed"}
 
 
 def test_fixed_matches_stay_and_others_go_around_them() -> None:
