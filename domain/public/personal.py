@@ -284,19 +284,31 @@ def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, An
     return kept
 
 
+def check_reportable(uow: UnitOfWork, match: Match) -> None:
+    """§21's one rule for what a player may report: their match in play, a pending one first in its court's
+    queue, or one they were called to. A completed match is `409 match_locked`; any other (in the draws' court
+    pool, queued behind another, not called) is `409 match_not_active`: it has not been played yet. (A cancelled
+    match no longer exists: the caller's lookup answers 404 for it.)"""
+    if match.status == MatchStatus.COMPLETED:
+        raise Conflict("This match already has its result.", code="match_locked")
+    if match.status == MatchStatus.ACTIVE or match.called_on:
+        return
+    first = uow.matches.queue(match.table_id, stop=1) if match.table_id else []
+    if not (first and first[0].id == match.id):
+        raise Conflict("This match is not being played yet: report it once it is on court or you are called to "
+                       "it.", code="match_not_active")
+
+
 def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, match_id: str, report: Report,
                   estimator: Estimator, now: datetime, rules: Rules) -> None:
-    """A player reports the games of their match in play (or a pending one on a court): `409 self_report_off`,
-    `match_locked` (completed), `match_not_active` (not on a court yet); 404 for someone else's match. The same
-    games as the opponent's waiting report confirm it (the result is recorded); different ones dispute both."""
+    """A player reports the games of their own match as `check_reportable` allows: `409 self_report_off`,
+    `match_locked`, `match_not_active`; 404 for someone else's match. The same games as the opponent's waiting
+    report confirm it (the result is recorded); different ones dispute both."""
     if not broadcast.self_report:
         raise Conflict("Reporting results is off for this event; hand your score in at the desk.",
                        code="self_report_off")
     match, card = _own_match(uow, broadcast, person_id, match_id, estimator)
-    if match.status == MatchStatus.COMPLETED:
-        raise Conflict("This match already has its result.", code="match_locked")
-    if match.status == MatchStatus.PENDING and match.table_id is None:
-        raise Conflict("This match has no court yet: report it once it is played.", code="match_not_active")
+    check_reportable(uow, match)
     games = _check_games(match, report.game_scores)
     found = _open_report(uow, broadcast, match_id)
     side = card["side"]

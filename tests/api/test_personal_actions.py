@@ -227,3 +227,41 @@ def test_a_report_is_its_own_record_never_a_rewrite_of_the_broadcast_and_goes_wi
     assert deleted.status_code == 200, deleted.json
     with unit_of_work(store) as uow:
         assert uow.player_reports.find(broadcast_id=day.id) == []
+
+
+def test_a_player_reports_only_a_match_in_play_first_on_its_court_or_called(day: Day) -> None:
+    """§21: a report is for the person's match in play, a pending one first in its court's queue, or one they were
+    called to. A match in the draws' court pool or queued behind another was never played: `409
+    match_not_active`, nothing written; a completed one `409 match_locked`; a cancelled one is gone (404)."""
+    event_day(day, selfReport=True, selfReportConfirmMinutes=5)
+    first = day.match("Ann Lee", "Bo Kim")
+    second = day.match("Ann Lee", "Cy Diaz", startTime="2027-03-01T10:00:00Z")
+    called = day.match("Ann Lee", "Di Evans")
+    assert day.operator.post(f"/operator/matches/{called['id']}/call").status_code == 200
+    cancelled = day.match("Ann Lee", "Gil Ho")
+    assert day.operator.post(f"/operator/matches/{cancelled['id']}/cancel").status_code == 200
+    playing = day.match("Ann Lee", "Ed Fox", table=1)
+    assert day.operator.post(f"/operator/matches/{playing['id']}/start", json={"force": True}).status_code == 200
+    drawn = day.operator.post("/operator/draws", json={
+        "broadcastID": day.id, "name": "Open", "format": "single_elimination", "bestOf": 5, "randomSeed": 7,
+        "entries": [{"players": [{"manualName": "Ann Lee"}]}, {"players": [{"manualName": "Fay Gu"}]}]})
+    assert drawn.status_code == 201, drawn.json
+    (pooled,) = day.operator.get(f"/operator/broadcasts/{day.id}/pool").json["data"]
+    done = day.match("Ann Lee", "Hal Ito", table=1)
+    typed = day.operator.post(f"/operator/matches/{done['id']}/result", json={"gameScores": WIN})
+    assert typed.status_code == 200, typed.json
+    ann = day.link("Ann Lee")["url"]
+    before = day.operator.get("/operator/audit").json["data"][0]["seq"]
+
+    for refused, code in ((pooled, "match_not_active"), (second, "match_not_active"), (done, "match_locked")):
+        answer = report(day, ann, refused["id"], WIN)
+        assert (answer.status_code, answer.json["error"]["code"]) == (409, code), refused
+    assert report(day, ann, cancelled["id"], WIN).status_code == 404
+    assert day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"] == []
+    assert day.operator.get("/operator/audit").json["data"][0]["seq"] == before
+
+    for allowed in (first, called, playing):
+        answer = report(day, ann, allowed["id"], WIN)
+        assert answer.status_code == 200, answer.json
+    reported = {r["matchID"] for r in day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"]}
+    assert reported == {first["id"], called["id"], playing["id"]}
