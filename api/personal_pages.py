@@ -205,7 +205,8 @@ def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
 @blp.route("/me/<string:key>/matches/<string:match_id>/report", methods=["POST"])
 @_json_view
 def me_report(key: str, match_id: str) -> Response:
-    """Report the games of one's match (`409 self_report_off`, `match_locked`; 404 for someone else's match)."""
+    """Report the games of one's match (`409 self_report_off`, `match_locked`, `match_not_active`; 404 for someone
+    else's match)."""
     report = _report_body()
     return act(key, lambda uow, broadcast, person_id: personal.report_result(
         uow, broadcast, person_id, match_id=match_id, report=report, estimator=_estimator(uow), now=now(),

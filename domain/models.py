@@ -489,7 +489,8 @@ class DrawPart:
 class PlayerReport:
     """A result a player reported through their own link (contract §21), kept apart from its broadcast (a report
     writes only itself, never the broadcast a desk may be editing). `games` are §18 game scores; `side` is the
-    reporter's side of the match (`a` | `b`); `status` `waiting` | `confirmed` | `disputed`; `settled_by` a
+    reporter's side of the match (`a` | `b`); `status` `waiting` | `confirmed` | `disputed` | `cancelled` (its
+    match was cancelled, `domain.match.reports`); `settled_by` a
     personID, `desk` or `server`."""
 
     id: str

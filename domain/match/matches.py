@@ -22,7 +22,7 @@ from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.events import record_event
 from domain.ids import new_id
-from domain.match import scorers, scoring
+from domain.match import reports, scorers, scoring
 from domain.match.formats import copy_item
 from domain.match.scoring import SERVER_DEFAULT, Scoring
 from domain.models import POOL, BlockReason, EventType, Match, MatchResultType, MatchStatus, Side, Table
@@ -256,6 +256,7 @@ def _cancel(uow: UnitOfWork, match: Match, now: datetime, *, by_operator: bool =
     _require_pending(match)
     if by_operator:
         match_cancelled(uow, match, now=now)
+    reports.cancel_reports(uow, match, now=now)
     uow.matches.delete(match.id)
     audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
                  before=match, now=now)

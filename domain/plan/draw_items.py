@@ -62,8 +62,9 @@ def after_open_round(draw: Draw) -> frozenset[str]:
     """The draw matches that wait for their round r - 1 (contract §20): round r of a stage starts no earlier than
     every match of round r - 1 of that stage, live (start-next) as in the plan. A match still to be played (not
     complete, not a bye, not an empty place) keeps the round after it waiting."""
+    dead = _Dead(draw)
     open_rounds = {(dm.stage, dm.round_number) for dm in draw.matches.values()
-                   if dm.status not in PLAYED and not _no_match(dm)}
+                   if dm.status not in PLAYED and not dead.no_match(dm)}
     return frozenset(dm.id for dm in draw.matches.values() if (dm.stage, dm.round_number - 1) in open_rounds)
 
 

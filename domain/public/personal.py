@@ -21,9 +21,10 @@ from domain.event_day.estimates import Estimator
 from domain.event_day.people import CheckIn, PersonRowFeed, broadcast_people, check_in
 from domain.event_day.people import person_id as person_id_of
 from domain.ids import new_id
-from domain.match import formats, scoring
+from domain.match import formats, operations, scoring
 from domain.match.formats import copy_item
 from domain.match.matches import Rules
+from domain.match.reports import CANCELLED, CONFIRMED, DISPUTED, OPEN, WAITING, audited, report_view
 from domain.match.results_entry import ResultEntry, enter_result
 from domain.models import Broadcast, Link, Match, MatchStatus, PlayerReport, Table
 from domain.partner.broadcasts import get_broadcast
@@ -215,8 +216,6 @@ def self_check_in(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now:
 
 # ------------------------------------------------------------------------------------------------ reports
 # A report is a record of its own (`PlayerReport`, table `player_reports`): writing one never rewrites the broadcast.
-WAITING, CONFIRMED, DISPUTED = "waiting", "confirmed", "disputed"
-REPORT_STATUSES = (WAITING, CONFIRMED, DISPUTED)
 
 
 @dataclass(frozen=True)
@@ -225,12 +224,6 @@ class Report:
 
     game_scores: list[dict[str, Any]]
     op_id: str | None = None
-
-
-def report_view(report: PlayerReport) -> dict[str, Any]:
-    """A report as §21 shows it to the desk."""
-    return {"reportID": report.id, "matchID": report.match_id, "gameScores": report.games,
-            "reportedBy": report.reported_by, "status": report.status, "reportedOn": report.reported_on}
 
 
 def report_shown(report: PlayerReport, *, person_id: str) -> ReportShown:
@@ -264,25 +257,21 @@ def _own_match(uow: UnitOfWork, broadcast: Broadcast, person_id: str, match_id: 
 def _open_report(uow: UnitOfWork, broadcast: Broadcast, match_id: str) -> PlayerReport | None:
     """The match's report still to settle (waiting or disputed), the newest."""
     kept = [r for r in uow.player_reports.find(match_id=match_id) if r.broadcast_id == broadcast.id]
-    return next((r for r in reversed(kept) if r.status != CONFIRMED), None)
+    return next((r for r in reversed(kept) if r.status in OPEN), None)
 
 
 def _record(uow: UnitOfWork, broadcast: Broadcast, report: PlayerReport, *, games: list[dict[str, Any]],
             settled_by: str, now: datetime, rules: Rules) -> None:
     """Record the report's games (or the desk's) as §19's result, and mark it confirmed; audited with both
     persons (`report.confirmed`), beside §19's `match.result_entered`."""
-    before = _audited(report)
+    before = audited(report)
     reason = f"Reported by {report.reported_by}, confirmed by {settled_by}."
     enter_result(uow, account_id=broadcast.account_id, match_id=report.match_id,
                  entry=ResultEntry(game_scores=games, reason=reason), now=now, rules=rules)
     report.status, report.settled_by, report.games = CONFIRMED, settled_by, games
     uow.player_reports.put(report)
     audit.record(uow, account_id=broadcast.account_id, action="report.confirmed", target=("match", report.match_id),
-                 before=before, after=_audited(report), now=now)
-
-
-def _audited(report: PlayerReport) -> dict[str, Any]:
-    return report_view(report) | {"settledBy": report.settled_by}
+                 before=before, after=audited(report), now=now)
 
 
 def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -293,19 +282,38 @@ def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, An
     return kept
 
 
+def check_reportable(uow: UnitOfWork, match: Match) -> None:
+    """§21's one rule for what a player may report: their match in play, a pending one first in its court's
+    queue, or one they were called to. A completed match is `409 match_locked`; any other (in the draws' court
+    pool, queued behind another, not called) is `409 match_not_active`: it has not been played yet. (A cancelled
+    match no longer exists: the caller's lookup answers 404 for it.)"""
+    if match.status == MatchStatus.COMPLETED:
+        raise Conflict("This match already has its result.", code="match_locked")
+    if match.status == MatchStatus.ACTIVE or match.called_on:
+        return
+    first = uow.matches.queue(match.table_id, stop=1) if match.table_id else []
+    if not (first and first[0].id == match.id):
+        raise Conflict("This match is not being played yet: report it once it is on court or you are called to "
+                       "it.", code="match_not_active")
+
+
 def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, match_id: str, report: Report,
                   estimator: Estimator, now: datetime, rules: Rules) -> None:
-    """A player reports the games of their match in play (or a pending one on a court): `409 self_report_off`,
-    `match_locked` (completed), `match_not_active` (not on a court yet); 404 for someone else's match. The same
-    games as the opponent's waiting report confirm it (the result is recorded); different ones dispute both."""
+    """A player reports the games of their own match as `check_reportable` allows: `409 self_report_off`,
+    `match_locked`, `match_not_active`; 404 for someone else's match. The same games as the opponent's waiting
+    report confirm it (the result is recorded); different ones dispute both."""
     if not broadcast.self_report:
         raise Conflict("Reporting results is off for this event; hand your score in at the desk.",
                        code="self_report_off")
+    scope = f"report:{broadcast.id}/{person_id}/{match_id}"
+    if report.op_id is not None and operations.recall(uow, account_id=broadcast.account_id, scope=scope,
+                                                      op_id=report.op_id, now=now) is not None:
+        return  # a retry of a report made: nothing changes, the page's state answers
     match, card = _own_match(uow, broadcast, person_id, match_id, estimator)
-    if match.status == MatchStatus.COMPLETED:
-        raise Conflict("This match already has its result.", code="match_locked")
-    if match.status == MatchStatus.PENDING and match.table_id is None:
-        raise Conflict("This match has no court yet: report it once it is played.", code="match_not_active")
+    check_reportable(uow, match)
+    if report.op_id is not None:
+        operations.remember(uow, account_id=broadcast.account_id, scope=scope, op_id=report.op_id, now=now,
+                            answer={})
     games = _check_games(match, report.game_scores)
     found = _open_report(uow, broadcast, match_id)
     side = card["side"]
@@ -313,11 +321,11 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
         if found.games == games:
             _record(uow, broadcast, found, games=games, settled_by=person_id, now=now, rules=rules)
             return
-        before = _audited(found)
+        before = audited(found)
         found.status = DISPUTED
         uow.player_reports.put(found)
         audit.record(uow, account_id=broadcast.account_id, action="report.disputed",
-                     target=("match", match_id), before=before, after=_audited(found), now=now)
+                     target=("match", match_id), before=before, after=audited(found), now=now)
         status = DISPUTED
     elif found is not None and found.status == WAITING:  # theirs (or their partner's) again: the newer stands
         uow.player_reports.delete(found.id)
@@ -328,7 +336,7 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
         id=new_id("rpt"), account_id=broadcast.account_id, broadcast_id=broadcast.id, match_id=match_id,
         games=games, reported_by=person_id, side=side, status=status, reported_on=iso(now)))
     audit.record(uow, account_id=broadcast.account_id, action="report.submitted", target=("match", match_id),
-                 after=_audited(made), now=now)
+                 after=audited(made), now=now)
 
 
 def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> PlayerReport:
@@ -338,28 +346,39 @@ def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> Player
     return found
 
 
+def _refuse_cancelled(report: PlayerReport) -> None:
+    """`409 match_cancelled`: the report's match was cancelled, there is no result to record or dispute."""
+    if report.status == CANCELLED:
+        raise Conflict("This report's match was cancelled; there is no result to record.", code="match_cancelled")
+
+
 def settle_report(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, report_id: str, confirm: bool,
                   estimator: Estimator, now: datetime, rules: Rules) -> None:
     """The opponent confirms a waiting report (the result is recorded, §19) or disputes it. 404 for a report on
-    someone else's match; `409 report_own` for the reporter's own; `409 report_settled` once confirmed."""
+    someone else's match; `409 report_own` for the reporter's own; `409 report_settled` once confirmed;
+    `409 match_locked` once the match is completed otherwise (nothing is written to its history);
+    `409 match_cancelled` once it is cancelled."""
     if not broadcast.self_report:
         raise Conflict("Reporting results is off for this event.", code="self_report_off")
     report = _report_for(uow, broadcast, report_id)
-    _, card = _own_match(uow, broadcast, person_id, report.match_id, estimator)
+    _refuse_cancelled(report)
+    match, card = _own_match(uow, broadcast, person_id, report.match_id, estimator)
     if report.reported_by == person_id or report.side == card["side"]:
         raise Conflict("Your opponent confirms your report, not you.", code="report_own")
     if report.status == CONFIRMED:
         raise Conflict("This report is already confirmed.", code="report_settled")
+    if match.status == MatchStatus.COMPLETED:
+        raise Conflict("This match already has its result; the desk corrects it.", code="match_locked")
     if confirm:
         _record(uow, broadcast, report, games=report.games, settled_by=person_id, now=now, rules=rules)
         return
     if report.status == DISPUTED:
         return
-    before = _audited(report)
+    before = audited(report)
     report.status, report.settled_by = DISPUTED, person_id
     uow.player_reports.put(report)
     audit.record(uow, account_id=broadcast.account_id, action="report.disputed", target=("match", report.match_id),
-                 before=before, after=_audited(report), now=now)
+                 before=before, after=audited(report), now=now)
 
 
 def desk_reports(uow: UnitOfWork, *, account_id: str, broadcast_id: str, status: str | None
@@ -379,16 +398,20 @@ class Acceptance:
 
 def accept_report(uow: UnitOfWork, *, account_id: str, report_id: str, acceptance: Acceptance, now: datetime,
                   rules: Rules) -> dict[str, Any]:
-    """The desk records a report (or its own games for it) as §19's result; the report, confirmed."""
+    """The desk records a report (or its own games for it) as §19's result; the report, confirmed. `409
+    report_settled` once confirmed, `match_cancelled` when its match was cancelled, `match_locked` when it was
+    completed otherwise."""
     found = uow.player_reports.get(report_id)
     broadcast = uow.broadcasts.get(found.broadcast_id) if found is not None else None
     if found is None or found.account_id != account_id or broadcast is None:
         raise NotFound(f"No report '{report_id}'.")
     if found.status == CONFIRMED:
         raise Conflict("This report is already confirmed.", code="report_settled")
+    _refuse_cancelled(found)
     match = uow.matches.get(found.match_id)
-    games = found.games if acceptance.game_scores is None or match is None else _check_games(
-        match, acceptance.game_scores)
+    if match is None:  # gone without its reports being cancelled (reports made before issue 47)
+        raise Conflict("This report's match was cancelled; there is no result to record.", code="match_cancelled")
+    games = found.games if acceptance.game_scores is None else _check_games(match, acceptance.game_scores)
     _record(uow, broadcast, found, games=games, settled_by="desk", now=now, rules=rules)
     return report_view(found)
 
