@@ -12,10 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
+from domain.draws.reach import PLAYED, no_match, reach
 from domain.names import name_key
 from domain.plan.model import Item
-
-PLAYED = (DrawMatchStatus.COMPLETE, DrawMatchStatus.BYE)
 
 
 @dataclass(frozen=True)
@@ -24,43 +23,11 @@ class DrawItems:
     names: dict[str, str]  # person key -> a name to show
 
 
-def _no_match(dm: DrawMatch) -> bool:
-    """Will never be a real match: a bye, or a slot that can never be filled."""
-    return dm.status == DrawMatchStatus.BYE or any(slot.closed for slot in dm.slots)
-
-
-def after_open_round(draw: Draw) -> frozenset[str]:
-    """The draw matches that wait for their round r - 1 (contract §20): round r of a stage starts no earlier than
-    every match of round r - 1 of that stage, live (start-next) as in the plan. A match still to be played (not
-    complete, not a bye, not an empty place) keeps the round after it waiting."""
-    open_rounds = {(dm.stage, dm.round_number) for dm in draw.matches.values()
-                   if dm.status not in PLAYED and not _no_match(dm)}
-    return frozenset(dm.id for dm in draw.matches.values() if (dm.stage, dm.round_number - 1) in open_rounds)
-
-
 def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, ...] | None = None,
                label: Callable[[Draw, DrawMatch], str] | None = None) -> DrawItems:
     """Items for every draw match of the draw still to be played (see the module's docstring)."""
     withdrawn = {entry.id for entry in draw.entries if entry.withdrawn}
-    reach: dict[str, frozenset[str]] = {}  # draw match -> entries that can still play it
-
-    def entries_of(dm: DrawMatch) -> frozenset[str]:
-        if dm.id in reach:
-            return reach[dm.id]
-        reach[dm.id] = frozenset()  # a cycle cannot come from a draw; never loop on one
-        found: set[str] = set()
-        for slot in dm.slots:
-            if slot.entry_id is not None:
-                found.add(slot.entry_id)
-            elif slot.closed or slot.source is None:
-                continue
-            elif slot.source.draw_match_id is not None and slot.source.draw_match_id in draw.matches:
-                found |= entries_of(draw.matches[slot.source.draw_match_id])
-            elif slot.source.group is not None:
-                group = next((g for g in draw.groups if g.name == slot.source.group), None)
-                found |= set(group.entry_ids) if group is not None else set()
-        reach[dm.id] = frozenset(found - withdrawn)
-        return reach[dm.id]
+    entries_of = reach(draw)
 
     def feeders_of(dm: DrawMatch) -> set[str]:
         fed: set[str] = set()
@@ -71,7 +38,7 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
             before = draw.matches.get(source.draw_match_id)
             if before is None or before.status == DrawMatchStatus.COMPLETE:
                 continue
-            fed |= feeders_of(before) if _no_match(before) else {before.id}
+            fed |= feeders_of(before) if no_match(before) else {before.id}
         return fed
 
     names: dict[str, str] = {}
@@ -90,7 +57,7 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
     doubles = bool(draw.entries) and len(draw.entries[0].players) > 1
     items = []
     for index, dm in enumerate(draw.ordered_matches()):
-        if dm.status in PLAYED or _no_match(dm):
+        if dm.status in PLAYED or no_match(dm):
             continue
         known = frozenset(dm.entry_ids())
         if known & withdrawn:  # a walkover as soon as it is ready: nothing to play
