@@ -290,7 +290,7 @@ def _read(draw: Draw, scoring: Scoring | None, *, planned: dict[str, dict[str, A
 
 
 def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,
-                   default_minutes: float = 20.0, limit: int | None = None,
+                   default_minutes: float | None = None, limit: int | None = None,
                    cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
     """A page of the broadcast's court pool in §13's order (keyed by that order, `draw_pool.pool_key`), each a match
     read with `blockedBy` when §14 holds it back and `estimatedStartOn` (the courts as they come free after their
