@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from domain.draws import codec
 from domain.draws.model import DrawMatch
+from domain.draws.reach import after_open_round
 from domain.draws.store import part_id, reading, record_of, table_ids
 from domain.models import POOL, Match, MatchStatus, Table
-from domain.plan.draw_items import after_open_round
 from domain.ports import UnitOfWork
 
 ROUND_SPAN = 100_000  # a pool match's queue_order: round number * ROUND_SPAN + its number in the round

@@ -268,6 +268,15 @@ def cancel_draw_match(uow: UnitOfWork, match: Match, *, now: datetime) -> Match:
     return _cancel(uow, match, now)
 
 
+def remove_undone_walkover(uow: UnitOfWork, match: Match, *, now: datetime) -> Match:
+    """Remove the real match of a draw's walkover that a replacement undid (contract §22): the walkover is no
+    result any more (it leaves the results, their CSV and print); the audit log keeps it (`match.cancelled`)."""
+    uow.matches.delete(match.id)
+    audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
+                 before=match, now=now)
+    return match
+
+
 def cancel_match(uow: UnitOfWork, *, connection_id: str, external_id: str, now: datetime) -> Match:
     """Cancel (remove) the connection's pending match."""
     return _cancel(uow, find_match(uow, connection_id=connection_id, external_id=external_id), now)

@@ -44,7 +44,7 @@ from domain.plan.reads import (
     Shown,
     UnplacedRead,
 )
-from domain.plan.settings import day_bounds, note_published, typical_minutes
+from domain.plan.settings import day_bounds, match_minutes, note_published
 from domain.ports import UnitOfWork
 
 SHOWN_KINDS = {Kind.DOUBLE_BOOKED, Kind.BEFORE_FEEDER, Kind.PERSON_TWICE, Kind.REST, Kind.DAILY_LIMIT,
@@ -69,12 +69,7 @@ class Built:
 
 
 def _fmt_minutes(settings: dict[str, Any], scoring: Scoring, draw_id: str | None) -> int:
-    given = settings.get("match_minutes", {})
-    if draw_id is not None and draw_id in given:
-        return int(given[draw_id])
-    if "default" in given:
-        return int(given["default"])
-    return typical_minutes(scoring.format, scoring.name)
+    return match_minutes(settings, scoring.format, scoring.name, draw_id)
 
 
 def _sides(draw: Draw, dm: DrawMatch) -> list[str]:

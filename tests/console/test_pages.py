@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -600,3 +601,24 @@ def test_a_console_tap_and_a_phone_tap_on_one_match_show_two_devices_scoring(con
     assert any(text.startswith("2 devices scoring this match") for text in texts(app, "warning")), texts(app, "warning")
     board = console("views/court_board.py")
     assert any("**2 devices scoring**" in text for text in texts(board, "markdown")), texts(board, "markdown")
+
+
+def test_court_board_says_how_late_a_court_runs_against_the_order_of_play(console: Console,
+                                                                           operator_api: Operator) -> None:
+    """Issue 51: "Court 1: N min late" showed on the event page, never on the console's board."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {"name": "Club day",
+                                                                   "tables": [{"label": "Court 1"}]})
+    court = broadcast["tables"][0]["id"]
+    first, second = (operator_api.data("POST", "/operator/matches", {
+        "tableID": court, "playerA": {"manualName": a}, "playerB": {"manualName": b}})
+        for a, b in (("Ann Lee", "Bo Kim"), ("Cy Day", "Di Ray")))
+    operator_api.data("POST", f"/operator/matches/{first['id']}/start")
+    now = datetime.now(UTC).replace(second=0, microsecond=0)
+    operator_api.data("POST", f"/operator/matches/{second['id']}/plan", {
+        "tableID": court, "plannedOn": (now - timedelta(minutes=10)).isoformat().replace("+00:00", "Z")})
+    table = operator_api.data("GET", "/operator/tables")[0]
+    assert table["late"], table
+    app = console("views/court_board.py")
+    assert not app.exception, app.exception
+    minutes = f"{table['lateMinutes']} min late"
+    assert any("Court 1" in str(m.value) and minutes in str(m.value) for m in app.markdown), app.markdown
