@@ -30,7 +30,7 @@ class WebhookConfigPatch(Strict):
     events = fields.List(Vocabulary(SUBSCRIBABLE_EVENTS), validate=validate.Length(max=len(SUBSCRIBABLE_EVENTS)),
                          metadata={"uniqueItems": True, "description": "never set: the four events "
                                    "match.started, match.score_updated, match.completed, match.result_updated; "
-                                   "match.cancelled only when named"})
+                                   "match.cancelled, match.called and match.reset only when named"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> WebhookChange:

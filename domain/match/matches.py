@@ -303,6 +303,14 @@ def _emit(uow: UnitOfWork, match: Match, event_type: EventType, now: datetime, r
                  data=data, now=now)
 
 
+def announce_reset(uow: UnitOfWork, match: Match, *, previous: dict[str, Any], now: datetime) -> None:
+    """`match.reset` (contract §23, opt-in): the match was stopped back to pending, or an undo reopened a finished
+    game or set; `data` is the match read after and `previous`, its read before."""
+    record_event(uow, account_id=match.account_id, connection_id=match.connection_id,
+                 event_type=EventType.MATCH_RESET, data={"match": Reader(uow).read(match), "previous": previous},
+                 now=now)
+
+
 def start_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime, rules: Rules, force: bool = False,
 ) -> Match:

@@ -2,7 +2,8 @@
 without a live match, and the OpenAPI document and `docs/webhooks.md` show the same ones as examples.
 
 Each sample's `data` is shaped as the real event's: `{"match": <a complete match read>}` (every field a read can
-carry, in the state the event leaves the match in), plus `previous` for `match.result_updated`; a test sends it
+carry, in the state the event leaves the match in), plus `previous` for `match.result_updated` (the result
+before) and `match.reset` (the match read before); a test sends it
 with `"test": true` in `data`.
 """
 
@@ -57,7 +58,7 @@ def sample_match(event_type: EventType | str) -> dict[str, Any]:
     match = copy.deepcopy(_PENDING)
     if str(event_type) == CALLED:  # §21's event: a pending match whose players were called to the court
         match["calledOn"] = "2026-11-28T10:40:00.000Z"
-    if str(event_type) in (CALLED, EventType.MATCH_CANCELLED, EventType.INTEGRATION_TEST):
+    if str(event_type) in (CALLED, EventType.MATCH_CANCELLED, EventType.MATCH_RESET, EventType.INTEGRATION_TEST):
         return match
     match.update({"status": "active", "isActive": True, "queuePosition": None, "startedOn": "2026-11-28T10:32:04.118Z"})
     if event_type == EventType.MATCH_STARTED:
@@ -86,6 +87,9 @@ def sample_data(event_type: EventType | str, *, test: bool = False) -> dict[str,
         previous = [dict(game) for game in FINAL_GAMES]
         match.update({"gameScores": [*previous[:3], {"a": 11, "b": 9}]})
         data["previous"] = {"gameScores": previous, "score": {"a": 3, "b": 1}}
+    if event_type == EventType.MATCH_RESET:  # the operator stopped the match at one game all: back to pending
+        match["scoreVersion"] = 27
+        data["previous"] = sample_match(EventType.MATCH_SCORE_UPDATED)
     if test:
         data["test"] = True
     return data

@@ -180,3 +180,87 @@ def test_a_failed_event_holds_up_nothing(
     assert dispatcher.run_due() == 1
     statuses = [(d["eventType"], d["status"]) for d in partner.get("/webhooks").json["data"]]
     assert statuses == [("match.completed", "delivered"), ("match.started", "failed")]
+
+
+# ------------------------------------------------------------------------------------------------ match.reset
+def resets(partner: Api) -> list[dict[str, Any]]:
+    return [d["payload"]["data"] for d in partner.get("/webhooks?eventType=match.reset").json["data"]]
+
+
+def version(match_id: str, partner: Api) -> int:
+    """The partner's match's `scoreVersion` (its only match on the account)."""
+    [match] = [m for m in partner.get("/matches").json["data"] if m["id"] == match_id]
+    return int(match["scoreVersion"])
+
+
+def point(operator: Api, match_id: str, side: str, partner: Api) -> dict[str, Any]:
+    body = {"side": side, "version": version(match_id, partner)}
+    response = operator.post(f"/operator/matches/{match_id}/point", json=body)
+    assert response.status_code == 200, response.json
+    return dict(response.json["data"])
+
+
+def undo(operator: Api, match_id: str, partner: Api) -> dict[str, Any]:
+    response = operator.post(f"/operator/matches/{match_id}/undo", json={"version": version(match_id, partner)})
+    assert response.status_code == 200, response.json
+    return dict(response.json["data"])
+
+
+def test_a_stop_sends_match_reset_with_the_read_before(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url, "events": ["match.started", "match.reset"]})
+    match = sync(partner, tables, "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    operator.post(f"/operator/matches/{match['id']}/score", json={"gameScores": [{"a": 11, "b": 3}, {"a": 2, "b": 1}]})
+    before = partner.get("/matches/m1").json["data"]
+    assert operator.post(f"/operator/matches/{match['id']}/stop").status_code == 200
+    after = partner.get("/matches/m1").json["data"]
+    [reset] = resets(partner)
+    assert reset["match"] == after and reset["previous"] == before
+    assert (after["status"], after["gameScores"], before["status"]) == ("pending", [], "active")
+    assert reset["sequence"] == 2  # after match.started (1); the unsubscribed score update took no number
+
+
+def test_an_undo_that_reopens_a_finished_game_sends_match_reset(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url, "events": ["match.reset"]})
+    match = sync(partner, tables, "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    operator.post(f"/operator/matches/{match['id']}/score", json={"gameScores": [{"a": 10, "b": 3}]})
+    closed = point(operator, match["id"], "a", partner)  # 11-3: the first game is finished
+    assert closed["score"] == {"a": 1, "b": 0}
+    point(operator, match["id"], "b", partner)  # opens the second game
+    undo(operator, match["id"], partner)  # takes back the second game's point: nothing finished reopens
+    assert resets(partner) == []
+    reopened = undo(operator, match["id"], partner)  # back to 10-3: the first game is open again
+    [reset] = resets(partner)
+    assert reset["match"]["gameScores"] == reopened["gameScores"] == [{"a": 10, "b": 3}]
+    assert reset["previous"]["gameScores"] == [{"a": 11, "b": 3}] and reset["previous"]["score"] == {"a": 1, "b": 0}
+
+
+def test_an_undo_that_reopens_a_tennis_game_sends_match_reset(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url, "events": ["match.reset"]})
+    tennis = partner.post("/broadcasts", json={"name": "Tennis", "tables": [{"label": "Court 1"}], "scoring": "tennis"})
+    match = sync(partner, [tennis.json["data"]["tables"][0]["id"]], "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    for _ in range(3):
+        point(operator, match["id"], "a", partner)
+    undo(operator, match["id"], partner)  # 40-0 back to 30-0: no game reopens
+    assert resets(partner) == []
+    point(operator, match["id"], "a", partner)
+    game = point(operator, match["id"], "a", partner)  # the game: 1-0
+    assert game["gameScores"] == [{"a": 1, "b": 0}]
+    undo(operator, match["id"], partner)
+    [reset] = resets(partner)
+    assert reset["match"]["gameScores"] == [{"a": 0, "b": 0}] and reset["previous"]["gameScores"] == [{"a": 1, "b": 0}]
+
+
+def test_match_reset_is_opt_in(partner: Api, operator: Api, tables: list[str], receiver: Receiver) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url})
+    match = sync(partner, tables, "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    operator.post(f"/operator/matches/{match['id']}/stop")
+    assert resets(partner) == []
+    assert partner.get("/webhooks/configuration").json["data"]["events"] == [
+        "match.started", "match.score_updated", "match.completed", "match.result_updated"]
