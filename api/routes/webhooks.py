@@ -86,15 +86,17 @@ def patch_configuration(change: webhooks.WebhookChange) -> dict[str, Any]:
 @blp.alt_response(202, schema=envelope(DeliverySchema), success=True,
                   description="The first attempt failed, or another attempt of this connection is under way; "
                               "the delivery is pending (queued for the dispatcher).")
+@blp.alt_response(404, response="DEFAULT_ERROR")
 @blp.alt_response(409, response="DEFAULT_ERROR")
 def send_test(test: webhooks.WebhookTest) -> tuple[dict[str, Any], int]:
     """Persist and send a signed test event now: `integration.test`, or with `{"type"}` a sample of that match
-    event (`"test": true` in `data`, whatever the connection's `events`). 200 delivered, 202 queued for retry."""
+    event (`"test": true` in `data`, whatever the connection's `events`): with `matchID` that match's read, else
+    in the scoring format of your latest broadcast. 200 delivered, 202 queued for retry."""
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
         delivery, claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=now(),
                                               guard=services().url_guard, owner=services().dispatcher.owner,
-                                              test=test)
+                                              test=test, server=services().rules.scoring)
     if claim is not None:
         delivery = attempt_now(claim)
     return {"data": views.delivery_view(delivery)}, 200 if delivery.status == DeliveryStatus.DELIVERED else 202

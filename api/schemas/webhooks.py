@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import PageQuery, Strict, Vocabulary, str_field
 from domain.models import SUBSCRIBABLE_EVENTS, DeliveryStatus, EventType
@@ -51,10 +51,20 @@ class WebhookTestBody(Strict):
 
     type = Vocabulary(SUBSCRIBABLE_EVENTS, metadata={
         "description": "the event to send a sample of, whatever the connection's `events`"})
+    matchID = str_field(min_length=1, metadata={
+        "description": "one of your matches (its `id`): the sample is that match's read as it is now (404 for "
+                       "another's); without it, a sample in the scoring format of your most recently changed "
+                       "broadcast. Needs `type`."})
+
+    @validates_schema
+    def _match_needs_type(self, data: dict[str, Any], **_: Any) -> None:
+        if "matchID" in data and "type" not in data:
+            raise ValidationError("matchID needs a type.", field_name="type")
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> WebhookTest:
-        return WebhookTest(event_type=EventType(data["type"]) if "type" in data else None)
+        return WebhookTest(event_type=EventType(data["type"]) if "type" in data else None,
+                           match_id=data.get("matchID"))
 
 
 class WebhookRetryBody(Strict):

@@ -264,3 +264,60 @@ def test_match_reset_is_opt_in(partner: Api, operator: Api, tables: list[str], r
     assert resets(partner) == []
     assert partner.get("/webhooks/configuration").json["data"]["events"] == [
         "match.started", "match.score_updated", "match.completed", "match.result_updated"]
+
+
+# ------------------------------------------------------------------------------------------------ samples
+def test_a_sample_of_the_callers_own_match_is_that_matchs_read(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver) -> None:
+    secret = partner.patch("/webhooks/configuration", json={"url": receiver.url, "events": []}).json["data"][
+        "webhook_secret"]
+    match = sync(partner, tables, "m1")
+    operator.post(f"/operator/matches/{match['id']}/start")
+    operator.post(f"/operator/matches/{match['id']}/complete", json={"gameScores": WIN_A})
+    read = partner.get("/matches/m1").json["data"]
+    for event_type in ("match.completed", "match.result_updated", "match.reset"):
+        response = partner.post("/webhooks/test", json={"type": event_type, "matchID": match["id"]})
+        assert response.status_code == 200, response.json
+        data = receiver.received[-1].verify(secret)["data"]
+        assert data["match"] == read and data["test"] is True and data["sequence"] == 0
+    assert data["previous"] == read
+    result = partner.get("/webhooks?eventType=match.result_updated").json["data"][0]["payload"]["data"]
+    assert result["previous"] == {"gameScores": read["gameScores"], "score": read["score"]}
+
+
+def test_a_sample_of_another_connections_match_is_404(
+        partner: Api, operator: Api, new_partner: Any, tables: list[str], receiver: Receiver) -> None:
+    match = sync(partner, tables, "m1")
+    other = new_partner(name="other")
+    other.patch("/webhooks/configuration", json={"url": receiver.url})
+    for match_id in (match["id"], "mat_missing"):
+        response = other.post("/webhooks/test", json={"type": "match.started", "matchID": match_id})
+        assert response.status_code == 404 and response.json["error"]["code"] == "not_found"
+    assert receiver.received == []
+    refused = other.post("/webhooks/test", json={"matchID": match["id"]})
+    assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
+
+
+@pytest.mark.parametrize("event_type", ["match.started", "match.score_updated", "match.completed",
+                                        "match.result_updated", "match.reset"])
+def test_a_sample_without_a_match_is_in_the_format_of_the_latest_broadcast(
+        partner: Api, receiver: Receiver, clock: FixedClock, event_type: str) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url})
+    partner.post("/broadcasts", json={"name": "Badminton", "tables": [{"label": "Court 1"}], "scoring": "badminton"})
+    clock.advance(60)
+    partner.post("/broadcasts", json={"name": "Tennis", "tables": [{"label": "Court 1"}], "scoring": "tennis"})
+    data = partner.post("/webhooks/test", json={"type": event_type}).json["data"]["payload"]["data"]
+    match = data["match"]
+    assert (match["scoringName"], match["scoring"]["kind"], match["bestOf"]) == ("tennis", "sets", 3)
+    if match["status"] == "completed":
+        assert match["score"][match["winnerSide"]] == 2
+        assert any("tiebreak" in item for item in match["gameScores"]) or len(match["gameScores"]) in (2, 3)
+    if match["status"] == "active":
+        assert set(match["currentGame"]) == {"a", "b"}
+    for item in match["gameScores"]:
+        assert max(item["a"], item["b"]) <= 7
+    badminton = partner.get("/broadcasts").json["data"][0]
+    clock.advance(60)
+    partner.patch(f"/broadcasts/{badminton['id']}", json={"name": "Badminton Open"})  # now the latest changed
+    latest = partner.post("/webhooks/test", json={"type": event_type}).json["data"]["payload"]["data"]["match"]
+    assert (latest["scoringName"], latest["bestOf"]) == ("badminton", 3)
