@@ -12,6 +12,7 @@ from api.schemas.common import envelope, list_envelope
 from api.schemas.webhooks import (
     DeliveryQuery,
     DeliverySchema,
+    RetriedSchema,
     SecretRotationSchema,
     WebhookConfigPatch,
     WebhookConfigSchema,
@@ -48,7 +49,8 @@ def _connection() -> tuple[str, str]:
 @blp.arguments(DeliveryQuery, location="query")
 @blp.response(200, list_envelope(DeliverySchema))
 def list_deliveries(query: dict[str, Any]) -> dict[str, Any]:
-    """Persisted deliveries of this connection, newest first (filters `status`, `eventType`)."""
+    """Persisted deliveries of this connection, newest first (filters `status`, also `failing`, and
+    `eventType`)."""
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
         page, cursor = webhooks.list_deliveries(
@@ -116,6 +118,21 @@ def retry_delivery(retry: webhooks.DeliveryRetry) -> dict[str, Any]:
                                      connection_id=connection_id, guard=services().url_guard,
                                      owner=services().dispatcher.owner)
     return {"data": views.delivery_view(attempt_now(claim))}
+
+
+@blp.route("/webhooks/retry-failing", methods=["POST"])
+@requires("webhooks.write")
+@blp.response(200, envelope(RetriedSchema))
+@blp.alt_response(409, response="DEFAULT_ERROR")
+def retry_failing() -> dict[str, Any]:
+    """Make every failing delivery of this connection (failed, or pending after a failed attempt; listed by
+    `GET /webhooks?status=failing`) due now, e.g. once your receiver is back; they go out one at a time, each
+    match's events in order. `409 webhook_not_configured` without a URL."""
+    account_id, connection_id = _connection()
+    with unit_of_work() as uow:
+        retried = webhooks.retry_failing(uow, account_id=account_id, connection_id=connection_id, now=now())
+    services().wake_dispatcher()
+    return {"data": {"retried": retried}}
 
 
 @blp.route("/webhooks/secret/rotate", methods=["POST"])

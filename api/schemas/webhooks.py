@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from api.schemas.common import PageQuery, Strict, Vocabulary, str_field
 from domain.models import SUBSCRIBABLE_EVENTS, DeliveryStatus, EventType
 from domain.webhooks import EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, DeliveryRetry, WebhookChange, WebhookTest, valid_url
+from domain.webhooks.types import DeliveryFilter
 
 EVENT_ID_DOC = {"pattern": EVENT_ID_PATTERN, "description": "40 lowercase hexadecimal characters"}
 
@@ -67,6 +68,10 @@ class WebhookTestBody(Strict):
                            match_id=data.get("matchID"))
 
 
+class RetriedSchema(Schema):
+    retried = fields.Integer(required=True, metadata={"description": "failing deliveries made due now"})
+
+
 class WebhookRetryBody(Strict):
     eventID = str_field(required=True, metadata=EVENT_ID_DOC)
 
@@ -106,7 +111,8 @@ class OperatorDeliverySchema(DeliverySchema):
 
 
 class DeliveryQuery(PageQuery):
-    status = Vocabulary(DeliveryStatus)
+    status = Vocabulary(DeliveryFilter, metadata={
+        "description": "a delivery state, or `failing`: failed, or pending again after a failed attempt"})
     eventType = str_field()
 
 

@@ -15,7 +15,7 @@ from domain.models import Delivery, DeliveryStatus, EventType, WebhookConfig
 from domain.ports import UnitOfWork
 from domain.views import Reader
 from domain.webhooks.config import _active_connection
-from domain.webhooks.deliveries import get_delivery
+from domain.webhooks.deliveries import get_delivery, is_failing
 from domain.webhooks.machine import _attempting, _claim, _one_attempt_at_a_time
 from domain.webhooks.samples import sample_data, sample_data_in, sample_of_match
 from domain.webhooks.types import TEST_EVENT, Attempt
@@ -120,8 +120,7 @@ def retry_failing(uow: UnitOfWork, *, account_id: str, connection_id: str, now: 
     config = uow.webhook_configs.get(connection_id)
     if config is None or not config.url:
         raise Conflict("No webhook URL is configured.", code="webhook_not_configured")
-    failing = [d for d in uow.deliveries.find(connection_id=connection_id)
-               if d.status == DeliveryStatus.FAILED or (d.status == DeliveryStatus.PENDING and d.last_error)]
+    failing = [d for d in uow.deliveries.find(connection_id=connection_id) if is_failing(d)]
     for delivery in failing:
         delivery.status, delivery.next_attempt_on = DeliveryStatus.PENDING, iso(now)
         uow.deliveries.put(delivery)

@@ -321,3 +321,33 @@ def test_a_sample_without_a_match_is_in_the_format_of_the_latest_broadcast(
     partner.patch(f"/broadcasts/{badminton['id']}", json={"name": "Badminton Open"})  # now the latest changed
     latest = partner.post("/webhooks/test", json={"type": event_type}).json["data"]["payload"]["data"]["match"]
     assert (latest["scoringName"], latest["bestOf"]) == ("badminton", 3)
+
+
+# ------------------------------------------------------------------------------------------------ recovery
+@pytest.mark.parametrize("settings", [RETRIES], indirect=True)
+def test_a_partner_lists_and_retries_its_own_failing_deliveries(
+        partner: Api, new_partner: Any, receiver: Receiver, dispatcher: Dispatcher) -> None:
+    partner.patch("/webhooks/configuration", json={"url": receiver.url})
+    other = new_partner(name="other")
+    other.patch("/webhooks/configuration", json={"url": receiver.url})
+    receiver.reply(410, 500)
+    gone = partner.post("/webhooks/test").json["data"]  # failed (410)
+    erroring = partner.post("/webhooks/test").json["data"]  # pending after an error
+    fine = partner.post("/webhooks/test").json["data"]  # delivered
+    receiver.reply(500)
+    others = other.post("/webhooks/test").json["data"]  # another connection's failing delivery
+    listed = partner.get("/webhooks?status=failing")
+    assert listed.status_code == 200
+    assert [d["eventID"] for d in listed.json["data"]] == [erroring["eventID"], gone["eventID"]]
+    assert fine["status"] == "delivered"
+    response = partner.post("/webhooks/retry-failing")
+    assert response.status_code == 200
+    assert response.json == {"data": {"retried": 2}}
+    assert dispatcher.run_due() == 2  # the other connection's stays where its schedule put it
+    assert partner.get("/webhooks?status=failing").json["data"] == []
+    assert [d["eventID"] for d in other.get("/webhooks?status=failing").json["data"]] == [others["eventID"]]
+
+
+def test_retry_failing_without_a_url_is_409(partner: Api) -> None:
+    response = partner.post("/webhooks/retry-failing")
+    assert response.status_code == 409 and response.json["error"]["code"] == "webhook_not_configured"

@@ -35,6 +35,7 @@ from domain.models import (
     Side,
 )
 from domain.webhooks.machine import claim_due
+from domain.webhooks.types import DeliveryFilter
 from storage.backend import AnyStore
 from storage.repository import unit_of_work
 from tests.conftest import ROOT, Api
@@ -50,8 +51,8 @@ DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "EventType": (EventType, ["Delivery.eventType", "OperatorDelivery.eventType"]),
     "SUBSCRIBABLE_EVENTS": (SUBSCRIBABLE_EVENTS, ["WebhookConfig.events[]", "WebhookConfigPatch.events[]",
                                                   "WebhookTestBody.type"]),
-    "DeliveryStatus": (DeliveryStatus, ["Delivery.status", "OperatorDelivery.status", "GET /webhooks?status",
-                                        "GET /operator/webhooks?status"]),
+    "DeliveryStatus": (DeliveryStatus, ["Delivery.status", "OperatorDelivery.status"]),
+    "DeliveryFilter": (DeliveryFilter, ["GET /webhooks?status", "GET /operator/webhooks?status"]),
     "RosterType": (RosterType, ["RosterCreate.rosterType", "RosterPatch.rosterType", "RosterRead.rosterType",
                                 "OperatorRosterCreate.type"]),
     "PlayerSource": (PlayerSource, ["PlayerRead.source", "OperatorPlayerRead.source"]),
