@@ -351,3 +351,20 @@ def test_a_partner_lists_and_retries_its_own_failing_deliveries(
 def test_retry_failing_without_a_url_is_409(partner: Api) -> None:
     response = partner.post("/webhooks/retry-failing")
     assert response.status_code == 409 and response.json["error"]["code"] == "webhook_not_configured"
+
+
+# ------------------------------------------------------------------------------------------------ replays
+def test_a_repeated_idempotent_answer_says_it_is_replayed(partner: Api, operator: Api) -> None:
+    body = {"name": "Open", "tables": [{"label": "Court 1"}]}
+    key = {"Idempotency-Key": "create-open-0001"}
+    first = partner.post("/broadcasts", json=body, headers=key)
+    assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
+    again = partner.post("/broadcasts", json=body, headers=key)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data()
+    unkeyed = partner.post("/broadcasts", json=body)
+    assert "Idempotent-Replayed" not in unkeyed.headers
+    desk = {"name": "Desk", "tables": [{"label": "D1"}]}
+    made = operator.post("/operator/broadcasts", json=desk, headers=key)
+    assert made.status_code == 201 and "Idempotent-Replayed" not in made.headers  # keys are per caller
+    assert operator.post("/operator/broadcasts", json=desk, headers=key).headers["Idempotent-Replayed"] == "true"
