@@ -31,7 +31,8 @@ PARAMETER = {
     "in": "header", "name": HEADER, "required": False,
     "schema": {"type": "string", "minLength": KEY_MIN, "maxLength": KEY_MAX},
     "description": "Optional. The same key with the same body within 24 hours answers the first answer again "
-                   "(status and body, with the header `Idempotent-Replayed: true`) and creates nothing; with another body it is `409 idempotency_key_reused`. "
+                   "(status and body, with the header `Idempotent-Replayed: true`) and creates nothing; with "
+                   "another body it is `409 idempotency_key_reused`. "
                    "Kept per caller and route.",
 }
 
