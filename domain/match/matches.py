@@ -219,6 +219,7 @@ def sync_match(
     )
     scoring.assign(match, scoring.scoring_for(uow, table_id=sync.table_id, record=None, own=None,
                                               server=rules.scoring))
+    scoring.check_best_of(match)
     if current is not None and match == dataclasses.replace(current, updated_on=stamp):
         return current
     stored = uow.matches.put(match)

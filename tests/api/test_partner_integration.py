@@ -368,3 +368,17 @@ def test_a_repeated_idempotent_answer_says_it_is_replayed(partner: Api, operator
     made = operator.post("/operator/broadcasts", json=desk, headers=key)
     assert made.status_code == 201 and "Idempotent-Replayed" not in made.headers  # keys are per caller
     assert operator.post("/operator/broadcasts", json=desk, headers=key).headers["Idempotent-Replayed"] == "true"
+
+
+# ------------------------------------------------------------------------------------------------ small breaks
+@pytest.mark.parametrize("best_of", [7, "7", 9])
+def test_a_sets_match_best_of_seven_is_refused(partner: Api, operator: Api, best_of: Any) -> None:
+    make_player_list(partner)
+    tennis = partner.post("/broadcasts", json={"name": "Tennis", "tables": [{"label": "Court 1"}],
+                                               "scoring": "tennis"}).json["data"]["tables"][0]["id"]
+    body = {"externalID": "m1", "tableID": tennis, "playerListExternalID": "pl-1", "bestOf": best_of}
+    assert list(refused_field(partner.put("/matches", json=body))) == ["bestOf"]
+    assert list(refused_field(operator.post("/operator/matches", json={"tableID": tennis, "bestOf": best_of}))) == [
+        "bestOf"]
+    assert partner.get("/matches").json["data"] == []
+    assert partner.put("/matches", json=body | {"bestOf": 5}).json["data"]["bestOf"] == 5
