@@ -26,11 +26,14 @@ from domain.webhooks.types import KEY_MAX, KEY_MIN
 F = TypeVar("F", bound=Callable[..., Any])
 
 HEADER = "Idempotency-Key"
+#: On an answer given again for a repeated key (absent on a first answer).
+REPLAYED = "Idempotent-Replayed"
 PARAMETER = {
     "in": "header", "name": HEADER, "required": False,
     "schema": {"type": "string", "minLength": KEY_MIN, "maxLength": KEY_MAX},
     "description": "Optional. The same key with the same body within 24 hours answers the first answer again "
-                   "(status and body) and creates nothing; with another body it is `409 idempotency_key_reused`. "
+                   "(status and body, with the header `Idempotent-Replayed: true`) and creates nothing; with "
+                   "another body it is `409 idempotency_key_reused`. "
                    "Kept per caller and route.",
 }
 
@@ -92,8 +95,9 @@ def _idempotent(view: F, *, secrets: tuple[str, ...]) -> F:
         with unit_of_work() as uow:
             known = idempotency.remembered(uow, account_id=account_id, scope=scope, key=key, fingerprint=body,
                                            now=moment)
-            if known is not None:
-                return Response(known.body, status=known.status, mimetype="application/json")
+            if known is not None:  # the first answer again, marked as such (contract §23)
+                return Response(known.body, status=known.status, mimetype="application/json",
+                                headers={REPLAYED: "true"})
             g.joined_unit_of_work = uow
             try:
                 response = current_app.make_response(view(*args, **kwargs))

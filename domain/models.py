@@ -27,6 +27,7 @@ class EventType(StrEnum):
     MATCH_RESULT_UPDATED = "match.result_updated"
     MATCH_CANCELLED = "match.cancelled"
     MATCH_CALLED = "match.called"  # contract §21: the players were called to the court (for partners who text)
+    MATCH_RESET = "match.reset"  # contract §23: stopped back to pending, or an undo reopened a finished game or set
     INTEGRATION_TEST = "integration.test"
 
 
@@ -34,9 +35,9 @@ class EventType(StrEnum):
 #: match emits them.
 MATCH_EVENTS = (EventType.MATCH_STARTED, EventType.MATCH_SCORE_UPDATED, EventType.MATCH_COMPLETED,
                 EventType.MATCH_RESULT_UPDATED)
-#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match;
-#: §21: a match was called).
-OPT_IN_EVENTS = (EventType.MATCH_CANCELLED, EventType.MATCH_CALLED)
+#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match,
+#: or reset it; §21: a match was called).
+OPT_IN_EVENTS = (EventType.MATCH_CANCELLED, EventType.MATCH_CALLED, EventType.MATCH_RESET)
 #: Every event type `events` may name, and `POST /webhooks/test` may send a sample of.
 SUBSCRIBABLE_EVENTS = MATCH_EVENTS + OPT_IN_EVENTS
 

@@ -417,6 +417,14 @@ def won(fmt: Format, items: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return count
 
 
+def closed_games(fmt: Format, items: Sequence[Mapping[str, Any]]) -> int:
+    """How many games of the match are finished: the games won (`games` kind), or every game of every set
+    (`sets` kind, a set's tiebreak being its last game). An undo that lowers it reopened a game or a set."""
+    if isinstance(fmt, GamesFormat):
+        return sum(won(fmt, items).values())
+    return sum(item["a"] + item["b"] for item in items)
+
+
 def winner(fmt: Format, items: Sequence[Mapping[str, Any]]) -> str | None:
     """The side that has won more than half of the match's items, or None."""
     count = won(fmt, items)

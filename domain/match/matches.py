@@ -219,6 +219,7 @@ def sync_match(
     )
     scoring.assign(match, scoring.scoring_for(uow, table_id=sync.table_id, record=None, own=None,
                                               server=rules.scoring))
+    scoring.check_best_of(match)
     if current is not None and match == dataclasses.replace(current, updated_on=stamp):
         return current
     stored = uow.matches.put(match)
@@ -311,6 +312,14 @@ def _emit(uow: UnitOfWork, match: Match, event_type: EventType, now: datetime, r
     data = {"match": Reader(uow).read(match)} | extra
     record_event(uow, account_id=match.account_id, connection_id=match.connection_id, event_type=event_type,
                  data=data, now=now)
+
+
+def announce_reset(uow: UnitOfWork, match: Match, *, previous: dict[str, Any], now: datetime) -> None:
+    """`match.reset` (contract §23, opt-in): the match was stopped back to pending, or an undo reopened a finished
+    game or set; `data` is the match read after and `previous`, its read before."""
+    record_event(uow, account_id=match.account_id, connection_id=match.connection_id,
+                 event_type=EventType.MATCH_RESET, data={"match": Reader(uow).read(match), "previous": previous},
+                 now=now)
 
 
 def start_match(

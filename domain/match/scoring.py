@@ -99,6 +99,15 @@ def assign(match: Match, scoring: Scoring) -> None:
     match.scoring_source = scoring.source
 
 
+def check_best_of(match: Match) -> None:
+    """A partner's `bestOf` must suit the match's format (contract §18): a sets format (tennis, padel) is played
+    best of 1, 3 or 5 sets; anything else is `400 validation_failed` naming `bestOf`."""
+    fmt = formats.from_json(match.scoring) if match.scoring else SERVER_DEFAULT.format
+    if match.best_of is not None and isinstance(fmt, formats.SetsFormat) and match.best_of not in formats.SETS_BEST_OF:
+        message = f"A {match.scoring_name or 'sets'} match is best of 1, 3 or 5 sets."
+        raise Invalid(message, details={"json": {"bestOf": [message]}})
+
+
 def format_of(match: Match) -> Format:
     """The format a match is scored by: the one it keeps (a match stored before formats: the server's
     default preset), with a partner's `bestOf` over the format's."""

@@ -233,7 +233,7 @@ def test_a_sample_of_every_event_is_sent_signed_whatever_the_subscription(
     assert MatchRead(unknown=EXCLUDE).validate(data["match"]) == {}
     assert set(data["match"]) >= {"id", "externalID", "status", "participants", "score", "gameScores",
                                   "eventName", "matchRound", "startTime", "bestOf", "playerA", "playerB"}
-    assert ("previous" in data) == (event_type == "match.result_updated")
+    assert ("previous" in data) == (event_type in ("match.result_updated", "match.reset"))
     if event_type in ("match.completed", "match.result_updated"):
         assert data["match"]["status"] == "completed" and data["match"]["winnerSide"] in ("a", "b")
 
