@@ -11,8 +11,9 @@ event's time zone (`COURTSIDE_TIME_ZONE`, else the server's), the zone a schedul
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import tzinfo
+from datetime import date, tzinfo
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from flask import Response, render_template
@@ -22,9 +23,12 @@ from api.context import caller, now, public_root, services, unit_of_work
 from api.routes.matches import rules
 from api.security import requires
 from domain.clock import parse_iso
+from domain.partner.broadcasts import get_broadcast
 from domain.plan import paper as plan_paper
+from domain.plan.settings import event_day
 from domain.ports import UnitOfWork
 from domain.public import paper, personal
+from domain.settings import is_loopback
 
 blp = Blueprint("operator_print", __name__, description="Operator: print views (A4 pages to print)",
                 template_folder="../templates")
@@ -52,11 +56,12 @@ def _clock(zone: tzinfo) -> Callable[[str | None], str]:
     return clock
 
 
-def _page(template: str, sheet: Json) -> Response:
+def _page(template: str, sheet: Json, day: date) -> Response:
     zone = services().settings.zone()
-    today = now().astimezone(zone)
+    links_host = urlsplit(public_root()).hostname or ""
     body = render_template(f"print/{template}", sheet=sheet, clock=_clock(zone), printed=_clock(zone)(
-        sheet["printedOn"]), day=f"{today:%A} {today.day} {today:%B %Y}", qr=qr_svg)
+        sheet["printedOn"]), day=f"{day:%A} {day.day} {day:%B %Y}", qr=qr_svg,
+        loopback_links=links_host if is_loopback(links_host) else None)
     response = Response(body, status=200, mimetype="text/html")
     response.headers.update(HEADERS)
     return response
@@ -69,7 +74,9 @@ def _route(kind: str, summary: str) -> Callable[[Callable[[UnitOfWork, str], Jso
         def view(broadcast_id: str) -> Response:
             with unit_of_work() as uow:
                 sheet = gather(uow, broadcast_id)
-            return _page(f"{kind}.html", sheet)
+                broadcast = get_broadcast(uow, account_id=_account(), broadcast_id=broadcast_id)
+            today = now().astimezone(services().settings.zone()).date()
+            return _page(f"{kind}.html", sheet, event_day(broadcast, today))
 
         view.__name__ = f"print_{kind.replace('-', '_')}"
         view.__doc__ = summary

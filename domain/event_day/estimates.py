@@ -150,7 +150,7 @@ class Estimator:
         plan = (broadcast.plan if (broadcast := self._broadcast(broadcast_id)) is not None else None)
 
         def own(match: Match) -> timedelta:
-            return timedelta(minutes=match_minutes(plan, scoring.format_of(match), scoring.name_of(match),
+            return timedelta(minutes=match_minutes(plan, scoring.format_of(match), scoring.sport_of(match),
                                                    match.draw_id))
 
         return own

@@ -126,6 +126,13 @@ def name_of(match: Match) -> str | None:
     return match.scoring_name
 
 
+def sport_of(match: Match) -> str | None:
+    """The preset whose typical length a match takes (§20 `typicalMinutes`): its own preset (`name_of`), else the
+    preset chosen for it before a partner's `bestOf` made it custom (a table-tennis best of 3 is a table-tennis
+    match), else None for a custom format."""
+    return name_of(match) or match.scoring_name or (None if match.scoring else SERVER_DEFAULT.name)
+
+
 def score_of(match: Match) -> Score:
     """The match's score under its format: `gameScores` and the points of the game in play."""
     return Score.of(match.game_scores, match.current_game)

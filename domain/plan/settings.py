@@ -106,3 +106,10 @@ def note_published(broadcast: Broadcast) -> None:
         return
     for key, where in broadcast.planned.items():
         broadcast.published_times.setdefault(key, where["planned_on"])
+
+
+def event_day(broadcast: Broadcast, today: date) -> date:
+    """The day a print view is for (issue 51: player cards printed the evening before were dated that evening): the
+    first planned day (§20) from today on, else the last planned day, else today."""
+    days = sorted(date.fromisoformat(str(d["date"])) for d in (broadcast.plan or {}).get("days", []))
+    return next((d for d in days if d >= today), days[-1] if days else today)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -306,3 +307,26 @@ def test_a_qr_sheet_of_links_only_this_computer_opens_carries_the_warning_on_the
 def test_a_qr_sheet_of_venue_network_links_has_no_such_warning(club: Club) -> None:
     page = assert_paper(club.sheet("qr"))
     assert "http://192.168.1.20:8000/score/" in page and LOOPBACK_WORDS not in page
+
+
+def test_player_cards_and_the_sign_in_sheet_of_loopback_links_carry_the_warning(club: Club) -> None:
+    """Issue 51, point 10: player cards were printed with 127.0.0.1 links without a warning."""
+    club.schedule([{"court": "Court 1", "playerA": "Ann Lee", "playerB": "Bo Kim"}])
+    for kind in ("player-cards", "sign-in"):
+        page = assert_paper(club.sheet(kind))
+        assert LOOPBACK_WORDS in page, kind
+
+
+@pytest.mark.parametrize("settings", [{"public_url": "http://192.168.1.20:8000"}], indirect=True)
+def test_player_cards_of_venue_links_have_no_warning_and_are_dated_the_event_day(club: Club) -> None:
+    """Issue 51, point 10: player cards printed the evening before were dated that evening, not the event day."""
+    club.schedule([{"court": "Court 1", "playerA": "Ann Lee", "playerB": "Bo Kim"}])
+    today = club.clock.now().date()
+    event_day = today + timedelta(days=1)
+    patched = club.operator.patch(f"/operator/broadcasts/{club.id}", json={"plan": {"days": [
+        {"date": event_day.isoformat(), "start": "09:00", "end": "18:00"}]}})
+    assert patched.status_code == 200, patched.json
+    page = assert_paper(club.sheet("player-cards"))
+    assert LOOPBACK_WORDS not in page and "http://192.168.1.20:8000/me/" in page
+    assert f"{event_day:%A} {event_day.day} {event_day:%B %Y}" in page
+    assert f"{today:%A} {today.day} {today:%B %Y}" not in page
