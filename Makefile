@@ -22,8 +22,12 @@ run: $(VENV)/.installed
 db-upgrade: $(VENV)/.installed
 	$(BIN)/courtside db upgrade
 
+# Every test, in two runs: what runs in the test process (domain, storage, API, console pages, contract, docs) on two
+# workers (pytest-xdist; the machine has 2 CPUs, each worker its own PostgreSQL cluster and temp dirs), then the
+# end-to-end tests (real servers, consoles, browsers, kills) one at a time, as they time a real machine.
 test: $(VENV)/.installed-test
-	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q
+	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q -n 2 --ignore=tests/e2e
+	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q tests/e2e
 
 # Unit and API tests only (no server processes, browser or fuzzing), on TinyDB only: a quick check while working.
 # The PostgreSQL copy of the API and domain tests runs in `make test` (the README's command) and CI (`.ci/run`).

@@ -2,9 +2,10 @@
 `domain/partner/idempotency.py`).
 
 Put below `@requires` (the caller is known) and above `@blp.arguments` (a body that fails validation is a 400 and
-nothing is remembered). The view's own unit of work joins the one opened here (`api.context.unit_of_work`), so
-the create and its remembered answer commit together. Only successful answers are remembered: a refused create
-changed nothing, and its retry is judged anew.
+nothing is remembered). A create that shows a secret once uses `@idempotent_hiding("field", …)`: its remembered
+answer keeps those fields as null (no live credential in the store), and so does its replay. The view's own unit
+of work joins the one opened here (`api.context.unit_of_work`), so the create and its remembered answer commit
+together. Only successful answers are remembered: a refused create changed nothing, and its retry is judged anew.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ from domain.webhooks.types import KEY_MAX, KEY_MIN
 F = TypeVar("F", bound=Callable[..., Any])
 
 HEADER = "Idempotency-Key"
+#: On an answer given again for a repeated key (absent on a first answer).
+REPLAYED = "Idempotent-Replayed"
 PARAMETER = {
     "in": "header", "name": HEADER, "required": False,
     "schema": {"type": "string", "minLength": KEY_MIN, "maxLength": KEY_MAX},
     "description": "Optional. The same key with the same body within 24 hours answers the first answer again "
-                   "(status and body) and creates nothing; with another body it is `409 idempotency_key_reused`. "
+                   "(status and body, with the header `Idempotent-Replayed: true`) and creates nothing; with "
+                   "another body it is `409 idempotency_key_reused`. "
                    "Kept per caller and route.",
 }
 
@@ -53,7 +57,34 @@ def _scope() -> str:
 
 def idempotent(view: F) -> F:
     """Make a create view honour `Idempotency-Key` (see the module docstring)."""
+    return _idempotent(view, secrets=())
 
+
+def idempotent_hiding(*secrets: str) -> Callable[[F], F]:
+    """`idempotent` for a create whose answer shows a secret once (a developer key, an app's client secret):
+    the remembered answer has each of `secrets` (fields of `data`) as null, so no live credential is kept in the
+    store of answers; a replay answers the rest of the first answer with those fields null."""
+
+    def decorate(view: F) -> F:
+        return _idempotent(view, secrets=secrets)
+
+    return decorate
+
+
+def without_secrets(body: str, secrets: tuple[str, ...]) -> str:
+    """The answer's JSON with each of `secrets` in its `data` replaced by null (the body unchanged without any)."""
+    if not secrets:
+        return body
+    document = orjson.loads(body)
+    data = document.get("data") if isinstance(document, dict) else None
+    if isinstance(data, dict):
+        for name in secrets:
+            if name in data:
+                data[name] = None
+    return orjson.dumps(document).decode() + ("\n" if body.endswith("\n") else "")
+
+
+def _idempotent(view: F, *, secrets: tuple[str, ...]) -> F:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         key = request.headers.get(HEADER)
@@ -64,8 +95,9 @@ def idempotent(view: F) -> F:
         with unit_of_work() as uow:
             known = idempotency.remembered(uow, account_id=account_id, scope=scope, key=key, fingerprint=body,
                                            now=moment)
-            if known is not None:
-                return Response(known.body, status=known.status, mimetype="application/json")
+            if known is not None:  # the first answer again, marked as such (contract §23)
+                return Response(known.body, status=known.status, mimetype="application/json",
+                                headers={REPLAYED: "true"})
             g.joined_unit_of_work = uow
             try:
                 response = current_app.make_response(view(*args, **kwargs))
@@ -73,7 +105,8 @@ def idempotent(view: F) -> F:
                 g.pop("joined_unit_of_work", None)
             if 200 <= response.status_code < 300:
                 idempotency.remember(uow, account_id=account_id, scope=scope, key=key, fingerprint=body,
-                                     answer=idempotency.Answer(response.status_code, response.get_data(as_text=True)),
+                                     answer=idempotency.Answer(response.status_code, without_secrets(
+                                         response.get_data(as_text=True), secrets)),
                                      now=moment)
             return response
 

@@ -138,7 +138,17 @@ class PreviousResult(Schema):
     score = fields.Nested(GameScoreRead, required=True)
 
 
-class MatchEventData(Schema):
+class EventOrder(Schema):
+    """What every delivery's `data` carries to put a match's events in order."""
+
+    sequence = fields.Integer(required=True, metadata={
+        "description": "The event's place among its match's events: strictly increasing per match (not gapless); "
+                       "keep the highest you applied and drop an event with a lower one. 0 in test events."})
+    occurredOn = fields.String(required=True, metadata={"format": "date-time",
+                                                        "description": "When the change happened."})
+
+
+class MatchEventData(EventOrder):
     match = fields.Nested(MatchRead, required=True, metadata={"description": "As GET /matches/{externalID}."})
     test = fields.Boolean(metadata={"description": "true in a sample sent by POST /webhooks/test {type}; "
                                                    "absent in real events"})
@@ -148,7 +158,11 @@ class ResultUpdatedData(MatchEventData):
     previous = fields.Nested(PreviousResult, required=True, metadata={"description": "The result before."})
 
 
-class TestEventData(Schema):
+class ResetData(MatchEventData):
+    previous = fields.Nested(MatchRead, required=True, metadata={"description": "The match read before the reset."})
+
+
+class TestEventData(EventOrder):
     message = fields.String(required=True)
 
 
@@ -164,13 +178,15 @@ def _event_schema(name: str, event_types: list[EventType], data: type[Schema]) -
     })
 
 
-RESULT_UPDATED = EventType.MATCH_RESULT_UPDATED
-MatchEvent = _event_schema("MatchEvent", [e for e in SUBSCRIBABLE_EVENTS if e != RESULT_UPDATED], MatchEventData)
+RESULT_UPDATED, RESET = EventType.MATCH_RESULT_UPDATED, EventType.MATCH_RESET
+MatchEvent = _event_schema("MatchEvent", [e for e in SUBSCRIBABLE_EVENTS if e not in (RESULT_UPDATED, RESET)],
+                           MatchEventData)
 ResultUpdatedEvent = _event_schema("ResultUpdatedEvent", [RESULT_UPDATED], ResultUpdatedData)
+ResetEvent = _event_schema("ResetEvent", [RESET], ResetData)
 TestEvent = _event_schema("TestEvent", [EventType.INTEGRATION_TEST], TestEventData)
 #: Which body each event type's delivery carries (the `x-webhooks` of the document).
 EVENT_SCHEMAS = {**{event: "MatchEvent" for event in SUBSCRIBABLE_EVENTS}, RESULT_UPDATED: "ResultUpdatedEvent",
-                 EventType.INTEGRATION_TEST: "TestEvent"}
+                 RESET: "ResetEvent", EventType.INTEGRATION_TEST: "TestEvent"}
 
 SIGNATURE_HEADERS = [
     {"name": "webhook-id", "in": "header", "required": True, "schema": {"type": "string"},
@@ -363,6 +379,7 @@ def _register_components(spec: APISpec, settings: Settings) -> None:
         spec.components.response(name, _error_component(status, settings))
     spec.components.schema("MatchEvent", schema=MatchEvent)
     spec.components.schema("ResultUpdatedEvent", schema=ResultUpdatedEvent)
+    spec.components.schema("ResetEvent", schema=ResetEvent)
     spec.components.schema("TestEvent", schema=TestEvent)
     if "MatchMove" not in spec.components.schemas:  # PATCH /matches/{externalID}'s anyOf names it
         spec.components.schema("MatchMove", schema=MatchMoveSchema)

@@ -142,6 +142,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/webhooks/configuration"): "getWebhookConfiguration",
     ("PATCH", "/webhooks/configuration"): "configureWebhooks",
     ("POST", "/webhooks/retry"): "retryWebhookDelivery",
+    ("POST", "/webhooks/retry-failing"): "retryFailingWebhookDeliveries",
     ("POST", "/webhooks/secret/rotate"): "rotateWebhookSecret",
     ("POST", "/webhooks/test"): "sendWebhookTest",
 }

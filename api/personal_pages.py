@@ -14,6 +14,7 @@ an unchanged event costs a lookup (§8a's "one snapshot per version").
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from flask import Blueprint, Response, render_template, request
 from marshmallow import ValidationError, fields, post_load, validate
 
 from api import errors
+from api.bootstrap import Services
 from api.context import CourtsideFlask, actor, holds_current, now, services, unit_of_work
 from api.event_pages import FEED_HEADERS, PAGE_HEADERS, _stamp
 from api.schemas.common import Strict
@@ -35,8 +37,10 @@ from domain.errors import Invalid, NotFound, RateLimited
 from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
 from domain.models import Broadcast
+from domain.plan.published import published_order
 from domain.ports import UnitOfWork
 from domain.public import personal
+from domain.public.event_page import OrderRead
 
 blp = Blueprint("personal_pages", __name__, template_folder="templates")
 ASSETS = Path(__file__).parent / "templates"
@@ -56,6 +60,11 @@ def _tag(value: Any) -> str:
 _VIEW_BUILD = threading.Lock()  # after a write, the first poll builds the broadcast's view; the others wait for it
 
 
+def _order(ctx: Services) -> OrderRead:
+    """The published order of play (§20) as the event page reads it: its planned courts and times on the cards."""
+    return functools.partial(published_order, now=now(), zone=ctx.settings.zone())
+
+
 def _build(uow: UnitOfWork, key: str, *, kept_at: tuple[Any, Any] | None = None) -> _Kept:
     """The person's state as served (body and ETag), read in `uow`. `kept_at` (stamp, guard): the broadcast's
     view may come from, and goes to, the cache at that stamp (a poll); without it the view is read in `uow` (an
@@ -64,7 +73,8 @@ def _build(uow: UnitOfWork, key: str, *, kept_at: tuple[Any, Any] | None = None)
     broadcast, person_id = personal.person_by_key(uow, key=key)
     estimator = Estimator(uow, now=now(), default_minutes=ctx.settings.default_match_minutes)
     view = None if kept_at is None else _view(uow, broadcast, estimator, kept_at)
-    state = personal.personal_state(uow, broadcast, person_id, estimator=estimator, now=now(), view=view)
+    state = personal.personal_state(uow, broadcast, person_id, estimator=estimator, now=now(), view=view,
+                                    order=_order(ctx))
     version = _tag(state)
     return _Kept(etag=version, body=orjson.dumps({"data": {"version": version, **state}}))
 
@@ -81,7 +91,7 @@ def _view(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator, kept_at: 
         with _VIEW_BUILD:
             view = ctx.event_snapshots.get(cache_key, stamp, guard=guard)
             if view is None:
-                view = personal.broadcast_view(uow, broadcast, estimator=estimator, now=now())
+                view = personal.broadcast_view(uow, broadcast, estimator=estimator, now=now(), order=_order(ctx))
                 ctx.event_snapshots.put(cache_key, stamp, view, guard=guard)
     return view
 
@@ -171,8 +181,11 @@ class ReportBody(Strict):
 
 
 def _report_body() -> personal.Report:
-    """The request's body as a report (400 `validation_failed` naming the field)."""
+    """The request's body as a report (400 `validation_failed` naming the field; 400 `bad_request` for a body that
+    is not JSON at all, as on every other route)."""
     body = request.get_json(silent=True)
+    if body is None and request.get_data(cache=True):
+        raise Invalid("The request body is not valid JSON.", code="bad_request")
     try:
         report: personal.Report = ReportBody().load({} if body is None else body)
     except ValidationError as exc:
@@ -192,7 +205,8 @@ def _json_view(view: Callable[..., Response]) -> Callable[..., Response]:
 @blp.route("/me/<string:key>/matches/<string:match_id>/report", methods=["POST"])
 @_json_view
 def me_report(key: str, match_id: str) -> Response:
-    """Report the games of one's match (`409 self_report_off`, `match_locked`; 404 for someone else's match)."""
+    """Report the games of one's match (`409 self_report_off`, `match_locked`, `match_not_active`; 404 for someone
+    else's match)."""
     report = _report_body()
     return act(key, lambda uow, broadcast, person_id: personal.report_result(
         uow, broadcast, person_id, match_id=match_id, report=report, estimator=_estimator(uow), now=now(),

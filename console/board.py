@@ -170,24 +170,40 @@ PLAYER_ALIASES = {
     "name": "name", "fullname": "name", "player": "name",
     "clubname": "clubName", "club": "clubName", "country": "country", "nation": "country",
     "gender": "gender", "sex": "gender",
+    "email": "email", "mail": "email", "emailaddress": "email",
+    "rating": "rating", "elo": "rating",
 }
 
 
-def player_rows(frame: pd.DataFrame) -> tuple[list[dict[str, str]], list[str]]:
-    """The rows of a player sheet as player import rows (firstName, lastName, clubName, country, gender), and the
-    sheet's problems. A sheet with one `name` column instead is split at the last space ("Ann Marie Lee": first
-    name "Ann Marie", last name "Lee")."""
-    rows, problems = sheet_rows(frame, PLAYER_ALIASES, required=(),
-                                known="firstName, lastName, name, clubName, country, gender")
-    names = {name for row in rows for name in row}
-    if not {"firstName", "lastName"} <= names and "name" not in names and rows:
+def player_rows(frame: pd.DataFrame) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rows of a player sheet as player import rows (firstName, lastName, clubName, country, gender, email,
+    rating), and the sheet's problems. A sheet with one `name` column instead is split at the last space ("Ann Marie
+    Lee": first name "Ann Marie", last name "Lee"). A rating that reads as a number is sent as one (draws seed by
+    it)."""
+    texts, problems = sheet_rows(frame, PLAYER_ALIASES, required=(),
+                                 known="firstName, lastName, name, clubName, country, gender, email, rating")
+    names = {name for row in texts for name in row}
+    if not {"firstName", "lastName"} <= names and "name" not in names and texts:
         problems.insert(0, "The sheet needs the columns firstName and lastName (or one column name).")
-    for row in rows:
+    rows: list[dict[str, Any]] = []
+    for row in texts:
         full = " ".join(row.pop("name", "").split())
         if full and not (row.get("firstName") or row.get("lastName")):
             first, _, last = full.rpartition(" ")
             row.update({"firstName": first, "lastName": last} if first else {"firstName": last})
+        rows.append({k: rating_value(v) if k == "rating" else v for k, v in row.items()})
     return rows, problems
+
+
+def rating_value(text: str) -> float | int | str:
+    """A typed rating as the API stores it: a number when it reads as one ("1850", "4.5"), else the text."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if not math.isfinite(number):
+        return text
+    return int(number) if number.is_integer() else number
 
 
 def repeated_in_sheet(rows: list[dict[str, str]], results: list[dict[str, Any]]) -> list[bool]:

@@ -291,6 +291,10 @@ class ConsoleClient:
     def withdraw_entry(self, draw_id: str, entry_id: str) -> dict[str, Any]:
         return dict(self.data("POST", f"/operator/draws/{draw_id}/entries/{entry_id}/withdraw"))
 
+    def replace_entry(self, draw_id: str, entry_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A withdrawn entry's place taken by a new entry (contract §22): `{"players", "club"?, "name"?}`."""
+        return dict(self.data("POST", f"/operator/draws/{draw_id}/entries/{entry_id}/replace", json=body))
+
     def pool(self, broadcast_id: str) -> list[dict[str, Any]]:
         """The broadcast's court pool: draw matches waiting for a court, in start-next's order."""
         return self.all(f"/operator/broadcasts/{broadcast_id}/pool")

@@ -134,6 +134,29 @@ def still_in(draw: Json) -> list[str]:
     return [e["id"] for e in draw["entries"] if not e.get("withdrawn") and e["id"] in playing]
 
 
+def replaceable(draw: Json) -> list[str]:
+    """The withdrawn entries whose place a new entry may take (contract §22), in entry order."""
+    if draw.get("status") == "complete":
+        return []
+    return [e["id"] for e in draw["entries"] if e.get("withdrawn")]
+
+
+def lucky_losers(draw: Json) -> list[str]:
+    """The entries that are out of the draw but did not withdraw (a lucky loser comes back from them, §22)."""
+    playing = set(still_in(draw))
+    return [e["id"] for e in draw["entries"] if not e.get("withdrawn") and e["id"] not in playing]
+
+
+def replacement_body(draw: Json, *, lucky_loser: str | None, typed: str) -> Json:
+    """The replace body: a lucky loser's players as the draw names them (a list player stays one), else the names
+    typed ("Ann Lee", doubles "Ann Lee / Bo Kim")."""
+    if lucky_loser is not None:
+        entry = next(e for e in draw["entries"] if e["id"] == lucky_loser)
+        players = [{k: v for k, v in p.items() if k != "name"} for p in entry["players"]]  # the reference, not its name
+        return {"players": players} | ({"club": entry["club"]} if entry.get("club") else {})
+    return {"players": [{"manualName": name.strip()} for name in typed.split("/") if name.strip()]}
+
+
 def entry_names(draw: Json) -> dict[str, str]:
     """Entry ID → what to show: the name, `(seed)` first when seeded."""
     return {e["id"]: (f"({e['seed']}) " if e.get("seed") else "") + str(e["name"]) for e in draw["entries"]}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -89,8 +90,36 @@ class _Supervisor:
             _stop(child)
 
 
+def port_taken(host: str, port: int) -> bool:
+    """Whether another program already listens on `host:port` (binding there fails as Streamlit's would)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers bind: TIME_WAIT is no owner
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
+def taken_ports(settings: Settings, *, api: bool) -> str | None:
+    """What to tell the user when a port `up` (api=True) or `console` needs is taken, naming the setting that picks
+    another (issue 51: "Port 8501 is not available" said nothing of how to choose one); None when all are free."""
+    wanted = [("console", settings.console_port, "COURTSIDE_CONSOLE_PORT", "--console-port" if api else "--port")]
+    if api:
+        wanted.insert(0, ("API", settings.port, "COURTSIDE_PORT", "--port"))
+    for what, port, variable, option in wanted:
+        if port_taken(settings.host, port):
+            return (f"Port {port} for the {what} is taken by another program (another Courtside?). Stop it, or "
+                    f"choose a free port: {variable}={port + 1} make run (or {option} {port + 1}).")
+    return None
+
+
 def run_console(settings: Settings) -> int:
     """Run the console against a running API until it exits or we are told to stop."""
+    problem = taken_ports(settings, api=False)
+    if problem:
+        log.error("%s", problem)
+        return 1
     supervisor = _Supervisor()
     log.info("Courtside console on http://%s:%s (API %s)", settings.host, settings.console_port, settings.api_url)
     supervisor.start(console_command(settings), console_env(settings))
@@ -111,7 +140,12 @@ def wait_healthy(api_url: str, server: subprocess.Popen[bytes], timeout: float =
 
 
 def run_up(settings: Settings) -> int:
-    """`courtside serve` as a child, then (once healthy) the console against it; stop both together."""
+    """`courtside serve` as a child, then (once healthy) the console against it; stop both together. A port that is
+    taken is said first, with how to choose another, before anything starts."""
+    problem = taken_ports(settings, api=True)
+    if problem:
+        log.error("%s", problem)
+        return 1
     supervisor = _Supervisor()
     data_dir = settings.data_dir.resolve()
     server = supervisor.start([

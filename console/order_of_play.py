@@ -52,6 +52,20 @@ def slots_of(grid: dict[str, Any], zone: tzinfo) -> dict[str, dict[str, Any]]:
     return found
 
 
+def unplaced_of(grid: dict[str, Any], first_court: str, day_start: str) -> dict[str, dict[str, Any]]:
+    """Every match without a place, by its key, to place by hand: on the first court at the day's start until the
+    operator picks another (issue 46: an unplaced match could not be placed by hand)."""
+    return {(row.get("matchID") or row["drawMatchID"]): row | {
+        "label": f"Not placed · {slot_words(row)}", "tableID": first_court, "plannedOn": day_start}
+        for row in grid.get("unplaced", [])}
+
+
+def unplaced_words(row: dict[str, Any]) -> str:
+    """"Not placed: Winner of SF-1 v Winner of SF-2 · Singles Final (30 min): no court has ..."."""
+    reason = f": {row['reason']}" if row.get("reason") else ""
+    return f"Not placed: {slot_words(row)} ({row['minutes']} min){reason}"
+
+
 def sorted_conflicts(conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Errors first, then warnings, each in the API's order."""
     return sorted(conflicts, key=lambda c: SEVERITY_ORDER.get(c["severity"], 2))

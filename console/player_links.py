@@ -77,7 +77,7 @@ def to_check(reports: list[Json], tables: list[Json], people: list[Json]) -> lis
     names = {p["personID"]: str(p["name"]) for p in people}
     rows = []
     for report in reports:
-        if report["status"] == "confirmed":
+        if report["status"] not in ("waiting", "disputed"):  # confirmed, or its match cancelled
             continue
         match, court = where.get(report["matchID"], (None, ""))
         rows.append(ToCheck(

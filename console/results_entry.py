@@ -7,10 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from console.scoring import format_of, score_line
+from console.scoring import parse_games, score_line
 from console.ui import side_name
-from domain.match import formats
-from domain.match.result_text import parse_games
 
 Json = dict[str, Any]
 POOL = "Court pool"
@@ -80,12 +78,12 @@ def filtered(rows: list[Row], *, court: str | None, draw: str | None, round_name
 def played_body(text: str, match: Json | None = None) -> Json:
     """`{"gameScores": [...]}` of a typed line, read under the match's format ("6-4 3-6 10-8" in a match tiebreak
     format: the last is the tiebreak); `ResultTextError` says in words what could not be read."""
-    return {"gameScores": formats.as_written(format_of(match or {}), parse_games(text))}
+    return {"gameScores": parse_games(text, match)}
 
 
-def decided_body(kind: str, winner_side: str, text: str) -> Json:
+def decided_body(kind: str, winner_side: str, text: str, match: Json | None = None) -> Json:
     """A walkover (no games) or a retirement (the games typed so far, if any) for `winner_side`."""
-    games = parse_games(text) if kind == "retired" and text.strip() else []
+    games = parse_games(text, match) if kind == "retired" and text.strip() else []
     return {"gameScores": games, "resultType": kind, "winnerSide": winner_side}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from domain.match import formats
+from domain.match import formats, result_text
 
 Side = Literal["a", "b"]
 Game = dict[str, Any]
@@ -74,19 +74,11 @@ def score_line(game_scores: list[Game], match: dict[str, Any] | None = None) -> 
     return ", ".join(formats.item_text(fmt, index, game) for index, game in enumerate(game_scores)) or "no points yet"
 
 
-def parse_games(text: str) -> list[Game]:
-    """`11-7, 9-11` → `[{"a": 11, "b": 7}, {"a": 9, "b": 11}]`; ValueError on anything else."""
-    games = []
-    for part in text.replace(";", ",").split(","):
-        if not part.strip():
-            continue
-        a, sep, b = part.strip().partition("-")
-        if not sep or not a.strip().isdigit() or not b.strip().isdigit():
-            raise ValueError(f"'{part.strip()}' is not a game score like 11-7")
-        games.append({"a": int(a), "b": int(b)})
-    if not games:
-        raise ValueError("enter at least one game, like 11-7, 9-11, 11-5")
-    return games
+def parse_games(text: str, match: dict[str, Any] | None = None) -> list[Game]:
+    """A typed score read under the match's format, the one reading of every page (`result_text.read_score`):
+    `11-7, 9-11` → `[{"a": 11, "b": 7}, {"a": 9, "b": 11}]`, "6-4, 3-6, [10-7]" as the display rule writes it, or a
+    match tiebreak as "10-7"; `ResultTextError` (a ValueError) says in words what could not be read."""
+    return result_text.read_score(text, format_of(match or {}))
 
 
 def court_states(tables: list[dict[str, Any]]) -> str:

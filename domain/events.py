@@ -29,6 +29,13 @@ def event_body(*, event_id: str, event_type: EventType, connection_id: str, data
     return orjson.dumps(payload).decode()
 
 
+def next_sequence(uow: UnitOfWork, *, connection_id: str, match_id: str) -> int:
+    """The `sequence` of the match's next event for the connection: one more than its latest (contract §23:
+    strictly increasing over the match's events; gaps are allowed, so events nobody receives take no number)."""
+    earlier = uow.deliveries.find(connection_id=connection_id, match_id=match_id)
+    return max((delivery.sequence for delivery in earlier), default=0) + 1
+
+
 def subscribed(uow: UnitOfWork, *, connection_id: str, event_type: EventType) -> bool:
     config = uow.webhook_configs.get(connection_id)
     if config is None or not config.url:
@@ -43,6 +50,9 @@ def record_event(
 ) -> Delivery | None:
     """Persist the event as a pending delivery, due now; None when the connection would not receive it.
 
+    `data` gets the event's `sequence` among its match's events and `occurredOn` (the change's time, `now`); a
+    test event (`"test": true`, or no match) has sequence 0 and is ordered after nothing.
+
     `force` records it whenever a URL is set (the test event is not subscribable).
     """
     config = uow.webhook_configs.get(connection_id)
@@ -54,13 +64,17 @@ def record_event(
     if not force and not subscribed(uow, connection_id=connection_id, event_type=event_type):
         return None
     event_id = new_event_id()
+    match = data.get("match")
+    match_id = None if data.get("test") or not isinstance(match, dict) else match.get("id")
+    sequence = 0 if match_id is None else next_sequence(uow, connection_id=connection_id, match_id=match_id)
+    data = data | {"sequence": sequence, "occurredOn": iso(now)}
     delivery = uow.deliveries.put(
         Delivery(
             id=event_id, account_id=account_id, connection_id=connection_id, event_type=event_type,
             body=event_body(event_id=event_id, event_type=event_type, connection_id=connection_id, data=data,
                             now=now),
             status=DeliveryStatus.PENDING, created_on=iso(now), next_attempt_on=iso(now),
-            webhook_created_on=config.created_on,
+            webhook_created_on=config.created_on, match_id=match_id, sequence=sequence,
         )
     )
     uow.new_event_ids.append(event_id)

@@ -25,3 +25,15 @@ def hash_secret(secret: str) -> str:
 def same_secret(secret: str, stored_hash: str) -> bool:
     """Constant-time check of a presented credential against a stored hash."""
     return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+#: A partner's own identifier (`externalID` of a match, player list, team or player): 1 to 200 characters, no
+#: `/` (it names the resource in a path, where a slash, even percent-encoded, is not reachable), no control
+#: characters, no leading or trailing white space. One regular expression, valid in Python and ECMAScript alike,
+#: so the API document states as its `pattern` the rule the server applies.
+EXTERNAL_ID_MAX = 200
+_EXTERNAL_CHAR = r"[^/\x00-\x1f\x7f-\x9f]"
+_EXTERNAL_EDGE = r"[^/\s\x00-\x1f\x7f-\x9f]"
+EXTERNAL_ID = f"^{_EXTERNAL_EDGE}(?:{_EXTERNAL_CHAR}{{0,{EXTERNAL_ID_MAX - 2}}}{_EXTERNAL_EDGE})?$"
+EXTERNAL_ID_MESSAGE = ("An externalID is 1 to 200 characters without '/', control characters or leading and "
+                       "trailing white space.")

@@ -27,6 +27,7 @@ class EventType(StrEnum):
     MATCH_RESULT_UPDATED = "match.result_updated"
     MATCH_CANCELLED = "match.cancelled"
     MATCH_CALLED = "match.called"  # contract §21: the players were called to the court (for partners who text)
+    MATCH_RESET = "match.reset"  # contract §23: stopped back to pending, or an undo reopened a finished game or set
     INTEGRATION_TEST = "integration.test"
 
 
@@ -34,9 +35,9 @@ class EventType(StrEnum):
 #: match emits them.
 MATCH_EVENTS = (EventType.MATCH_STARTED, EventType.MATCH_SCORE_UPDATED, EventType.MATCH_COMPLETED,
                 EventType.MATCH_RESULT_UPDATED)
-#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match;
-#: §21: a match was called).
-OPT_IN_EVENTS = (EventType.MATCH_CANCELLED, EventType.MATCH_CALLED)
+#: Events a connection receives only when its `events` name them (contract §23: the operator cancelled a match,
+#: or reset it; §21: a match was called).
+OPT_IN_EVENTS = (EventType.MATCH_CANCELLED, EventType.MATCH_CALLED, EventType.MATCH_RESET)
 #: Every event type `events` may name, and `POST /webhooks/test` may send a sample of.
 SUBSCRIBABLE_EVENTS = MATCH_EVENTS + OPT_IN_EVENTS
 
@@ -443,6 +444,8 @@ class Delivery:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     manual_attempts: int = 0  # attempts an operator or partner asked for; they never move the automatic schedule
     claimed_by: str | None = None  # the process whose dispatcher claimed it (several processes: PostgreSQL)
+    match_id: str | None = None  # the match the event is about (None: a test event); its events go in order
+    sequence: int = 0  # the event's place among its match's events (`data.sequence`; 0: a test event)
     seq: int = 0
 
 
@@ -487,7 +490,8 @@ class DrawPart:
 class PlayerReport:
     """A result a player reported through their own link (contract §21), kept apart from its broadcast (a report
     writes only itself, never the broadcast a desk may be editing). `games` are §18 game scores; `side` is the
-    reporter's side of the match (`a` | `b`); `status` `waiting` | `confirmed` | `disputed`; `settled_by` a
+    reporter's side of the match (`a` | `b`); `status` `waiting` | `confirmed` | `disputed` | `cancelled` (its
+    match was cancelled, `domain.match.reports`); `settled_by` a
     personID, `desk` or `server`."""
 
     id: str

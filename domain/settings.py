@@ -90,7 +90,9 @@ class Settings:
     max_header_bytes: int = 64 * 1024  # all request headers together; more is 431 with the JSON envelope
     journal_compact_bytes: int = 16 * 1024 * 1024
     database_url: str | None = None  # postgresql://...: the PostgreSQL backend (several processes); unset: TinyDB
-    default_match_minutes: float = 20.0  # typical match duration of a broadcast without history (estimates)
+    # typical match duration of a broadcast without history (estimates); unset: each match's format's typical
+    # minutes (contract §9, §20: tennis 90, badminton 40, ...)
+    default_match_minutes: float | None = None
     output_max_stale: float = 0.2  # seconds an output page's state may lag a write (bounds rebuilds under load)
     event_max_stale: float = 1.0  # seconds the event page's snapshot may lag a write (it polls every 5 s, §15)
     log_level: str = "INFO"  # Courtside's own loggers; DEBUG adds a line per dispatcher recovery pass

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
-from api.idempotency import idempotent
+from api.idempotency import idempotent_hiding
 from api.oauth_server import TokenRequest, TokenServer, token_body
 from api.routes.connection import RevokedSchema
 from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, name_field, str_field
@@ -89,7 +89,8 @@ class AppCreateSchema(Strict):
 class AppCreatedSchema(Strict):
     appID = fields.String(required=True)
     clientID = fields.String(required=True)
-    clientSecret = fields.String(required=True, metadata={"description": "shown once"})
+    clientSecret = fields.String(required=True, allow_none=True, metadata={
+        "description": "shown once: null in a replay of the create (`Idempotency-Key`), which keeps no secret"})
     name = fields.String(required=True)
     redirectURIs = fields.List(fields.String(), required=True)
     scopes = fields.List(fields.String(), required=True)
@@ -323,7 +324,7 @@ def list_apps(query: dict[str, Any]) -> dict[str, object]:
 
 @blp.route("/operator/apps", methods=["POST"])
 @requires(operator=True)
-@idempotent
+@idempotent_hiding("clientSecret")
 @blp.arguments(AppCreateSchema)
 @blp.response(201, envelope(AppCreatedSchema))
 def create_app(new: oauth.NewApp) -> dict[str, object]:

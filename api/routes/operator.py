@@ -8,7 +8,7 @@ from marshmallow import fields, post_load
 
 from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
-from api.idempotency import idempotent
+from api.idempotency import idempotent_hiding
 from api.schemas.common import Strict, envelope, list_envelope, name_field
 from api.schemas.scoring import ScoringFormatRead
 from api.security import requires
@@ -32,14 +32,15 @@ class DeveloperKeyCreate(Strict):
 
 
 class DeveloperKeySchema(Strict):
-    key = fields.String(required=True, metadata={"description": "shown once"})
+    key = fields.String(required=True, allow_none=True, metadata={
+        "description": "shown once: null in a replay of the create (`Idempotency-Key`), which keeps no secret"})
     connectionID = fields.String(required=True)
     scopes = fields.List(fields.String(), required=True)
 
 
 @blp.route("/operator/keys", methods=["POST"])
 @requires(operator=True)
-@idempotent
+@idempotent_hiding("key")
 @blp.arguments(DeveloperKeyCreate)
 @blp.response(201, envelope(DeveloperKeySchema))
 def create_developer_key(new: auth.NewDeveloperKey) -> dict[str, object]:

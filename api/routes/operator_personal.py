@@ -12,6 +12,7 @@ from api.context import caller, now, public_root, services, unit_of_work
 from api.schemas.common import Strict, envelope, list_envelope
 from api.schemas.matches import GameScoreBody
 from api.security import requires
+from domain.match import reports
 from domain.models import Link
 from domain.public import mail, personal
 
@@ -57,12 +58,12 @@ class ReportRead(Schema):
     matchID = fields.String(required=True)
     gameScores = fields.List(fields.Dict(), required=True)
     reportedBy = fields.String(required=True, metadata={"description": "the personID of the reporting player"})
-    status = fields.String(required=True, validate=validate.OneOf(personal.REPORT_STATUSES))
+    status = fields.String(required=True, validate=validate.OneOf(reports.REPORT_STATUSES))
     reportedOn = fields.String(required=True)
 
 
 class ReportQuery(Schema):
-    status = fields.String(validate=validate.OneOf(personal.REPORT_STATUSES))
+    status = fields.String(validate=validate.OneOf(reports.REPORT_STATUSES))
 
 
 class AcceptBody(Strict):
@@ -92,7 +93,8 @@ def list_reports(query: Json, broadcast_id: str) -> Json:
 @blp.arguments(AcceptBody)
 @blp.response(200, envelope(ReportRead))
 @blp.alt_response(404, response="DEFAULT_ERROR")
-@blp.alt_response(409, description="report_settled (already confirmed), match_locked, match_undecided.")
+@blp.alt_response(409, description="report_settled (already confirmed), match_cancelled (the report's match was "
+                                   "cancelled), match_locked, match_undecided.")
 def accept_report(acceptance: personal.Acceptance, report_id: str) -> Json:
     """Record a player's report (or the desk's games for it) as the match's result (§19)."""
     with unit_of_work() as uow:

@@ -12,6 +12,7 @@ from api.schemas.common import envelope, list_envelope
 from api.schemas.webhooks import (
     DeliveryQuery,
     DeliverySchema,
+    RetriedSchema,
     SecretRotationSchema,
     WebhookConfigPatch,
     WebhookConfigSchema,
@@ -48,7 +49,8 @@ def _connection() -> tuple[str, str]:
 @blp.arguments(DeliveryQuery, location="query")
 @blp.response(200, list_envelope(DeliverySchema))
 def list_deliveries(query: dict[str, Any]) -> dict[str, Any]:
-    """Persisted deliveries of this connection, newest first (filters `status`, `eventType`)."""
+    """Persisted deliveries of this connection, newest first (filters `status`, also `failing`, and
+    `eventType`)."""
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
         page, cursor = webhooks.list_deliveries(
@@ -86,15 +88,17 @@ def patch_configuration(change: webhooks.WebhookChange) -> dict[str, Any]:
 @blp.alt_response(202, schema=envelope(DeliverySchema), success=True,
                   description="The first attempt failed, or another attempt of this connection is under way; "
                               "the delivery is pending (queued for the dispatcher).")
+@blp.alt_response(404, response="DEFAULT_ERROR")
 @blp.alt_response(409, response="DEFAULT_ERROR")
 def send_test(test: webhooks.WebhookTest) -> tuple[dict[str, Any], int]:
     """Persist and send a signed test event now: `integration.test`, or with `{"type"}` a sample of that match
-    event (`"test": true` in `data`, whatever the connection's `events`). 200 delivered, 202 queued for retry."""
+    event (`"test": true` in `data`, whatever the connection's `events`): with `matchID` that match's read, else
+    in the scoring format of your latest broadcast. 200 delivered, 202 queued for retry."""
     account_id, connection_id = _connection()
     with unit_of_work() as uow:
         delivery, claim = webhooks.begin_test(uow, account_id=account_id, connection_id=connection_id, now=now(),
                                               guard=services().url_guard, owner=services().dispatcher.owner,
-                                              test=test)
+                                              test=test, server=services().rules.scoring)
     if claim is not None:
         delivery = attempt_now(claim)
     return {"data": views.delivery_view(delivery)}, 200 if delivery.status == DeliveryStatus.DELIVERED else 202
@@ -114,6 +118,21 @@ def retry_delivery(retry: webhooks.DeliveryRetry) -> dict[str, Any]:
                                      connection_id=connection_id, guard=services().url_guard,
                                      owner=services().dispatcher.owner)
     return {"data": views.delivery_view(attempt_now(claim))}
+
+
+@blp.route("/webhooks/retry-failing", methods=["POST"])
+@requires("webhooks.write")
+@blp.response(200, envelope(RetriedSchema))
+@blp.alt_response(409, response="DEFAULT_ERROR")
+def retry_failing() -> dict[str, Any]:
+    """Make every failing delivery of this connection (failed, or pending after a failed attempt; listed by
+    `GET /webhooks?status=failing`) due now, e.g. once your receiver is back; they go out one at a time, each
+    match's events in order. `409 webhook_not_configured` without a URL."""
+    account_id, connection_id = _connection()
+    with unit_of_work() as uow:
+        retried = webhooks.retry_failing(uow, account_id=account_id, connection_id=connection_id, now=now())
+    services().wake_dispatcher()
+    return {"data": {"retried": retried}}
 
 
 @blp.route("/webhooks/secret/rotate", methods=["POST"])

@@ -9,7 +9,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from domain import names
+from domain import ids, names
 
 
 class FullMatch(validate.Regexp):
@@ -73,6 +73,14 @@ def str_field(max_length: int = 500, *, required: bool = False, min_length: int 
               **kwargs: Any) -> fields.String:
     """A bounded string (contract: names 1-120, descriptions <= 800, URLs <= 1000, others <= 500)."""
     return fields.String(required=required, validate=validate.Length(min=min_length, max=max_length), **kwargs)
+
+
+def external_id_field(*, required: bool = False, **kwargs: Any) -> fields.String:
+    """A partner's `externalID` that names what it creates (contract §23): `domain.ids.EXTERNAL_ID`, so every
+    route `/<resource>/{externalID}` reaches it; else 400 validation_failed naming the field."""
+    return fields.String(required=required, validate=[
+        validate.Length(min=1, max=ids.EXTERNAL_ID_MAX),
+        FullMatch(ids.EXTERNAL_ID, error=ids.EXTERNAL_ID_MESSAGE)], **kwargs)
 
 
 class Visible(validate.Regexp):

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import FullMatch, Strict, Vocabulary, name_field, str_field
+from api.schemas.common import FullMatch, Strict, Vocabulary, external_id_field, name_field, str_field
 from api.schemas.scoring import PointLabels, ScoringField, TiebreakRead
 from domain.event_day.schedule import CLOCK_TIME, MAX_ROWS, ScheduleImport, ScheduleRow
 from domain.match import operations, scoring
@@ -110,7 +110,7 @@ class PlayerReference(Strict):
 class MatchSyncSchema(Strict):
     """Match sync body (PUT/POST /matches, one bulk item)."""
 
-    externalID = str_field(500, required=True, min_length=1)
+    externalID = external_id_field(required=True)
     tableID = str_field(500, required=True, min_length=1)
     playerListExternalID = str_field(500, required=True, min_length=1)
     eventName = str_field(500)
@@ -144,7 +144,7 @@ class OperatorMatchCreate(MatchSyncSchema):
     """POST /operator/matches: the match sync body on any table of the account; `externalID` (minted `op_...`)
     and `playerListExternalID` (the court's player list) are optional (contract §9)."""
 
-    externalID = str_field(500, min_length=1)
+    externalID = external_id_field()
     playerListExternalID = str_field(500, min_length=1, metadata={
         "description": "a list of the account by externalID or id; default: the court's player list"})
     scoring = ScoringField(ScoringSource.MATCH, metadata={

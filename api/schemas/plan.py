@@ -91,10 +91,26 @@ class PlanBody(Strict):
         return Planning(dry_run=data.get("dryRun", False), keep_placed=data.get("keepPlaced", True))
 
 
-class Unplaced(Schema):
+class NotPlaced(Schema):
+    """A match still to plan that has no place: what it is, so it can be named and placed by hand."""
+
+    names = fields.List(fields.String(), required=True, metadata={
+        "description": "the sides, or where they come from (\"Winner of R16-1\")"})
+    event = fields.String(required=True, allow_none=True)
+    round = fields.String(required=True, allow_none=True)
+    minutes = fields.Integer(required=True)
     matchID = fields.String()
     drawMatchID = fields.String()
-    reason = fields.String(required=True)
+
+
+class Unplaced(NotPlaced):
+    reason = fields.String(required=True, metadata={"description": "the true cause, in words"})
+
+
+class Needed(Schema):
+    date = fields.String(required=True)
+    end = fields.String(required=True, metadata={
+        "description": "the last day's end that would hold every match at these lengths"})
 
 
 class PlannedDay(Schema):
@@ -106,6 +122,8 @@ class PlanResult(Schema):
     placed = fields.Integer(required=True)
     unplaced = fields.List(fields.Nested(Unplaced), required=True)
     days = fields.List(fields.Nested(PlannedDay), required=True)
+    needed = fields.Nested(Needed, metadata={
+        "description": "only when a match is unplaced and a longer last day would hold every match"})
 
 
 class PlanSlot(Schema):
@@ -141,6 +159,8 @@ class PlanGridDay(Schema):
 class PlanGrid(Schema):
     days = fields.List(fields.Nested(PlanGridDay), required=True)
     conflicts = fields.List(fields.Nested(PlanConflict), required=True)
+    unplaced = fields.List(fields.Nested(NotPlaced), required=True, metadata={
+        "description": "every match still to plan that has no place in the plan"})
 
 
 class MoveBody(Strict):

@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import ErrorDetail, Strict, Vocabulary, name_field, str_field
+from api.schemas.common import ErrorDetail, Strict, Vocabulary, external_id_field, name_field, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from api.schemas.plan import PlanSettings
 from api.schemas.scoring import ScoringField
@@ -79,13 +79,13 @@ class PlayerFields(Strict):
 class ExternalPlayer(PlayerFields):
     """A player a partner syncs, keyed by its `externalID`."""
 
-    externalID = str_field(OTHER, required=True, min_length=1)
+    externalID = external_id_field(required=True)
 
 
 class ManualPlayer(PlayerFields):
     """A player the operator adds by hand (`externalID` optional; a first name with a visible character)."""
 
-    externalID = str_field(OTHER, min_length=1)
+    externalID = external_id_field()
     firstName = name_field(NAME, required=True)
     email = fields.Email(validate=validate.Length(max=254), metadata={
         "description": "for call-up mail (contract §21); operator reads only"})
@@ -99,7 +99,7 @@ class PlayerEdit(PlayerFields):
     """The fields to change of a manual or self-registered player (at least one)."""
 
     OPENAPI: dict[str, Any] = {"minProperties": 1}
-    externalID = str_field(OTHER, min_length=1)
+    externalID = external_id_field()
     firstName = name_field(NAME)
     email = fields.Email(validate=validate.Length(max=254), metadata={
         "description": "for call-up mail (contract §21); operator reads only"})
@@ -115,7 +115,7 @@ class PlayerEdit(PlayerFields):
 
 
 class PlayerImportRow(Strict):
-    """One row of a player sheet: a person's name, and optionally club, country and gender."""
+    """One row of a player sheet: a person's name, and optionally club, country, gender, email and rating."""
 
     firstName = name_field(NAME, required=True)
     lastName = name_field(NAME, required=True)
@@ -124,6 +124,7 @@ class PlayerImportRow(Strict):
     gender = str_field(OTHER)
     email = fields.Email(validate=validate.Length(max=254), metadata={
         "description": "for call-up mail (contract §21); operator reads only"})
+    rating = NumberOrString(metadata={"description": "what a draw's `seedBy: \"rating\"` seeds by"})
 
 
 class PlayerImport(Strict):
@@ -191,7 +192,7 @@ PATCH_FIELDS = {"upsert": "upsert", "removeExternalIDs": "remove_external_ids", 
                 "description": "description", "jerseyColor": "jersey_color", "logoURL": "logo_url"}
 
 class PlayerListSync(Strict):
-    externalID = str_field(OTHER, required=True, min_length=1)
+    externalID = external_id_field(required=True)
     name = name_field(NAME, required=True)
     description = str_field(DESCRIPTION)
     players = _players(5000, required=True)
@@ -328,7 +329,7 @@ class RosterRead(Schema):
 
 # ------------------------------------------------------------------ teams
 class TeamSync(Strict):
-    externalID = str_field(OTHER, required=True, min_length=1)
+    externalID = external_id_field(required=True)
     name = name_field(NAME, required=True)
     logoURL = str_field(URL)
     jerseyColor = str_field(NAME)

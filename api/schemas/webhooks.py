@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import PageQuery, Strict, Vocabulary, str_field
 from domain.models import SUBSCRIBABLE_EVENTS, DeliveryStatus, EventType
 from domain.webhooks import EVENT_ID_PATTERN, URL_MAX, URL_PATTERN, DeliveryRetry, WebhookChange, WebhookTest, valid_url
+from domain.webhooks.types import DeliveryFilter
 
 EVENT_ID_DOC = {"pattern": EVENT_ID_PATTERN, "description": "40 lowercase hexadecimal characters"}
 
@@ -30,7 +31,7 @@ class WebhookConfigPatch(Strict):
     events = fields.List(Vocabulary(SUBSCRIBABLE_EVENTS), validate=validate.Length(max=len(SUBSCRIBABLE_EVENTS)),
                          metadata={"uniqueItems": True, "description": "never set: the four events "
                                    "match.started, match.score_updated, match.completed, match.result_updated; "
-                                   "match.cancelled only when named"})
+                                   "match.cancelled, match.called and match.reset only when named"})
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> WebhookChange:
@@ -51,10 +52,24 @@ class WebhookTestBody(Strict):
 
     type = Vocabulary(SUBSCRIBABLE_EVENTS, metadata={
         "description": "the event to send a sample of, whatever the connection's `events`"})
+    matchID = str_field(min_length=1, metadata={
+        "description": "one of your matches (its `id`): the sample is that match's read as it is now (404 for "
+                       "another's); without it, a sample in the scoring format of your most recently changed "
+                       "broadcast. Needs `type`."})
+
+    @validates_schema
+    def _match_needs_type(self, data: dict[str, Any], **_: Any) -> None:
+        if "matchID" in data and "type" not in data:
+            raise ValidationError("matchID needs a type.", field_name="type")
 
     @post_load
     def to_command(self, data: dict[str, Any], **_: Any) -> WebhookTest:
-        return WebhookTest(event_type=EventType(data["type"]) if "type" in data else None)
+        return WebhookTest(event_type=EventType(data["type"]) if "type" in data else None,
+                           match_id=data.get("matchID"))
+
+
+class RetriedSchema(Schema):
+    retried = fields.Integer(required=True, metadata={"description": "failing deliveries made due now"})
 
 
 class WebhookRetryBody(Strict):
@@ -96,7 +111,8 @@ class OperatorDeliverySchema(DeliverySchema):
 
 
 class DeliveryQuery(PageQuery):
-    status = Vocabulary(DeliveryStatus)
+    status = Vocabulary(DeliveryFilter, metadata={
+        "description": "a delivery state, or `failing`: failed, or pending again after a failed attempt"})
     eventType = str_field()
 
 

@@ -14,8 +14,9 @@
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
   }
-  function clock(iso) {  // a time of day as the phone shows times
-    return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  function clock(iso) {  // a time of day on the 24-hour clock, as the event page and the order of play write it
+    var d = new Date(iso);
+    return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
   }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
   function say(text) { document.getElementById("message").textContent = text || ""; }
@@ -24,10 +25,12 @@
     var box = el("div", "card " + (kind || ""));
     box.dataset.match = c.matchID;
     var top = el("div", "top");
-    top.appendChild(el("span", "", c.court || "Court to be announced"));
+    top.appendChild(el("span", "", c.court || c.plannedCourt || "Court to be announced"));
     top.appendChild(el("span", "", (c.event || "") + (c.round ? " · " + c.round : "")));
     box.appendChild(top);
     if (c.calledOn) { var m = el("div", "meta"); m.appendChild(el("b", "", "Called to " + c.court)); box.appendChild(m); }
+    else if (c.plannedOn) box.appendChild(el("div", "meta", "Not before " + clock(c.plannedOn) +
+                                               (c.plannedCourt ? " · " + c.plannedCourt : "")));
     else if (c.estimatedStartOn) box.appendChild(el("div", "meta", "About " + clock(c.estimatedStartOn)));
     c.sides.forEach(function (s, i) {
       var row = el("div", "side" + (c.side === "ab"[i] ? " me" : ""));
@@ -40,6 +43,14 @@
     if (c.scoreText) box.appendChild(el("div", "games", c.scoreText + (c.result ? " " + c.result : "")));
     reportPart(box, c);
     return box;
+  }
+
+  function winnerOf(report, c) {  // ": Ann Lee won", from the games each side won
+    var a = 0, b = 0;
+    report.gameScores.forEach(function (g) { if (g.a > g.b) a++; else if (g.b > g.a) b++; });
+    if (a === b || !c.sides) return "";
+    var side = c.sides[a > b ? 0 : 1];
+    return ": " + side.names.join(document.body.getAttribute("data-side-join")) + " won";
   }
 
   function reportFor(matchID) {
@@ -55,7 +66,7 @@
       if (report.status === "waiting" && report.mine) {
         part.appendChild(el("div", "", "You reported " + games + ". Waiting for your opponent to confirm."));
       } else if (report.status === "waiting") {
-        part.appendChild(el("div", "", "Your opponent reported " + games + ". Is that right?"));
+        part.appendChild(el("div", "", "Your opponent reported " + games + winnerOf(report, c) + ". Is that right?"));
         var row = el("div", "row");
         var yes = el("button", "confirm", "Confirm"); yes.type = "button";
         var no = el("button", "dispute", "Dispute"); no.type = "button";

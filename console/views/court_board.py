@@ -82,6 +82,8 @@ def table_card(table: dict[str, Any], now: datetime,
             overdue = table.get("attention") == Attention.OVERDUE
             colour, icon = ("red", "timer") if overdue else ("orange", "hourglass_top")
             st.markdown(f":{colour}-background[:material/{icon}: **{attention}**]")  # our words only
+        if table.get("late"):  # against the order of play (§20): "Court 3: 25 min late", as the event page says
+            st.markdown(f":orange-background[:material/schedule: **{plain(str(table['late']))}**]")
         active = table.get("activeMatch")
         queue = table.get("queue") or []
         if active:

@@ -23,9 +23,12 @@ from console.draws import (
     finished,
     games_won,
     list_entries,
+    lucky_losers,
     parse_entries,
     player_name,
     print_sheet,
+    replaceable,
+    replacement_body,
     still_in,
 )
 from console.format_picker import format_picker
@@ -294,6 +297,26 @@ if draws:
                            "for the opponent. This cannot be undone.", icon=":material/warning:")
                 if st.button(f"Yes, withdraw {names[leaving]}", key="draws_withdraw_go", type="primary"):
                     act(api.withdraw_entry, draw["id"], leaving, done=f"{plain(active[leaving]['name'])} withdrew.")
+        withdrawn = replaceable(draw)
+        if withdrawn:
+            with st.expander("Replace a withdrawn entry"):
+                place = st.selectbox("Withdrawn entry", withdrawn, index=None, key="draws_replace_pick",
+                                     format_func=lambda i: names[i], placeholder="Pick the entry to replace")
+                losers = lucky_losers(draw)
+                lucky = st.selectbox("Lucky loser (out of this draw)", losers, index=None, key="draws_replace_lucky",
+                                     format_func=lambda i: names[i], placeholder="Pick a player who lost",
+                                     disabled=not losers)
+                typed = st.text_input("Or a reserve's name (doubles: Ann Lee / Bo Kim)", key="draws_replace_name",
+                                      disabled=lucky is not None)
+                if st.button("Replace", key="draws_replace_go", type="primary",
+                             disabled=place is None or (lucky is None and not typed.strip()),
+                             help="The new entry takes the withdrawn entry's place: its walkovers whose next match "
+                                  "has not started are played again."):
+                    assert place is not None
+                    body = replacement_body(draw, lucky_loser=lucky, typed=typed)
+                    newcomer = names[lucky] if lucky is not None else typed.strip()
+                    act(api.replace_entry, draw["id"], place, body,
+                        done=f"{plain(newcomer)} takes the place of {plain(names[place])}.")
         with st.expander("Delete this draw"):
             st.warning("Deleting cancels the draw's matches that have not started. A draw with a started match "
                        "stays.", icon=":material/warning:")

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from console.board import MAX_ROWS, left_out_text, player_rows, repeated_in_sheet
+from console.board import MAX_ROWS, left_out_text, player_rows, rating_value, repeated_in_sheet
 from console.client import ConsoleError
 from console.sheets import dry_run, read_sheet
 from console.ui import (
@@ -34,7 +34,7 @@ EDITABLE = (PlayerSource.MANUAL.value, PlayerSource.SELF.value)
 SOURCES = {PlayerSource.MANUAL.value: "added here", PlayerSource.SELF.value: "signed up",
            PlayerSource.MAPPED.value: "partner"}
 FIELDS = (("firstName", "First name"), ("lastName", "Last name"), ("clubName", "Club"), ("country", "Country"),
-          ("gender", "Gender"))
+          ("gender", "Gender"), ("email", "Email"), ("rating", "Rating"))
 PREVIEW = "_players_preview"  # {"key", "rows", "result"} of the sheet last checked
 DONE = "_players_imported"  # the key of the sheet last added, so the same upload is not added twice
 
@@ -50,6 +50,15 @@ def same_name(player: dict[str, Any], first: str, last: str) -> bool:
     """The same person by name: first and last name each the same under the name rule (`names.name_key`)."""
     return all(name_key(str(player.get(field) or "")) == name_key(value)
                for field, value in (("firstName", first), ("lastName", last)))
+
+
+#: Fields that are not plain text: an email is checked as one (so it is never sent empty), a rating is a number.
+TYPED = ("email", "rating")
+
+
+def typed(player: dict[str, str]) -> dict[str, Any]:
+    """A player's typed fields as the API takes them: a rating that reads as a number is sent as one."""
+    return {k: rating_value(v) if k == "rating" else v for k, v in player.items()}
 
 
 with st.expander("New player list"):
@@ -75,7 +84,9 @@ players = chosen.get("players") or []
 st.markdown(f"#### {plain(chosen['name'])}: {len(players)} {'player' if len(players) == 1 else 'players'}")
 if players:
     table = pd.DataFrame([{"Name": full_name(p), "Club": p.get("clubName") or "", "Country": p.get("country") or "",
-                           "Gender": p.get("gender") or "", "From": SOURCES.get(p.get("source", ""), "")}
+                           "Gender": p.get("gender") or "", "Email": p.get("email") or "",
+                           "Rating": "" if p.get("rating") is None else str(p["rating"]),
+                           "From": SOURCES.get(p.get("source", ""), "")}
                           for p in players])
     st.dataframe(table, hide_index=True, width="stretch", height=35 * (min(len(table), 15) + 1) + 3)
 else:
@@ -92,16 +103,19 @@ with add, st.form(f"players_add_{list_id}", clear_on_submit=True):
     club_name = club.text_input("Club", max_chars=120)
     country_code = country.text_input("Country", max_chars=120)
     gender_text = gender.text_input("Gender", max_chars=120)
-    external = st.text_input("External ID (optional)", max_chars=500)
+    mail, rating, ext = st.columns(3)
+    email = mail.text_input("Email (for call-up mail)", max_chars=254)
+    rating_text = rating.text_input("Rating (seeds draws)", max_chars=40)
+    external = ext.text_input("External ID (optional)", max_chars=500)
     twice = st.checkbox("Add even if a player with this name is already in the list", key=f"pl_twice_{list_id}")
     if st.form_submit_button("Add player"):
         player = {"firstName": first_name, "lastName": last_name, "clubName": club_name, "country": country_code,
-                  "gender": gender_text, "externalID": external}
+                  "gender": gender_text, "email": email, "rating": rating_text, "externalID": external}
         if [p for p in players if same_name(p, first_name, last_name)] and not twice:
             st.warning(f"{plain(first_name.strip())} {plain(last_name.strip())} is already in this list. "
                        "Tick \"Add even if...\" to add a second player with that name.")
         else:
-            act(api.add_player, list_id, {k: v.strip() for k, v in player.items() if v.strip()},
+            act(api.add_player, list_id, typed({k: v.strip() for k, v in player.items() if v.strip()}),
                 done=f"{plain(first_name.strip())} {plain(last_name.strip())} added.".replace("  ", " "))
 
 # ------------------------------------------------------------------ edit, remove
@@ -118,7 +132,8 @@ with edit:
             values = {field: st.text_input(label, value=str(current.get(field) or ""), max_chars=120,
                                            key=f"players_edit_{field}_{player_id}") for field, label in FIELDS}
             if st.form_submit_button("Save player"):
-                changes = {f: v.strip() for f, v in values.items() if v.strip() != str(current.get(f) or "")}
+                changes = typed({f: v.strip() for f, v in values.items()
+                                 if v.strip() != str(current.get(f) or "") and (v.strip() or f not in TYPED)})
                 if changes:
                     act(api.edit_player, list_id, player_id, changes,
                         done=f"{plain(full_name(current | changes))} saved.")
@@ -132,8 +147,8 @@ with edit:
 # ------------------------------------------------------------------ import a sheet
 with sheet:
     st.caption("One row a player: **firstName** and **lastName** (or one **name** column), and optionally "
-               "**club**, **country**, **gender**. A name already in the list is shown and left out. See "
-               "docs/sample-players.csv.")
+               "**club**, **country**, **gender**, **email** (for call-up mail) and **rating** (seeds draws). A "
+               "name already in the list is shown and left out. See docs/sample-players.csv.")
     upload = st.file_uploader("Players (CSV or Excel)", type=["csv", "xlsx"], key="players_file")
     frame = read_sheet(upload) if upload is not None else None
     if frame is not None and upload is not None:

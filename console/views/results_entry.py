@@ -62,7 +62,7 @@ def save_typed(row: Row, after: str | None) -> None:
 def save_decided(row: Row, kind: str, winner_side: str, after: str | None) -> None:
     """A W/O or Ret. button's winner: a walkover (no games) or a retirement (with the games typed, if any)."""
     try:
-        body = decided_body(kind, winner_side, str(st.session_state.get(field_key(row)) or ""))
+        body = decided_body(kind, winner_side, str(st.session_state.get(field_key(row)) or ""), row.match)
     except ResultTextError as exc:
         problems[row.id] = f"The games before the retirement: {exc.message}"
         return

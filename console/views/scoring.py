@@ -276,8 +276,9 @@ if recent:
             fixed = api.score_match(match_id, games, reason=reason or None,
                                     confirm_draw_change=new_winner and bool(chosen.get("drawID")))
         except ApiError as exc:
-            if exc.code != "downstream_started":
-                raise
+            if exc.code != "downstream_started":  # a refused score is said in words, never a crash (issue 51)
+                show_problem(exc)
+                return
             st.session_state[REFUSED_CORRECTION] = (match_id, list((exc.details or {}).get("drawMatchIDs") or []))
             st.rerun()
         except ConsoleError as exc:
@@ -290,9 +291,9 @@ if recent:
 
     if st.button("Save corrected result", key="correct_save"):
         try:
-            games = parse_games(games_text)
+            games = parse_games(games_text, chosen)
         except ValueError as exc:
-            st.error(f"{exc}.")
+            st.error(str(exc))
         else:
             before, after = winner_of(chosen["gameScores"], chosen), winner_of(games, chosen)
             before = side_name(chosen, chosen["winnerSide"]) if chosen.get("winnerSide") else before

@@ -353,6 +353,7 @@ class Replaced:
 
     entry: Entry
     reopened_match_ids: list[str]
+    undone_match_ids: list[str]  # the real matches of the walkovers undone (they leave the results)
 
 
 def _open(dm: DrawMatch) -> bool:
@@ -376,6 +377,15 @@ def replace(draw: Draw, entry_id: str, spec: EntrySpec, *, new_id: IdFactory) ->
         last = [r for r in draw.rounds if r.stage == Stage.SWISS][-1]
         walkovers = [m for m in walkovers if m.id in last.draw_match_ids]
     undone = {m.id for m in walkovers}
+    has_place = (any(dm.status == DrawMatchStatus.WAITING and entry_id in dm.entry_ids()
+                     for dm in draw.matches.values())
+                 or any(entry_id in g.entry_ids for g in draw.groups)
+                 or any(r.stage == Stage.SWISS for r in draw.rounds))
+    if not walkovers and not has_place:  # its place was in a match that started (it retired): nothing to take over
+        ended = [m.id for m in draw.ordered_matches() if m.loser_entry_id == entry_id
+                 and m.result_type != ResultType.WALKOVER]
+        raise Conflict("The withdrawn entry's place is in a match that has already started; nobody can take it.",
+                       code="downstream_started", details={"drawMatchIDs": ended[-1:]})
     started: list[str] = []
     reopen: list[DrawMatch] = []
     unfilled: list[tuple[DrawMatch, int]] = []
@@ -414,6 +424,7 @@ def replace(draw: Draw, entry_id: str, spec: EntrySpec, *, new_id: IdFactory) ->
     for group in draw.groups:
         group.entry_ids = [new.id if e == entry_id else e for e in group.entry_ids]
     reopened: list[str] = []
+    undone_matches = [dm.match_id for dm in walkovers if dm.match_id is not None]
     for target in reopen:
         if target.status == DrawMatchStatus.READY and target.match_id is not None:
             reopened.append(target.match_id)
@@ -443,4 +454,4 @@ def replace(draw: Draw, entry_id: str, spec: EntrySpec, *, new_id: IdFactory) ->
             group.finished = True
             _fill_from_group(draw, group, new_id)
     _finish(draw)
-    return Replaced(entry=new, reopened_match_ids=reopened)
+    return Replaced(entry=new, reopened_match_ids=reopened, undone_match_ids=undone_matches)

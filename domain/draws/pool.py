@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from domain.draws import codec
 from domain.draws.model import DrawMatch
-from domain.draws.store import part_id, record_of, table_ids
+from domain.draws.reach import after_open_round
+from domain.draws.store import part_id, reading, record_of, table_ids
 from domain.models import POOL, Match, MatchStatus, Table
 from domain.ports import UnitOfWork
 
@@ -47,8 +48,11 @@ def pool_of_draws(uow: UnitOfWork, draw_ids: list[str], *, status: MatchStatus) 
 
 
 def pool_for_table(uow: UnitOfWork, table: Table) -> list[Match]:
-    """The pool matches that may use this table (the draw's `tableIDs`, default every court), in pool order."""
+    """The pool matches that may use this table (the draw's `tableIDs`, default every court) now, in pool order:
+    a match of round r of a draw's stage waits until every match of round r - 1 is complete (contract §20, as the
+    plan orders them; issue 51)."""
     allowed: dict[str, bool] = {}
+    waiting: dict[str, frozenset[str]] = {}
     result = []
     for match in pool_matches(uow, account_id=table.account_id, broadcast_id=table.broadcast_id):
         draw_id = match.draw_id or ""
@@ -56,7 +60,11 @@ def pool_for_table(uow: UnitOfWork, table: Table) -> list[Match]:
             record = uow.draws.get(draw_id)
             courts = table_ids(record) if record else None
             allowed[draw_id] = courts is None or table.id in courts
-        if allowed[draw_id]:
+            waiting[draw_id] = frozenset()
+            if record is not None and allowed[draw_id]:
+                with reading(uow, record) as draw:
+                    waiting[draw_id] = after_open_round(draw)
+        if allowed[draw_id] and match.draw_match_id not in waiting[draw_id]:
             result.append(match)
     return result
 

@@ -20,6 +20,7 @@ from domain.draws import pool as draw_pool
 from domain.draws.cache import Held
 from domain.draws.formats.base import DrawSpec, EntrySpec
 from domain.draws.model import Draw, DrawFormat, DrawPlayer, Options
+from domain.draws.reach import entries_in_play
 from domain.draws.read import DrawRead, draw_json, draw_read
 from domain.draws.real_matches import make_real_matches
 from domain.draws.standings import check_format
@@ -242,8 +243,9 @@ def replace_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: s
         store.release(uow, record, held)
         raise NotFound(f"No entry '{entry_id}' in draw '{draw_id}'.")
     seen: dict[str, str] = {}
+    in_play = entries_in_play(draw)  # "no person twice" counts only entries still in play: a lucky loser (§22)
     for other in draw.entries:
-        for player in other.players:
+        for player in other.players if other.id in in_play else []:
             seen.setdefault(name_key(player.name), f"entry {other.id}")
     try:
         spec = _entry_spec(uow, account_id, entry, "", seen)
@@ -255,6 +257,10 @@ def replace_entry(uow: UnitOfWork, *, account_id: str, draw_id: str, entry_id: s
         match = uow.matches.get(match_id)
         if match is not None and match.status == MatchStatus.PENDING:
             match_svc.cancel_draw_match(uow, match, now=now)
+    for match_id in replaced.undone_match_ids:  # an undone walkover is no result: it leaves results, print, CSV
+        match = uow.matches.get(match_id)
+        if match is not None:
+            match_svc.remove_undone_walkover(uow, match, now=now)
     house = house_connection(uow, account_id=account_id, now=now)
     make_real_matches(uow, record, draw, house_id=house.id, now=now, server=rules.scoring)
     record = store.save(uow, record, held, now)
@@ -284,7 +290,7 @@ def _read(draw: Draw, scoring: Scoring | None, *, planned: dict[str, dict[str, A
 
 
 def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime,
-                   default_minutes: float = 20.0, limit: int | None = None,
+                   default_minutes: float | None = None, limit: int | None = None,
                    cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
     """A page of the broadcast's court pool in §13's order (keyed by that order, `draw_pool.pool_key`), each a match
     read with `blockedBy` when §14 holds it back and `estimatedStartOn` (the courts as they come free after their

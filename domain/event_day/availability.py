@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.clock import iso, parse_iso
-from domain.models import BlockReason, Broadcast, Match, MatchResultType, MatchStatus, PlayerList
+from domain.models import POOL, BlockReason, Broadcast, Match, MatchResultType, MatchStatus, PlayerList
 from domain.names import name_key
 from domain.partner import queues
 from domain.plan import live as plan_live
@@ -183,8 +183,17 @@ class Availability:
             return [{"table_id": table_id} for table_id in self._tables_of(place[1])]
         return self.players.list_groups.get(place[1], [])
 
+    def _pool_groups(self, place: Key) -> list[dict[str, Any]]:
+        """A broadcast's draws' matches completed in the court pool (a result typed in for a match that never
+        started on the server keeps no court, yet its players rest from when it was typed, issue 51): one indexed
+        read per draw of the broadcast."""
+        if place[0] != "broadcast" or not place[1]:
+            return []
+        return [{"draw_id": draw.id, "table_id": POOL}
+                for draw in self.uow.draws.find(account_id=self.account_id, broadcast_id=place[1])]
+
     def _completed(self, group: dict[str, Any], since: str) -> list[Match]:
-        if "account_id" in group:
+        if "account_id" in group or "draw_id" in group:
             return [m for m in self.uow.matches.find(**group, status=MatchStatus.COMPLETED)
                     if (m.completed_on or "") >= since]
         return self.uow.matches.completed(**group, since=since)
@@ -206,7 +215,7 @@ class Availability:
                 continue
             self._rest_read[place] = rest_minutes
             since = iso(self.now - timedelta(minutes=rest_minutes))
-            for group in self._groups(place):
+            for group in self._groups(place) + self._pool_groups(place):
                 for done in self._completed(group, since):
                     if (done.account_id != self.account_id or not done.completed_on
                             or done.result_type == MatchResultType.WALKOVER):

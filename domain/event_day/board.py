@@ -47,7 +47,7 @@ def court_page(uow: UnitOfWork, *, account_id: str, limit: int | None, cursor: s
 class Board:
     """Presents courts of one account at one moment; history and players on court are read once."""
 
-    def __init__(self, uow: UnitOfWork, *, account_id: str, now: datetime, default_minutes: float,
+    def __init__(self, uow: UnitOfWork, *, account_id: str, now: datetime, default_minutes: float | None,
                  estimates: bool = True) -> None:
         self.uow = uow
         self.reader = Reader(uow)
@@ -94,7 +94,7 @@ class Board:
         court["attention"] = None if times.attention is None else times.attention.value
         broadcast = self._broadcast(table.broadcast_id)
         if broadcast is not None and broadcast.planned:
-            late = plan_live.court_delay(broadcast, table.id, free_at=times.expected_end or self.now,
+            late = plan_live.court_delay(broadcast, table.id, free_at=times.expected_end,
                                          upcoming=[*queue, *self._pool(broadcast)])
             court["lateMinutes"] = late
             court["late"] = plan_live.late_text(table.label, late)

@@ -187,6 +187,7 @@ class Planner:
         )
         scoring.assign(match, scoring.scoring_for(self.uow, table_id=table.id, record=None, own=sync.scoring,
                                                   server=self.rules.scoring))
+        scoring.check_best_of(match)
         return Planned(match=match, player_list=player_list, queue_position=length + 1)
 
     def queue(self, planned: Planned) -> Planned:

@@ -215,9 +215,17 @@ def to_json(fmt: Format) -> dict[str, Any]:
             "noAd": fmt.no_ad}
 
 
-def name_of(fmt: Format) -> str | None:
-    """The preset key of a format equal to a preset (the first such key), else None."""
-    return next((key for key, known in PRESETS.items() if known == fmt), None)
+def name_of(fmt: Format, *, sport_of: str | None = None) -> str | None:
+    """The preset key of a format equal to a preset (the first such key), else None. With `sport_of` (a preset key),
+    only a preset of that sport counts (`table_tennis` and `table_tennis_7`; never `pickleball` for table tennis)."""
+    return next((key for key, known in PRESETS.items()
+                 if known == fmt and (sport_of is None or same_sport(key, sport_of))), None)
+
+
+def same_sport(key: str, other: str) -> bool:
+    """Whether two preset keys are variants of one sport: one is the other with a suffix (`badminton_15`,
+    `tennis_match_tiebreak`, `padel_golden_point`)."""
+    return key == other or key.startswith(other + "_") or other.startswith(key + "_")
 
 
 class _Fields:
@@ -407,6 +415,14 @@ def won(fmt: Format, items: Sequence[Mapping[str, Any]]) -> dict[str, int]:
         if side:
             count[side] += 1
     return count
+
+
+def closed_games(fmt: Format, items: Sequence[Mapping[str, Any]]) -> int:
+    """How many games of the match are finished: the games won (`games` kind), or every game of every set
+    (`sets` kind, a set's tiebreak being its last game). An undo that lowers it reopened a game or a set."""
+    if isinstance(fmt, GamesFormat):
+        return sum(won(fmt, items).values())
+    return sum(item["a"] + item["b"] for item in items)
 
 
 def winner(fmt: Format, items: Sequence[Mapping[str, Any]]) -> str | None:

@@ -22,7 +22,7 @@ from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.event_day.availability import Availability
 from domain.events import record_event
 from domain.ids import new_id
-from domain.match import scorers, scoring
+from domain.match import reports, scorers, scoring
 from domain.match.formats import copy_item
 from domain.match.scoring import SERVER_DEFAULT, Scoring
 from domain.models import POOL, BlockReason, EventType, Match, MatchResultType, MatchStatus, Side, Table
@@ -219,6 +219,7 @@ def sync_match(
     )
     scoring.assign(match, scoring.scoring_for(uow, table_id=sync.table_id, record=None, own=None,
                                               server=rules.scoring))
+    scoring.check_best_of(match)
     if current is not None and match == dataclasses.replace(current, updated_on=stamp):
         return current
     stored = uow.matches.put(match)
@@ -256,6 +257,7 @@ def _cancel(uow: UnitOfWork, match: Match, now: datetime, *, by_operator: bool =
     _require_pending(match)
     if by_operator:
         match_cancelled(uow, match, now=now)
+    reports.cancel_reports(uow, match, now=now)
     uow.matches.delete(match.id)
     audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
                  before=match, now=now)
@@ -265,6 +267,15 @@ def _cancel(uow: UnitOfWork, match: Match, now: datetime, *, by_operator: bool =
 def cancel_draw_match(uow: UnitOfWork, match: Match, *, now: datetime) -> Match:
     """Cancel a pending match of a draw being deleted (contract §13)."""
     return _cancel(uow, match, now)
+
+
+def remove_undone_walkover(uow: UnitOfWork, match: Match, *, now: datetime) -> Match:
+    """Remove the real match of a draw's walkover that a replacement undid (contract §22): the walkover is no
+    result any more (it leaves the results, their CSV and print); the audit log keeps it (`match.cancelled`)."""
+    uow.matches.delete(match.id)
+    audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
+                 before=match, now=now)
+    return match
 
 
 def cancel_match(uow: UnitOfWork, *, connection_id: str, external_id: str, now: datetime) -> Match:
@@ -301,6 +312,14 @@ def _emit(uow: UnitOfWork, match: Match, event_type: EventType, now: datetime, r
     data = {"match": Reader(uow).read(match)} | extra
     record_event(uow, account_id=match.account_id, connection_id=match.connection_id, event_type=event_type,
                  data=data, now=now)
+
+
+def announce_reset(uow: UnitOfWork, match: Match, *, previous: dict[str, Any], now: datetime) -> None:
+    """`match.reset` (contract §23, opt-in): the match was stopped back to pending, or an undo reopened a finished
+    game or set; `data` is the match read after and `previous`, its read before."""
+    record_event(uow, account_id=match.account_id, connection_id=match.connection_id,
+                 event_type=EventType.MATCH_RESET, data={"match": Reader(uow).read(match), "previous": previous},
+                 now=now)
 
 
 def start_match(

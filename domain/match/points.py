@@ -16,6 +16,7 @@ from domain.errors import Conflict, Invalid
 from domain.match import formats, matches, scoring
 from domain.models import Match, MatchStatus, Side
 from domain.ports import UnitOfWork
+from domain.views import Reader
 
 SIDES = tuple(Side)
 
@@ -75,15 +76,20 @@ def undo_point(uow: UnitOfWork, *, account_id: str, match_id: str, version: int 
                rules: matches.Rules, device: str | None = None) -> Match:
     """Take back the last point added to the match, whoever added it, across game and set boundaries (the
     points since the last whole score are played again from the score before them). `409 nothing_to_undo` when
-    no point was added one by one since the scores were last written whole."""
+    no point was added one by one since the scores were last written whole. An undo that reopens a finished game
+    or set also sends `match.reset` (opt-in) with the read before as `previous`."""
     match = _in_play(uow, account_id=account_id, match_id=match_id, version=version)
     if not can_undo(match):
         raise Conflict("There is no point to undo.", code="nothing_to_undo")
     fmt, log = scoring.format_of(match), list(match.point_log)
+    closed, previous = formats.closed_games(fmt, match.game_scores), Reader(uow).read(match)
     before = formats.undo(fmt, scoring.score_of(match), log, _base(match))
     live = matches.LiveScore(log=log[:-1], current=before.current_json(), base=match.point_base if log[:-1] else None)
-    return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=before.game_scores(),
-                               now=now, rules=rules, action="match.point_undone", live=live, device=device)
+    undone = matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=before.game_scores(),
+                                 now=now, rules=rules, action="match.point_undone", live=live, device=device)
+    if formats.closed_games(fmt, undone.game_scores) < closed:  # a finished game or set is open again
+        matches.announce_reset(uow, undone, previous=previous, now=now)
+    return undone
 
 
 def can_undo(match: Match | None) -> bool:

@@ -6,6 +6,11 @@ check (§18). A game is two numbers joined by "-", ":" or an en dash; games are 
 semicolons or slashes. A set decided by a tiebreak carries the loser's tiebreak points in brackets ("7-6(4)",
 as tennis writes it): the winner's are then max(7, loser + 2), a tiebreak to 7 won by 2. A match tiebreak is
 written in square brackets ("[10-8]"), the set 1-0 with those points.
+
+`read_score` is the one reading of a typed score under a match's format, wherever a score is typed (results
+entry, a correction, the desk's games for a report): what the display rule (`formats.score_text`, the console's
+`score_line`) writes reads back as the same games, and a match tiebreak may also be typed as plain points ("10-7",
+"[7-10]").
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from typing import Any
+
+from domain.match import formats
 
 Game = dict[str, Any]
 
@@ -84,3 +91,18 @@ def format_games(games: Sequence[Game]) -> str:
             text += f"({min(tiebreak['a'], tiebreak['b'])})"
         parts.append(text)
     return " ".join(parts)
+
+
+def read_score(text: str, fmt: formats.Format) -> list[Game]:
+    """The games of `text` read under the match's format (issue 51): a set's bracketed tiebreak is won by the first
+    to the format's `tiebreakTo` (win by 2), and a plain score in a match tiebreak's place ("10-7") is the
+    tiebreak's points (the set 1-0). Raises `ResultTextError` as `parse_games` does."""
+    games = parse_games(text)
+    if isinstance(fmt, formats.SetsFormat):
+        for index, game in enumerate(games):
+            tiebreak = game.get("tiebreak")
+            if tiebreak is not None and not fmt.is_match_tiebreak(index) and game["a"] != game["b"]:
+                loser = min(tiebreak["a"], tiebreak["b"])
+                winner = max(fmt.tiebreak_to, loser + 2)
+                game["tiebreak"] = {"a": winner, "b": loser} if game["a"] > game["b"] else {"a": loser, "b": winner}
+    return formats.as_written(fmt, games)

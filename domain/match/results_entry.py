@@ -23,6 +23,7 @@ from domain.match import formats, scoring
 from domain.match import matches as svc
 from domain.models import POOL, Match, MatchResultType, MatchStatus, Side
 from domain.ports import UnitOfWork
+from domain.views import Reader
 
 
 @dataclass(frozen=True)
@@ -92,13 +93,15 @@ def enter_result(
 
 def stop_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime) -> Match:
     """The way on of a refused correction (`downstream_started`, contract §19): an active match goes back to
-    pending, its games cleared and kept in the `match.stopped` audit entry. A draw's match goes back into the court
-    pool (its place kept) and its draw match waits again; another goes to the front of its court's queue."""
+    pending, its games cleared and kept in the `match.stopped` audit entry (and `match.reset` for its partner). A
+    draw's match goes back into the court pool (its place kept) and its draw match waits again; another goes to
+    the front of its court's queue."""
     match = svc.get_match(uow, account_id=account_id, match_id=match_id)
     if match.status != MatchStatus.ACTIVE:
         raise Conflict(f"Match '{match_id}' is {match.status}; only a match in play is stopped.",
                        code="match_not_active")
     before = dataclasses.replace(match)
+    previous = Reader(uow).read(match)
     match.status = MatchStatus.PENDING
     match.game_scores, match.point_log, match.scorers = [], [], {}
     match.current_game = match.point_base = None
@@ -113,6 +116,7 @@ def stop_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime
         match.queue_order = (first[0].queue_order - 1) if first else 1
     match = uow.matches.put(match)
     draw_hooks.on_stopped(uow, match, now=now)
+    svc.announce_reset(uow, match, previous=previous, now=now)
     audit.record(uow, account_id=account_id, action="match.stopped", target=("match", match.id), before=before,
                  after=match, now=now)
     return match

@@ -99,6 +99,15 @@ def assign(match: Match, scoring: Scoring) -> None:
     match.scoring_source = scoring.source
 
 
+def check_best_of(match: Match) -> None:
+    """A partner's `bestOf` must suit the match's format (contract §18): a sets format (tennis, padel) is played
+    best of 1, 3 or 5 sets; anything else is `400 validation_failed` naming `bestOf`."""
+    fmt = formats.from_json(match.scoring) if match.scoring else SERVER_DEFAULT.format
+    if match.best_of is not None and isinstance(fmt, formats.SetsFormat) and match.best_of not in formats.SETS_BEST_OF:
+        message = f"A {match.scoring_name or 'sets'} match is best of 1, 3 or 5 sets."
+        raise Invalid(message, details={"json": {"bestOf": [message]}})
+
+
 def format_of(match: Match) -> Format:
     """The format a match is scored by: the one it keeps (a match stored before formats: the server's
     default preset), with a partner's `bestOf` over the format's."""
@@ -107,11 +116,13 @@ def format_of(match: Match) -> Format:
 
 
 def name_of(match: Match) -> str | None:
-    """The preset key of the match's format (`scoringName`), or None for a custom one."""
+    """The preset key of the match's format (`scoringName`), or None for a custom one. A partner's `bestOf` that
+    differs from the chosen preset's makes it custom unless it is another preset of the same sport (a table-tennis
+    best of 3 is not "pickleball", though the two are scored alike: issue 51)."""
     if not match.scoring:
         return SERVER_DEFAULT.name if match.best_of in (None, SERVER_DEFAULT.format.best_of) else None
     if match.best_of is not None and match.best_of != formats.from_json(match.scoring).best_of:
-        return formats.name_of(format_of(match))
+        return formats.name_of(format_of(match), sport_of=match.scoring_name)
     return match.scoring_name
 
 

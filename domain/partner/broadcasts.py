@@ -25,14 +25,14 @@ from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Conflict, Forbidden, Invalid, NotFound
 from domain.ids import new_id
-from domain.match import scoring
+from domain.match import reports, scoring
 from domain.match.scoring import Scoring
 from domain.models import POOL, Broadcast, Match, MatchStatus, ScoringSource, Table
 from domain.names import stored_name
 from domain.pagination import paginate
 from domain.plan import settings as plan_settings
 from domain.ports import UnitOfWork
-from domain.public import outputs
+from domain.public import links, outputs
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def court_scoreboards(broadcast: Broadcast, table: Table) -> list[str]:
 Cancelled = Callable[[Match], None] | None
 
 
-def _clear_court(uow: UnitOfWork, table: Table, cancelled: Cancelled = None) -> None:
+def _clear_court(uow: UnitOfWork, table: Table, cancelled: Cancelled = None, *, now: datetime) -> None:
     """Remove a court: 409 `table_busy` while a match is active on it; its pending queue goes with it."""
     matches = uow.matches.find(table_id=table.id)
     if any(match.status == MatchStatus.ACTIVE for match in matches):
@@ -129,6 +129,7 @@ def _clear_court(uow: UnitOfWork, table: Table, cancelled: Cancelled = None) -> 
         if match.status == MatchStatus.PENDING:
             if cancelled is not None:
                 cancelled(match)
+            reports.cancel_reports(uow, match, now=now)
             uow.matches.delete(match.id)
     _close_link(uow, f"scorer:{table.id}")
     uow.tables.delete(table.id)
@@ -155,7 +156,7 @@ def _configure_courts(uow: UnitOfWork, broadcast: Broadcast, courts: Sequence[Co
         raise Invalid("Each court may be named only once.", details={"json": {"tables": {"id": twice}}})
     for table_id, table in current.items():
         if table is not None and table_id not in named:
-            _clear_court(uow, table, cancelled)
+            _clear_court(uow, table, cancelled, now=now)
     table_ids = []
     for court in courts:
         table = current.get(court.id or "") or Table(
@@ -314,8 +315,8 @@ def delete_broadcast(
     audit.record(uow, account_id=account_id, action="broadcast.deleted", target=("broadcast", broadcast.id),
                  before=_audited(uow, broadcast), now=now)
     for table in _tables(uow, broadcast):
-        _clear_court(uow, table, cancelled)
-    _close_link(uow, f"event:{broadcast.id}")
+        _clear_court(uow, table, cancelled, now=now)
+    links.close_broadcast_links(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     outputs.delete_outputs(uow, broadcast_id=broadcast.id)
     for report in uow.player_reports.find(broadcast_id=broadcast.id):  # players' reports and mail (§21) go with it
         uow.player_reports.delete(report.id)

@@ -2,8 +2,9 @@
 
 Every draw match that is not complete and will be a real match becomes an item, waiting ones included: a slot
 still open counts every entry that can still fill it (a match's winner or loser slot: every entry that can reach
-that match; a group's rank: every entry of the group). Byes (a slot that can certainly never be filled, `_Dead`)
-are no matches: what they feed waits on what fed them. A person is keyed by the person rule's name key (`domain.names`).
+that match; a group's rank: every entry of the group). Byes (a slot that can certainly never be filled,
+`domain.draws.reach.Dead`) are no matches: what they feed waits on what fed them. A person is keyed by the person
+rule's name key (`domain.names`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, Outcome
-from domain.draws.model import Slot as DrawSlot
+from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
+from domain.draws.reach import PLAYED, Dead, reach
 from domain.names import name_key
 from domain.plan.model import Item
-
-PLAYED = (DrawMatchStatus.COMPLETE, DrawMatchStatus.BYE)
 
 
 @dataclass(frozen=True)
@@ -25,63 +24,12 @@ class DrawItems:
     names: dict[str, str]  # person key -> a name to show
 
 
-class _Dead:
-    """Which slots can certainly never be filled (contract §20: a match that cannot be played is not planned): a
-    closed slot; the loser of a match that is certainly a bye (it has no loser: "Place 3" fed by the loser of a
-    bye); the winner of a match both of whose slots are certainly empty."""
-
-    def __init__(self, draw: Draw) -> None:
-        self.draw = draw
-        self.kept: dict[str, bool] = {}
-        self.empty: dict[str, list[bool]] = {}  # draw match -> which of its slots are certainly empty
-
-    def slot(self, slot: DrawSlot) -> bool:
-        if slot.closed:
-            return True
-        source = slot.source
-        if slot.entry_id is not None or source is None or source.draw_match_id is None:
-            return False
-        before = self.draw.matches.get(source.draw_match_id)
-        if before is None or before.status in (DrawMatchStatus.COMPLETE, DrawMatchStatus.ACTIVE):
-            return False
-        empty = self.empty.get(before.id)
-        if empty is None:
-            empty = self.empty[before.id] = [self.slot(s) for s in before.slots]
-        if source.outcome == Outcome.LOSER:
-            return any(empty) or before.status == DrawMatchStatus.BYE
-        return all(empty)
-
-    def no_match(self, dm: DrawMatch) -> bool:
-        """Will never be a real match: a bye, or a slot that can certainly never be filled."""
-        if dm.id not in self.kept:
-            self.kept[dm.id] = dm.status == DrawMatchStatus.BYE or any(self.slot(s) for s in dm.slots)
-        return self.kept[dm.id]
-
-
 def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, ...] | None = None,
                label: Callable[[Draw, DrawMatch], str] | None = None) -> DrawItems:
     """Items for every draw match of the draw still to be played (see the module's docstring)."""
     withdrawn = {entry.id for entry in draw.entries if entry.withdrawn}
-    dead = _Dead(draw)
-    reach: dict[str, frozenset[str]] = {}  # draw match -> entries that can still play it
-
-    def entries_of(dm: DrawMatch) -> frozenset[str]:
-        if dm.id in reach:
-            return reach[dm.id]
-        reach[dm.id] = frozenset()  # a cycle cannot come from a draw; never loop on one
-        found: set[str] = set()
-        for slot in dm.slots:
-            if slot.entry_id is not None:
-                found.add(slot.entry_id)
-            elif slot.source is None or dead.slot(slot):
-                continue
-            elif slot.source.draw_match_id is not None and slot.source.draw_match_id in draw.matches:
-                found |= entries_of(draw.matches[slot.source.draw_match_id])
-            elif slot.source.group is not None:
-                group = next((g for g in draw.groups if g.name == slot.source.group), None)
-                found |= set(group.entry_ids) if group is not None else set()
-        reach[dm.id] = frozenset(found - withdrawn)
-        return reach[dm.id]
+    dead = Dead(draw)
+    entries_of = reach(draw, dead)
 
     group_matches: dict[str, list[DrawMatch]] = {}
     for dm in draw.matches.values():

@@ -64,13 +64,16 @@ def follow_plan(broadcast: Broadcast | None, table_id: str, candidates: Sequence
     return called + ordered + unplanned + [m for _, m in sorted(late, key=lambda pair: pair[0])]
 
 
-def court_delay(broadcast: Broadcast | None, table_id: str, *, free_at: datetime,
+def court_delay(broadcast: Broadcast | None, table_id: str, *, free_at: datetime | None,
                 upcoming: Sequence[Match]) -> int | None:
-    """How many minutes late the court runs: the court's real free time after its next planned match's planned
-    start (None without a plan for it, 0 when on time or less than 5 minutes late)."""
+    """How many minutes late the court runs: the expected end of its match in play after its next planned match's
+    planned start (None without a plan for it, 0 when on time or less than 5 minutes late). An empty court
+    (`free_at` None: nothing in play) runs late by nothing: its next match may start now (issue 51)."""
     starts = [found[1] for m in upcoming if (found := planned(broadcast, m)) is not None and found[0] == table_id]
     if not starts:
         return None
+    if free_at is None:
+        return 0
     late = free_at - min(starts)
     return int(late.total_seconds() // 60) if late >= SHOWN_LATE else 0
 

@@ -48,4 +48,10 @@ def order_sheet(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: dat
                           "courts": [labels.get(c, c) for c in group],
                           "rows": [{"time": t, "cells": [by_day[when].get((t, c), "") for c in group]}
                                    for t in times if any((t, c) in by_day[when] for c in group)]})
-    return {"event": broadcast.name, "printedOn": iso(now), "pages": pages}
+    unplaced = []  # the matches still to plan without a place: listed after the grid, never left out (issue 46)
+    for item in built.problem.items:
+        if item.key not in plan.slots:
+            shown = built.shown.get(item.key) or Shown(names=[], event=None, round=None)
+            detail = " · ".join(str(x) for x in (shown["event"], shown["round"]) if x)
+            unplaced.append(" v ".join(shown["names"]) + (f" · {detail}" if detail else ""))
+    return {"event": broadcast.name, "printedOn": iso(now), "pages": pages, "unplaced": unplaced}

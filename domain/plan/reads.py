@@ -46,11 +46,22 @@ class ConflictRead(TypedDict):
     message: str
 
 
+class NotPlacedRead(Shown):
+    """A match to plan that has no place in the plan: what it is and how long it takes, so it can be named and
+    placed by hand (issue 46: 26 lines "Not placed: ..." named no match)."""
+
+    minutes: int
+    matchID: NotRequired[str]
+    drawMatchID: NotRequired[str]
+
+
 class PlanGridRead(TypedDict):
-    """`GET /operator/broadcasts/{id}/plan`: per day, per court, its slots in time order; every conflict."""
+    """`GET /operator/broadcasts/{id}/plan`: per day, per court, its slots in time order; every conflict; every
+    match still to plan that has no place."""
 
     days: list[PlanGridDayRead]
     conflicts: list[ConflictRead]
+    unplaced: list[NotPlacedRead]
 
 
 class MoveRead(TypedDict):
@@ -60,10 +71,17 @@ class MoveRead(TypedDict):
     conflicts: list[ConflictRead]
 
 
-class UnplacedRead(TypedDict):
+class UnplacedRead(NotPlacedRead):
+    """A match a plan run could not place, and why."""
+
     reason: str
-    matchID: NotRequired[str]
-    drawMatchID: NotRequired[str]
+
+
+class NeededRead(TypedDict):
+    """When the days cannot hold every match: the last day's end that would hold them at these lengths."""
+
+    date: str
+    end: str
 
 
 class PlannedDayRead(TypedDict):
@@ -77,3 +95,4 @@ class PlanResultRead(TypedDict):
     placed: int
     unplaced: list[UnplacedRead]
     days: list[PlannedDayRead]
+    needed: NotRequired[NeededRead]  # only when some match is unplaced and a longer last day would hold them

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from domain.clock import iso, parse_iso
 from domain.draws import store as draw_store
 from domain.draws.cache import DecodedDraws
+from domain.draws.labels import slot_label
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
 from domain.draws.service import list_draws
 from domain.errors import Conflict, Invalid, NotFound
@@ -33,6 +34,8 @@ from domain.plan.model import Day, Item, Kind, Limits, Plan, Problem, Slot, from
 from domain.plan.reads import (
     ConflictRead,
     MoveRead,
+    NeededRead,
+    NotPlacedRead,
     PlanCourtRead,
     PlanGridDayRead,
     PlanGridRead,
@@ -41,7 +44,7 @@ from domain.plan.reads import (
     Shown,
     UnplacedRead,
 )
-from domain.plan.settings import day_bounds, note_published, typical_minutes
+from domain.plan.settings import day_bounds, match_minutes, note_published
 from domain.ports import UnitOfWork
 
 SHOWN_KINDS = {Kind.DOUBLE_BOOKED, Kind.BEFORE_FEEDER, Kind.PERSON_TWICE, Kind.REST, Kind.DAILY_LIMIT,
@@ -66,16 +69,12 @@ class Built:
 
 
 def _fmt_minutes(settings: dict[str, Any], scoring: Scoring, draw_id: str | None) -> int:
-    given = settings.get("match_minutes", {})
-    if draw_id is not None and draw_id in given:
-        return int(given[draw_id])
-    if "default" in given:
-        return int(given["default"])
-    return typical_minutes(scoring.format, scoring.name)
+    return match_minutes(settings, scoring.format, scoring.name, draw_id)
 
 
 def _sides(draw: Draw, dm: DrawMatch) -> list[str]:
-    return [draw.entry(s.entry_id).name if s.entry_id else UNDECIDED for s in dm.slots]
+    """Each slot's entry, or where it comes from ("Winner of R16-1", "1st of group A")."""
+    return [slot_label(draw, s) for s in dm.slots]
 
 
 Made = tuple[DrawItems, dict[str, Shown]]
@@ -318,17 +317,46 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         broadcast.updated_on = iso(now)
         uow.broadcasts.put(broadcast)
         _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
-    unplaced: list[UnplacedRead] = []
-    for key, reason in made.unplaced.items():
-        row: UnplacedRead = {"reason": reason}
-        if (match_id := built.match_ids.get(key)):
-            row["matchID"] = match_id
-        if (draw_match_id := built.draw_match_ids.get(key)):
-            row["drawMatchID"] = draw_match_id
-        unplaced.append(row)
-    return {"placed": made.placed, "unplaced": unplaced,
-            "days": [{"date": d.date, "end": iso(from_minute(by_day[d.date])) if d.date in by_day else None}
-                     for d in problem.days]}
+    unplaced: list[UnplacedRead] = [{**_not_placed(built, key, minutes[key]), "reason": reason}
+                                    for key, reason in made.unplaced.items()]
+    answer: PlanResultRead = {
+        "placed": made.placed, "unplaced": unplaced,
+        "days": [{"date": d.date, "end": iso(from_minute(by_day[d.date])) if d.date in by_day else None}
+                 for d in problem.days]}
+    if unplaced and (needed := _needed(problem)) is not None:
+        answer["needed"] = needed
+    return answer
+
+
+#: How much longer a last day may be made to find the end that would hold every match (a day and a half).
+LONGEST_STRETCH = 36 * 60
+
+
+def _needed(problem: Problem) -> NeededRead | None:
+    """The last day's end that would hold every match at these lengths (issue 46: "nothing says how long the day
+    would need"): the plan made again with the last day stretched; None when even that leaves a match out (a
+    cause other than the day's length: a feeder cycle, a limit, a player's time)."""
+    if not problem.days:
+        return None
+    last = problem.days[-1]
+    stretched = Day(date=last.date, start=last.start, end=last.end + LONGEST_STRETCH, courts=last.courts)
+    made = scheduler.plan(Problem(**{**problem.__dict__, "days": (*problem.days[:-1], stretched)}))
+    if made.unplaced:
+        return None
+    end = max((slot.end for slot in made.slots.values() if slot.start >= last.start), default=last.end)
+    return {"date": last.date, "end": iso(from_minute(end))}
+
+
+def _not_placed(built: Built, key: str, minutes: int) -> NotPlacedRead:
+    """What a match without a place is (names, event, round), its length and IDs."""
+    shown = built.shown.get(key) or Shown(names=[], event=None, round=None)
+    row: NotPlacedRead = {"names": list(shown["names"]), "event": shown["event"], "round": shown["round"],
+                          "minutes": minutes}
+    if (match_id := built.match_ids.get(key)):
+        row["matchID"] = match_id
+    if (draw_match_id := built.draw_match_ids.get(key)):
+        row["drawMatchID"] = draw_match_id
+    return row
 
 
 
@@ -351,7 +379,10 @@ def plan_grid(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datet
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     built = build(uow, broadcast, now=now, server=server, zone=zone)
     plan = stored_plan(built, broadcast)
-    return {"days": grid_days(uow, built, broadcast, plan), "conflicts": conflicts_of(built, plan)}
+    minutes = {item.key: item.minutes for item in built.problem.items}
+    return {"days": grid_days(uow, built, broadcast, plan), "conflicts": conflicts_of(built, plan),
+            "unplaced": [_not_placed(built, item.key, minutes[item.key]) for item in built.problem.items
+                         if item.key not in plan.slots]}
 
 
 def grid_days(uow: UnitOfWork, built: Built, broadcast: Broadcast, plan: Plan) -> list[PlanGridDayRead]:

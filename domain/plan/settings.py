@@ -25,6 +25,17 @@ def typical_minutes(fmt: Format, name: str | None) -> int:
     return (12 if isinstance(fmt, GamesFormat) else 30) * fmt.best_of
 
 
+def match_minutes(plan: dict[str, Any] | None, fmt: Format, name: str | None, draw_id: str | None) -> int:
+    """A match's minutes in the broadcast's plan settings (§20 `matchMinutes`: its draw's, else the default), else
+    its format's typical minutes: the one typical match of the plan and of the estimates (§9)."""
+    given = (plan or {}).get("match_minutes", {})
+    if draw_id is not None and draw_id in given:
+        return int(given[draw_id])
+    if "default" in given:
+        return int(given["default"])
+    return typical_minutes(fmt, name)
+
+
 @dataclass(frozen=True)
 class Planning:
     """`POST …/plan`: store the plan or only say what it would be; keep matches placed by hand or not."""

@@ -213,9 +213,12 @@ def card_of(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str
     )
 
 
-def match_card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None) -> MatchCardFeed:
-    """One match as the page shows it, serialised (the personal page's cards are the event page's)."""
-    return card_json(card_of(uow, match, table, estimate=estimate))
+def match_card(uow: UnitOfWork, match: Match, table: Table | None, *, estimate: str | None,
+               plan: Planned | None = None) -> MatchCardFeed:
+    """One match as the page shows it, serialised (the personal page's cards are the event page's), with its
+    published planned time and court while it is pending."""
+    return card_json(card_of(uow, match, table, estimate=estimate,
+                             plan=plan if match.status == MatchStatus.PENDING else None))
 
 
 @dataclass(frozen=True)
@@ -275,7 +278,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
     """The page's state (contract §15 feed without `version`, which the caller adds) and each person's matches."""
     courts: list[CourtNow] = []
     cards: list[MatchCard] = []
-    free_at: dict[str, tuple[datetime, list[Match]]] = {}  # court -> when it is free, its queue (§20 delays)
+    free_at: dict[str, tuple[datetime | None, list[Match]]] = {}  # court -> when it is free, its queue (§20 delays)
     published = order(uow, broadcast) if order is not None else None  # the order of play (§20), once published
     plans = published.by_match if published is not None else {}
 
@@ -292,7 +295,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
         queued = [card_for(m, table, estimate=iso(starts[m.id]) if m.id in starts else None) for m in queue]
         courts.append(CourtNow(label=table.label, match=now_card, called=tuple(c for c in queued if c.called_on),
                                up_next=tuple(queued[:UP_NEXT])))
-        free_at[table.id] = (times.expected_end or estimator.now, queue)
+        free_at[table.id] = (times.expected_end, queue)  # None: nothing in play
         finished = uow.matches.find(table_id=table.id, status=MatchStatus.COMPLETED)
         done = [card_for(m, table, estimate=None) for m in finished]
         cards += ([now_card] if now_card else []) + queued + done

@@ -82,3 +82,12 @@ def link_by_key(uow: UnitOfWork, *, key: str, kind: str, prefix: str) -> Link | 
     """The live link of this kind a public URL names, or None."""
     link = same_key(uow.links.find(key_hash=hash_secret(key)), key) if plausible(key, prefix) else None
     return link if link is not None and link.kind == kind else None
+
+
+def close_broadcast_links(uow: UnitOfWork, *, account_id: str, broadcast_id: str) -> None:
+    """A deleted broadcast's event page link and its people's personal links go with it (§8a: closed at once, as a
+    rotation closes them): the links table's write refuses every kept snapshot of their pages at once, and no link
+    is left that names nothing. Their targets are the broadcast's ID, or `{broadcastID}/...`."""
+    for link in uow.links.find(account_id=account_id):
+        if link.target_id == broadcast_id or link.target_id.startswith(broadcast_id + "/"):
+            uow.links.delete(link.id)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from domain.clock import iso
+from domain.draws import store as draw_store
 from domain.event_day.people import person_id
 from domain.events import record_event
 from domain.ids import new_id
@@ -23,6 +24,7 @@ from domain.models import Broadcast, EventType, MailMessage, Match
 from domain.names import full_name, name_key, side_name
 from domain.partner import queues
 from domain.partner.broadcasts import get_broadcast
+from domain.plan import live
 from domain.ports import UnitOfWork
 from domain.public import personal
 from domain.views import Reader
@@ -40,21 +42,58 @@ class MailSetup:
     root: str
 
 
-def _addresses(uow: UnitOfWork, match: Match) -> dict[str, str]:
-    """Each side's player's email, by the name the match shows: the list entry the side names (externalID), else
-    the entry of the match's list with that display name."""
+def _list_player(uow: UnitOfWork, account_id: str, reference: str | None, external_id: str | None
+                 ) -> dict[str, Any] | None:
+    """The player of one of the account's lists (named by its externalID or id) with that externalID."""
+    if not reference or not external_id:
+        return None
+    for player_list in uow.player_lists.find(account_id=account_id):
+        if reference in (player_list.external_id, player_list.id):
+            found = next((p for p in player_list.players if p.get("externalID") == external_id), None)
+            if found is not None:
+                return found
+    return None
+
+
+def _draw_emails(uow: UnitOfWork, broadcast: Broadcast | None) -> dict[str, str]:
+    """Emails of the list players the broadcast's draws' entries name, by the key of the name the draw shows
+    (a draw's match names its players by hand, with no player list of its own)."""
+    if broadcast is None:
+        return {}
+    found: dict[str, str] = {}
+    for record in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id):
+        for entry in draw_store.entries(uow, record):
+            for player in entry.players:
+                listed = _list_player(uow, broadcast.account_id, player.player_list_external_id,
+                                      player.external_id)
+                if listed is not None and listed.get("email"):
+                    found.setdefault(name_key(player.name), str(listed["email"]))
+    return found
+
+
+def _addresses(uow: UnitOfWork, match: Match, broadcast: Broadcast | None) -> dict[str, str]:
+    """Each side's player's email, by the name the match shows, found from the person whatever made the match:
+    the list entry the side names (externalID), else the entry of the match's list with that display name, else
+    the list player a draw's entry of the broadcast names under that name (issue 51)."""
     player_list = queues.player_list_of(uow, match)
     players = player_list.players if player_list else []
     names = queues.side_names(match, player_list)
+    drawn: dict[str, str] | None = None
     found: dict[str, str] = {}
     for side, ref in match.participants.items():
         if not ref:
             continue
         name = names.get(side) or ref.get("manualName") or ""
+        if not name:
+            continue
         entry = next((p for p in players if ref.get("externalID") and p.get("externalID") == ref.get("externalID")),
-                     None) or next((p for p in players if name and name_key(full_name(p)) == name_key(name)), None)
-        if entry is not None and entry.get("email") and name:
+                     None) or next((p for p in players if name_key(full_name(p)) == name_key(name)), None)
+        if entry is not None and entry.get("email"):
             found[name] = str(entry["email"])
+            continue
+        drawn = _draw_emails(uow, broadcast) if drawn is None else drawn
+        if name_key(name) in drawn:
+            found[name] = drawn[name_key(name)]
     return found
 
 
@@ -76,28 +115,6 @@ def _page_url(uow: UnitOfWork, broadcast: Broadcast, name: str, *, setup: MailSe
     return str(personal.personal_view(link, root=setup.root)["url"])
 
 
-def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datetime) -> int:
-    """Queue "Called to Court 3 – Ann Lee v Bo Kim" with their personal link for each player with an email;
-    how many."""
-    table = uow.tables.get(match.table_id) if match.table_id else None
-    broadcast = uow.broadcasts.get(table.broadcast_id) if table else None
-    if table is None or broadcast is None:
-        return 0
-    names = _side_names(uow, match)
-    title = f"Called to {table.label} – {names['a']} v {names['b']}"
-    queued = 0
-    for name, address in _addresses(uow, match).items():
-        url = _page_url(uow, broadcast, name, setup=setup, now=now)
-        body = (f"{name},\n\nyou are called to {table.label} now: {names.get('a')} v {names.get('b')}"
-                f" ({broadcast.name}).\n\nYour page: {url}\n")
-        _queue(uow, broadcast, to=address, subject=title, body=body, now=now)
-        queued += 1
-    return queued
-
-
-MOVED_MINUTES = 15  # a published planned time moving by more than this mails the players (§21)
-
-
 def _broadcast_of(uow: UnitOfWork, match: Match) -> Broadcast | None:
     """The match's broadcast: its court's, or (in the court pool) its draw's."""
     table = uow.tables.get(match.table_id) if match.table_id else None
@@ -105,6 +122,31 @@ def _broadcast_of(uow: UnitOfWork, match: Match) -> Broadcast | None:
         return uow.broadcasts.get(table.broadcast_id)
     draw = uow.draws.get(match.draw_id) if match.draw_id else None
     return uow.broadcasts.get(draw.broadcast_id) if draw is not None else None
+
+
+def queue_call_up(uow: UnitOfWork, match: Match, *, setup: MailSetup, now: datetime) -> int:
+    """Queue "Called to Court 3 – Ann Lee v Bo Kim" with their personal link for each player with an email;
+    how many."""
+    broadcast = _broadcast_of(uow, match)
+    if broadcast is None:
+        return 0
+    table = uow.tables.get(match.table_id) if match.table_id else None
+    planned = live.planned(broadcast, match) if table is None else None
+    table = uow.tables.get(planned[0]) if planned is not None else table  # a pool match: its planned court
+    court = table.label if table is not None else "your court"
+    names = _side_names(uow, match)
+    title = f"Called to {court} – {names['a']} v {names['b']}"
+    queued = 0
+    for name, address in _addresses(uow, match, broadcast).items():
+        url = _page_url(uow, broadcast, name, setup=setup, now=now)
+        body = (f"{name},\n\nyou are called to {court} now: {names.get('a')} v {names.get('b')}"
+                f" ({broadcast.name}).\n\nYour page: {url}\n")
+        _queue(uow, broadcast, to=address, subject=title, body=body, now=now)
+        queued += 1
+    return queued
+
+
+MOVED_MINUTES = 15  # a published planned time moving by more than this mails the players (§21)
 
 
 def queue_time_moved(uow: UnitOfWork, *, match_id: str, old: datetime, new: datetime, now: datetime,
@@ -126,7 +168,7 @@ def queue_time_moved(uow: UnitOfWork, *, match_id: str, old: datetime, new: date
     title = f"Time changed – {names['a']} v {names['b']} now {when}"
     where = f" on {court}" if court else ""
     queued = 0
-    for name, address in _addresses(uow, match).items():
+    for name, address in _addresses(uow, match, broadcast).items():
         url = _page_url(uow, broadcast, name, setup=setup, now=now)
         body = (f"{name},\n\nthe time of your match {names['a']} v {names['b']} ({broadcast.name}) changed: "
                 f"not before {when}{where}, instead of {was.strftime('%H:%M')}.\n\nYour page: {url}\n")

@@ -54,7 +54,7 @@ def _line(read: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def court_schedules(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, default_minutes: float
+def court_schedules(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: datetime, default_minutes: float | None
                     ) -> dict[str, Any]:
     """Every court of the broadcast with its match in play and its queue in order (NotFound for another account's
     broadcast)."""

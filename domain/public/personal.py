@@ -21,16 +21,17 @@ from domain.event_day.estimates import Estimator
 from domain.event_day.people import CheckIn, PersonRowFeed, broadcast_people, check_in
 from domain.event_day.people import person_id as person_id_of
 from domain.ids import new_id
-from domain.match import scoring
+from domain.match import formats, operations, scoring
 from domain.match.formats import copy_item
 from domain.match.matches import Rules
+from domain.match.reports import CANCELLED, CONFIRMED, DISPUTED, OPEN, WAITING, audited, report_view
 from domain.match.results_entry import ResultEntry, enter_result
 from domain.models import Broadcast, Link, Match, MatchStatus, PlayerReport, Table
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links, paper
-from domain.public.event_page import match_card
+from domain.public.event_page import OrderRead, match_card
 from domain.public.feeds import CalledShown, PersonalCard, PersonalFeed, ReportShown
 
 KIND = "personal"
@@ -124,6 +125,7 @@ class Carded:
     match: Match
     card: PersonalCard
     sides: tuple[frozenset[str], frozenset[str]]
+    planned_on: str | None = None  # its published planned time (§20), while pending; else its own not-before
 
 
 @dataclass(frozen=True)
@@ -136,22 +138,28 @@ class BroadcastView:
     matches: list[Carded]
 
 
-def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator, now: datetime
-                   ) -> BroadcastView:
-    """The broadcast's people and cards, read in `uow`."""
+def broadcast_view(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimator, now: datetime,
+                   order: OrderRead | None = None) -> BroadcastView:
+    """The broadcast's people and cards, read in `uow`; `order` reads the published order of play (§20), whose
+    planned court and time the cards of pending matches carry."""
     rows = broadcast_people(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id, now=now)
-    return BroadcastView({row["personID"]: row for row in rows}, _carded(uow, broadcast, estimator))
+    return BroadcastView({row["personID"]: row for row in rows}, _carded(uow, broadcast, estimator, order))
 
 
-def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator) -> list[Carded]:
+def _carded(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator,
+            order: OrderRead | None = None) -> list[Carded]:
     """Every match of the broadcast with its card and each side's personIDs."""
     carded = []
+    published = order(uow, broadcast) if order is not None else None
+    plans = published.by_match if published is not None else {}
     for match, table, estimate in _matches(uow, broadcast, estimator):
-        card: PersonalCard = {**match_card(uow, match, table, estimate=estimate), "matchID": match.id,
-                              "bestOf": scoring.format_of(match).best_of}
+        card: PersonalCard = {**match_card(uow, match, table, estimate=estimate, plan=plans.get(match.id)),
+                              "matchID": match.id, "bestOf": scoring.format_of(match).best_of}
         sides = [frozenset(person_id_of(broadcast.id, name) for name in side["names"] if name)
                  for side in card["sides"]] + [frozenset(), frozenset()]
-        carded.append(Carded(match, card, (sides[0], sides[1])))
+        plan = plans.get(match.id) if match.status == MatchStatus.PENDING else None
+        carded.append(Carded(match, card, (sides[0], sides[1]),
+                             plan.planned_on if plan is not None else match.not_before))
     return carded
 
 
@@ -163,18 +171,18 @@ def person_matches(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, est
     for item in view.matches if view is not None else _carded(uow, broadcast, estimator):
         side = "a" if person_id in item.sides[0] else "b" if person_id in item.sides[1] else None
         if side is not None:
-            mine: PersonalCard = {**item.card, "side": side, "plannedOn": item.match.not_before}
+            mine: PersonalCard = {**item.card, "side": side, "plannedOn": item.planned_on}
             found.append((item.match, mine))
     return found
 
 
 def personal_state(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, estimator: Estimator, now: datetime,
-                   view: BroadcastView | None = None) -> PersonalFeed:
+                   view: BroadcastView | None = None, order: OrderRead | None = None) -> PersonalFeed:
     """The personal page's state (§21, without `version`, which the caller adds): the person, the match they are
     called to, the one in play, the next ones and their results; the event's switches. `view`: the broadcast's,
     when the caller keeps one (else read here)."""
     if view is None:
-        view = broadcast_view(uow, broadcast, estimator=estimator, now=now)
+        view = broadcast_view(uow, broadcast, estimator=estimator, now=now, order=order)
     row = person_row(uow, broadcast, person_id, now=now, view=view)
     cards = [card for _, card in person_matches(uow, broadcast, person_id, estimator=estimator, view=view)]
     pending = sorted((c for c in cards if c["status"] == MatchStatus.PENDING),
@@ -208,8 +216,6 @@ def self_check_in(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, now:
 
 # ------------------------------------------------------------------------------------------------ reports
 # A report is a record of its own (`PlayerReport`, table `player_reports`): writing one never rewrites the broadcast.
-WAITING, CONFIRMED, DISPUTED = "waiting", "confirmed", "disputed"
-REPORT_STATUSES = (WAITING, CONFIRMED, DISPUTED)
 
 
 @dataclass(frozen=True)
@@ -218,12 +224,6 @@ class Report:
 
     game_scores: list[dict[str, Any]]
     op_id: str | None = None
-
-
-def report_view(report: PlayerReport) -> dict[str, Any]:
-    """A report as §21 shows it to the desk."""
-    return {"reportID": report.id, "matchID": report.match_id, "gameScores": report.games,
-            "reportedBy": report.reported_by, "status": report.status, "reportedOn": report.reported_on}
 
 
 def report_shown(report: PlayerReport, *, person_id: str) -> ReportShown:
@@ -257,46 +257,63 @@ def _own_match(uow: UnitOfWork, broadcast: Broadcast, person_id: str, match_id: 
 def _open_report(uow: UnitOfWork, broadcast: Broadcast, match_id: str) -> PlayerReport | None:
     """The match's report still to settle (waiting or disputed), the newest."""
     kept = [r for r in uow.player_reports.find(match_id=match_id) if r.broadcast_id == broadcast.id]
-    return next((r for r in reversed(kept) if r.status != CONFIRMED), None)
+    return next((r for r in reversed(kept) if r.status in OPEN), None)
 
 
 def _record(uow: UnitOfWork, broadcast: Broadcast, report: PlayerReport, *, games: list[dict[str, Any]],
             settled_by: str, now: datetime, rules: Rules) -> None:
     """Record the report's games (or the desk's) as §19's result, and mark it confirmed; audited with both
     persons (`report.confirmed`), beside §19's `match.result_entered`."""
-    before = _audited(report)
+    before = audited(report)
     reason = f"Reported by {report.reported_by}, confirmed by {settled_by}."
     enter_result(uow, account_id=broadcast.account_id, match_id=report.match_id,
                  entry=ResultEntry(game_scores=games, reason=reason), now=now, rules=rules)
     report.status, report.settled_by, report.games = CONFIRMED, settled_by, games
     uow.player_reports.put(report)
     audit.record(uow, account_id=broadcast.account_id, action="report.confirmed", target=("match", report.match_id),
-                 before=before, after=_audited(report), now=now)
-
-
-def _audited(report: PlayerReport) -> dict[str, Any]:
-    return report_view(report) | {"settledBy": report.settled_by}
+                 before=before, after=audited(report), now=now)
 
 
 def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    kept = [copy_item(g) for g in games]
+    """A reported result as the match keeps it: a match tiebreak given as its points (the phone's set rows take
+    "10 | 7") is the set 1-0 with those points, as a desk's "10-7" is (`formats.as_written`, issue 51)."""
+    kept = formats.as_written(scoring.format_of(match), [copy_item(g) for g in games])
     scoring.check(match, kept, final=True)
     return kept
 
 
+def check_reportable(uow: UnitOfWork, match: Match) -> None:
+    """§21's one rule for what a player may report: their match in play, a pending one first in its court's
+    queue, or one they were called to. A completed match is `409 match_locked`; any other (in the draws' court
+    pool, queued behind another, not called) is `409 match_not_active`: it has not been played yet. (A cancelled
+    match no longer exists: the caller's lookup answers 404 for it.)"""
+    if match.status == MatchStatus.COMPLETED:
+        raise Conflict("This match already has its result.", code="match_locked")
+    if match.status == MatchStatus.ACTIVE or match.called_on:
+        return
+    first = uow.matches.queue(match.table_id, stop=1) if match.table_id else []
+    if not (first and first[0].id == match.id):
+        raise Conflict("This match is not being played yet: report it once it is on court or you are called to "
+                       "it.", code="match_not_active")
+
+
 def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, match_id: str, report: Report,
                   estimator: Estimator, now: datetime, rules: Rules) -> None:
-    """A player reports the games of their match in play (or a pending one on a court): `409 self_report_off`,
-    `match_locked` (completed), `match_not_active` (not on a court yet); 404 for someone else's match. The same
-    games as the opponent's waiting report confirm it (the result is recorded); different ones dispute both."""
+    """A player reports the games of their own match as `check_reportable` allows: `409 self_report_off`,
+    `match_locked`, `match_not_active`; 404 for someone else's match. The same games as the opponent's waiting
+    report confirm it (the result is recorded); different ones dispute both."""
     if not broadcast.self_report:
         raise Conflict("Reporting results is off for this event; hand your score in at the desk.",
                        code="self_report_off")
+    scope = f"report:{broadcast.id}/{person_id}/{match_id}"
+    if report.op_id is not None and operations.recall(uow, account_id=broadcast.account_id, scope=scope,
+                                                      op_id=report.op_id, now=now) is not None:
+        return  # a retry of a report made: nothing changes, the page's state answers
     match, card = _own_match(uow, broadcast, person_id, match_id, estimator)
-    if match.status == MatchStatus.COMPLETED:
-        raise Conflict("This match already has its result.", code="match_locked")
-    if match.status == MatchStatus.PENDING and match.table_id is None:
-        raise Conflict("This match has no court yet: report it once it is played.", code="match_not_active")
+    check_reportable(uow, match)
+    if report.op_id is not None:
+        operations.remember(uow, account_id=broadcast.account_id, scope=scope, op_id=report.op_id, now=now,
+                            answer={})
     games = _check_games(match, report.game_scores)
     found = _open_report(uow, broadcast, match_id)
     side = card["side"]
@@ -304,11 +321,11 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
         if found.games == games:
             _record(uow, broadcast, found, games=games, settled_by=person_id, now=now, rules=rules)
             return
-        before = _audited(found)
+        before = audited(found)
         found.status = DISPUTED
         uow.player_reports.put(found)
         audit.record(uow, account_id=broadcast.account_id, action="report.disputed",
-                     target=("match", match_id), before=before, after=_audited(found), now=now)
+                     target=("match", match_id), before=before, after=audited(found), now=now)
         status = DISPUTED
     elif found is not None and found.status == WAITING:  # theirs (or their partner's) again: the newer stands
         uow.player_reports.delete(found.id)
@@ -319,7 +336,7 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
         id=new_id("rpt"), account_id=broadcast.account_id, broadcast_id=broadcast.id, match_id=match_id,
         games=games, reported_by=person_id, side=side, status=status, reported_on=iso(now)))
     audit.record(uow, account_id=broadcast.account_id, action="report.submitted", target=("match", match_id),
-                 after=_audited(made), now=now)
+                 after=audited(made), now=now)
 
 
 def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> PlayerReport:
@@ -329,28 +346,39 @@ def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> Player
     return found
 
 
+def _refuse_cancelled(report: PlayerReport) -> None:
+    """`409 match_cancelled`: the report's match was cancelled, there is no result to record or dispute."""
+    if report.status == CANCELLED:
+        raise Conflict("This report's match was cancelled; there is no result to record.", code="match_cancelled")
+
+
 def settle_report(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, report_id: str, confirm: bool,
                   estimator: Estimator, now: datetime, rules: Rules) -> None:
     """The opponent confirms a waiting report (the result is recorded, §19) or disputes it. 404 for a report on
-    someone else's match; `409 report_own` for the reporter's own; `409 report_settled` once confirmed."""
+    someone else's match; `409 report_own` for the reporter's own; `409 report_settled` once confirmed;
+    `409 match_locked` once the match is completed otherwise (nothing is written to its history);
+    `409 match_cancelled` once it is cancelled."""
     if not broadcast.self_report:
         raise Conflict("Reporting results is off for this event.", code="self_report_off")
     report = _report_for(uow, broadcast, report_id)
-    _, card = _own_match(uow, broadcast, person_id, report.match_id, estimator)
+    _refuse_cancelled(report)
+    match, card = _own_match(uow, broadcast, person_id, report.match_id, estimator)
     if report.reported_by == person_id or report.side == card["side"]:
         raise Conflict("Your opponent confirms your report, not you.", code="report_own")
     if report.status == CONFIRMED:
         raise Conflict("This report is already confirmed.", code="report_settled")
+    if match.status == MatchStatus.COMPLETED:
+        raise Conflict("This match already has its result; the desk corrects it.", code="match_locked")
     if confirm:
         _record(uow, broadcast, report, games=report.games, settled_by=person_id, now=now, rules=rules)
         return
     if report.status == DISPUTED:
         return
-    before = _audited(report)
+    before = audited(report)
     report.status, report.settled_by = DISPUTED, person_id
     uow.player_reports.put(report)
     audit.record(uow, account_id=broadcast.account_id, action="report.disputed", target=("match", report.match_id),
-                 before=before, after=_audited(report), now=now)
+                 before=before, after=audited(report), now=now)
 
 
 def desk_reports(uow: UnitOfWork, *, account_id: str, broadcast_id: str, status: str | None
@@ -370,16 +398,20 @@ class Acceptance:
 
 def accept_report(uow: UnitOfWork, *, account_id: str, report_id: str, acceptance: Acceptance, now: datetime,
                   rules: Rules) -> dict[str, Any]:
-    """The desk records a report (or its own games for it) as §19's result; the report, confirmed."""
+    """The desk records a report (or its own games for it) as §19's result; the report, confirmed. `409
+    report_settled` once confirmed, `match_cancelled` when its match was cancelled, `match_locked` when it was
+    completed otherwise."""
     found = uow.player_reports.get(report_id)
     broadcast = uow.broadcasts.get(found.broadcast_id) if found is not None else None
     if found is None or found.account_id != account_id or broadcast is None:
         raise NotFound(f"No report '{report_id}'.")
     if found.status == CONFIRMED:
         raise Conflict("This report is already confirmed.", code="report_settled")
+    _refuse_cancelled(found)
     match = uow.matches.get(found.match_id)
-    games = found.games if acceptance.game_scores is None or match is None else _check_games(
-        match, acceptance.game_scores)
+    if match is None:  # gone without its reports being cancelled (reports made before issue 47)
+        raise Conflict("This report's match was cancelled; there is no result to record.", code="match_cancelled")
+    games = found.games if acceptance.game_scores is None else _check_games(match, acceptance.game_scores)
     _record(uow, broadcast, found, games=games, settled_by="desk", now=now, rules=rules)
     return report_view(found)
 

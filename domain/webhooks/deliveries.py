@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from domain.errors import Invalid, NotFound
-from domain.models import Delivery
+from domain.models import Delivery, DeliveryStatus
 from domain.pagination import paginate
 from domain.ports import UnitOfWork
-from domain.webhooks.types import EVENT_ID
+from domain.webhooks.types import EVENT_ID, DeliveryFilter
+
+
+def is_failing(delivery: Delivery) -> bool:
+    """A delivery that did not get through: failed, or pending again after a failed attempt (what "Retry all
+    failing" and `POST /webhooks/retry-failing` make due now)."""
+    return delivery.status == DeliveryStatus.FAILED or (
+        delivery.status == DeliveryStatus.PENDING and bool(delivery.last_error))
 
 
 def list_deliveries(
     uow: UnitOfWork, *, account_id: str, connection_id: str | None = None, status: str | None = None,
     event_type: str | None = None, limit: int | None = None, cursor: str | None = None,
 ) -> tuple[list[Delivery], str | None]:
-    """Deliveries newest first (of one connection, or of the whole account), filtered, one page."""
+    """Deliveries newest first (of one connection, or of the whole account), filtered (`status` is a state or
+    `failing`), one page."""
     if connection_id is not None:
         found = uow.deliveries.find(connection_id=connection_id)
     else:
@@ -21,7 +29,7 @@ def list_deliveries(
     chosen = [
         delivery for delivery in reversed(found)
         if delivery.account_id == account_id
-        and (status is None or delivery.status == status)
+        and (status is None or delivery.status == status or (status == DeliveryFilter.FAILING and is_failing(delivery)))
         and (event_type is None or delivery.event_type == event_type)
     ]
     return paginate(chosen, seq=lambda delivery: delivery.seq, limit=limit, cursor=cursor, newest_first=True)

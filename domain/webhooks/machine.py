@@ -36,21 +36,25 @@ def claim_due(
 ) -> tuple[list[Attempt], datetime | None]:
     """Claim up to `limit` due pending deliveries, at most one per connection and none of `busy_connections`.
 
-    Each connection offers its oldest due delivery; connections with the lowest `rank` go first (the
+    Each connection offers its oldest due delivery that is in turn (no earlier event of its match is still
+    open: a match's events go in `sequence` order); connections with the lowest `rank` go first (the
     dispatcher ranks by when it last served them, so no receiver starves the others). Returns the claims and
     when the earliest not-yet-due pending delivery falls due (None if none); due ones left unclaimed (limit,
     busy connection) are for the next pass. A pending delivery whose connection has no URL stays pending.
     """
     due_by = iso(now)
-    busy_connections = set(busy_connections) | _attempting(uow)
+    delivering = uow.deliveries.find(status=DeliveryStatus.DELIVERING)
+    busy_connections = set(busy_connections) | {delivery.connection_id for delivery in delivering}
     pending = sorted(uow.deliveries.find(status=DeliveryStatus.PENDING), key=lambda d: (d.next_attempt_on or "", d.seq))
+    first = _first_open(pending + delivering)
     heads: dict[str, Delivery] = {}
     next_due: datetime | None = None
     for delivery in pending:
         due = delivery.next_attempt_on or due_by
         if due > due_by:
             next_due = parse_iso(due) if next_due is None else next_due
-        elif delivery.connection_id not in busy_connections and delivery.connection_id not in heads:
+        elif (delivery.connection_id not in busy_connections and delivery.connection_id not in heads
+              and _in_turn(delivery, first)):
             heads[delivery.connection_id] = delivery
     claims: list[Attempt] = []
     for connection_id in sorted(heads, key=rank):  # stable: ties keep due-time order
@@ -61,6 +65,25 @@ def claim_due(
             continue
         claims.append(_claim(uow, heads[connection_id], config, owner=owner))
     return claims, next_due
+
+
+def _first_open(deliveries: Sequence[Delivery]) -> dict[tuple[str, str], str]:
+    """Per connection and match, the event ID of its earliest open (pending or delivering) event."""
+    first: dict[tuple[str, str], Delivery] = {}
+    for delivery in deliveries:
+        if delivery.match_id is None:
+            continue
+        key = (delivery.connection_id, delivery.match_id)
+        known = first.get(key)
+        if known is None or (delivery.sequence, delivery.seq) < (known.sequence, known.seq):
+            first[key] = delivery
+    return {key: delivery.id for key, delivery in first.items()}
+
+
+def _in_turn(delivery: Delivery, first: dict[tuple[str, str], str]) -> bool:
+    """Contract §23: a match's events reach a connection in `sequence` order, so a later one waits while an
+    earlier one of the same match is open (retrying); events of other matches and test events never wait."""
+    return delivery.match_id is None or first.get((delivery.connection_id, delivery.match_id)) == delivery.id
 
 
 def _attempting(uow: UnitOfWork) -> set[str]:

@@ -2,13 +2,15 @@
 without a live match, and the OpenAPI document and `docs/webhooks.md` show the same ones as examples.
 
 Each sample's `data` is shaped as the real event's: `{"match": <a complete match read>}` (every field a read can
-carry, in the state the event leaves the match in), plus `previous` for `match.result_updated`; a test sends it
+carry, in the state the event leaves the match in), plus `previous` for `match.result_updated` (the result
+before) and `match.reset` (the match read before); a test sends it
 with `"test": true` in `data`.
 """
 
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from domain.match import formats
@@ -57,7 +59,7 @@ def sample_match(event_type: EventType | str) -> dict[str, Any]:
     match = copy.deepcopy(_PENDING)
     if str(event_type) == CALLED:  # §21's event: a pending match whose players were called to the court
         match["calledOn"] = "2026-11-28T10:40:00.000Z"
-    if str(event_type) in (CALLED, EventType.MATCH_CANCELLED, EventType.INTEGRATION_TEST):
+    if str(event_type) in (CALLED, EventType.MATCH_CANCELLED, EventType.MATCH_RESET, EventType.INTEGRATION_TEST):
         return match
     match.update({"status": "active", "isActive": True, "queuePosition": None, "startedOn": "2026-11-28T10:32:04.118Z"})
     if event_type == EventType.MATCH_STARTED:
@@ -86,12 +88,94 @@ def sample_data(event_type: EventType | str, *, test: bool = False) -> dict[str,
         previous = [dict(game) for game in FINAL_GAMES]
         match.update({"gameScores": [*previous[:3], {"a": 11, "b": 9}]})
         data["previous"] = {"gameScores": previous, "score": {"a": 3, "b": 1}}
+    if event_type == EventType.MATCH_RESET:  # the operator stopped the match at one game all: back to pending
+        match["scoreVersion"] = 27
+        data["previous"] = sample_match(EventType.MATCH_SCORE_UPDATED)
     if test:
         data["test"] = True
     return data
 
 
+#: The example's place among its match's events (`data.sequence`; a test event has 0).
+SAMPLE_SEQUENCE = {CALLED: 1, EventType.MATCH_STARTED: 2, EventType.MATCH_SCORE_UPDATED: 27,
+                   EventType.MATCH_COMPLETED: 42, EventType.MATCH_RESULT_UPDATED: 43, EventType.MATCH_CANCELLED: 2,
+                   "match.reset": 28}
+
+
 def sample_payload(event_type: EventType | str) -> dict[str, Any]:
-    """A whole delivery body of `event_type`, as the receiver gets it (the docs' and the document's example)."""
+    """A whole delivery body of `event_type`, as the receiver gets it (the docs' and the document's example):
+    `data` with the `sequence` and `occurredOn` every delivery adds (`domain.events.record_event`)."""
+    data = sample_data(event_type) | {"sequence": SAMPLE_SEQUENCE.get(str(event_type), 0),
+                                      "occurredOn": SAMPLE_CREATED_ON}
     return {"id": SAMPLE_EVENT_ID, "type": str(event_type), "createdOn": SAMPLE_CREATED_ON,
-            "connectionID": SAMPLE_CONNECTION_ID, "data": sample_data(event_type)}
+            "connectionID": SAMPLE_CONNECTION_ID, "data": data}
+
+
+# ------------------------------------------------------------------------------------------------ in a format
+#: The rallies a sample is played with: a fixed series (a seeded generator, side A winning 52 % of them), so
+#: every format gets a close, real-looking match (tennis: 7-6 after a tiebreak, 3-6, 7-5); a correction's earlier
+#: result is another series.
+_RALLIES, _CORRECTED, _A_WINS = 24, 15, 0.52
+
+
+def _played(fmt: formats.Format, series: int, *, until_half: bool = False) -> formats.Score:
+    """The score after playing the rallies of `series`: to the end of the match, or half way (a live score)."""
+    rally = random.Random(series)  # noqa: S311 - a fixed example, not a secret
+    score, rallies = formats.Score(), []
+    while formats.winner(fmt, score.items) is None:
+        side = "a" if rally.random() < _A_WINS else "b"
+        rallies.append(side)
+        score = formats.play(fmt, score, side)
+    if until_half:
+        return formats.replay(fmt, formats.Score(), rallies[:len(rallies) // 2])
+    return score
+
+
+def _scored(match: dict[str, Any], fmt: formats.Format, score: formats.Score) -> None:
+    """Put `score` into a sample match read: items, games or sets won, the winner, a live sets game's points."""
+    match["gameScores"] = score.game_scores()
+    match["score"] = formats.won(fmt, score.items)
+    match.pop("currentGame", None)
+    if match["status"] == "completed":
+        match["winnerSide"] = formats.winner(fmt, score.items)
+    elif match["status"] == "active" and isinstance(fmt, formats.SetsFormat):
+        match["currentGame"] = formats.point_labels(fmt, score)
+
+
+def _in_format(match: dict[str, Any], fmt: formats.Format, name: str | None) -> dict[str, Any]:
+    """A sample match read (table tennis) as the same moment of a match scored by `fmt`."""
+    match.update({"scoring": formats.to_json(fmt), "scoringName": name, "bestOf": fmt.best_of,
+                  "matchDetails": formats.describe(fmt)})
+    if match["status"] == "completed":
+        _scored(match, fmt, _played(fmt, _RALLIES))
+    elif match["status"] == "active" and match["gameScores"]:
+        _scored(match, fmt, _played(fmt, _RALLIES, until_half=True))
+    else:
+        _scored(match, fmt, formats.Score())
+    return match
+
+
+def sample_data_in(event_type: EventType | str, fmt: formats.Format, name: str | None) -> dict[str, Any]:
+    """`sample_data(event_type, test=True)` in the scoring format `fmt` (preset key `name`): what
+    `POST /webhooks/test {"type"}` sends, in the format of the caller's latest broadcast (contract §23), so a
+    tennis partner's handler sees sets, tiebreaks and `currentGame`."""
+    data = sample_data(event_type, test=True)
+    _in_format(data["match"], fmt, name)
+    if event_type == EventType.MATCH_RESULT_UPDATED:
+        earlier = _played(fmt, _CORRECTED)
+        data["previous"] = {"gameScores": earlier.game_scores(), "score": formats.won(fmt, earlier.items)}
+    if event_type == EventType.MATCH_RESET:
+        _in_format(data["previous"], fmt, name)
+    return data
+
+
+def sample_of_match(event_type: EventType | str, read: dict[str, Any]) -> dict[str, Any]:
+    """The sample of `event_type` built from a real match's read (`POST /webhooks/test {"type", "matchID"}`): the
+    read as it is, `previous` shaped as the event's (the result or the read as they are now), `"test": true`."""
+    data: dict[str, Any] = {"match": read}
+    if event_type == EventType.MATCH_RESULT_UPDATED:
+        data["previous"] = {"gameScores": read["gameScores"], "score": read["score"]}
+    if event_type == EventType.MATCH_RESET:
+        data["previous"] = copy.deepcopy(read)
+    data["test"] = True
+    return data

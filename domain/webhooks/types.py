@@ -7,9 +7,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Protocol
 
-from domain.models import EventType
+from domain.models import DeliveryStatus, EventType
 
 EVENT_ID_PATTERN = "^[a-f0-9]{40}$"
 EVENT_ID = re.compile(EVENT_ID_PATTERN)
@@ -77,3 +78,14 @@ class Outcome:
         if self.delivered:
             return None
         return self.error or f"HTTP {self.status}"
+
+
+class DeliveryFilter(StrEnum):
+    """What `GET /webhooks?status=` takes: a delivery state (`DeliveryStatus`), or `failing` (failed, or pending
+    after a failed attempt: `domain.webhooks.deliveries.is_failing`)."""
+
+    PENDING = DeliveryStatus.PENDING.value
+    DELIVERING = DeliveryStatus.DELIVERING.value
+    DELIVERED = DeliveryStatus.DELIVERED.value
+    FAILED = DeliveryStatus.FAILED.value
+    FAILING = "failing"

@@ -191,3 +191,59 @@ def test_play_off_rounds_carry_the_best_place_they_decide_and_other_rounds_none(
     assert read(operator, draw["id"])["rounds"] == draw["rounds"]
     consolation = create(operator, broadcast_id, "consolation", 8)
     assert all("firstPlace" not in r for r in consolation["rounds"])
+
+
+def test_a_first_round_loser_comes_back_as_a_lucky_loser_and_the_undone_walkover_leaves_the_results(
+        operator: Api) -> None:
+    """Issue 51, §22: "no person twice" counts only entries still in play, so a first-round loser of the same draw
+    takes a withdrawn entry's place; the walkover undone leaves the results, their CSV and print (no stale row)."""
+    broadcast_id, courts = make_courts(operator, 1)
+    draw = create(operator, broadcast_id, "single_elimination", 8)
+    first, second = draw["rounds"][0]["drawMatches"][:2]
+    names = {e["id"]: e["name"] for e in draw["entries"]}
+    assert operator.post(f"/operator/tables/{courts[0]}/start-next").json["data"]["id"] == first["matchID"]
+    complete(operator, first["matchID"], winner="a")
+    loser = names[first["slots"][1]["entryID"]]
+    leaving = second["slots"][1]["entryID"]
+    assert operator.post(f"/operator/draws/{draw['id']}/entries/{leaving}/withdraw").status_code == 200
+    results = operator.get(f"/operator/results?broadcastID={broadcast_id}").json["data"]
+    assert len(results) == 2  # the played match and the walkover
+    in_play = names[second["slots"][0]["entryID"]]
+    twice = operator.post(f"/operator/draws/{draw['id']}/entries/{leaving}/replace",
+                          json={"players": [{"manualName": in_play}]})
+    assert twice.status_code == 400 and twice.json["error"]["code"] == "validation_failed"
+    lucky = operator.post(f"/operator/draws/{draw['id']}/entries/{leaving}/replace",
+                          json={"players": [{"manualName": loser}]})
+    assert lucky.status_code == 200, lucky.json
+    again = lucky.json["data"]["rounds"][0]["drawMatches"][1]
+    assert again["status"] == "ready" and names.get(again["slots"][1]["entryID"]) is None
+    assert lucky.json["data"]["entries"][-1]["name"] == loser
+    results = operator.get(f"/operator/results?broadcastID={broadcast_id}").json["data"]
+    assert [r["games"] for r in results] == ["11-4"]  # the played match alone
+    csv = operator.get(f"/operator/results?broadcastID={broadcast_id}&format=csv")
+    assert csv.status_code == 200 and len(csv.get_data(as_text=True).strip().splitlines()) == 2  # header + 1
+    printed = operator.get(f"/operator/broadcasts/{broadcast_id}/print/results").get_data(as_text=True)
+    assert "w/o" not in printed
+
+
+def test_a_replacement_of_an_entry_that_retired_from_a_started_match_is_refused_and_changes_nothing(
+        operator: Api) -> None:
+    """Issue 51, §22: in a 4-entry knockout whose first semifinal started and whose seed 1 then withdrew (the
+    match retired), the match a replacement would change has started: `409 downstream_started`, nothing changed
+    (no phantom entry that plays nowhere)."""
+    broadcast_id, courts = make_courts(operator, 2)
+    draw = create(operator, broadcast_id, "single_elimination", 4)
+    first = draw["rounds"][0]["drawMatches"][0]
+    seed_one = next(e["id"] for e in draw["entries"] if e["seed"] == 1)
+    assert seed_one in [s["entryID"] for s in first["slots"]]
+    assert operator.post(f"/operator/tables/{courts[0]}/start-next").json["data"]["id"] == first["matchID"]
+    assert operator.post(f"/operator/draws/{draw['id']}/entries/{seed_one}/withdraw").status_code == 200
+    retired = read(operator, draw["id"])["rounds"][0]["drawMatches"][0]
+    assert retired["resultType"] == "retired"
+    before = read(operator, draw["id"])
+    refused = operator.post(f"/operator/draws/{draw['id']}/entries/{seed_one}/replace",
+                            json={"players": [{"manualName": "Lea Moss"}]})
+    assert refused.status_code == 409, refused.json
+    assert refused.json["error"]["code"] == "downstream_started"
+    assert refused.json["error"]["details"] == {"drawMatchIDs": [first["id"]]}
+    assert read(operator, draw["id"]) == before

@@ -532,3 +532,33 @@ def test_a_list_player_is_drawn_by_the_name_shown_for_them_and_is_one_person_by_
     assert refused.status_code == 400 and refused.json["error"]["code"] == "validation_failed"
     assert refused.json["error"]["details"]["json"] == {"entries.3.players.0": ["The same person as "
                                                                                  "entries.0.players.0."]}
+
+
+def test_start_next_keeps_a_round_of_the_pool_waiting_until_the_round_before_it_is_complete(operator: Api) -> None:
+    """Issue 51 (§20 "Keeping to it", as the plan orders it): start-next does not start a draw's round r match from
+    the pool before every match of round r - 1 of its stage is complete, even when round 1 waits for a player."""
+    broadcast_id, courts = make_courts(operator, 1)
+    draw = create(operator, broadcast_id, "round_robin", 6)
+    first, *others = draw["rounds"][0]["drawMatches"]
+    by_id = {e["id"]: e["name"] for e in draw["entries"]}
+    absent = {by_id[s["entryID"]] for s in first["slots"]}
+    assert operator.patch(f"/operator/broadcasts/{broadcast_id}",
+                          json={"eventDay": {"requireCheckIn": True}}).status_code == 200
+    for person in operator.get(f"/operator/broadcasts/{broadcast_id}/people").json["data"]:
+        if person["name"] not in absent:
+            checked = operator.post(f"/operator/broadcasts/{broadcast_id}/people/{person['personID']}/check-in",
+                                    json={"present": True})
+            assert checked.status_code == 200, checked.json
+    for dm in others:
+        started = operator.post(f"/operator/tables/{courts[0]}/start-next")
+        assert started.status_code == 200 and started.json["data"]["id"] == dm["matchID"]
+        complete(operator, dm["matchID"])
+    held = operator.post(f"/operator/tables/{courts[0]}/start-next")  # round 2 has a match of four present players
+    assert held.status_code == 409, held.json
+    assert held.json["error"]["code"] == "nothing_startable"
+    assert [s["matchID"] for s in held.json["error"]["details"]["skipped"]] == [first["matchID"]]
+    forced = operator.post(f"/operator/matches/{first['matchID']}/move", json={"tableID": courts[0]})
+    assert forced.status_code == 200, forced.json
+    assert operator.post(f"/operator/matches/{first['matchID']}/start", json={"force": True}).status_code == 200
+    complete(operator, first["matchID"])
+    assert operator.post(f"/operator/tables/{courts[0]}/start-next").status_code == 200  # round 2 may start now

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from api.app import create_app
@@ -19,6 +20,9 @@ from storage.engine import Store
 from tests.api.test_matches import Courts, courts, courts_factory  # noqa: F401 - fixtures
 from tests.api.test_scoring_routes import call
 from tests.conftest import OPERATOR_KEY, Api
+
+# the server's COURTSIDE_DEFAULT_MATCH_MINUTES, when set, overrides each format's typical match (contract §9)
+pytestmark = pytest.mark.parametrize("settings", [{"default_match_minutes": 20}], indirect=True)
 
 WIN = {"gameScores": [{"a": 11, "b": 3}] * 3}
 

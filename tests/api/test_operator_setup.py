@@ -273,8 +273,10 @@ def test_a_malformed_row_or_more_than_1000_rows_is_400_for_the_whole_sheet(opera
     missing = _import(operator, listed["id"], [SHEET[0], {"firstName": "NoLast"}])
     assert missing.status_code == 400
     assert error_code(missing) == "validation_failed"
-    unknown = _import(operator, listed["id"], [{"firstName": "A", "lastName": "B", "rating": 3}])
+    unknown = _import(operator, listed["id"], [{"firstName": "A", "lastName": "B", "handedness": "left"}])
     assert unknown.status_code == 400
+    rated = _import(operator, listed["id"], [{"firstName": "A", "lastName": "B", "rating": 3}], dry_run=True)
+    assert rated.status_code == 200, rated.json  # a sheet's rating column (issue 51, point 8)
     too_many = [{"firstName": f"P{i}", "lastName": "X"} for i in range(1001)]
     assert _import(operator, listed["id"], too_many).status_code == 400
     assert _import(operator, listed["id"], []).status_code == 400

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from domain.clock import FixedClock, iso
@@ -12,6 +13,9 @@ from tests.api.resources_support import make_broadcast, sync_list
 from tests.api.test_outputs import PLAYERS, _live_match, client, outputs, path_of, state  # noqa: F401
 from tests.conftest import Api
 from tests.responses import json_of
+
+# the server's COURTSIDE_DEFAULT_MATCH_MINUTES, when set, overrides each format's typical match (contract §9)
+pytestmark = pytest.mark.parametrize("settings", [{"default_match_minutes": 20}], indirect=True)
 
 DEFAULT_MINUTES = 20  # COURTSIDE_DEFAULT_MATCH_MINUTES
 

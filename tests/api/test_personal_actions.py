@@ -227,3 +227,128 @@ def test_a_report_is_its_own_record_never_a_rewrite_of_the_broadcast_and_goes_wi
     assert deleted.status_code == 200, deleted.json
     with unit_of_work(store) as uow:
         assert uow.player_reports.find(broadcast_id=day.id) == []
+
+
+def test_a_match_tiebreak_reported_as_its_points_is_read_as_the_set_it_decides(day: Day) -> None:
+    """Issue 51, one way to write every score: the phone's set rows take a match tiebreak as "10 | 7", as the desk
+    may type "10-7"; it is kept as the set 1-0 with those points, and shown "[10-7]"."""
+    event_day(day, selfReport=True)
+    match = day.match("Ann Lee", "Bo Kim", table=1, scoring="tennis_match_tiebreak")
+    assert day.operator.post(f"/operator/matches/{match['id']}/start", json={"force": True}).status_code == 200
+    ann, bo = day.link("Ann Lee")["url"], day.link("Bo Kim")["url"]
+    made = report(day, ann, match["id"], [{"a": 6, "b": 4}, {"a": 3, "b": 6}, {"a": 10, "b": 7}])
+    assert made.status_code == 200, made.json
+    (mine,) = made.json["data"]["reports"]
+    decided = [{"a": 6, "b": 4}, {"a": 3, "b": 6}, {"a": 1, "b": 0, "tiebreak": {"a": 10, "b": 7}}]
+    assert mine["gameScores"] == decided
+    assert day.client.post(day.path(bo) + f"/reports/{mine['reportID']}/confirm").status_code == 200
+    assert match_read(day, match["id"])["gameScores"] == decided
+
+
+def test_a_player_reports_only_a_match_in_play_first_on_its_court_or_called(day: Day) -> None:
+    """§21: a report is for the person's match in play, a pending one first in its court's queue, or one they were
+    called to. A match in the draws' court pool or queued behind another was never played: `409
+    match_not_active`, nothing written; a completed one `409 match_locked`; a cancelled one is gone (404)."""
+    event_day(day, selfReport=True, selfReportConfirmMinutes=5)
+    first = day.match("Ann Lee", "Bo Kim")
+    second = day.match("Ann Lee", "Cy Diaz", startTime="2027-03-01T10:00:00Z")
+    called = day.match("Ann Lee", "Di Evans")
+    assert day.operator.post(f"/operator/matches/{called['id']}/call").status_code == 200
+    cancelled = day.match("Ann Lee", "Gil Ho")
+    assert day.operator.post(f"/operator/matches/{cancelled['id']}/cancel").status_code == 200
+    playing = day.match("Ann Lee", "Ed Fox", table=1)
+    assert day.operator.post(f"/operator/matches/{playing['id']}/start", json={"force": True}).status_code == 200
+    drawn = day.operator.post("/operator/draws", json={
+        "broadcastID": day.id, "name": "Open", "format": "single_elimination", "bestOf": 5, "randomSeed": 7,
+        "entries": [{"players": [{"manualName": "Ann Lee"}]}, {"players": [{"manualName": "Fay Gu"}]}]})
+    assert drawn.status_code == 201, drawn.json
+    (pooled,) = day.operator.get(f"/operator/broadcasts/{day.id}/pool").json["data"]
+    done = day.match("Ann Lee", "Hal Ito", table=1)
+    typed = day.operator.post(f"/operator/matches/{done['id']}/result", json={"gameScores": WIN})
+    assert typed.status_code == 200, typed.json
+    ann = day.link("Ann Lee")["url"]
+    before = day.operator.get("/operator/audit").json["data"][0]["seq"]
+
+    for refused, code in ((pooled, "match_not_active"), (second, "match_not_active"), (done, "match_locked")):
+        answer = report(day, ann, refused["id"], WIN)
+        assert (answer.status_code, answer.json["error"]["code"]) == (409, code), refused
+    assert report(day, ann, cancelled["id"], WIN).status_code == 404
+    assert day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"] == []
+    assert day.operator.get("/operator/audit").json["data"][0]["seq"] == before
+
+    for allowed in (first, called, playing):
+        answer = report(day, ann, allowed["id"], WIN)
+        assert answer.status_code == 200, answer.json
+    reported = {r["matchID"] for r in day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"]}
+    assert reported == {first["id"], called["id"], playing["id"]}
+
+
+def audit_count(day: Day) -> int:
+    return int(day.operator.get("/operator/audit").json["data"][0]["seq"])
+
+
+def test_a_repeated_report_with_the_same_op_id_makes_one_report_and_one_entry(day: Day) -> None:
+    match, ann, bo = reporting(day)
+    path = day.path(ann) + f"/matches/{match['id']}/report"
+    first = day.client.post(path, json={"gameScores": WIN, "opID": "ann-report-1"})
+    assert first.status_code == 200, first.json
+    seq = audit_count(day)
+    again = day.client.post(path, json={"gameScores": WIN, "opID": "ann-report-1"})
+    assert again.status_code == 200, again.json
+    assert [r["reportID"] for r in again.json["data"]["reports"]] == \
+        [r["reportID"] for r in first.json["data"]["reports"]]
+    assert len(day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"]) == 1
+    assert audit_count(day) == seq
+    # the opponent's same games confirm (the match completes); their retry answers 200, not match_locked
+    theirs = day.path(bo) + f"/matches/{match['id']}/report"
+    assert day.client.post(theirs, json={"gameScores": WIN, "opID": "bo-1"}).status_code == 200
+    seq = audit_count(day)
+    retried = day.client.post(theirs, json={"gameScores": WIN, "opID": "bo-1"})
+    assert retried.status_code == 200, retried.json
+    assert audit_count(day) == seq and match_read(day, match["id"])["status"] == "completed"
+
+
+def test_a_waiting_report_on_a_cancelled_match_is_no_longer_waiting_and_accepting_it_is_409(
+        day: Day, app: Flask, clock: FixedClock) -> None:
+    event_day(day, selfReport=True, selfReportConfirmMinutes=5)
+    match = day.match("Ann Lee", "Bo Kim")  # first on Court 1: reportable while pending
+    ann, bo = day.link("Ann Lee")["url"], day.link("Bo Kim")["url"]
+    rid = report(day, ann, match["id"], WIN).json["data"]["reports"][0]["reportID"]
+    assert day.operator.post(f"/operator/matches/{match['id']}/cancel").status_code == 200
+    listed = day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"]
+    assert [(r["reportID"], r["status"]) for r in listed] == [(rid, "cancelled")]
+    waiting = day.operator.get(f"/operator/broadcasts/{day.id}/reports", query_string={"status": "waiting"})
+    assert waiting.json["data"] == []
+    history = day.operator.get("/operator/audit", query_string={"targetID": match["id"]}).json["data"]
+    assert [e["action"] for e in history][:2] == ["match.cancelled", "report.cancelled"]
+    assert (history[1]["before"], history[1]["after"]) == ({"status": "waiting"}, {"status": "cancelled"})
+    accepted = day.operator.post(f"/operator/reports/{rid}/accept", json={})
+    assert accepted.status_code == 409 and accepted.json["error"]["code"] == "match_cancelled"
+    confirmed = day.client.post(day.path(bo) + f"/reports/{rid}/confirm")
+    assert confirmed.status_code == 409 and confirmed.json["error"]["code"] == "match_cancelled"
+    clock.advance(3600)
+    assert app.services.dispatcher.confirm_due_reports() == 0  # type: ignore[attr-defined]
+
+
+def test_a_waiting_report_on_a_removed_court_is_cancelled_with_its_match(day: Day) -> None:
+    event_day(day, selfReport=True)
+    match = day.match("Ann Lee", "Bo Kim", table=1)
+    rid = report(day, day.link("Ann Lee")["url"], match["id"], WIN).json["data"]["reports"][0]["reportID"]
+    kept = [{"id": day.tables[0], "label": "Court 1"}]
+    assert day.operator.patch(f"/operator/broadcasts/{day.id}", json={"tables": kept}).status_code == 200
+    listed = day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"]
+    assert [(r["reportID"], r["status"]) for r in listed] == [(rid, "cancelled")]
+
+
+def test_disputing_a_stale_report_on_a_completed_match_is_locked_and_writes_nothing(day: Day) -> None:
+    match, ann, bo = reporting(day)
+    rid = report(day, ann, match["id"], WIN).json["data"]["reports"][0]["reportID"]
+    typed = day.operator.post(f"/operator/matches/{match['id']}/result", json={"gameScores": OTHER})
+    assert typed.status_code == 200, typed.json
+    history = day.operator.get("/operator/audit", query_string={"targetID": match["id"]}).json["data"]
+    for action in ("dispute", "confirm"):
+        refused = day.client.post(day.path(bo) + f"/reports/{rid}/{action}")
+        assert refused.status_code == 409 and refused.json["error"]["code"] == "match_locked"
+    assert day.operator.get("/operator/audit", query_string={"targetID": match["id"]}).json["data"] == history
+    assert day.operator.get(f"/operator/broadcasts/{day.id}/reports").json["data"][0]["status"] == "waiting"
+    assert match_read(day, match["id"])["gameScores"] == OTHER

@@ -281,3 +281,35 @@ def test_a_message_claimed_by_a_process_that_was_killed_is_sent_after_restart(
     assert dispatcher.send_due_mail() == 0
     dispatcher.recover()  # what `start` does after a restart
     assert dispatcher.send_due_mail() == 1 and len(inbox[0].messages) == 1
+
+
+def test_a_draw_made_from_a_player_list_mails_its_players_on_a_call_up(
+        operator: Api, app: Flask, inbox: tuple[Inbox, int]) -> None:
+    """Issue 51: a draw's matches have no player list of their own (`playerListID: null`); a person's email is
+    found from the person (the list player the draw's entry names), whatever made the match."""
+    broadcast = operator.post("/operator/broadcasts", json={
+        "name": "Club Day", "tables": [{"label": "Court 1"}]}).json["data"]
+    house = operator.post("/operator/player-lists", json={"name": "Members"}).json["data"]
+    for pid, first, last in (("p1", "Ann", "Lee"), ("p2", "Bo", "Kim"), ("p3", "Cy", "Day"), ("p4", "Di", "Ray")):
+        added = operator.post(f"/operator/player-lists/{house['id']}/players", json={
+            "externalID": pid, "firstName": first, "lastName": last, "email": f"{first.lower()}@example.org"})
+        assert added.status_code == 201, added.json
+    draw = operator.post("/operator/draws", json={
+        "broadcastID": broadcast["id"], "name": "Open", "format": "single_elimination", "randomSeed": 7,
+        "entries": [{"players": [{"playerListExternalID": house["id"], "externalID": p}], "seed": i + 1}
+                    for i, p in enumerate(("p1", "p2", "p3", "p4"))]})
+    assert draw.status_code == 201, draw.json
+    first = operator.get(f"/operator/broadcasts/{broadcast['id']}/pool").json["data"][0]
+    assert "playerListExternalID" not in first  # the draw's match names no list of its own
+    court = broadcast["tables"][0]["id"]
+    assert operator.post(f"/operator/matches/{first['id']}/move", json={"tableID": court}).status_code == 200
+    assert operator.post(f"/operator/matches/{first['id']}/call").status_code == 200
+    queued = operator.get("/operator/mail").json["data"]
+    a, b = first["playerA"], first["playerB"]
+    assert sorted(m["to"] for m in queued) == sorted(f"{n.split()[0].lower()}@example.org" for n in (a, b))
+    assert {m["subject"] for m in queued} == {f"Called to Court 1 – {a} v {b}"}
+    assert app.services.dispatcher.send_due_mail() == 2  # type: ignore[attr-defined]
+    assert sorted(m["To"] for m in inbox[0].messages) == sorted(m["to"] for m in queued)
+    second = operator.get(f"/operator/broadcasts/{broadcast['id']}/pool").json["data"][0]
+    assert operator.post(f"/operator/matches/{second['id']}/call").status_code == 200  # still in the pool: mailed
+    assert len(operator.get("/operator/mail").json["data"]) == 4

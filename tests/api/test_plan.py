@@ -75,7 +75,7 @@ def test_planning_places_every_match_still_to_play_under_the_rules(operator: Api
     assert set(placed) == {dm["id"] for dm in draw_matches(knockout) + draw_matches(groups)}
     assert [c["label"] for c in view["days"][0]["courts"]] == ["Court 1", "Court 2", "Court 3"]
     final = next(dm for dm in draw_matches(knockout) if dm["next"]["winner"] is None)
-    assert placed[final["id"]]["names"] == ["To be decided", "To be decided"]
+    assert placed[final["id"]]["names"] == ["Winner of SF-1", "Winner of SF-2"]  # issue 46: where they come from
     assert placed[final["id"]]["round"] == "Final" and placed[final["id"]]["event"] == "Singles"
     assert all(s["plannedOn"] >= "2026-11-21T11:00:00.000Z" and s["minutes"] == 30 for s in placed.values())
     first_round = [dm for dm in draw_matches(knockout) if dm["status"] == "ready"]
@@ -187,8 +187,9 @@ def test_queued_matches_stay_on_their_court_and_not_before_and_daily_limits_hold
            notBefore=[{"personID": ann, "time": "2026-11-21T13:00"}])  # 12:00 UTC
     answer = plan(operator, broadcast_id)
     assert answer["placed"] == 2
-    assert answer["unplaced"] == [{"matchID": made[2], "reason": "Ann Lee's daily limit is reached on every day "
-                                                                   "with room"}]
+    assert answer["unplaced"] == [{"matchID": made[2], "names": ["Ann Lee", "Di Fox"], "event": None, "round": None,
+                                   "minutes": 30, "reason": "Ann Lee's daily limit is reached on every day with room"}]
+    assert "needed" not in answer  # a longer day would not hold it: the limit, not the day, leaves it out
     placed = slots(grid(operator, broadcast_id))
     assert {placed[m]["tableID"] for m in made[:2]} == {courts[1]}
     assert [placed[m]["plannedOn"] for m in made[:2]] == ["2026-11-21T12:00:00.000Z", "2026-11-21T12:30:00.000Z"]

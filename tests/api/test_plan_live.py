@@ -65,11 +65,12 @@ def test_start_next_follows_the_plan_and_a_late_match_moves_court(operator: Api,
     assert not_yet.status_code == 409 and not_yet.json["error"]["code"] == "queue_empty"  # court 1's is not late
     clock.advance(10 * 60)  # 11:15: court 1 has not started its match; 15 minutes is not "more than 15"
     board = {c["id"]: c for c in operator.get("/operator/tables").json["data"]}
-    assert board[courts[0]]["lateMinutes"] == 15 and board[courts[0]]["late"] == "Court 1: 15 min late"
+    # an empty court runs late by nothing (issue 51): its match may start there now
+    assert board[courts[0]]["lateMinutes"] == 0 and board[courts[0]]["late"] is None
     assert operator.post(f"/operator/tables/{courts[1]}/start-next").json["error"]["code"] == "queue_empty"
     clock.advance(10 * 60)  # 11:25
     board = {c["id"]: c for c in operator.get("/operator/tables").json["data"]}
-    assert board[courts[0]]["late"] == "Court 1: 25 min late"
+    assert board[courts[0]]["late"] is None
     moved = operator.post(f"/operator/tables/{courts[1]}/start-next")
     assert moved.status_code == 200 and moved.json["data"]["id"] == semis[0]["matchID"]
     assert moved.json["data"]["tableID"] == courts[1]
@@ -80,3 +81,21 @@ def test_a_court_on_time_is_not_late(operator: Api, clock: FixedClock) -> None:
     clock.advance(3600 + 3 * 60)
     board = {c["id"]: c for c in operator.get("/operator/tables").json["data"]}
     assert board[courts[0]]["lateMinutes"] == 0 and board[courts[0]]["late"] is None
+
+
+def test_a_court_whose_match_in_play_runs_into_its_planned_next_is_late_and_an_empty_one_never(
+        operator: Api, clock: FixedClock) -> None:
+    """Issue 51: a court is late by how far its match in play runs past its next planned match's time; an empty
+    court never shows "N min late"."""
+    broadcast_id, courts, semis = planned_semis(operator)
+    friendly = operator.post("/operator/matches", json={
+        "tableID": courts[0], "playerA": {"manualName": "Zoe Ash"}, "playerB": {"manualName": "Yan Bo"}})
+    clock.advance(40 * 60)  # 10:40: the friendly starts, 30 minutes (the plan's matchMinutes) until 11:10
+    assert operator.post(f"/operator/matches/{friendly.json['data']['id']}/start").status_code == 200
+    clock.advance(5 * 60)
+    board = {c["id"]: c for c in operator.get("/operator/tables").json["data"]}
+    assert board[courts[0]]["typicalMinutes"] == 30
+    assert board[courts[0]]["lateMinutes"] == 10 and board[courts[0]]["late"] == "Court 1: 10 min late"
+    clock.advance(45 * 60)  # 11:30: Court 2 has not started its semifinal, and nothing plays there
+    board = {c["id"]: c for c in operator.get("/operator/tables").json["data"]}
+    assert board[courts[1]]["late"] is None and board[courts[0]]["late"] == "Court 1: 30 min late"

@@ -215,7 +215,7 @@ def test_player_list_scopes(new_partner: Callable[..., Api]) -> None:
     assert response.json["error"]["details"] == {"requiredScope": "player_lists.read"}
 
 
-PLAYER_BOUNDS = [("externalID", 500), ("firstName", 120), ("lastName", 120), ("country", 500), ("clubName", 120),
+PLAYER_BOUNDS = [("externalID", 200), ("firstName", 120), ("lastName", 120), ("country", 500), ("clubName", 120),
                  ("gender", 500), ("imageURL", 1000), ("jerseyColor", 120), ("ranking", 500), ("rating", 500)]
 
 

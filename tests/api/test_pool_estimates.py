@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from domain.clock import FixedClock, iso
 from tests.conftest import Api
+
+# the server's COURTSIDE_DEFAULT_MATCH_MINUTES, when set, overrides each format's typical match (contract §9)
+pytestmark = pytest.mark.parametrize("settings", [{"default_match_minutes": 20}], indirect=True)
 
 
 def test_pool_matches_take_the_courts_as_they_come_free(operator: Api, clock: FixedClock) -> None:

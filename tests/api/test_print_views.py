@@ -106,7 +106,7 @@ def test_court_schedules_print_one_page_per_court_with_not_before_estimates_and_
     assert re.search(r'<td class="time">10:30</td>', first) and re.search(r'<td class="time">11:00</td>', first)
     assert "2 matches queued" in first
     assert "On court now: <b>Ed Ng / Flo Ray</b>" in second and "Gus Poe / Hal Bo" in second
-    assert "started 10:00" in second and "expected end 10:20" in second  # the default 20 minutes (contract §9)
+    assert "started 10:00" in second and "expected end 10:30" in second  # table tennis: typically 30 min (§9, §20)
     assert "Ivy Orr" in second and "called 10:00" in second and "1 match queued" in second
     assert ".sheet { break-after: page; }" in page  # one sheet of paper per court
     for secret in (*ids_in(club, matches), *SECRET_PREFIXES):

@@ -173,7 +173,7 @@ def test_results_typed_in_on_started_matches_never_count_toward_typical_duration
         clock.advance(600)
         assert result(operator, match["id"], {"gameScores": [{"a": 11, "b": n}]}).status_code == 200
     court = next(c for c in operator.get("/operator/tables").json["data"] if c["id"] == courts[0])
-    assert court["typicalMinutes"] == 20.0
+    assert court["typicalMinutes"] == 30.0  # no real duration: table tennis's typical match (§9, §20)
     rows = operator.get(f"/operator/results?broadcastID={_broadcast(operator)}").json["data"]
     assert [r["minutes"] for r in rows] == [None, None, None] and all(r["startedOn"] for r in rows)
 
@@ -217,3 +217,26 @@ def test_a_stopped_match_of_no_draw_goes_to_the_front_of_its_courts_queue(operat
     assert operator.post(f"/operator/matches/{first['id']}/stop").status_code == 200
     queue = next(c for c in operator.get("/operator/tables").json["data"] if c["id"] == courts[0])["queue"]
     assert [m["id"] for m in queue] == [first["id"], second["id"]]
+
+
+def test_a_result_typed_for_a_pool_match_ends_when_typed_and_its_players_rest(operator: Api,
+                                                                               clock: FixedClock) -> None:
+    """Issue 51: a result typed for a draw's match that never started on the server (still in the court pool)
+    ends when it is typed, for rest (§14): start-next skips its players until their rest is over."""
+    broadcast_id, courts = make_courts(operator, 1)
+    patched = operator.patch(f"/operator/broadcasts/{broadcast_id}", json={"eventDay": {"restMinutes": 30}})
+    assert patched.status_code == 200, patched.json
+    draw = create(operator, broadcast_id, "round_robin", 4)
+    assert draw["rounds"][0]["number"] == 1
+    for dm in draw["rounds"][0]["drawMatches"]:
+        typed = result(operator, dm["matchID"], {"gameScores": [{"a": 11, "b": 4}]})
+        assert typed.status_code == 200, typed.json
+    clock.advance(5 * 60)
+    held = operator.post(f"/operator/tables/{courts[0]}/start-next")
+    assert held.status_code == 409, held.json
+    assert held.json["error"]["code"] == "nothing_startable"
+    skipped = held.json["error"]["details"]["skipped"]
+    assert skipped and {s["reason"] for s in skipped} == {"player_resting"}
+    assert {s["until"] for s in skipped} == {"2026-11-21T10:30:00.000Z"}
+    clock.advance(25 * 60)
+    assert operator.post(f"/operator/tables/{courts[0]}/start-next").status_code == 200

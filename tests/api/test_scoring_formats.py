@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from domain.clock import FixedClock, iso
 from tests.api.resources_support import make_broadcast, sync_list
 from tests.conftest import Api
 
@@ -147,6 +148,18 @@ def test_a_partners_best_of_overrides_the_formats(partner: Api, operator: Api) -
     assert five["bestOf"] == 5 and five["scoring"] == BADMINTON | {"bestOf": 5} and five["scoringName"] is None
 
 
+def test_a_table_tennis_best_of_3_is_not_named_pickleball(partner: Api, operator: Api) -> None:
+    """Issue 51, point 10: a format was named by the first preset equal to it, not by the sport the club chose."""
+    broadcast = make_broadcast(partner, scoring="table_tennis")
+    sync_list(partner)
+    body = {"externalID": "m1", "tableID": broadcast["tables"][0]["id"], "playerListExternalID": "list-1",
+            "playerA": {"externalID": "p1"}, "playerB": {"externalID": "p2"}, "bestOf": 3}
+    three = partner.put("/matches", json=body).json["data"]
+    assert three["bestOf"] == 3 and three["scoring"]["pointsToWin"] == 11 and three["scoringName"] is None
+    seven = partner.put("/matches", json=body | {"externalID": "m2", "bestOf": 7}).json["data"]
+    assert seven["scoringName"] == "table_tennis_7"  # another preset of the same sport keeps its name
+
+
 def test_scores_are_checked_against_the_matchs_format_naming_the_item(operator: Api) -> None:
     broadcast = house(operator, scoring="badminton")
     match = started(operator, broadcast["tables"][0]["id"])
@@ -269,3 +282,29 @@ def test_webhooks_carry_the_match_read_in_its_format(partner: Api, operator: Api
     scored = next(p for p in payloads if p["type"] == "match.score_updated")
     assert scored["data"]["match"]["scoring"] == TENNIS and scored["data"]["match"]["currentGame"] == {
         "a": "15", "b": "0"}
+
+
+def test_without_history_the_board_expects_each_match_for_its_formats_typical_minutes(
+        operator: Api, clock: FixedClock) -> None:
+    """Issue 51, §9 sharpened: with fewer than 3 real durations a match's own format's `typicalMinutes` (§20)
+    applies (tennis with a match tiebreak: 75, not a flat 20), for the expected end, the queue and the overdue
+    warning; a typed-in result is no duration."""
+    made = operator.post("/operator/broadcasts", json={"name": "Tennis day", "tables": [{"label": "Court 1"}],
+                                                       "scoring": "tennis_match_tiebreak"})
+    assert made.status_code == 201, made.json
+    court = made.json["data"]["tables"][0]["id"]
+    ids = [operator.post("/operator/matches", json={
+        "tableID": court, "playerA": {"manualName": f"A{i}"}, "playerB": {"manualName": f"B{i}"}}).json["data"]["id"]
+        for i in range(3)]
+    sets = [{"a": 6, "b": 0}, {"a": 6, "b": 0}]
+    typed = operator.post(f"/operator/matches/{ids[0]}/result", json={"gameScores": sets})
+    assert typed.status_code == 200, typed.json
+    assert operator.post(f"/operator/matches/{ids[1]}/start").status_code == 200
+    clock.advance(100 * 60)  # 100 minutes in play: over 20 × 1.5, not over 75 × 1.5
+    (board,) = operator.get("/operator/tables").json["data"]
+    assert board["typicalMinutes"] == 75 and board["attention"] is None
+    assert board["activeMatch"]["expectedEndOn"] == iso(clock.now())  # 75 minutes passed: it ends now
+    assert board["queue"][0]["estimatedStartOn"] == iso(clock.now())
+    clock.advance(13 * 60)  # 113 minutes: more than 112.5
+    (board,) = operator.get("/operator/tables").json["data"]
+    assert board["attention"] == "overdue"

@@ -209,7 +209,8 @@ def test_test_event_delivered_on_first_attempt_is_200_and_verifies(
     assert delivery == {
         "attemptCount": 1, "eventID": event_id, "eventType": "integration.test", "status": "delivered",
         "payload": {"id": event_id, "type": "integration.test", "createdOn": at(clock),
-                    "connectionID": connection_id, "data": {"message": delivery["payload"]["data"]["message"]}},
+                    "connectionID": connection_id, "data": {"message": delivery["payload"]["data"]["message"],
+                                                              "sequence": 0, "occurredOn": at(clock)}},
         "attemptedOn": at(clock), "createdOn": at(clock), "deliveredOn": at(clock),
         "webhookCreatedOn": at(clock),
     }

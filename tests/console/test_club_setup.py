@@ -62,7 +62,8 @@ def test_players_page_imports_the_sample_sheet_with_a_preview(console: Console, 
     assert not app.exception, app.exception
     assert "24 players ready to add." in texts(app, "success")
     preview = app.dataframe[-1].value
-    assert list(preview.columns) == ["Row", "First name", "Last name", "Club", "Country", "Gender", "Problem"]
+    assert list(preview.columns) == ["Row", "First name", "Last name", "Club", "Country", "Gender", "Email", "Rating",
+                                     "Problem"]
     assert list(preview["Row"])[:2] == [2, 3] and preview.iloc[0]["Club"] == "TTC Riverside"
     assert players_of(operator_api, listed["id"]) == []  # a preview adds nothing
     press(app, "Add 24 players")
@@ -113,6 +114,41 @@ def test_players_page_refuses_a_sheet_with_a_bad_row_and_names_it(console: Conso
     assert any(e.startswith("1 of 2 rows have a problem") for e in texts(app, "error"))
     assert app.button(key="players_import").disabled
     assert players_of(operator_api, listed["id"]) == []
+
+
+def test_players_page_imports_email_and_rating_columns(console: Console, operator_api: Operator) -> None:
+    """Issue 51, point 8: the import said "Column 'email' is not used" and "Column 'rating' is not used"."""
+    listed = house_list(operator_api)
+    app = console("views/players.py")
+    app.file_uploader(key="players_file").set_value(
+        ("players.csv", b"firstName,lastName,E-mail,Rating\nAnn,Lee,ann@example.org,1850\nBo,Chen,,4.5\n",
+         "text/csv"))
+    app.run()
+    assert not app.exception, app.exception
+    assert not [w for w in texts(app, "warning") if "is not used" in w]
+    preview = app.dataframe[-1].value
+    assert list(preview["Email"]) == ["ann@example.org", ""] and list(preview["Rating"]) == [1850, 4.5]
+    press(app, "Add 2 players")
+    ann, bo = players_of(operator_api, listed["id"])
+    assert (ann["email"], ann["rating"], bo["rating"]) == ("ann@example.org", 1850, 4.5) and "email" not in bo
+
+
+def test_players_page_adds_and_edits_a_players_email_and_rating(console: Console, operator_api: Operator) -> None:
+    listed = house_list(operator_api)
+    app = console("views/players.py")
+    for label, value in (("First name", "Ann"), ("Last name", "Lee"), ("Email (for call-up mail)", "ann@example.org"),
+                         ("Rating (seeds draws)", "1850")):
+        next(t for t in app.text_input if t.label == label).input(value)
+    press(app, "Add player")
+    assert "Ann Lee added." in texts(app, "success")
+    [player] = players_of(operator_api, listed["id"])
+    assert (player["email"], player["rating"]) == ("ann@example.org", 1850)
+    app.text_input(key=f"players_edit_email_{player['id']}").input("ann.lee@example.org")
+    app.text_input(key=f"players_edit_rating_{player['id']}").input("1900.5")
+    press(app, "Save player")
+    [player] = players_of(operator_api, listed["id"])
+    assert (player["email"], player["rating"]) == ("ann.lee@example.org", 1900.5)
+    assert app.dataframe[0].value.iloc[0]["Rating"] == "1900.5"
 
 
 def test_players_page_edits_a_player(console: Console, operator_api: Operator) -> None:

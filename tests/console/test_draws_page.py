@@ -340,3 +340,29 @@ def test_the_new_draw_form_offers_the_club_formats_by_name_and_previews_their_ex
     assert any(n.label == "Main rounds whose losers feed the consolation" for n in app.number_input)
     broadcast_id = str(app.selectbox(key="draws_broadcast").value)
     assert operator_api.data("GET", f"/operator/draws?broadcastID={broadcast_id}") == []
+
+
+def test_a_withdrawn_entry_is_replaced_by_a_lucky_loser_from_the_draws_page(console: Console,
+                                                                           operator_api: Operator) -> None:
+    """Issue 51: the console offers Replace for a withdrawn entry, with the draw's first-round losers to pick."""
+    broadcast, draw = running_draw(operator_api, count=8, courts=1)
+    court = broadcast["tables"][0]["id"]
+    first, second = draw["rounds"][0]["drawMatches"][:2]
+    started = operator_api.data("POST", f"/operator/tables/{court}/start-next")
+    assert started["id"] == first["matchID"]
+    operator_api.data("POST", f"/operator/matches/{first['matchID']}/complete", {"gameScores": [{"a": 11, "b": 4}] * 3})
+    loser, leaving = first["slots"][1]["entryID"], second["slots"][1]["entryID"]
+    operator_api.data("POST", f"/operator/draws/{draw['id']}/entries/{leaving}/withdraw")
+    app = console("views/draws.py")
+    assert not app.exception, app.exception
+    assert app.selectbox(key="draws_replace_lucky").options == [entry_names(draw)[loser]]
+    app.selectbox(key="draws_replace_pick").set_value(leaving).run()
+    app.selectbox(key="draws_replace_lucky").set_value(loser).run()
+    app.button(key="draws_replace_go").click().run()
+    assert not app.exception, app.exception
+    after = operator_api.data("GET", f"/operator/draws/{draw['id']}")
+    newcomer = after["entries"][-1]
+    lost = next(e for e in draw["entries"] if e["id"] == loser)
+    assert newcomer["name"] == lost["name"] and not newcomer["withdrawn"]
+    assert after["rounds"][0]["drawMatches"][1]["slots"][1]["entryID"] == newcomer["id"]
+    assert any("takes the place of" in s for s in texts(app, "success")), texts(app, "error")

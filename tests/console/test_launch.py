@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -92,3 +93,21 @@ def test_a_console_beyond_loopback_gets_no_operator_key_and_asks_for_one(tmp_pat
     assert env["COURTSIDE_CONSOLE_SIGN_IN"] == "true"
     local = console_env(settings.with_(host="127.0.0.1"))
     assert local["COURTSIDE_OPERATOR_KEY"] == "svc_op_secret" and "COURTSIDE_CONSOLE_SIGN_IN" not in local
+
+
+def test_up_with_the_console_port_taken_says_how_to_choose_another_and_starts_nothing(
+    tmp_path: Path, spawn: Callable[..., subprocess.Popen[bytes]],
+) -> None:
+    """Issue 51, point 10: `make run` with 8501 taken stopped with "Port 8501 is not available" and no word on how
+    to pick another, after starting the API."""
+    api_port, console_port = free_port(), free_port()
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", console_port))
+        other.listen()
+        up = spawn("up", "--data-dir", str(tmp_path / "data"), "--port", str(api_port),
+                   "--console-port", str(console_port))
+        assert up.wait(timeout=60) == 1
+    said = (tmp_path / "cli-0.log").read_text()
+    assert f"Port {console_port} for the console is taken" in said
+    assert f"COURTSIDE_CONSOLE_PORT={console_port + 1} make run" in said
+    assert refused(f"http://127.0.0.1:{api_port}/api/v1/health")

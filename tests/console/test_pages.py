@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -361,11 +362,41 @@ def test_scoring_correction_refuses_unreadable_scores_without_calling_the_api(
     app.selectbox(key="correct_pick").select(match["id"]).run()
     app.text_input(key=f"correct_games_{match['id']}").input("11 to 3").run()
     click(app, "correct_save")
-    assert texts(app, "error") == ["'11 to 3' is not a game score like 11-7."]
+    assert texts(app, "error") == ["Could not read '11' at the start: type each game as 21-15 or 21:15."]
     app.text_input(key=f"correct_games_{match['id']}").input("11-3, 5-4").run()
     click(app, "correct_save")  # impossible under the rule: the API refuses it
     [refusal] = texts(app, "error")  # the message alone: no "(validation_failed, HTTP 400)"
     assert refusal and "validation_failed" not in refusal and "HTTP 4" not in refusal, refusal
+    assert "This is a bug" not in refusal, refusal
+
+
+def test_a_result_decided_by_a_match_tiebreak_is_corrected_as_it_is_shown(
+    console: Console, operator_api: Operator,
+) -> None:
+    """Issue 51: the correction is pre-filled "6-4, 3-6, [10-7]"; an edit of it saves, and "10-8" in the match
+    tiebreak's place reads as its points; a score the format refuses is said in words, never a crash."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {
+        "name": "Club day", "tables": [{"label": "Court 1"}], "scoring": "tennis_match_tiebreak"})
+    match = operator_api.data("POST", "/operator/matches", {
+        "tableID": broadcast["tables"][0]["id"], "playerA": {"manualName": "Ann Lee"},
+        "playerB": {"manualName": "Bo Kim"}})
+    operator_api.data("POST", f"/operator/matches/{match['id']}/result", {"gameScores": [
+        {"a": 6, "b": 4}, {"a": 3, "b": 6}, {"a": 1, "b": 0, "tiebreak": {"a": 10, "b": 7}}]})
+    app = console("views/scoring.py")
+    app.selectbox(key="correct_pick").select(match["id"]).run()
+    field = app.text_input(key=f"correct_games_{match['id']}")
+    assert field.value == "6-4, 3-6, [10-7]"
+    field.input("6-4, 3-6, [10-8]").run()
+    click(app, "correct_save")
+    assert "Result corrected: Ann Lee vs Bo Kim 6-4, 3-6, [10-8]." in texts(app, "success"), texts(app, "error")
+    app.text_input(key=f"correct_games_{match['id']}").input("6-4, 3-6, 10-9").run()
+    click(app, "correct_save")
+    [refusal] = texts(app, "error")
+    assert refusal.startswith("Set 3:") and "This is a bug" not in refusal, refusal
+    app.text_input(key=f"correct_games_{match['id']}").input("6-4, 3-6, 12-10").run()
+    click(app, "correct_save")
+    assert operator_api.data("GET", "/operator/matches?status=completed")[0]["gameScores"][2] == {
+        "a": 1, "b": 0, "tiebreak": {"a": 12, "b": 10}}
 
 
 # ------------------------------------------------------------------ deliveries
@@ -570,3 +601,24 @@ def test_a_console_tap_and_a_phone_tap_on_one_match_show_two_devices_scoring(con
     assert any(text.startswith("2 devices scoring this match") for text in texts(app, "warning")), texts(app, "warning")
     board = console("views/court_board.py")
     assert any("**2 devices scoring**" in text for text in texts(board, "markdown")), texts(board, "markdown")
+
+
+def test_court_board_says_how_late_a_court_runs_against_the_order_of_play(console: Console,
+                                                                           operator_api: Operator) -> None:
+    """Issue 51: "Court 1: N min late" showed on the event page, never on the console's board."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {"name": "Club day",
+                                                                   "tables": [{"label": "Court 1"}]})
+    court = broadcast["tables"][0]["id"]
+    first, second = (operator_api.data("POST", "/operator/matches", {
+        "tableID": court, "playerA": {"manualName": a}, "playerB": {"manualName": b}})
+        for a, b in (("Ann Lee", "Bo Kim"), ("Cy Day", "Di Ray")))
+    operator_api.data("POST", f"/operator/matches/{first['id']}/start")
+    now = datetime.now(UTC).replace(second=0, microsecond=0)
+    operator_api.data("POST", f"/operator/matches/{second['id']}/plan", {
+        "tableID": court, "plannedOn": (now - timedelta(minutes=10)).isoformat().replace("+00:00", "Z")})
+    table = operator_api.data("GET", "/operator/tables")[0]
+    assert table["late"], table
+    app = console("views/court_board.py")
+    assert not app.exception, app.exception
+    minutes = f"{table['lateMinutes']} min late"
+    assert any("Court 1" in str(m.value) and minutes in str(m.value) for m in app.markdown), app.markdown

@@ -184,7 +184,9 @@ def test_the_pure_helpers() -> None:
                {"reportID": "r1", "matchID": "m9", "gameScores": [{"a": 11, "b": 6}], "reportedBy": "p9",
                 "status": "confirmed"},
                {"reportID": "r0", "matchID": "gone", "gameScores": [{"a": 3, "b": 11}], "reportedBy": "p9",
-                "status": "disputed"}]
+                "status": "disputed"},
+               {"reportID": "rc", "matchID": "cancelled", "gameScores": [{"a": 3, "b": 11}], "reportedBy": "p9",
+                "status": "cancelled"}]
     rows = to_check(reports, tables, [{"personID": "p1", "name": "Ann Lee"}])
     assert [row.line for row in rows] == [
         "Court 3 · Ann Lee vs Bo Kim: 11-6 by Ann Lee · waiting for the opponent",

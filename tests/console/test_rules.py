@@ -10,6 +10,7 @@ import pytest
 from console.board import queue_after
 from console.deliveries import failure_rate, failure_rate_over_time, over_time, table_of
 from console.scoring import finished_games, match_state, parse_games, score_line
+from domain.match import formats
 
 TT = {"kind": "games", "bestOf": 5, "pointsToWin": 11, "winBy": 2, "cap": None}
 TENNIS = {"kind": "sets", "bestOf": 3, "gamesToWin": 6, "tiebreakAt": 6, "tiebreakTo": 7, "finalSet": "tiebreak",
@@ -54,12 +55,23 @@ def test_completion_drops_an_unstarted_last_game() -> None:
 
 def test_typed_scores_are_parsed_or_refused_with_a_reason() -> None:
     assert parse_games("11-7, 9-11;11-5") == [{"a": 11, "b": 7}, {"a": 9, "b": 11}, {"a": 11, "b": 5}]
-    with pytest.raises(ValueError, match="'11:7' is not a game score like 11-7"):
-        parse_games("11:7")
-    with pytest.raises(ValueError, match="enter at least one game"):
+    assert parse_games("11:7") == [{"a": 11, "b": 7}]  # the one reading of every page (result_text)
+    with pytest.raises(ValueError, match="Could not read 'x' after game 1"):
+        parse_games("11-7 x")
+    with pytest.raises(ValueError, match="Type the games"):
         parse_games(" , ")
     assert score_line([{"a": 11, "b": 7}, {"a": 2, "b": 0}]) == "11-7, 2-0"
     assert score_line([]) == "no points yet"
+
+
+def test_a_match_tiebreak_result_as_shown_is_read_back_by_the_correction() -> None:
+    """Issue 51: the correction is pre-filled "6-4, 3-6, [10-7]"; that, "[7-10]" and "10-7" all read."""
+    match = {"scoring": formats.to_json(formats.PRESETS["tennis_match_tiebreak"])}
+    games: list[dict[str, Any]] = [{"a": 6, "b": 4}, {"a": 3, "b": 6}, {"a": 1, "b": 0, "tiebreak": {"a": 10, "b": 7}}]
+    assert score_line(games, match) == "6-4, 3-6, [10-7]"
+    assert parse_games("6-4, 3-6, [10-7]", match) == games
+    assert parse_games("6-4, 3-6, 10-7", match) == games
+    assert parse_games("6-4, 3-6, [7-10]", match)[-1] == {"a": 0, "b": 1, "tiebreak": {"a": 7, "b": 10}}
 
 
 def test_queue_moves_up_down_and_to_the_front() -> None:

@@ -221,6 +221,8 @@ def run(app: Flask, operator_key: str, receiver: Receiver) -> dict[str, Json]:  
     event_id = s.call("POST", "/webhooks/test", key, {"type": "match.started"}, status=202)["data"]["eventID"]
     s.call("GET", f"/webhooks/{event_id}", key)
     s.call("POST", "/webhooks/retry", key, {"eventID": event_id})
+    s.call("GET", "/webhooks?status=failing", key)
+    s.call("POST", "/webhooks/retry-failing", key)
     s.call("POST", "/webhooks/secret/rotate", key, headers={"Idempotency-Key": "rotate-2026-11-28"})
     s.call("GET", "/operator/webhooks", op)
     s.call("GET", f"/operator/webhooks/{event_id}", op)

@@ -35,6 +35,7 @@ from domain.models import (
     Side,
 )
 from domain.webhooks.machine import claim_due
+from domain.webhooks.types import DeliveryFilter
 from storage.backend import AnyStore
 from storage.repository import unit_of_work
 from tests.conftest import ROOT, Api
@@ -50,8 +51,8 @@ DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "EventType": (EventType, ["Delivery.eventType", "OperatorDelivery.eventType"]),
     "SUBSCRIBABLE_EVENTS": (SUBSCRIBABLE_EVENTS, ["WebhookConfig.events[]", "WebhookConfigPatch.events[]",
                                                   "WebhookTestBody.type"]),
-    "DeliveryStatus": (DeliveryStatus, ["Delivery.status", "OperatorDelivery.status", "GET /webhooks?status",
-                                        "GET /operator/webhooks?status"]),
+    "DeliveryStatus": (DeliveryStatus, ["Delivery.status", "OperatorDelivery.status"]),
+    "DeliveryFilter": (DeliveryFilter, ["GET /webhooks?status", "GET /operator/webhooks?status"]),
     "RosterType": (RosterType, ["RosterCreate.rosterType", "RosterPatch.rosterType", "RosterRead.rosterType",
                                 "OperatorRosterCreate.type"]),
     "PlayerSource": (PlayerSource, ["PlayerRead.source", "OperatorPlayerRead.source"]),
@@ -130,7 +131,7 @@ def test_each_event_type_has_one_documented_webhook_body(document: dict[str, Any
     them (the subscribable ones are SUBSCRIBABLE_EVENTS: the seed's four in the order a match emits them, then the
     opt-in ones)."""
     assert list(document["x-webhooks"]) == values(EventType)
-    types = [value for name in ("MatchEvent", "ResultUpdatedEvent", "TestEvent")
+    types = [value for name in ("MatchEvent", "ResultUpdatedEvent", "ResetEvent", "TestEvent")
              for value in document["components"]["schemas"][name]["properties"]["type"]["enum"]]
     assert sorted(types) == sorted(values(EventType))
     assert values(SUBSCRIBABLE_EVENTS) == [e for e in values(EventType) if e != EventType.INTEGRATION_TEST]
@@ -144,7 +145,7 @@ def test_a_request_outside_a_vocabulary_is_400_naming_its_values(partner: Api) -
     assert events.status_code == 400
     assert events.json["error"]["details"]["json"]["events"] == {
         "1": ["Must be one of: match.started, match.score_updated, match.completed, match.result_updated, "
-              "match.cancelled, match.called."]}
+              "match.cancelled, match.called, match.reset."]}
 
 
 # ------------------------------------------------------------------------------------ what the server returns
@@ -217,6 +218,7 @@ def test_event_types_and_delivery_states_the_server_returns_are_members(
     assert ok(partner.post("/webhooks/test"))["status"] == DeliveryStatus.DELIVERED
     assert ok(partner.post("/webhooks/test", json={"type": "match.cancelled"}))["status"] == DeliveryStatus.DELIVERED
     assert ok(partner.post("/webhooks/test", json={"type": "match.called"}))["status"] == DeliveryStatus.DELIVERED
+    assert ok(partner.post("/webhooks/test", json={"type": "match.reset"}))["status"] == DeliveryStatus.DELIVERED
     receiver.reply(410)  # gone: no retry left
     assert ok(partner.post("/webhooks/test"), 202)["status"] == DeliveryStatus.FAILED
     with unit_of_work(store) as uow:  # what the dispatcher does first: claim the oldest due delivery

@@ -27,7 +27,10 @@ WHEN = {
                                "matches, or removed it with its court or broadcast. The match as it last was. "
                                "Your own cancels and deletes send nothing.",
     EventType.MATCH_CALLED: "Opt-in (only when `events` names it): the operator called the players of one of your "
-                            "pending matches to its court (contract §21), e.g. for your own texts to players.",
+                            "pending matches to its court, e.g. for your own texts to players.",
+    EventType.MATCH_RESET: "Opt-in (only when `events` names it): the operator stopped your match back to "
+                           "`pending` (its scores cleared), or an undo reopened a finished game or set. "
+                           "`data.match` is the match after, `data.previous` the match before.",
     EventType.INTEGRATION_TEST: "`POST /webhooks/test` without a body: checks your URL and signature handling.",
 }
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.match.result_text import ResultTextError, format_games, parse_games, tiebreak_of
+from domain.match import formats
+from domain.match.result_text import ResultTextError, format_games, parse_games, read_score, tiebreak_of
 
 
 def test_the_three_ways_of_the_contract() -> None:
@@ -82,3 +83,37 @@ def test_the_tiebreak_winner_wins_by_two_to_at_least_seven(loser: int, a_won: bo
     tiebreak = tiebreak_of(7, 6, loser) if a_won else tiebreak_of(6, 7, loser)
     won, lost = (tiebreak["a"], tiebreak["b"]) if a_won else (tiebreak["b"], tiebreak["a"])
     assert lost == loser and won >= 7 and won - lost >= 2 and (won == 7 or won - lost == 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(formats.PRESETS)), st.lists(st.sampled_from("ab"), max_size=400))
+def test_every_score_the_display_rule_writes_reads_back_as_the_same_games(name: str, points: list[str]) -> None:
+    """Issue 51: one way to write every score. For every preset, the games of any match played point by point, as
+    the display rule writes them ("6-4, 3-6, [10-7]"), read back under the format as the same games."""
+    fmt = formats.PRESETS[name]
+    score = formats.Score()
+    for side in points:
+        if formats.winner(fmt, score.items) is not None:
+            break
+        score = formats.play(fmt, score, side)
+    items = [formats.copy_item(item) for item in score.items]
+    if not items:
+        return
+    assert read_score(formats.score_text(fmt, items), fmt) == items
+    assert read_score(", ".join(formats.item_text(fmt, i, item) for i, item in enumerate(items)), fmt) == items
+
+
+@pytest.mark.parametrize("text", ["6-4, 3-6, [10-7]", "6-4 3-6 10-7", "6-4, 3-6, [10:7]"])
+def test_a_match_tiebreak_is_read_however_it_is_typed(text: str) -> None:
+    fmt = formats.PRESETS["tennis_match_tiebreak"]
+    decided = {"a": 1, "b": 0, "tiebreak": {"a": 10, "b": 7}}
+    assert read_score(text, fmt) == [{"a": 6, "b": 4}, {"a": 3, "b": 6}, decided]
+    assert read_score("4-6 6-3 [7-10]", fmt)[-1] == {"a": 0, "b": 1, "tiebreak": {"a": 7, "b": 10}}
+    assert read_score("4-6 6-3 7-10", fmt)[-1] == {"a": 0, "b": 1, "tiebreak": {"a": 7, "b": 10}}
+    formats.check(fmt, read_score(text, fmt), final=True)  # the server's check takes it
+
+
+def test_a_tiebreak_to_10_in_brackets_is_won_at_10() -> None:
+    fmt = formats.from_json({"kind": "sets", "bestOf": 3, "gamesToWin": 6, "tiebreakAt": 6, "tiebreakTo": 10,
+                             "finalSet": "tiebreak", "noAd": False})
+    assert read_score("7-6(3)", fmt) == [{"a": 7, "b": 6, "tiebreak": {"a": 10, "b": 3}}]

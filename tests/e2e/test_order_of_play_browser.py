@@ -59,12 +59,12 @@ def test_plan_the_reference_event_move_into_a_conflict_publish_and_find_my_time(
     expect(page.get_by_text("Error: Court 2 has two matches at 09:00")).to_be_visible()
     run_finished(page)
 
+    event = server.call("POST", f"/operator/broadcasts/{broadcast['id']}/event-page/enable")["data"]["url"]
     page.get_by_role("button", name="Publish on the event page").click()
     expect(page.get_by_text("Published: the event page shows the order of play.")).to_be_visible()
     read = next(b for b in server.call("GET", "/operator/broadcasts")["data"] if b["id"] == broadcast["id"])
     assert read["plan"]["published"] is True
 
-    event = server.call("POST", f"/operator/broadcasts/{broadcast['id']}/event-page/enable")["data"]["url"]
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(event)
     player = first["names"][0]

@@ -3,6 +3,7 @@ vibrates and raises a notification when allowed; self check-in from the page; lo
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +90,8 @@ def test_one_player_reports_the_other_confirms_and_the_result_shows(
     SHOTS.mkdir(parents=True, exist_ok=True)
     ann.screenshot(path=str(SHOTS / "me-reported-360.png"), full_page=True)
 
-    expect(bo.locator("#current .report")).to_contain_text("Your opponent reported 11-6", timeout=6000)
+    # who won, not just the games (issue 51, point 10: "Your opponent reported 6-4, 6-3" said nothing of it)
+    expect(bo.locator("#current .report")).to_contain_text("Your opponent reported 11-6: Ann Lee won", timeout=6000)
     assert bo.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     bo.screenshot(path=str(SHOTS / "me-confirm-360.png"), full_page=True)
     bo.tap("#current button.confirm")
@@ -100,4 +102,35 @@ def test_one_player_reports_the_other_confirms_and_the_result_shows(
     assert [r["status"] for r in read] == ["confirmed"]
     results = live_server.call("GET", f"/operator/results?broadcastID={broadcast['id']}")["data"]
     assert len(results) == 1 and "Ann Lee" in str(results[0]) and "11" in str(results[0])
+    context.close()
+
+
+def test_a_planned_match_shows_its_planned_court_and_time_on_the_24_hour_clock(
+        browser: Browser, live_server: ServerProcess) -> None:
+    """Issue 51, point 10: the page said "Court to be announced" for a draw match planned on a court, and wrote its
+    time "05:00 PM"."""
+    broadcast, match, _ = seed(live_server)
+    live_server.call("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Open", "format": "single_elimination", "randomSeed": 1,
+        "entries": [{"players": [{"manualName": "Cy Day"}]}, {"players": [{"manualName": "Di Eve"}]}]})
+    day = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
+    live_server.call("PATCH", f"/operator/broadcasts/{broadcast['id']}", {"plan": {
+        "days": [{"date": day, "start": "17:00", "end": "21:00"}], "published": True}})
+    live_server.call("POST", f"/operator/broadcasts/{broadcast['id']}/plan", {})
+    grid = live_server.call("GET", f"/operator/broadcasts/{broadcast['id']}/plan")["data"]
+    court, slot = next((c["label"], s) for d in grid["days"] for c in d["courts"] for s in c["slots"]
+                       if "Cy Day" in s["names"])
+    at = datetime.fromisoformat(slot["plannedOn"].replace("Z", "+00:00")).astimezone(UTC).strftime("%H:%M")
+    people = live_server.call("GET", f"/operator/broadcasts/{broadcast['id']}/people")["data"]
+    cy = next(p["personID"] for p in people if p["name"] == "Cy Day")
+    link = live_server.call("GET", f"/operator/broadcasts/{broadcast['id']}/people/{cy}/link")["data"]["url"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, timezone_id="UTC",
+                                  locale="en-US")  # en-US: where a phone's own clock would write "05:00 PM"
+    page = context.new_page()
+    page.goto(link)
+    card = page.locator("#next .card")
+    expect(card).to_contain_text(f"Not before {at} · {court}")
+    expect(card.locator(".top")).to_contain_text(court)
+    assert "Court to be announced" not in card.inner_text() and " PM" not in card.inner_text()
+    page.screenshot(path=str(SHOTS / "me-planned-360.png"), full_page=True)
     context.close()
