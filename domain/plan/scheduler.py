@@ -2,11 +2,12 @@
 
 Items become eligible once everything before them (their feeders, and every item of the previous round of their
 draw's stage) is placed; of the eligible ones the item with the longest chain of work still behind it goes first
-(ties: the stable `order`), at the earliest time any court it may use has room for it on some day, its persons
-are free and rested, and daily limits and not-before hold. Placing into gaps is allowed: each rule is checked
+(ties: the stable `order`; the eligible wait in a heap), at the earliest time any court it may use has room for
+it on some day, its persons are free and rested (who could play both: `domain.plan.persons`), and daily limits
+and not-before hold. Placing into gaps is allowed: each rule is checked
 against everything already placed in both directions, so a later choice never breaks an earlier one. An item that
-finds no room on any day is left unplaced with the reason in words (never placed outside a day); items behind it
-are then unplaced too.
+finds no room on any day is left unplaced with the true reason in words (never placed outside a day); items
+behind it are then unplaced too, naming it.
 """
 
 from __future__ import annotations
