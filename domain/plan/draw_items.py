@@ -80,6 +80,5 @@ def draw_items(draw: Draw, *, minutes: int, order: int = 0, courts: tuple[str, .
         items.append(Item(
             key=dm.id, minutes=minutes, persons=persons(entries_of(dm)), known=persons(known), doubles=doubles,
             courts=courts, feeders=tuple(sorted(feeders_of(dm))), stage=f"{draw.id}/{dm.stage}",
-            round=dm.round_number, order=order + index, label=label(draw, dm) if label else dm.id, draw=draw.id,
-            group=f"{draw.id}/{dm.group}" if dm.group is not None else None))
+            round=dm.round_number, order=order + index, label=label(draw, dm) if label else dm.id, draw=draw.id))
     return DrawItems(items=items, names=names)

@@ -48,7 +48,7 @@ class Item:
     still fill it): they count for "never twice at once", rest, not-before and daily limits as `domain.plan.persons`
     says (within one `draw`, only when one entry can play both). `known` are its known players. `feeders` are the
     items whose result fills it; `stage` + `round` give "earlier rounds first" (round r of a draw's stage after
-    every match of round r - 1); `group` ("<drawID>/<group>") marks a group's match.
+    every match of round r - 1).
     """
 
     key: str
@@ -63,7 +63,6 @@ class Item:
     order: int = 0  # a stable tie-break (draw creation order, round, number)
     label: str = ""  # how messages name it ("Men's singles, Round of 16: Ann Lee v Bo Kim")
     draw: str | None = None  # the draw it belongs to; None: a match of its own
-    group: str | None = None
 
 
 @dataclass(frozen=True)

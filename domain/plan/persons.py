@@ -8,9 +8,9 @@ entry's path of wins and losses (one feeds the other, at any distance); the winn
 same pair of earlier matches never share one. A pair where one follows the other is already kept apart by the
 feeder rule (start after the feeder's end plus rest), so the planner checks only known entries within a draw.
 
-**Daily limits** count the most matches a person can play on a day: per draw, the longest path of that person's
-entry through the day's matches (its group's matches all count: an entry plays every one of them), summed over
-draws; not every match the person might reach.
+**Daily limits** count the most matches a person can play on a day: per draw, the matches they are known in (they
+play them all) and the longest chain of the day's matches they might reach after those, summed over draws; not
+every match the person might reach.
 """
 
 from __future__ import annotations
@@ -59,34 +59,30 @@ class Paths:
 
 
 def most_matches(person: str, keys: Iterable[str], items: Mapping[str, Item]) -> dict[str, int]:
-    """The most of these items (one day's) the person can play, by kind: `singles`, `doubles`, `total`."""
+    """The most of these items (one day's) the person can play, by kind: `singles`, `doubles`, `total`. Per draw:
+    every match the person is known in (they play them all: a group's, a Swiss round's, the one their entry is in
+    now), plus the longest chain, through feeders, of the matches they might reach after them."""
     mine = {key: items[key] for key in keys if person in items[key].persons}
-    group_counts: dict[str, int] = {}
-    for item in mine.values():
-        if item.group is not None and person in item.known:
-            group_counts[item.group] = group_counts.get(item.group, 0) + 1
+    maybe = {key: item for key, item in mine.items() if person not in item.known}
     memo: dict[str, int] = {}
 
     def upto(key: str) -> int:
-        """The most of the day's items the person plays on one path ending with this one."""
-        if key in memo:
-            return memo[key]
-        memo[key] = 1  # never loop on a cycle
-        item = mine[key]
-        if item.group is not None:
-            memo[key] = group_counts.get(item.group, 1)
-        else:
-            memo[key] = 1 + max((upto(f) for f in item.feeders if f in mine), default=0)
+        """The most of the day's might-be matches on one chain ending with this one."""
+        if key not in memo:
+            memo[key] = 1  # never loop on a cycle
+            memo[key] = 1 + max((upto(f) for f in maybe[key].feeders if f in maybe), default=0)
         return memo[key]
 
-    best: dict[str, tuple[bool, int]] = {}
+    per_draw: dict[str, tuple[bool, int, int]] = {}  # scope -> (doubles, known matches, longest chain after)
     for key, item in mine.items():
-        where = scope(item)
-        count = upto(key)
-        if count > best.get(where, (False, 0))[1]:
-            best[where] = (item.doubles, count)
-    doubles = sum(count for is_doubles, count in best.values() if is_doubles)
-    singles = sum(count for is_doubles, count in best.values() if not is_doubles)
+        kind, known, chain = per_draw.get(scope(item), (item.doubles, 0, 0))
+        if key in maybe:
+            chain = max(chain, upto(key))
+        else:
+            known += 1
+        per_draw[scope(item)] = (kind, known, chain)
+    doubles = sum(known + chain for is_doubles, known, chain in per_draw.values() if is_doubles)
+    singles = sum(known + chain for is_doubles, known, chain in per_draw.values() if not is_doubles)
     return {"singles": singles, "doubles": doubles, "total": singles + doubles}
 
 

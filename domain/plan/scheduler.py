@@ -2,16 +2,18 @@
 
 Items become eligible once everything before them (their feeders, and every item of the previous round of their
 draw's stage) is placed; of the eligible ones the item with the longest chain of work still behind it goes first
-(ties: the stable `order`), at the earliest time any court it may use has room for it on some day, its persons
-are free and rested, and daily limits and not-before hold. Placing into gaps is allowed: each rule is checked
+(ties: the stable `order`; the eligible wait in a heap), at the earliest time any court it may use has room for
+it on some day, its persons are free and rested (who could play both: `domain.plan.persons`), and daily limits
+and not-before hold. Placing into gaps is allowed: each rule is checked
 against everything already placed in both directions, so a later choice never breaks an earlier one. An item that
-finds no room on any day is left unplaced with the reason in words (never placed outside a day); items behind it
-are then unplaced too.
+finds no room on any day is left unplaced with the true reason in words (never placed outside a day); items
+behind it are then unplaced too, naming it.
 """
 
 from __future__ import annotations
 
 import bisect
+import heapq
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
@@ -123,41 +125,40 @@ class _Board:
     def court_free(self, court: str, start: int, end: int) -> bool:
         return all(e <= start or s >= end for s, e in self.courts[court])
 
-    def blocking(self, item: Item, start: int, end: int) -> str | None:
-        """A person who plays or rests from `start` to `end`, or None."""
+    def blocking(self, clash: list[tuple[str, list[tuple[int, int]]]], start: int, end: int) -> str | None:
+        """A person who plays or rests from `start` to `end` (of the item's `clashing` intervals), or None."""
         rest = self.problem.rest
-        for person, intervals in self.clashing(item):
+        for person, intervals in clash:
             if not all(e + rest <= start or end + rest <= s for s, e in intervals):
                 return person
         return None
 
-    def candidates(self, item: Item, court: str, earliest: int) -> list[int]:
+    def candidates(self, clash: list[tuple[str, list[tuple[int, int]]]], court: str, earliest: int) -> list[int]:
         """Start times worth trying on a court: the earliest, and every end of a court's or a person's match."""
         times = {earliest}
         times.update(e for _, e in self.courts[court] if e > earliest)
         rest = self.problem.rest
-        for _, intervals in self.clashing(item):
+        for _, intervals in clash:
             times.update(e + rest for _, e in intervals if e + rest > earliest)
         return sorted(times)
 
 
-def _earliest(problem: Problem, item: Item, slots: dict[str, Slot], feeders: Iterable[str],
+def _earliest(problem: Problem, board: _Board, item: Item, slots: dict[str, Slot], feeders: Iterable[str],
               earlier: Iterable[str]) -> tuple[int, str | None]:
     """The earliest start the item's own rules allow, before courts and other items are looked at, and what set
     it in words (None: now)."""
     start, cause = problem.now, None
     words = problem.person_labels
-    labels = {item.key: item.label for item in problem.items}
     zone = problem.zone
     for key in feeders:
         if slots[key].end + problem.rest > start:
             start = slots[key].end + problem.rest
             rest = f" and {problem.rest} minutes of rest" if problem.rest else ""
-            cause = f"{labels.get(key) or key}, which feeds it, ends at {clock(slots[key].end, zone)}{rest}"
+            cause = f"{board.items[key].label or key}, which feeds it, ends at {clock(slots[key].end, zone)}{rest}"
     for key in earlier:
         if slots[key].start > start:
             start = slots[key].start
-            cause = f"{labels.get(key) or key} of the round before starts at {clock(start, zone)}"
+            cause = f"{board.items[key].label or key} of the round before starts at {clock(start, zone)}"
     for person in sorted(item.persons):
         if problem.free_from.get(person, start) > start:
             start = problem.free_from[person]
@@ -176,6 +177,7 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: st
     limited_by: str | None = None
     blocked_by: str | None = None
     best: Slot | None = None
+    clash = list(board.clashing(item))
     for day in sorted(problem.days, key=lambda d: d.start):
         courts = [c for c in day.courts if item.courts is None or c in item.courts]
         if not courts:
@@ -191,13 +193,13 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: st
             limited_by = limited_by or over
             continue
         for court in courts:
-            for start in board.candidates(item, court, max(earliest, day.start)):
+            for start in board.candidates(clash, court, max(earliest, day.start)):
                 end = start + item.minutes
                 if end > day.end or (best is not None and start >= best.start):
                     break
                 if not board.court_free(court, start, end):
                     continue
-                person = board.blocking(item, start, end)
+                person = board.blocking(clash, start, end)
                 if person is None:
                     best = Slot(court, start, end)
                     break
@@ -229,36 +231,42 @@ def plan(problem: Problem) -> Plan:
             slots[key] = slot
             board.add(items[key], slot)
     unplaced: dict[str, str] = {}
-    waiting = [item for item in problem.items if item.key not in slots]
+    after: dict[str, list[str]] = defaultdict(list)  # key -> the items waiting on it
+    left: dict[str, int] = {}  # key -> how many items before it are still to decide
+    ready: list[tuple[int, int, str]] = []  # (-tail, order, key) of items whose every item before is decided
+    for item in problem.items:
+        if item.key in slots:
+            continue
+        before = {k for k in (*feeders[item.key], *earlier[item.key]) if k not in slots}
+        left[item.key] = len(before)
+        for k in before:
+            after[k].append(item.key)
+        if not before:
+            heapq.heappush(ready, (-tail[item.key], item.order, item.key))
     placed = 0
-    while waiting:
-        eligible: list[Item] = []
-        still: list[Item] = []
-        for item in waiting:
-            before = (*feeders[item.key], *earlier[item.key])
-            missing = next((k for k in feeders[item.key] if k in unplaced), None)
-            before_it = next((k for k in earlier[item.key] if k in unplaced), None)
-            if missing is not None:
-                unplaced[item.key] = f"{items[missing].label or missing}, which feeds it, could not be placed"
-            elif before_it is not None:
-                unplaced[item.key] = f"{items[before_it].label or before_it} of the round before could not be placed"
-            elif all(k in slots for k in before):
-                eligible.append(item)
-            else:
-                still.append(item)
-        if not eligible:
-            for item in still:  # only a cycle of feeders leaves items neither eligible nor blocked
-                if item.key not in unplaced:
-                    unplaced[item.key] = "its feeders form a cycle"
-            break
-        chosen = min(eligible, key=lambda it: (-tail[it.key], it.order, it.key))
-        waiting = [it for it in waiting if it.key != chosen.key and it.key not in unplaced]
-        earliest, cause = _earliest(problem, chosen, slots, feeders[chosen.key], earlier[chosen.key])
-        found = _place(problem, board, chosen, earliest, cause)
-        if isinstance(found, str):
-            unplaced[chosen.key] = found
+    while ready:
+        key = heapq.heappop(ready)[2]
+        chosen = items[key]
+        missing = next((k for k in feeders[key] if k in unplaced), None)
+        before_it = next((k for k in earlier[key] if k in unplaced), None)
+        if missing is not None:
+            unplaced[key] = f"{items[missing].label or missing}, which feeds it, could not be placed"
+        elif before_it is not None:
+            unplaced[key] = f"{items[before_it].label or before_it} of the round before could not be placed"
         else:
-            slots[chosen.key] = found
-            board.add(chosen, found)
-            placed += 1
+            earliest, cause = _earliest(problem, board, chosen, slots, feeders[key], earlier[key])
+            found = _place(problem, board, chosen, earliest, cause)
+            if isinstance(found, str):
+                unplaced[key] = found
+            else:
+                slots[key] = found
+                board.add(chosen, found)
+                placed += 1
+        for successor in after[key]:
+            left[successor] -= 1
+            if not left[successor]:
+                heapq.heappush(ready, (-tail[successor], items[successor].order, successor))
+    for key in left:  # only a cycle of feeders leaves items never ready
+        if key not in slots and key not in unplaced:
+            unplaced[key] = "its feeders form a cycle"
     return Plan(slots=slots, unplaced=unplaced, placed=placed)

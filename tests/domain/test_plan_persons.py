@@ -3,6 +3,8 @@ limits as the most matches a person can play on a day, not every match they migh
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from domain.draws.model import DrawFormat
 from domain.plan.draw_items import draw_items
 from domain.plan.model import Day, Limits, Problem
@@ -48,3 +50,11 @@ def test_a_daily_limit_stops_the_match_a_player_could_be_one_too_many_in() -> No
     day = Day(date="2026-12-05", start=NINE, end=NINE + 600, courts=("c1", "c2", "c3", "c4"))
     made_plan = plan(Problem(items=items, days=(day,), now=NINE, limits=Limits(total=2)))
     assert made_plan.placed == 6 and len(made_plan.unplaced) == 1  # the final: a third match for its players
+
+
+def test_every_match_a_player_is_known_in_counts_in_a_draw_or_apart() -> None:
+    made = make_draw(DrawFormat.ROUND_ROBIN, [f"P{i}" for i in range(4)], doubles=False, seed=1)
+    items = {i.key: i for i in draw_items(made, minutes=30).items}
+    assert most_matches("p0", items, items)["total"] == 3
+    lone = {k: replace(i, draw=None) for k, i in items.items()}  # the broadcast's own matches: each one apart
+    assert most_matches("p0", lone, lone)["total"] == 3

@@ -58,3 +58,23 @@ def test_a_players_daily_limit_is_named_and_a_full_day_said_so() -> None:
     made = plan(problem)
     assert made.unplaced["b"] == "Ann Lee's daily limit is reached on every day with room"
     assert made.unplaced["d"] == "no court has 30 free minutes left on any planned day"
+
+
+def test_the_round_before_is_named_when_it_decides() -> None:
+    late = Problem(items=(_item("r1a", minutes=60, stage="s", round=1, label="R1 one"),
+                          _item("r1b", minutes=60, stage="s", round=1, label="R1 two"),
+                          _item("r2", minutes=90, stage="s", round=2)),
+                   days=(Day("2026-12-05", NINE, NINE + 120, ("c1",)),), now=NINE)
+    assert plan(late).unplaced == {"r2": "R1 two of the round before starts at 10:00: after that no court has 90 "
+                                         "free minutes left on any planned day"}
+    missing = Problem(items=(_item("r1a", minutes=60, stage="s", round=1, label="R1 one"),
+                             _item("r1b", minutes=90, stage="s", round=1, label="R1 two"),
+                             _item("r2", minutes=30, stage="s", round=2)),
+                      days=(Day("2026-12-05", NINE, NINE + 60, ("c1", "c2")),), now=NINE)
+    assert plan(missing).unplaced == {"r1b": "no court has 90 free minutes left on any planned day",
+                                      "r2": "R1 two of the round before could not be placed"}
+
+
+def test_a_match_whose_courts_play_on_no_day_says_so() -> None:
+    problem = Problem(items=(_item("a", courts=("c9",)),), days=(_day(),), now=NINE)
+    assert plan(problem).unplaced == {"a": "none of the courts it may use plays on a planned day"}
