@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cli.data_dir import open_private
 from cli.errors import CliError
 from domain.settings import Settings
 
@@ -80,11 +81,10 @@ def audit_export(settings: Settings, out: Path) -> dict[str, Any]:
 
     temp = out.with_name(out.name + ".tmp")
     count = 0
-    with os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as file:  # §16: 0600
+    with open_private(temp) as file:  # §16: 0600
         for _account_id, chain, _head, _newer in _audit_chains(settings):
             for entry in chain:
                 file.write(audit.canonical(entry.view()) + b"\n")
                 count += 1
-    os.chmod(temp, 0o600)  # a temp file left by an earlier run keeps its mode through O_CREAT
     os.replace(temp, out)
     return {"out": str(out), "entries": count}

@@ -8,7 +8,7 @@ import logging
 import logging.handlers
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from domain.settings import Settings
 
@@ -39,6 +39,18 @@ def write_file_atomically(path: Path, text: str, mode: int = 0o600) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def open_private(path: Path) -> BinaryIO:
+    """`path` opened to write from empty, `0600` whatever the umask or the mode of a file left there before (an
+    export holds webhook secrets and players' emails; §16: `export` and `audit export` write `0600`)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # O_CREAT applies the mode only to a new file, and then through the umask
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def keep_private(data_dir: Path) -> None:
@@ -138,7 +150,7 @@ def export_store(settings: Settings, out: Path) -> dict[str, Any]:
         raise CliError(str(exc)) from exc
     try:
         temp = out.with_name(out.name + ".tmp")
-        with open(temp, "wb") as file:
+        with open_private(temp) as file:
             count = export_to(store, file)
         os.replace(temp, out)
     finally:

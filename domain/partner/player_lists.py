@@ -151,12 +151,23 @@ def _apply_change(
 # ------------------------------------------------------------------ player lists
 def _summary(record: PlayerList | Team | None) -> dict[str, Any] | None:
     """What the audit log keeps of a list or team: its fields, the players as their count (a sync of 1,000
-    players is one entry, not 1,000 names; a player added, changed or removed by hand has an entry of its own)."""
+    players is one entry; a partner's sync or patch adds the externalIDs it added, changed and removed,
+    `_player_changes`; a player added, changed or removed by hand has an entry of its own)."""
     if record is None:
         return None
     fields = audit.snapshot(record)
     fields["players"] = len(record.players)
     return dict(fields)
+
+
+def _player_changes(before: Sequence[Player], after: Sequence[Player]) -> dict[str, list[str]]:
+    """The players a sync or patch added, changed and removed, by externalID: its audit entry names them (§16 asks
+    one entry per change to players; a sync is one entry naming each, not one entry per player)."""
+    old = {str(p["externalID"]): p for p in before if p.get("externalID")}
+    new = {str(p["externalID"]): p for p in after if p.get("externalID")}
+    return {"playersAdded": sorted(new.keys() - old.keys()),
+            "playersChanged": sorted(key for key in new.keys() & old.keys() if new[key] != old[key]),
+            "playersRemoved": sorted(old.keys() - new.keys())}
 
 
 OPEN_STATUSES = (MatchStatus.PENDING, MatchStatus.ACTIVE)
@@ -211,11 +222,12 @@ def sync_list(
     )
     players = replace_mapped(existing.players, sync.players, connection_id=connection_id)
     check_players_in_use(uow, connection_id=connection_id, player_list=existing, kept=players)
+    changes = _player_changes(existing.players, players)
     existing.players = players
     existing.name, existing.description, existing.updated_on = stored_name(sync.name), sync.description, iso(now)
     stored = uow.player_lists.put(existing)
     audit.record(uow, account_id=account_id, action="player_list.synced", target=("player_list", stored.id),
-                 before=before, after=_summary(stored), now=now)
+                 before=before, after=(_summary(stored) or {}) | changes, now=now)
     return stored
 
 
@@ -231,8 +243,9 @@ def patch_list(
     check_players_in_use(uow, connection_id=connection_id, player_list=replace(player_list, players=players_before),
                          kept=player_list.players)
     stored = uow.player_lists.put(player_list)
-    audit.record(uow, account_id=stored.account_id, action="player_list.changed",
-                 target=("player_list", stored.id), before=before, after=_summary(stored), now=now)
+    audit.record(uow, account_id=stored.account_id, action="player_list.changed", target=("player_list", stored.id),
+                 before=before, after=(_summary(stored) or {}) | _player_changes(players_before, stored.players),
+                 now=now)
     return stored
 
 

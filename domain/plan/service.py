@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
+from domain.access import audit
 from domain.clock import iso, parse_iso
 from domain.draws import store as draw_store
 from domain.draws.cache import DecodedDraws
@@ -282,6 +283,23 @@ def _tell_moves(uow: UnitOfWork, built: Built, broadcast: Broadcast, before: dic
                  now=now, court=labels.get(where["table_id"], where["table_id"]))
 
 
+def _placings(planned: dict[str, dict[str, Any]], keys: set[str]) -> dict[str, dict[str, Any] | None]:
+    """The plan's place of each of `keys` as an audit entry keeps it (None: not planned)."""
+    return {key: {"tableID": where["table_id"], "plannedOn": where["planned_on"], "byHand": bool(where.get("by_hand"))}
+            if (where := planned.get(key)) else None for key in sorted(keys)}
+
+
+def _audit_plan(uow: UnitOfWork, broadcast: Broadcast, before: dict[str, dict[str, Any]], *, action: str,
+                target: tuple[str, str], now: datetime) -> None:
+    """One audit entry for a change of the stored plan (§16 "plan"): each match (or draw match) whose court, time
+    or by-hand mark changed, by its key, before and after. A plan that changed nothing writes no entry."""
+    after = broadcast.planned
+    moved = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    if moved:
+        audit.record(uow, account_id=broadcast.account_id, action=action, target=target,
+                     before=_placings(before, moved), after=_placings(after, moved), now=now)
+
+
 def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_run: bool, keep_placed: bool,
                    now: datetime, server: Scoring, zone: tzinfo, tell: TellMoved | None = None) -> PlanResultRead:
     """Place every match still to play (contract §20); called and started ones stay. Stored unless `dry_run`;
@@ -316,6 +334,7 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         note_published(broadcast)
         broadcast.updated_on = iso(now)
         uow.broadcasts.put(broadcast)
+        _audit_plan(uow, broadcast, before, action="broadcast.planned", target=("broadcast", broadcast.id), now=now)
         _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
     unplaced: list[UnplacedRead] = [{**_not_placed(built, key, minutes[key]), "reason": reason}
                                     for key, reason in made.unplaced.items()]
@@ -469,6 +488,9 @@ def move(uow: UnitOfWork, *, account_id: str, match_id: str | None = None, draw_
     note_published(broadcast)
     broadcast.updated_on = iso(now)
     uow.broadcasts.put(broadcast)
+    real = match_id or built.match_ids.get(key)
+    _audit_plan(uow, broadcast, before, action="match.planned",
+                target=("match", real) if real else ("draw_match", key), now=now)
     _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
     plan = stored_plan(built, broadcast)
     return {"slot": _slot_view(built, key, plan.slots[key]), "conflicts": conflicts_of(built, plan)}

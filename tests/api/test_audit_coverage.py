@@ -138,3 +138,22 @@ def test_webhook_settings_and_secret_rotation(partner: Api, operator: Api) -> No
     assert configured["after"]["secret"] == rotated["after"]["secret"] == "…"  # never the secret itself
     secret = partner.post("/webhooks/secret/rotate", headers={"Idempotency-Key": "rotation-0001"})
     assert secret.json["data"]["webhook_secret"] not in str(entries(operator))
+
+
+def test_a_partner_sync_or_patch_names_the_players_it_added_changed_and_removed(partner: Api, operator: Api) -> None:
+    """§16: an entry for a change to players names them (externalIDs), not only how many there are."""
+    synced, resynced, patched = run(operator, [
+        ("player_list.synced", lambda: partner.put("/player-lists", json={
+            "externalID": "pl", "name": "List", "players": [player("p1"), player("p2"), player("p3")]}), "partner"),
+        ("player_list.synced", lambda: partner.put("/player-lists", json={
+            "externalID": "pl", "name": "List", "players": [player("p1"), player("p2", lastName="Other"),
+                                                           player("p4")]}), "partner"),
+        ("player_list.changed", lambda: partner.patch("/player-lists/pl", json={
+            "upsert": [player("p5"), player("p1", firstName="Ann")], "removeExternalIDs": ["p4"]}), "partner"),
+    ])
+    assert (synced["after"]["playersAdded"], synced["after"]["playersChanged"], synced["after"]["playersRemoved"]) \
+        == (["p1", "p2", "p3"], [], [])
+    assert (resynced["after"]["playersAdded"], resynced["after"]["playersChanged"],
+            resynced["after"]["playersRemoved"]) == (["p4"], ["p2"], ["p3"])
+    assert (patched["after"]["playersAdded"], patched["after"]["playersChanged"],
+            patched["after"]["playersRemoved"]) == (["p5"], ["p1"], ["p4"])

@@ -251,3 +251,50 @@ def test_nothing_is_planned_before_the_next_whole_minute(operator: Api, clock: F
     assert starts[0] == "2026-11-21T15:33:00.000Z"  # not 15:32:00, before now
     assert {placed[dm["id"]]["plannedOn"] for dm in draw_matches(knockout) if dm["status"] == "ready"} == {
         "2026-11-21T15:33:00.000Z"}
+
+
+def newest(operator: Api) -> Json:
+    return dict(operator.get("/operator/audit").json["data"][0])
+
+
+def test_a_plan_and_each_hand_move_write_one_audit_entry_and_a_dry_run_none(operator: Api) -> None:
+    """§16 lists "plan" among the changes to matches: planning a broadcast writes one entry naming each match
+    (draw matches by their ID) whose court or time changed, a hand move one entry for its match; a dry run or a
+    plan that changed nothing writes none."""
+    broadcast_id, courts = make_courts(operator, 2)
+    knockout = create(operator, broadcast_id, "single_elimination", 4, name="Singles")
+    settle(operator, broadcast_id, matchMinutes={"default": 30})
+    before = newest(operator)["seq"]
+    plan(operator, broadcast_id, dryRun=True)
+    assert newest(operator)["seq"] == before
+    plan(operator, broadcast_id)
+    placed = slots(grid(operator, broadcast_id))
+    entry = newest(operator)
+    assert entry["seq"] == before + 1
+    assert (entry["action"], entry["target"], entry["actor"]["kind"]) == (
+        "broadcast.planned", {"type": "broadcast", "id": broadcast_id}, "operator")
+    ids = {dm["id"] for dm in draw_matches(knockout)}
+    assert entry["before"] == {key: None for key in ids}
+    assert {key: (where["tableID"], where["plannedOn"], where["byHand"]) for key, where in entry["after"].items()} \
+        == {key: (placed[key]["tableID"], placed[key]["plannedOn"], False) for key in ids}
+    plan(operator, broadcast_id)  # the same plan again: nothing changed
+    assert newest(operator)["seq"] == before + 1
+
+    final = next(dm for dm in draw_matches(knockout) if dm["status"] == "waiting")
+    moved = operator.post(f"/operator/draw-matches/{final['id']}/plan",
+                          json={"tableID": courts[1], "plannedOn": "2026-11-21T18:30:00Z"})
+    assert moved.status_code == 200, moved.json
+    entry = newest(operator)
+    assert (entry["action"], entry["target"]) == ("match.planned", {"type": "draw_match", "id": final["id"]})
+    assert entry["after"] == {final["id"]: {"tableID": courts[1], "plannedOn": "2026-11-21T18:30:00.000Z",
+                                            "byHand": True}}
+    assert entry["before"][final["id"]]["byHand"] is False
+    semi = next(dm for dm in draw_matches(knockout) if dm["status"] == "ready")
+    by_match = operator.post(f"/operator/matches/{semi['matchID']}/plan",
+                             json={"tableID": courts[0], "plannedOn": "2026-11-21T17:00:00Z"})
+    assert by_match.status_code == 200, by_match.json
+    entry = newest(operator)
+    assert (entry["action"], entry["target"]) == ("match.planned", {"type": "match", "id": semi["matchID"]})
+    assert entry["after"][semi["id"]]["plannedOn"] == "2026-11-21T17:00:00.000Z"
+    history = operator.get("/operator/audit", query_string={"targetID": semi["matchID"]}).json["data"]
+    assert history[0]["seq"] == entry["seq"]

@@ -94,3 +94,23 @@ def test_a_killed_server_is_not_taken_for_a_running_one(server_factory: Callable
     server.kill()
     result = cli(server, "operator-key", "rotate")
     assert result.returncode == 1 and "No Courtside server is running" in result.stderr
+
+
+def test_a_live_foreign_process_with_the_recorded_pid_is_not_taken_for_the_server(
+        server_factory: Callable[..., ServerProcess]) -> None:
+    """A PID is reused: a record naming a live process that is not a Courtside server (it does not hold the data
+    dir's server lock), with a listener on the recorded port, gets no operator key."""
+    server = server_factory()
+    server.stop()
+    foreign = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        with listener() as (port, contacted):
+            (server.data_dir / "server.json").write_text(json.dumps({"url": f"http://127.0.0.1:{port}",
+                                                                     "pid": foreign.pid}))
+            result = cli(server, "keys", "create")
+            assert result.returncode == 1 and result.stdout == ""
+            assert "No Courtside server is running for the data dir" in result.stderr
+            assert not contacted()
+    finally:
+        foreign.kill()
+        foreign.wait()

@@ -40,12 +40,12 @@ def filled(settings: Settings, store: AnyStore, clock: FixedClock) -> Iterator[t
     yield settings, account
 
 
-def courtside(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+def courtside(settings: Settings, *args: str, umask: int = -1) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURTSIDE_")}
     if settings.database_url:
         env["COURTSIDE_DATABASE_URL"] = settings.database_url
     return subprocess.run([sys.executable, "-m", "cli.main", *args, "--data-dir", str(settings.data_dir)], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=120, umask=umask)
 
 
 def verify(settings: Settings) -> tuple[int, dict[str, Any]]:
@@ -223,3 +223,19 @@ def test_an_export_from_before_heads_were_kept_imports_with_its_head(filled: tup
     imported = courtside(target, "import", str(exported))
     assert imported.returncode == 0, imported.stderr
     assert verify(target) == (0, {"entries": ENTRIES, "intact": True, "head": head})
+
+
+@pytest.mark.parametrize("command", [("export",), ("audit", "export")])
+def test_exports_are_0600_whatever_the_umask_or_a_temp_file_left_before(
+        filled: tuple[Settings, str], tmp_path: Path, command: tuple[str, ...]) -> None:
+    """§16: `courtside export` (webhook secrets, players' emails) and `audit export` write their files 0600, also
+    under umask 000 and over a world-readable temp file an interrupted run left."""
+    settings, _ = filled
+    out = tmp_path / "out.jsonl"
+    stale = out.with_name(out.name + ".tmp")
+    stale.write_text("left over")
+    os.chmod(stale, 0o666)
+    result = courtside(settings, *command, "--out", str(out), umask=0)
+    assert result.returncode == 0, result.stderr
+    assert out.stat().st_mode & 0o777 == 0o600
+    assert out.read_text(encoding="utf-8").count("\n") >= ENTRIES
