@@ -191,9 +191,10 @@ def test_tennis_standings_count_sets_and_games_and_say_so(operator: Api, app: Fl
     broadcast_id, _ = make_courts(operator, 1)
     draw = make(operator, broadcast_id, "default", scoring="tennis")
     url = operator.post(f"/operator/broadcasts/{broadcast_id}/event-page/enable").json["data"]["url"]
-    page = app.test_client().get("/event/" + url.rsplit("/event/", 1)[1] + "/state").json["data"]
-    (shown,) = page["draws"]
+    path = "/event/" + url.rsplit("/event/", 1)[1] + "/state"
+    page: Any = app.test_client().get(path).json
+    (shown,) = page["data"]["draws"]
     assert shown["standingUnit"] == "Sets" and draw["scoring"]["kind"] == "sets"
     make(operator, broadcast_id, "default", name="Badminton group")
-    page = app.test_client().get("/event/" + url.rsplit("/event/", 1)[1] + "/state").json["data"]
-    assert [d["standingUnit"] for d in page["draws"]] == ["Sets", "Games"]
+    page = app.test_client().get(path).json
+    assert [d["standingUnit"] for d in page["data"]["draws"]] == ["Sets", "Games"]
