@@ -10,7 +10,8 @@ BWF, ITTF and `default` start again among the entries a step left level (BWF GCR
 decided by the match between them; ITTF 3.7.5.2: the matches between the entries still level only; `default`:
 three level, one ahead on game difference, the other two are decided by the match between them, issue 51); a
 custom list goes on with its next step, as written. Steps "among the tied" count only the matches between the
-entries still level at that step; the others count every decided match given. Pure: no storage, no clock; the same input, the same standings.
+entries still level at that step; the others count every decided match given. Pure: no storage, no clock; the
+same input, the same standings.
 """
 
 from __future__ import annotations
