@@ -312,10 +312,17 @@ def tiebreak_notes(draw: Json, group: Json) -> str:
     return f"<div class='cs-ties'><div class='cs-ties-rule'>Tie-breaks: {rule}</div><ul>{items}</ul></div>"
 
 
+def standing_units(draw: Json) -> tuple[str, str]:
+    """What a standing's `gamesWon` and `pointsWon` count in the draw's format: sets and games (tennis, padel),
+    else games and points (issue 51: tennis standings said "Games" for sets)."""
+    return ("Sets", "Games") if (draw.get("scoring") or {}).get("kind") == "sets" else ("Games", "Points")
+
+
 def standings_html(draw: Json) -> str:
-    """Each group's table: rank, entry, played, won, lost, games and points for and against; under it, the places
-    a tie-break step decided."""
+    """Each group's table: rank, entry, played, won, lost, games and points (sets and games in a sets format) for
+    and against; under it, the places a tie-break step decided."""
     names = entry_names(draw)
+    big, small = standing_units(draw)
     withdrawn = {e["id"] for e in draw["entries"] if e.get("withdrawn")}
     tables = []
     for group in draw["groups"]:
@@ -325,7 +332,7 @@ def standings_html(draw: Json) -> str:
             f"<td>{s['lost']}</td><td>{s['gamesWon']}:{s['gamesLost']}</td><td>{s['pointsWon']}:{s['pointsLost']}</td>"
             "</tr>" for s in group["standings"])
         tables.append(f"<div><h3>Group {html.escape(str(group['name']))}</h3><table class='cs-table'><thead><tr>"
-                      "<th>#</th><th>Entry</th><th>P</th><th>W</th><th>L</th><th>Games</th><th>Points</th></tr>"
+                      f"<th>#</th><th>Entry</th><th>P</th><th>W</th><th>L</th><th>{big}</th><th>{small}</th></tr>"
                       f"</thead><tbody>{rows}</tbody></table>{tiebreak_notes(draw, group)}</div>")
     return f"<div class='cs-groups'>{''.join(tables)}</div>" if tables else ""
 

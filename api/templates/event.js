@@ -270,7 +270,7 @@
       root.appendChild(el("h2", null, d.name));
       (d.groups || []).forEach(function (g) {
         var t = el("table", "standings"), head = el("tr");
-        ["#", "Group " + g.name, "P", "W", "L", "Games"].forEach(function (h) { head.appendChild(el("th", null, h)); });
+        ["#", "Group " + g.name, "P", "W", "L", d.standingUnit || "Games"].forEach(function (h) { head.appendChild(el("th", null, h)); });
         t.appendChild(head);
         g.standings.forEach(function (s) {
           var tr = el("tr");

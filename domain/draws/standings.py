@@ -6,10 +6,12 @@ level, in order. Each standing row says which step put it above the row below (`
 first step already did (not tied), `"unbroken"` when no step of the rule separates them (a custom list without
 `lot`, or unseeded entries under `default`): they keep the draw's entry order, so ranks are always 1…n.
 
-BWF and ITTF start again among the entries a step left level (BWF GCR 16.2.4: two still level are decided by the
-match between them; ITTF 3.7.5.2: the matches between the entries still level only); `default` and custom lists
-go on with the next step. Steps "among the tied" count only the matches between the entries still level at that
-step; the others count every decided match given. Pure: no storage, no clock; the same input, the same standings.
+BWF, ITTF and `default` start again among the entries a step left level (BWF GCR 16.2.4: two still level are
+decided by the match between them; ITTF 3.7.5.2: the matches between the entries still level only; `default`:
+three level, one ahead on game difference, the other two are decided by the match between them, issue 51); a
+custom list goes on with its next step, as written. Steps "among the tied" count only the matches between the
+entries still level at that step; the others count every decided match given. Pure: no storage, no clock; the
+same input, the same standings.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ ITTF = Rule("ittf", (Step("match_points", Measure.MATCH_POINTS),
                      Step("match_points", Measure.MATCH_POINTS, among_tied=True),
                      Step("game_ratio", Measure.GAME_RATIO, among_tied=True),
                      Step("point_ratio", Measure.POINT_RATIO, among_tied=True), LOT), restart=1)
-DEFAULT = Rule("default", (WINS, HEAD_TO_HEAD, GAME_DIFFERENCE, POINT_DIFFERENCE, SEED))
+DEFAULT = Rule("default", (WINS, HEAD_TO_HEAD, GAME_DIFFERENCE, POINT_DIFFERENCE, SEED), restart=1)
 RULES = {rule.name: rule for rule in (BWF, ITTF, DEFAULT)}
 # Every value `decidedBy` takes besides None.
 DECIDED_BY = (*CUSTOM_STEPS, "match_points", "game_ratio", "point_ratio", UNBROKEN)

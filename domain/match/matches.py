@@ -358,6 +358,21 @@ def next_candidates(uow: UnitOfWork, table_id: str) -> list[Match]:
     return called + [m for m in queue if not m.called_on]
 
 
+def start_candidates(uow: UnitOfWork, table: Table, *, now: datetime) -> list[Match]:
+    """Every match start-next may take on the table, in the order it tries them: the table's own (called first),
+    then the court pool's this court may use, as the order of play orders them (§13, §14, §20)."""
+    return plan_live.follow_plan(uow.broadcasts.get(table.broadcast_id), table.id,
+                                 next_candidates(uow, table.id) + draw_pool.pool_for_table(uow, table), now=now)
+
+
+def up_next(uow: UnitOfWork, table: Table, *, now: datetime) -> Match | None:
+    """The match start-next would start on the table now (the phone's "Up next", issue 51): the first candidate
+    nothing holds back; when every one waits, the first candidate (it is the next once its wait is over)."""
+    candidates = start_candidates(uow, table, now=now)
+    availability = Availability(uow, account_id=table.account_id, now=now)
+    return next((m for m in candidates if availability.block(m) is None), candidates[0] if candidates else None)
+
+
 def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime, rules: Rules) -> Match:
     """Start the first waiting match of a table that may start now (contract §9, §14), preferring a called one.
 
@@ -367,8 +382,7 @@ def start_next(uow: UnitOfWork, *, account_id: str, table_id: str, now: datetime
     if table is None or table.account_id != account_id:
         raise NotFound(f"No table '{table_id}'.")
     _require_free_table(uow, table_id)
-    candidates = plan_live.follow_plan(uow.broadcasts.get(table.broadcast_id), table_id,
-                                       next_candidates(uow, table_id) + draw_pool.pool_for_table(uow, table), now=now)
+    candidates = start_candidates(uow, table, now=now)
     if not candidates:
         raise Conflict(f"No match is waiting on table '{table_id}' or in the court pool.", code="queue_empty")
     availability = Availability(uow, account_id=account_id, now=now)

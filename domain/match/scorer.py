@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
-from domain.draws import pool as draw_pool
 from domain.errors import Conflict, Invalid, NotFound
 from domain.match import matches, points, scorers, scoring
 from domain.models import Link, Match, Side, Table
@@ -85,15 +84,17 @@ def scorer_by_key(uow: UnitOfWork, *, key: str) -> tuple[Link, Table]:
 
 # ------------------------------------------------------------------------------------------------ state
 def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Rules,
-                 now: datetime | None = None) -> dict[str, Any]:
-    """What the phone shows: the court, its active match (with `decided` and `canUndo`), the next waiting match
-    (the court's queue, else the court pool's),
-    and `version`, which every action must name. Display names and scores only: no IDs, no keys. With `now`,
-    also `devicesScoring` (§17), outside `version`: time alone changes it, and a tap must not become stale then."""
+                 now: datetime) -> dict[str, Any]:
+    """What the phone shows: the court, its active match (with `decided` and `canUndo`), the match Start next
+    would start now (`matches.up_next`), and `version`, which every action must name (Up next is in it: a Start
+    next never starts another match than the one shown). Display names and scores only: no IDs, no keys. Also
+    `devicesScoring` (§17), outside `version`: time alone changes it, and a tap must not become stale then."""
     match = active_match(uow, table.id)
-    # what Start next tries first: the court's own waiting matches (a called one first), else the court pool's
-    # first match this court may take (contract §13), as the console's start-next does
-    queue = matches.next_candidates(uow, table.id)[:1] or draw_pool.pool_for_table(uow, table)[:1]
+    # exactly what Start next starts (one function for both, issue 51): the court's own waiting matches (a called
+    # one first), then the court pool's this court may take (§13), in the plan's order (§20), the first that may
+    # start now (§14)
+    following = matches.up_next(uow, table, now=now)
+    queue = [following] if following is not None else []
     shown: dict[str, Any] | None = None
     if match is not None:
         shown = match_state(uow, match) | {
@@ -108,14 +109,14 @@ def scorer_state(uow: UnitOfWork, link: Link, table: Table, *, rules: matches.Ru
     basis = {"state": state, "match": match.id if match else None, "updated": match.updated_on if match else None,
              "scoreVersion": match.score_version if match else None, "queue": [m.id for m in queue]}
     state["version"] = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:20]
-    if now is not None:
-        state["devicesScoring"] = scorers.devices_scoring(match, now) if match is not None else 0
+    state["devicesScoring"] = scorers.devices_scoring(match, now) if match is not None else 0
     return state
 
 
-def _current(uow: UnitOfWork, link: Link, table: Table, *, version: str, rules: matches.Rules) -> Match | None:
+def _current(uow: UnitOfWork, link: Link, table: Table, *, version: str, rules: matches.Rules,
+             now: datetime) -> Match | None:
     """The table's active match, once the phone's `version` is the current one (else `409 stale_state`)."""
-    if scorer_state(uow, link, table, rules=rules)["version"] != version:
+    if scorer_state(uow, link, table, rules=rules, now=now)["version"] != version:
         raise Conflict("The court changed since this page last loaded; here is the current state.",
                        code="stale_state")
     return active_match(uow, table.id)
@@ -142,7 +143,7 @@ def add_point(uow: UnitOfWork, *, key: str, side: str, version: str, now: dateti
     if side not in SIDES:
         raise Invalid("side must be 'a' or 'b'.", details={"json": {"side": ["Must be one of: a, b."]}})
     link, table = scorer_by_key(uow, key=key)
-    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    match = _playing(_current(uow, link, table, version=version, rules=rules, now=now))
     return points.add_point(uow, account_id=link.account_id, match_id=match.id, side=side,
                             version=match.score_version, now=now, rules=rules, device=device)
 
@@ -151,7 +152,7 @@ def undo_point(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules:
                device: str | None = None) -> Match:
     """Take back the last point of the current match, whoever scored it (`409 nothing_to_undo` otherwise)."""
     link, table = scorer_by_key(uow, key=key)
-    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    match = _playing(_current(uow, link, table, version=version, rules=rules, now=now))
     return points.undo_point(uow, account_id=link.account_id, match_id=match.id, version=match.score_version,
                              now=now, rules=rules, device=device)
 
@@ -159,7 +160,7 @@ def undo_point(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules:
 def complete(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
     """Complete the court's decided match (`409 match_undecided` before); `match.completed`."""
     link, table = scorer_by_key(uow, key=key)
-    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    match = _playing(_current(uow, link, table, version=version, rules=rules, now=now))
     done = matches.complete_match(uow, account_id=link.account_id, match_id=match.id, game_scores=None, now=now,
                                   rules=rules)
     return done
@@ -171,7 +172,7 @@ def retire(uow: UnitOfWork, *, key: str, winner_side: str, version: str, now: da
     if winner_side not in SIDES:
         raise Invalid("winnerSide must be 'a' or 'b'.", details={"json": {"winnerSide": ["Must be one of: a, b."]}})
     link, table = scorer_by_key(uow, key=key)
-    match = _playing(_current(uow, link, table, version=version, rules=rules))
+    match = _playing(_current(uow, link, table, version=version, rules=rules, now=now))
     done = matches.record_walkover(uow, account_id=link.account_id, match_id=match.id, winner_side=winner_side,
                                    reason=matches.WalkoverReason.RETIRED, now=now, rules=rules)
     return done
@@ -180,5 +181,5 @@ def retire(uow: UnitOfWork, *, key: str, winner_side: str, version: str, now: da
 def start_next(uow: UnitOfWork, *, key: str, version: str, now: datetime, rules: matches.Rules) -> Match:
     """Start the court's next match whose players are all free (contract §9 start-next); `match.started`."""
     link, table = scorer_by_key(uow, key=key)
-    _current(uow, link, table, version=version, rules=rules)
+    _current(uow, link, table, version=version, rules=rules, now=now)
     return matches.start_next(uow, account_id=link.account_id, table_id=table.id, now=now, rules=rules)

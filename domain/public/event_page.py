@@ -28,7 +28,7 @@ from domain.draws.standings import Placed, rule_words, tie_notes
 from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
 from domain.event_day.people import person_id
-from domain.match import scoring
+from domain.match import formats, scoring
 from domain.match.results import RESULT_MARKS
 from domain.models import Broadcast, Link, Match, MatchStatus, Table
 from domain.names import name_key
@@ -70,12 +70,16 @@ def broadcast_draws() -> DrawReads:
         for record in draw_service.list_draws(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id):
             read = draw_service.read_draw(uow, record)
             games: dict[str, tuple[int, int]] = {}
+            kinds: set[str] = set()
             for match_id in read.match_ids():
                 match = uow.matches.get(match_id)
                 if match is not None:
                     won = scoring.won(match)
                     games[match.id] = (won["a"], won["b"])
-            shown.append(public_draw(read, games))
+                    kinds.add(formats.unit(scoring.format_of(match)))
+            own = read.scoring or {}
+            sets = "sets" in kinds or own.get("kind") == "sets"
+            shown.append(public_draw(read, games, unit="Sets" if sets else "Games"))
         return shown
 
     return reads
@@ -358,14 +362,15 @@ TITLES = {Stage.MAIN: "Main draw", Stage.THIRD_PLACE: "Third place", Stage.LOSER
           Stage.CONSOLATION: "Consolation", Stage.SWISS: "Swiss rounds"}
 
 
-def public_draw(read: DrawRead, games: dict[str, tuple[int, int]]) -> DrawShown:
+def public_draw(read: DrawRead, games: dict[str, tuple[int, int]], *, unit: str = "Games") -> DrawShown:
     """A draw (the §13 draw read) as the event page shows it: names, scores and placings, no IDs (§15).
 
     `groups` are the group tables; `brackets` are the knockout stages drawn as brackets (rounds as columns, each
     match pointing at the column and row of the match its winner goes to), the consolation (§22), each play-off
     sub-bracket titled by its places (`Places 5-8`, §22, `playoff_brackets`) and Swiss rounds side by side; `games`
     is each real match's games won (side a, side b), for the score beside each name. A placing of the consolation's
-    winner says `stage: consolation` (not a second place 1)."""
+    winner says `stage: consolation` (not a second place 1). `unit`: what a standing's `gamesWon` counts, "Sets"
+    in a sets format (tennis, padel), else "Games" (issue 51)."""
     names = read.names()
     groups: list[DrawGroupShown] = [{"name": group.name, "standings": [
         {"rank": row.rank, "played": row.played, "won": row.won, "lost": row.lost, "gamesWon": row.games_won,
@@ -389,7 +394,8 @@ def public_draw(read: DrawRead, games: dict[str, tuple[int, int]]) -> DrawShown:
             shown["stage"] = str(placing.stage)
         placings.append(shown)
     return {"name": read.name, "format": read.format, "status": read.status, "groups": groups,
-            "tiebreak": rule_words(read.tiebreak) if groups else None, "brackets": brackets, "placings": placings}
+            "tiebreak": rule_words(read.tiebreak) if groups else None, "standingUnit": unit, "brackets": brackets,
+            "placings": placings}
 
 
 def _public_draw_match(dm: DrawMatchRead, names: dict[str, str], games: dict[str, tuple[int, int]],

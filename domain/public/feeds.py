@@ -221,6 +221,7 @@ class DrawShown(TypedDict):
     status: str
     groups: list[DrawGroupShown]
     tiebreak: str | None
+    standingUnit: str  # what a standing's games column counts: "Sets" (tennis, padel) or "Games"
     brackets: list[BracketShown]
     placings: list[PlacingShown]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 
 from tests.api.test_draws import draw_matches, make_courts, read
 from tests.conftest import Api
@@ -73,8 +74,12 @@ def table(draw: Json) -> list[tuple[str, int, str | None]]:
 
 @pytest.mark.parametrize(("tiebreak", "expected"), [
     ("bwf", [("Ann", 1, "game_difference"), ("Bea", 2, "head_to_head"), ("Cat", 3, None), ("Dot", 4, None)]),
-    ("default", [("Ann", 1, "game_difference"), ("Cat", 2, "point_difference"), ("Bea", 3, None), ("Dot", 4, None)]),
-    (None, [("Ann", 1, "game_difference"), ("Cat", 2, "point_difference"), ("Bea", 3, None), ("Dot", 4, None)]),
+    # default starts again among the two still level too: Bea beat Cat (issue 51)
+    ("default", [("Ann", 1, "game_difference"), ("Bea", 2, "head_to_head"), ("Cat", 3, None), ("Dot", 4, None)]),
+    (None, [("Ann", 1, "game_difference"), ("Bea", 2, "head_to_head"), ("Cat", 3, None), ("Dot", 4, None)]),
+    # a custom list goes on with its next step, as written
+    (["wins", "head_to_head", "game_difference", "point_difference"],
+     [("Ann", 1, "game_difference"), ("Cat", 2, "point_difference"), ("Bea", 3, None), ("Dot", 4, None)]),
     (["wins", "points_won"], [("Cat", 1, "points_won"), ("Ann", 2, "points_won"), ("Bea", 3, None),
                               ("Dot", 4, None)]),
 ])
@@ -122,15 +127,16 @@ def test_ittf_a_walkover_lost_is_no_match_point_so_a_played_loss_ranks_above_it(
 
 def test_the_rule_decides_who_leaves_a_group_for_the_knockout(operator: Api) -> None:
     finals = {}
-    for rule in ("bwf", "default"):
+    steps = ["wins", "head_to_head", "game_difference", "point_difference"]
+    for rule, setting in (("bwf", "bwf"), ("steps", steps)):
         broadcast_id, courts = make_courts(operator, 2, name=f"Club day {rule}")
-        draw = make(operator, broadcast_id, rule, fmt="groups_knockout", name=f"Cup {rule}", groupCount=1,
+        draw = make(operator, broadcast_id, setting, fmt="groups_knockout", name=f"Cup {rule}", groupCount=1,
                     advancePerGroup=2)
         done = play(operator, draw["id"], courts, BWF_RESULTS)
         names = {e["id"]: e["name"] for e in done["entries"]}
         final = next(dm for dm in draw_matches(done) if dm["group"] is None)
         finals[rule] = sorted(names[s["entryID"]] for s in final["slots"])
-    assert finals == {"bwf": ["Ann", "Bea"], "default": ["Ann", "Cat"]}
+    assert finals == {"bwf": ["Ann", "Bea"], "steps": ["Ann", "Cat"]}
 
 
 def test_swiss_takes_a_rule_and_a_knockout_reads_none(operator: Api) -> None:
@@ -177,3 +183,18 @@ def test_an_unknown_broadcast_is_404_before_a_rule_on_a_knockout_is_400(operator
     for path in ("/operator/draws", "/operator/draws/preview"):
         missing = operator.post(path, json=body)
         assert missing.status_code == 404 and missing.json["error"]["code"] == "not_found", missing.json
+
+
+def test_tennis_standings_count_sets_and_games_and_say_so(operator: Api, app: Flask) -> None:
+    """Issue 51: tennis standings labelled sets as "Games" and games as "Points"; a sets format's group table says
+    "Sets" on the event page."""
+    broadcast_id, _ = make_courts(operator, 1)
+    draw = make(operator, broadcast_id, "default", scoring="tennis")
+    url = operator.post(f"/operator/broadcasts/{broadcast_id}/event-page/enable").json["data"]["url"]
+    path = "/event/" + url.rsplit("/event/", 1)[1] + "/state"
+    page: Any = app.test_client().get(path).json
+    (shown,) = page["data"]["draws"]
+    assert shown["standingUnit"] == "Sets" and draw["scoring"]["kind"] == "sets"
+    make(operator, broadcast_id, "default", name="Badminton group")
+    page = app.test_client().get(path).json
+    assert [d["standingUnit"] for d in page["data"]["draws"]] == ["Sets", "Games"]

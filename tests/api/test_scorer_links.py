@@ -367,3 +367,29 @@ def test_start_next_on_the_phone_takes_from_the_court_pool_as_the_console_does(
                                                    "playerB": {"manualName": "Bo Chen"}, "bestOf": 1})
     assert own.status_code == 201
     assert state(phone, path)["upNext"][0]["sides"][0]["names"] == ["Ann Lee"]  # the court's own queue first
+
+
+def test_the_phones_up_next_is_the_match_start_next_starts(operator: Api, phone: FlaskClient) -> None:
+    """Issue 51: the phone said "Up next: Zoë Ångström vs Hannah Kim" and Start next started another match (the
+    first one's player was still playing elsewhere). What the phone says is next is what it starts."""
+    made = operator.post("/operator/broadcasts", json={"name": "Club day",
+                                                       "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})
+    one, two = [t["id"] for t in made.json["data"]["tables"]]
+
+    def queued(court: str, a: str, b: str) -> str:
+        created = operator.post("/operator/matches", json={"tableID": court, "playerA": {"manualName": a},
+                                                           "playerB": {"manualName": b}, "bestOf": 1})
+        assert created.status_code == 201, created.json
+        return str(created.json["data"]["id"])
+
+    elsewhere = queued(two, "Zoë Ångström", "Ivy Orr")
+    assert operator.post(f"/operator/matches/{elsewhere}/start").status_code == 200
+    queued(one, "Zoë Ångström", "Hannah Kim")
+    free = queued(one, "Grace Taylor", "Chloé Lefèvre")
+    path = scorer_path(operator, one)
+    shown = state(phone, path)
+    assert [s["names"] for s in shown["upNext"][0]["sides"]] == [["Grace Taylor"], ["Chloé Lefèvre"]]
+    assert "Up next: Grace Taylor vs Chloé Lefèvre" in phone.get(path).get_data(as_text=True)
+    started = act(phone, path, "start-next", shown["version"])
+    assert started.status_code == 200, started.json
+    assert operator.get(f"/operator/matches?status=active&tableID={one}").json["data"][0]["id"] == free

@@ -9,7 +9,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from console.draws import print_sheet, standings_html
+from console.draws import print_sheet, standing_units, standings_html
 from tests.api.test_draw_tiebreaks import BWF_RESULTS, NAMES
 from tests.console.conftest import Operator
 
@@ -83,3 +83,12 @@ def test_the_new_draw_form_sends_the_rule_picked_and_custom_steps_in_the_order_p
     assert [s.key for s in app.selectbox if s.key == "draws_tiebreak_1"] == ["draws_tiebreak_1"]
     app.selectbox(key="draws_format_1").set_value("single_elimination").run()
     assert not [s for s in app.selectbox if s.key == "draws_tiebreak_1"]  # a knockout has no standings
+
+
+def test_a_sets_formats_standings_say_sets_and_games() -> None:
+    """Issue 51: tennis standings labelled sets as "Games" and games as "Points"."""
+    tennis = {"entries": [], "groups": [{"name": "A", "standings": []}], "scoring": {"kind": "sets", "bestOf": 3}}
+    assert standing_units(tennis) == ("Sets", "Games")
+    assert "<th>W</th><th>L</th><th>Sets</th><th>Games</th>" in standings_html(tennis)
+    badminton = tennis | {"scoring": {"kind": "games", "bestOf": 3}}
+    assert "<th>W</th><th>L</th><th>Games</th><th>Points</th>" in standings_html(badminton)

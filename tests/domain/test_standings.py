@@ -139,9 +139,8 @@ def test_the_first_step_ranks_and_decided_by_is_null_exactly_where_it_separated_
 
 
 @PROPERTY
-@given(groups(), st.one_of(st.just("default"),
-                           st.lists(st.sampled_from(list(sd.CUSTOM_STEPS)), min_size=1, max_size=8, unique=True)))
-def test_default_and_custom_steps_apply_in_order_and_decided_by_names_the_first_that_separated_two_rows(
+@given(groups(), st.lists(st.sampled_from(list(sd.CUSTOM_STEPS)), min_size=1, max_size=8, unique=True))
+def test_custom_steps_apply_in_order_and_decided_by_names_the_first_that_separated_two_rows(
         group: tuple[list[Entry], list[DrawMatch]], setting: sd.Setting) -> None:
     """From the table alone: for each pair of neighbours whose boundary names step k, they are level on every step
     before k and the upper one is ahead on step k, each step counted over the run of rows still level at it
@@ -224,9 +223,13 @@ def test_bwf_worked_example_three_level_on_wins_game_difference_then_head_to_hea
     entries, matches = bwf_example()
     assert ranked(entries, matches, "bwf") == [
         ("ent_ann", 1, "game_difference"), ("ent_bea", 2, "head_to_head"), ("ent_cat", 3, None), ("ent_dot", 4, None)]
-    # default: the three are level among themselves too (one win each), Ann ahead on game difference, then
-    # Cat ahead of Bea on point difference (default does not go back to the match between the two)
+    # default: the three are level among themselves too (one win each), Ann ahead on game difference, then the
+    # steps start again among the two still level: Bea beat Cat (issue 51: they were separated "on seed")
     assert ranked(entries, matches, "default") == [
+        ("ent_ann", 1, "game_difference"), ("ent_bea", 2, "head_to_head"), ("ent_cat", 3, None),
+        ("ent_dot", 4, None)]
+    # a custom list goes on with its next step, as written: Cat ahead of Bea on point difference
+    assert ranked(entries, matches, ["wins", "head_to_head", "game_difference", "point_difference", "seed"]) == [
         ("ent_ann", 1, "game_difference"), ("ent_cat", 2, "point_difference"), ("ent_bea", 3, None),
         ("ent_dot", 4, None)]
 
