@@ -24,6 +24,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.dumping import check_plan, dump_plan
+from api.schemas.common import bind_cursor
 
 
 class Parser(FlaskParser):
@@ -114,7 +115,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest
                     body = dumped
                 elif instance is not None and flask.current_app.config.get("COURTSIDE_CHECK_RESPONSES"):
                     check_plan(instance, body, body)  # as built: the same bytes as marshmallow's dump
-                response = flask.current_app.json.response(body)
+                response = flask.current_app.json.response(bind_cursor(body))
                 response.status_code = int(status or status_code)
                 return response, None, headers
 
