@@ -20,6 +20,7 @@ import typing
 import flask
 import flask_smorest
 from flask_smorest.utils import resolve_schema_instance, unpack_tuple_response
+from marshmallow import RAISE
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
@@ -28,7 +29,11 @@ from api.schemas.common import bind_cursor
 
 
 class Parser(FlaskParser):
+    """Query parameters are checked like bodies (contract §23): one a route does not take is `400
+    validation_failed` naming it, never silently ignored."""
+
     DEFAULT_VALIDATION_STATUS = 400
+    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": RAISE, "querystring": RAISE}
 
     def _raw_load_json(self, req: flask.Request) -> typing.Any:
         if not is_json_request(req):
