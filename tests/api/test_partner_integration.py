@@ -4,6 +4,7 @@ recovery of failing deliveries, and the small breaks of the first integration.""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +17,7 @@ from domain.settings import Settings
 from scheduler.dispatcher import Dispatcher
 from storage.backend import AnyStore
 from tests.api.test_matches import PLAYERS, make_player_list, make_tables
-from tests.conftest import Api
+from tests.conftest import ROOT, Api
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 BAD_EXTERNAL_IDS = ["club/2026/m1", "/m1", "", " m1", "m1 ", "m\n1", "m\x7f1", "x" * 201]
@@ -418,3 +419,10 @@ def test_a_date_time_that_is_not_rfc3339_with_an_offset_is_refused(
     body = {"externalID": "m1", "tableID": tables[0], "playerListExternalID": "pl-1", "startTime": given}
     assert list(refused_field(partner.put("/matches", json=body))) == ["startTime"]
     assert partner.get("/matches").json["data"] == []
+
+
+def test_one_version_number(partner: Api) -> None:
+    packaged = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    served = partner.get("/health", token=None).json["data"]["version"]
+    documented = partner.get("/openapi.json", token=None).json["info"]["version"]
+    assert served == documented == packaged
