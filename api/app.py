@@ -58,6 +58,7 @@ from api.routes import (
 )
 from api.schemas.common import ErrorEnvelope
 from api.security import quota_headers
+from api.version import package_version
 from domain import text
 
 
@@ -129,7 +130,7 @@ class CourtsideApi(Api):  # type: ignore[misc]  # flask-smorest ships no type in
 def _openapi_config(app: Flask) -> None:
     app.config.update(
         API_TITLE="Courtside",
-        API_VERSION="1.0.0",
+        API_VERSION=package_version(),
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX=PREFIX,
         OPENAPI_JSON_PATH="openapi.json",

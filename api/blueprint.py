@@ -20,14 +20,20 @@ import typing
 import flask
 import flask_smorest
 from flask_smorest.utils import resolve_schema_instance, unpack_tuple_response
+from marshmallow import RAISE
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.dumping import check_plan, dump_plan
+from api.schemas.common import bind_cursor
 
 
 class Parser(FlaskParser):
+    """Query parameters are checked like bodies (contract §23): one a route does not take is `400
+    validation_failed` naming it, never silently ignored."""
+
     DEFAULT_VALIDATION_STATUS = 400
+    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": RAISE, "querystring": RAISE}
 
     def _raw_load_json(self, req: flask.Request) -> typing.Any:
         if not is_json_request(req):
@@ -114,7 +120,7 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest
                     body = dumped
                 elif instance is not None and flask.current_app.config.get("COURTSIDE_CHECK_RESPONSES"):
                     check_plan(instance, body, body)  # as built: the same bytes as marshmallow's dump
-                response = flask.current_app.json.response(body)
+                response = flask.current_app.json.response(bind_cursor(body))
                 response.status_code = int(status or status_code)
                 return response, None, headers
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
+from datetime import datetime
 from enum import StrEnum
 from functools import cache
 from typing import Any
 
+from flask import has_request_context, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from domain import ids, names
+from domain import clock, ids, names
+from domain.errors import Invalid
 
 
 class FullMatch(validate.Regexp):
@@ -62,11 +66,46 @@ def list_envelope(schema: type[Schema]) -> type[Schema]:
     )
 
 
+def list_tag(path: str) -> str:
+    """The list a cursor belongs to: a short digest of the list's path (`/api/v1/matches`)."""
+    return hashlib.sha256(path.encode()).hexdigest()[:8]
+
+
+def _list_tag() -> str | None:
+    """This request's list (None outside a request)."""
+    return list_tag(request.path) if has_request_context() else None
+
+
+def bind_cursor(body: Any) -> Any:
+    """A list answer with its `nextCursor` (the domain's cursor, `domain.pagination`) bound to this list as
+    `<list tag>.<cursor>`, still opaque to clients (contract §23: a cursor from another list is `400
+    invalid_cursor`). Every answer passes here once (`api.blueprint`); other bodies are returned as they are."""
+    tag = _list_tag()
+    if tag is None or not isinstance(body, dict) or not isinstance(body.get("nextCursor"), str):
+        return body
+    return body | {"nextCursor": f"{tag}.{body['nextCursor']}"}
+
+
+class Cursor(fields.String):
+    """A `cursor` query parameter: the `nextCursor` of a page of this same list, else `400 invalid_cursor`."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        tag = _list_tag()
+        if tag is None:
+            return text
+        given, dot, inner = text.partition(".")
+        if not dot or given != tag:
+            raise Invalid("The cursor is not one of this list's; pass the nextCursor of its previous page.",
+                          code="invalid_cursor")
+        return inner
+
+
 class PageQuery(Schema):
     """`limit` (1 to 100, default 50) and an opaque `cursor` from the previous page's `nextCursor`."""
 
     limit = fields.Integer(validate=validate.Range(min=1, max=100))
-    cursor = fields.String(metadata={"format": "cursor", "description": "`nextCursor` of the previous page"})
+    cursor = Cursor(metadata={"format": "cursor", "description": "`nextCursor` of the previous page of this list"})
 
 
 def str_field(max_length: int = 500, *, required: bool = False, min_length: int | None = None,
@@ -104,6 +143,34 @@ def name_field(max_length: int = 120, *, required: bool = False, allow_empty: bo
     `allow_empty` keeps `""` for an optional name (a partner's empty last name)."""
     return fields.String(required=required, validate=[
         validate.Length(min=0 if allow_empty else 1, max=max_length), Visible(allow_empty=allow_empty)], **kwargs)
+
+
+class Rfc3339(fields.AwareDateTime):
+    """A date-time in a body or query: RFC 3339 in full (`T`/`Z` in either case, `Z` or `±HH:MM`), loaded as an
+    aware datetime (`domain.clock.parse_rfc3339`). One without an offset is `400 validation_failed` naming the
+    field, never read as UTC (contract §23); a space for `T` or `+0100` is not RFC 3339 and is refused too."""
+
+    default_error_messages = {
+        "invalid": "Not an RFC 3339 date-time (2026-11-28T10:00:00Z, 2026-11-28T10:00:00.000+01:00).",
+        "invalid_awareness": "Must carry 'Z' or an offset (2026-11-28T10:00:00Z, 2026-11-28T10:00:00+01:00); "
+                             "a date-time without one is not read as UTC.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = dict(kwargs.pop("metadata", {}))
+        metadata["description"] = (metadata.get("description", "RFC 3339 date-time") + "; with `Z` or an offset "
+                                   "(one without is 400, never read as UTC)")
+        super().__init__(format="iso", metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        try:
+            return clock.parse_rfc3339(value)
+        except clock.NoOffset as exc:
+            raise self.make_error("invalid_awareness") from exc
+        except (ValueError, OverflowError) as exc:
+            raise self.make_error("invalid") from exc
 
 
 class Vocabulary(fields.String):

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import FullMatch, Strict, Vocabulary, external_id_field, name_field, str_field
+from api.schemas.common import FullMatch, Rfc3339, Strict, Vocabulary, external_id_field, name_field, str_field
 from api.schemas.scoring import PointLabels, ScoringField, TiebreakRead
 from domain.event_day.schedule import CLOCK_TIME, MAX_ROWS, ScheduleImport, ScheduleRow
 from domain.match import operations, scoring
@@ -65,24 +65,11 @@ class BestOf(fields.Field[int]):
         return None if value is None else int(value)
 
 
-class Timestamp(fields.AwareDateTime):
-    """An ISO 8601 date-time with `Z` or an offset, kept in our one format (`2026-11-21T10:00:00.000Z`). One
-    without an offset is `400 validation_failed` naming the field, never read as UTC (contract §23): a partner's
-    local `10:00` would otherwise land hours off.
+class Timestamp(Rfc3339):
+    """An RFC 3339 date-time with `Z` or an offset (`Rfc3339`), kept in our one format (`2026-11-21T10:00:00.000Z`).
 
     A moment that cannot be shifted to UTC (year 1 with a positive offset) keeps its own offset.
     """
-
-    default_error_messages = {
-        "invalid_awareness": "Must carry 'Z' or an offset (2026-11-28T10:00:00Z, 2026-11-28T10:00:00+01:00); "
-                             "a date-time without one is not read as UTC.",
-    }
-
-    def __init__(self, **kwargs: Any) -> None:
-        metadata = dict(kwargs.pop("metadata", {}))
-        metadata["description"] = (metadata.get("description", "ISO 8601") + "; with `Z` or an offset "
-                                   "(one without is 400, never read as UTC)")
-        super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:  # type: ignore[override]
         moment = super()._deserialize(value, attr, data, **kwargs)

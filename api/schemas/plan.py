@@ -8,7 +8,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import FullMatch, Strict, Vocabulary, str_field
+from api.schemas.common import FullMatch, Rfc3339, Strict, Vocabulary, str_field
 from api.schemas.matches import StrictBoolean, StrictInteger
 from domain.plan.model import Severity
 from domain.plan.settings import Move, Planning
@@ -165,7 +165,7 @@ class PlanGrid(Schema):
 
 class MoveBody(Strict):
     tableID = str_field(500, required=True, min_length=1)
-    plannedOn = fields.AwareDateTime(required=True, format="iso", metadata={"description": "a §2 timestamp"})
+    plannedOn = Rfc3339(required=True, metadata={"description": "a timestamp as reads give them"})
 
     @post_load
     def _command(self, data: dict[str, Any], **_: Any) -> Move:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from api.schemas.common import list_tag
 from domain.clock import FixedClock
 from domain.models import RosterType
 from domain.pagination import encode_cursor
@@ -67,7 +68,7 @@ def test_counts_of_each_list(filled: Api) -> None:
 @pytest.mark.parametrize("path", PARTNER_LISTS)
 def test_default_limit_is_fifty(partner: Api, store: Store, path: str) -> None:
     _seed(store, partner, 51)
-    first = partner.get(path) if path != "/player-lists" else partner.get(path + "?cursor=" + encode_cursor(0))
+    first = partner.get(path) if path != "/player-lists" else partner.get(path + "?cursor=" + cursor_of(path, 0))
     assert len(first.json["data"]) == 50
     assert first.json["nextCursor"] is not None
     second = partner.get(f"{path}?cursor={first.json['nextCursor']}")
@@ -108,8 +109,24 @@ def test_undecodable_cursor_is_400_invalid_cursor(partner: Api, operator: Api, p
     assert error_code(response) == "invalid_cursor"
 
 
+def cursor_of(path: str, key: int) -> str:
+    """The cursor a page of the partner list `path` ending at `key` gives (bound to its list)."""
+    return f"{list_tag('/api/v1' + path)}.{encode_cursor(key)}"
+
+
+@pytest.mark.parametrize(("issued_by", "used_on"), [("/tables", "/matches"), ("/broadcasts", "/tables"),
+                                                    ("/player-lists", "/teams")])
+def test_a_cursor_of_another_list_is_400_invalid_cursor(filled: Api, issued_by: str, used_on: str) -> None:
+    cursor = filled.get(f"{issued_by}?limit=1").json["nextCursor"]
+    assert cursor is not None
+    response = filled.get(f"{used_on}?cursor={cursor}")
+    assert response.status_code == 400
+    assert error_code(response) == "invalid_cursor"
+    assert filled.get(f"{issued_by}?cursor={cursor}").status_code == 200
+
+
 def test_a_cursor_past_the_end_gives_an_empty_last_page(filled: Api) -> None:
-    response = filled.get(f"/broadcasts?cursor={encode_cursor(10**9)}")
+    response = filled.get(f"/broadcasts?cursor={cursor_of('/broadcasts', 10**9)}")
     assert response.json == {"data": [], "nextCursor": None}
 
 

@@ -4,6 +4,7 @@ recovery of failing deliveries, and the small breaks of the first integration.""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +17,7 @@ from domain.settings import Settings
 from scheduler.dispatcher import Dispatcher
 from storage.backend import AnyStore
 from tests.api.test_matches import PLAYERS, make_player_list, make_tables
-from tests.conftest import Api
+from tests.conftest import ROOT, Api
 from tests.webhook_receiver import Receiver, Reply, running_receiver
 
 BAD_EXTERNAL_IDS = ["club/2026/m1", "/m1", "", " m1", "m1 ", "m\n1", "m\x7f1", "x" * 201]
@@ -382,3 +383,46 @@ def test_a_sets_match_best_of_seven_is_refused(partner: Api, operator: Api, best
         "bestOf"]
     assert partner.get("/matches").json["data"] == []
     assert partner.put("/matches", json=body | {"bestOf": 5}).json["data"]["bestOf"] == 5
+
+
+@pytest.mark.parametrize(("path", "query"), [
+    ("/matches", "status=pending"), ("/matches", "limit=2&tableID=x"), ("/tables", "broadcastID=x"),
+    ("/player-lists", "name=Entrants"), ("/teams", "q=x"), ("/broadcasts", "Limit=2"), ("/rosters", "page=2"),
+    ("/webhooks", "type=match.started"), ("/operator/matches", "externalID=m1"), ("/operator/audit", "who=me"),
+    ("/operator/webhooks", "event=match.started")])
+def test_an_unknown_query_parameter_is_400_naming_it(partner: Api, operator: Api, path: str, query: str) -> None:
+    api = operator if path.startswith("/operator") else partner
+    response = api.get(f"{path}?{query}")
+    assert response.status_code == 400, response.json
+    assert response.json["error"]["code"] == "validation_failed"
+    unknown = query.split("&")[-1].split("=")[0]
+    assert response.json["error"]["details"]["query"] == {unknown: ["Unknown field."]}
+    assert api.get(f"{path}?limit=2").status_code == 200
+
+
+@pytest.mark.parametrize(("given", "stored"), [
+    ("2026-11-28t10:00:00z", "2026-11-28T10:00:00.000Z"), ("2026-11-28T10:00:00Z", "2026-11-28T10:00:00.000Z"),
+    ("2026-11-28T11:00:00.5+01:00", "2026-11-28T10:00:00.500Z"),
+    ("2026-11-28t05:30:00-04:30", "2026-11-28T10:00:00.000Z"),
+    ("2026-11-28T10:00:00.123456789Z", "2026-11-28T10:00:00.123Z")])
+def test_rfc3339_date_times_are_read_in_full(partner: Api, tables: list[str], given: str, stored: str) -> None:
+    body = {"externalID": "m1", "tableID": tables[0], "playerListExternalID": "pl-1", "startTime": given}
+    response = partner.put("/matches", json=body)
+    assert response.status_code == 200, response.json
+    assert response.json["data"]["startTime"] == stored
+
+
+@pytest.mark.parametrize("given", ["2026-11-28 10:00:00Z", "2026-11-28T10:00:00+0100", "2026-11-28T10:00:00",
+                                   "2026-11-28", "2026-11-28T10:00Z", "28.11.2026 10:00", "2026-11-28T25:00:00Z"])
+def test_a_date_time_that_is_not_rfc3339_with_an_offset_is_refused(
+        partner: Api, tables: list[str], given: str) -> None:
+    body = {"externalID": "m1", "tableID": tables[0], "playerListExternalID": "pl-1", "startTime": given}
+    assert list(refused_field(partner.put("/matches", json=body))) == ["startTime"]
+    assert partner.get("/matches").json["data"] == []
+
+
+def test_one_version_number(partner: Api) -> None:
+    packaged = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    served = partner.get("/health", token=None).json["data"]["version"]
+    documented = partner.get("/openapi.json", token=None).json["info"]["version"]
+    assert served == documented == packaged
