@@ -236,10 +236,20 @@ def way_on(match: dict[str, Any], draw_match_ids: list[str]) -> None:
     by_id = {dm["id"]: (r["name"], dm) for r in (draw or {}).get("rounds", []) for dm in r["drawMatches"]}
     names = {e["id"]: e["name"] for e in (draw or {}).get("entries", [])}
     courts = {str((t.get("activeMatch") or {}).get("id")): t["label"] for t in tables or []}
+    # Stop is offered only when stopping makes the correction possible: every match in the way is one in play. A
+    # match already played cannot be stopped, so then nothing is offered (issue 51: a quarterfinal was pulled off
+    # court for nothing, the correction refused again for a consolation match already played).
+    blocking = [by_id.get(i, ("", {}))[1] for i in draw_match_ids]
+    stoppable = all(dm.get("status") == "active" and dm.get("matchID") for dm in blocking)
     for draw_match_id in draw_match_ids:
         round_name, dm = by_id.get(draw_match_id, ("", {}))
         sides = " vs ".join(names.get(s.get("entryID") or "", "?") for s in dm.get("slots", []))
-        if dm.get("status") == "active" and dm.get("matchID"):
+        if dm.get("status") == "active" and dm.get("matchID") and not stoppable:
+            where = courts.get(dm["matchID"], "a court")
+            st.error(f"Not changed: {plain(sides)} ({plain(round_name)}), which this result leads to, has already "
+                     f"started on {plain(where)}. Stopping it would not help: a match this result leads to has "
+                     "already been played (below).", icon=":material/block:")
+        elif dm.get("status") == "active" and dm.get("matchID"):
             where = courts.get(dm["matchID"], "a court")
             st.error(f"Not changed: {plain(sides)} ({plain(round_name)}), which this result leads to, has already "
                      f"started on {plain(where)}. To correct this result, stop that match first: it goes back to "

@@ -366,3 +366,42 @@ def test_a_withdrawn_entry_is_replaced_by_a_lucky_loser_from_the_draws_page(cons
     assert newcomer["name"] == lost["name"] and not newcomer["withdrawn"]
     assert after["rounds"][0]["drawMatches"][1]["slots"][1]["entryID"] == newcomer["id"]
     assert any("takes the place of" in s for s in texts(app, "success")), texts(app, "error")
+
+
+def test_a_correction_blocked_by_a_match_already_played_offers_no_stop(console: Console,
+                                                                       operator_api: Operator) -> None:
+    """Issue 51, point 4: with a later consolation match already played, the page still offered Stop for the started
+    final; after Stop the correction was refused again, and a real match was pulled off court for nothing."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {
+        "name": "Club day", "tables": [{"label": "Court 1"}, {"label": "Court 2"}]})
+    court = broadcast["tables"][0]["id"]
+    draw = operator_api.data("POST", "/operator/draws", {
+        "broadcastID": broadcast["id"], "name": "Open", "format": "consolation", "randomSeed": 3,
+        "entries": [{"players": [{"manualName": f"Player {i}"}], "seed": i} for i in range(1, 5)]})
+    won = [{"a": 11, "b": 3}] * 3
+
+    def play(match_id: str, *, finish: bool = True) -> None:
+        operator_api.data("POST", f"/operator/matches/{match_id}/move", {"tableID": court})
+        operator_api.data("POST", f"/operator/matches/{match_id}/start", {"force": True})
+        if finish:
+            operator_api.data("POST", f"/operator/matches/{match_id}/complete", {"gameScores": won})
+
+    firsts = [dm["matchID"] for dm in draw["rounds"][0]["drawMatches"]]
+    for match_id in firsts:
+        play(match_id)
+    after = operator_api.data("GET", f"/operator/draws/{draw['id']}")
+    final = [dm for r in after["rounds"] if r["stage"] == "main" for dm in r["drawMatches"]][-1]
+    consolation = next(dm for r in after["rounds"] if r["stage"] == "consolation" for dm in r["drawMatches"])
+    play(consolation["matchID"])
+    play(final["matchID"], finish=False)
+
+    app = console("views/scoring.py")
+    app.selectbox(key="correct_pick").select(firsts[0]).run()
+    app.text_input(key=f"correct_games_{firsts[0]}").input("3-11, 3-11, 3-11").run()
+    app.button(key="correct_save").click().run()
+    assert not app.exception, app.exception
+    errors = texts(app, "error")
+    assert any("Stopping it would not help" in e for e in errors), errors
+    assert any("has already been played" in e for e in errors), errors
+    assert not [b for b in app.button if b.label.startswith("Stop ")]
+    assert [m["id"] for m in operator_api.data("GET", "/operator/matches?status=active")] == [final["matchID"]]
