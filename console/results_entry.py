@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from console.scoring import parse_games, score_line
+from console.scoring import format_of, match_state, parse_games, score_line
 from console.ui import side_name
+from domain.match import formats
 
 Json = dict[str, Any]
 POOL = "Court pool"
@@ -98,10 +99,38 @@ def result_words(match: Json) -> str:
     return f"w/o · {winner} wins" if kind == "walkover" else f"{games} ret. · {winner} wins"
 
 
+def from_side(games: list[Json], side: str) -> list[Json]:
+    """The games as `side` would call them (its points first): a result is said from the winner's side, "Tom Harris
+    beat Pierre Dubois 6-4 7-6(3)", never "4-6 6-7(3)" (issue 51)."""
+    if side == "a":
+        return games
+    return [{**game, "a": game["b"], "b": game["a"]}
+            | ({"tiebreak": {"a": game["tiebreak"]["b"], "b": game["tiebreak"]["a"]}} if game.get("tiebreak") else {})
+            for game in games]
+
+
 def saved_words(match: Json) -> str:
-    """`Saved: Ann Lee beat Bo Chen 11-7 11-9` (`… w/o`, `… ret.`) for the flash after a save."""
+    """`Saved: Ann Lee beat Bo Chen 11-7 11-9` (`… w/o`, `… ret.`) for the flash after a save, the games as the
+    winner calls them."""
     winner = match.get("winnerSide") or ("a" if match["score"]["a"] > match["score"]["b"] else "b")
     loser = "b" if winner == "a" else "a"
-    games = score_line(match["gameScores"], match).replace(", ", " ") if match.get("gameScores") else ""
+    games = score_line(from_side(match["gameScores"], winner), match).replace(", ", " ") \
+        if match.get("gameScores") else ""
     mark = {"walkover": "w/o", "retired": "ret."}.get(str(match.get("resultType")), "")
     return f"Saved: {side_name(match, winner)} beat {side_name(match, loser)} {' '.join(p for p in (games, mark) if p)}"
+
+
+def unfinished(games: list[Json], match: Json | None) -> bool:
+    """Whether a typed line leaves the match undecided (a retirement's games): Enter does not save it as a result
+    (issue 51: "Ret." after typing the games first saved them as a full result, which was refused)."""
+    return match_state((match or {}) | {"gameScores": games}).winner is None
+
+
+def placeholder(match: Json | None) -> str:
+    """An example line in the match's own sport ("6-4 3-6 6-3" on a tennis day, not "21-15 18-21 21-9")."""
+    fmt = format_of(match or {})
+    if isinstance(fmt, formats.SetsFormat):
+        return "6-4 3-6 6-3" if fmt.best_of > 1 else "6-4"
+    top = fmt.game.points_to_win
+    games = [(top, max(0, top - 6)), (max(0, top - 3), top), (top, max(0, top - 9))][:min(fmt.best_of, 3)]
+    return " ".join(f"{a}-{b}" for a, b in games)

@@ -11,7 +11,17 @@ import streamlit as st
 import streamlit.components.v1 as components
 
 from console.client import ConsoleError
-from console.results_entry import Row, choices, decided_body, entry_rows, filtered, played_body, saved_words
+from console.results_entry import (
+    Row,
+    choices,
+    decided_body,
+    entry_rows,
+    filtered,
+    placeholder,
+    played_body,
+    saved_words,
+    unfinished,
+)
 from console.ui import FLASH, client, load, plain, show_flash, side_name
 from domain.match.result_text import ResultTextError
 
@@ -54,6 +64,11 @@ def save_typed(row: Row, after: str | None) -> None:
         body = played_body(text, row.match)
     except ResultTextError as exc:
         problems[row.id] = exc.message
+        st.session_state[FOCUS] = row.id
+        return
+    if unfinished(body["gameScores"], row.match):  # a retirement's games: kept for Ret., not saved as a result
+        problems[row.id] = ("These games decide no winner: for a retirement press Ret. and pick who wins; for a "
+                            "walkover W/O.")
         st.session_state[FOCUS] = row.id
         return
     _send(row, body, after)
@@ -130,7 +145,7 @@ for index, row in enumerate(shown):
         where, field, walkover, retired = st.columns([4, 4, 1, 1], vertical_alignment="center")
         where.markdown(f"**{plain(row.sides)}**  \n{plain(row.where)}")
         label = f"Result of {row.sides} ({row.court})"
-        field.text_input(label, key=field_key(row), label_visibility="collapsed", placeholder="21-15 18-21 21-9",
+        field.text_input(label, key=field_key(row), label_visibility="collapsed", placeholder=placeholder(row.match),
                          on_change=save_typed, args=(row, after))
         with walkover.popover("W/O", width="stretch"):
             winner_buttons(row, "walkover", after)

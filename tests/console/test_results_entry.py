@@ -15,9 +15,11 @@ from console.results_entry import (
     decided_body,
     entry_rows,
     filtered,
+    placeholder,
     played_body,
     result_words,
     saved_words,
+    unfinished,
 )
 from domain.match.result_text import ResultTextError
 from tests.console.conftest import Operator
@@ -62,7 +64,33 @@ def test_a_result_reads_with_its_winner_and_w_o_or_ret() -> None:
     assert result_words(retired) == "11-4, 2-6 ret. · Bo wins"
     assert saved_words(played) == "Saved: Ann beat Bo 11-7 11-9"
     assert saved_words(walked) == "Saved: Bo / Cy beat Ann w/o"
-    assert saved_words(retired) == "Saved: Bo beat Ann 11-4 2-6 ret."
+    assert saved_words(retired) == "Saved: Bo beat Ann 4-11 6-2 ret."  # as the winner calls it (issue 51)
+
+
+TENNIS = {"kind": "sets", "bestOf": 3, "gamesToWin": 6, "tiebreakAt": 6, "tiebreakTo": 7, "finalSet": "tiebreak",
+          "noAd": False}
+
+
+def test_a_result_is_said_from_the_winners_side_tiebreaks_too() -> None:
+    """Issue 51, point 10: "Saved: Tom Harris beat Pierre Dubois 4-6 6-7(3)"."""
+    lost = match("m", "Pierre Dubois", "Tom Harris", scoring=TENNIS, winnerSide="b", score={"a": 0, "b": 2},
+                 gameScores=[{"a": 4, "b": 6}, {"a": 6, "b": 7, "tiebreak": {"a": 3, "b": 7}}])
+    assert saved_words(lost) == "Saved: Tom Harris beat Pierre Dubois 6-4 7-6(3)"
+
+
+def test_the_example_line_is_in_the_matchs_own_sport() -> None:
+    """Issue 51, point 10: "21-15 18-21 21-9" was the example on a tennis day."""
+    assert placeholder(match("m", "A", "B", scoring=TENNIS)) == "6-4 3-6 6-3"
+    table_tennis = {"kind": "games", "bestOf": 5, "pointsToWin": 11, "winBy": 2, "cap": None}
+    assert placeholder(match("m", "A", "B", scoring=table_tennis)) == "11-5 8-11 11-2"
+    badminton = {"kind": "games", "bestOf": 3, "pointsToWin": 21, "winBy": 2, "cap": 30}
+    assert placeholder(match("m", "A", "B", scoring=badminton)) == "21-15 18-21 21-12"
+
+
+def test_a_line_that_decides_no_winner_is_not_a_result() -> None:
+    """Issue 51, point 10: Ret. after typing the games first saved them as a full result, which was refused."""
+    assert unfinished([{"a": 6, "b": 4}, {"a": 2, "b": 1}], match("m", "A", "B", scoring=TENNIS))
+    assert not unfinished([{"a": 6, "b": 4}, {"a": 6, "b": 1}], match("m", "A", "B", scoring=TENNIS))
 
 
 def test_the_results_page_offers_the_history_of_a_result_typed_in_from_the_pool(
