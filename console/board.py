@@ -67,6 +67,15 @@ def next_startable(queue: list[dict[str, Any]]) -> dict[str, Any] | None:
     return first[0] if first else None
 
 
+def next_to_call(queue: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The match to call: the one "Start next" would start, else (a club calls early: the court still in play, or
+    before the match's time) the first queued match not yet called whose players are not playing elsewhere."""
+    startable = next_startable(queue)
+    if startable is not None:
+        return startable
+    return next((m for m in queue if not m.get("calledOn") and not m.get("busyPlayers")), None)
+
+
 def attention_text(table: dict[str, Any], *, now: datetime) -> str:
     """Why a court is highlighted, in words (the colour only repeats it): overdue, or free with a queue (not while
     every queued match waits for its start time)."""

@@ -18,6 +18,7 @@ from console.board import (
     blocked_text,
     clock_time,
     next_startable,
+    next_to_call,
     participant,
     player_names,
     queue_after,
@@ -100,6 +101,8 @@ def table_card(table: dict[str, Any], now: datetime,
             if (active.get("devicesScoring") or 0) > 1:  # two phones (or a phone and the console) on one match
                 line += f"  \n:orange-background[**{int(active['devicesScoring'])} devices scoring**]"
             st.markdown(line)
+            if queue:  # a club calls the next players while the court is still in play (issue 51)
+                call_button(table, queue, early=True)
         else:
             st.markdown("_No match in play_")
             if queue:
@@ -162,15 +165,19 @@ def pool_list(pool: list[dict[str, Any]]) -> None:
         st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(pool, start=1)))
 
 
-def call_button(table: dict[str, Any], queue: list[dict[str, Any]]) -> None:
-    """Call the players of the match "Start next" would start (the venue display and the event page say "Called
-    to {court}" until it starts)."""
-    startable = next_startable(queue)
-    if startable is not None and not startable.get("calledOn") and st.button(
-            f"Call {plain(match_label(startable))}", key=f"call_{table['id']}", width="stretch",
-            icon=":material/campaign:"):
-        act(client().call_match, startable["id"],
-            done=f"Called {plain(match_label(startable))} to {plain(table['label'])}.")
+def call_button(table: dict[str, Any], queue: list[dict[str, Any]], *, early: bool = False) -> None:
+    """Call the players of the match "Start next" would start, or, before it may start (the court in play, its time
+    not come), the next one whose players are free: a club calls early (the venue display and the event page say
+    "Called to {court}" until it starts)."""
+    called = [m for m in queue if m.get("calledOn")]
+    if early and called:  # already called: the next players are on their way
+        return
+    chosen = next_to_call(queue)
+    if chosen is not None and not chosen.get("calledOn") and st.button(
+            f"{'Call next early:' if early else 'Call'} {plain(match_label(chosen))}", key=f"call_{table['id']}",
+            width="stretch", icon=":material/campaign:"):
+        act(client().call_match, chosen["id"],
+            done=f"Called {plain(match_label(chosen))} to {plain(table['label'])}.")
 
 
 @st.fragment(run_every=REFRESH_SECONDS if auto else None)

@@ -188,3 +188,26 @@ def test_import_page_reads_an_excel_sheet(console: Console, operator_api: Operat
     press(app, "Queue 2 matches")
     court1 = operator_api.tables()["Court 1"]["queue"]
     assert [(m["playerA"], m["playerB"], m["bestOf"]) for m in court1] == [("Ann Lee", "Bo Chan", 3)]
+
+
+def test_a_club_calls_the_next_match_early_while_the_court_is_in_play(console: Console,
+                                                                      operator_api: Operator) -> None:
+    """Issue 51, point 10: Call was offered only when the match could start; a club calls the next players while
+    the court is still in play."""
+    tables = operator_broadcast(operator_api, ["Court 1"])
+    live = operator_api.data("POST", "/operator/matches", {"tableID": tables["Court 1"],
+                                                           "playerA": {"manualName": "Ann Lee"},
+                                                           "playerB": {"manualName": "Bo Kim"}})
+    waiting = operator_api.data("POST", "/operator/matches", {"tableID": tables["Court 1"],
+                                                              "playerA": {"manualName": "Cy Day"},
+                                                              "playerB": {"manualName": "Di Fox"}})
+    operator_api.data("POST", f"/operator/matches/{live['id']}/start")
+    app = console("views/court_board.py")
+    assert not app.exception, app.exception
+    button = app.button(key=f"call_{tables['Court 1']}")
+    assert button.label == "Call next early: Cy Day vs Di Fox"
+    button.click().run()
+    assert not app.exception, app.exception
+    called = next(m for m in operator_api.data("GET", "/operator/matches?status=pending") if m["id"] == waiting["id"])
+    assert called["calledOn"] is not None
+    assert not [b for b in app.button if b.key == f"call_{tables['Court 1']}"]  # called once: no second button
