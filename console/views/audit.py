@@ -3,8 +3,10 @@ record, which one by its name, who, since when). Each entry's before and after a
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, time
 
+import pandas as pd
 import streamlit as st
 
 from console import history
@@ -49,6 +51,25 @@ if entries is not None:
         st.info("No entry matches these filters.")
     else:
         st.caption(f"{len(entries)} newest entries" + (f" (at most {SHOWN})" if len(entries) >= SHOWN else ""))
+        # every matching entry, not only the newest 200 shown (issue 51): as a table (CSV) and as the log keeps
+        # them, hashes included (JSON Lines, what `courtside audit verify` checks)
+        filters = (target_type, target_id, actor_kind, since)
+        if st.button("Export every matching entry", key="audit_export", icon=":material/download:"):
+            every = load(api.audit, target_type=target_type or None, target_id=target_id or None,
+                         actor_kind=actor_kind or None, since=since, max_items=10_000_000)
+            if every is not None:
+                st.session_state["audit_exported"] = (filters, every)
+        exported = st.session_state.get("audit_exported")
+        if exported and exported[0] == filters:
+            every = list(reversed(exported[1]))  # oldest first, as the chain runs
+            csv_column, jsonl_column = st.columns(2)
+            csv_column.download_button(
+                f"Download {len(every)} entries (CSV)", key="audit_csv", mime="text/csv", file_name="audit.csv",
+                data=pd.DataFrame(history.rows(every, labels, record=True)).to_csv(index=False).encode("utf-8-sig"))
+            jsonl_column.download_button(
+                f"Download {len(every)} entries (JSON Lines)", key="audit_jsonl", mime="application/x-ndjson",
+                file_name="audit.jsonl",
+                data="".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in every).encode("utf-8"))
         st.dataframe(history.rows(entries, labels, record=True), hide_index=True, width="stretch")
         by_seq = {e["seq"]: e for e in entries}
         seq = st.selectbox("Entry", list(by_seq), key="audit_entry",

@@ -106,3 +106,18 @@ def test_the_audit_page_lists_entries_newest_first_and_filters_them(
     app.toggle(key="audit_use_since").set_value(True).run()
     app.date_input(key="audit_since_day").set_value(date.today() + timedelta(days=1)).run()
     assert "No entry matches these filters." in texts(app, "info")
+
+
+def test_the_audit_page_exports_every_matching_entry(console: Console, partner: Partner,
+                                                      operator_api: Operator) -> None:
+    """Issue 51, point 10: the Audit page showed the newest 200 and had no export."""
+    completed_match(partner, operator_api)
+    total = len(operator_api.data("GET", "/operator/audit?limit=100"))
+    app = console("views/audit.py")
+    assert not app.get("download_button")  # made on request: every entry is read then
+    app.button(key="audit_export").click().run()
+    assert not app.exception, app.exception
+    labels = [b.proto.label for b in app.get("download_button")]
+    assert labels == [f"Download {total} entries (CSV)", f"Download {total} entries (JSON Lines)"]
+    app.selectbox(key="audit_actor").select("partner").run()
+    assert not app.get("download_button")  # another filter: the export is made again for it
