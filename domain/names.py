@@ -62,16 +62,40 @@ def side_name(names: Iterable[str | None]) -> str:
 #: ECMAScript alike, so the API document can state it as a `pattern`): white space under both languages' idea of
 #: it, the C0/C1 controls, and the zero-width, format and other default-ignorable characters a keyboard or a
 #: copy-paste leaves behind (U+200B-U+200F, U+2060-U+206F, U+FEFF, the soft hyphen, the Hangul fillers,
-#: variation selectors, ...).
+#: variation selectors, the braille blank U+2800, ...). The document's `pattern` is this class (Basic
+#: Multilingual Plane only, which both languages read alike); `is_blank` is the whole rule.
 INVISIBLE = (r"\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-             r"\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb")
+             r"\u2028-\u202f\u205f-\u206f\u2800\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb")
 #: A string with at least one character outside `INVISIBLE` (searched, not anchored: JSON Schema's `pattern`).
 VISIBLE = f"[^{INVISIBLE}]"
 BLANK_MESSAGE = "Must have a visible character (not only spaces or invisible characters)."
-_VISIBLE = re.compile(VISIBLE)
+#: Characters of the visible categories that show nothing: `INVISIBLE`'s, and the variation selectors beyond the
+#: Basic Multilingual Plane (U+E0100-U+E01EF).
+_SHOWS_NOTHING = re.compile(f"[{INVISIBLE}\U000e0100-\U000e01ef]")
+#: The Unicode general categories of visible characters: letters, marks, numbers, punctuation, symbols.
+VISIBLE_CATEGORIES = frozenset("LMNPS")
+
+
+def is_visible(char: str) -> bool:
+    """Whether one character shows: its general category is L, M, N, P or S (not a space, control, format
+    character such as the tag characters U+E0001 and U+E0020-U+E007F or U+1D173 and U+13430, private use or
+    unassigned), and it is not one of those that show nothing (`_SHOWS_NOTHING`: Hangul fillers, the braille
+    blank U+2800, variation selectors, ...)."""
+    return unicodedata.category(char)[0] in VISIBLE_CATEGORIES and _SHOWS_NOTHING.match(char) is None
 
 
 def is_blank(name: str) -> bool:
-    """Whether a name is empty once spaces, zero-width and other format characters are taken away (§8a: such a
-    name or label is refused, never stored as an empty name)."""
-    return _VISIBLE.search(name) is None
+    """Whether a name, label or broadcast name has no visible character (`is_visible`): §8a refuses such a one,
+    never stores it as an empty name. The one rule for every name (the API's `Visible` validator, sign-up, draw
+    entries, imports)."""
+    return not any(is_visible(char) for char in name)
+
+
+CONTROL_MESSAGE = "Must not contain control characters (line breaks, tabs and the like)."
+
+
+def has_control(text: str) -> bool:
+    """Whether the text holds a control character (general category Cc: CR, LF, TAB, ...). A court label is one
+    line wherever it is written (a mail's subject, a board, a CSV): it refuses them, where a person's name has its
+    white space collapsed (`stored_name`)."""
+    return any(unicodedata.category(char) == "Cc" for char in text)

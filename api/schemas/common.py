@@ -127,8 +127,8 @@ class Visible(validate.Regexp):
     so the document states the rule the server applies (`domain.names.VISIBLE`). With `allow_empty`, `""` (an
     optional name left out) passes; only a non-empty blank one is refused."""
 
-    def __init__(self, *, allow_empty: bool = False) -> None:
-        super().__init__(f"^$|{names.VISIBLE}" if allow_empty else names.VISIBLE, error=names.BLANK_MESSAGE)
+    def __init__(self, *, allow_empty: bool = False, pattern: str = names.VISIBLE) -> None:
+        super().__init__(f"^$|{pattern}" if allow_empty else pattern, error=names.BLANK_MESSAGE)
         self.allow_empty = allow_empty
 
     def __call__(self, value: Any) -> Any:
@@ -171,6 +171,26 @@ class Rfc3339(fields.AwareDateTime):
             raise self.make_error("invalid_awareness") from exc
         except (ValueError, OverflowError) as exc:
             raise self.make_error("invalid") from exc
+
+
+class OneLine(validate.Validator):
+    """A label is one line (`domain.names.has_control`): no CR, LF, TAB or other control character."""
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str) and names.has_control(value):
+            raise ValidationError(names.CONTROL_MESSAGE)
+        return value
+
+
+#: The document's `pattern` of a label: no control character anywhere, and a visible one (the end written as
+#: "no character follows": Python's `$` also matches before a final line break).
+ONE_LINE_VISIBLE = f"^[^\\x00-\\x1f\\x7f-\\x9f]*{names.VISIBLE}[^\\x00-\\x1f\\x7f-\\x9f]*(?![\\s\\S])"
+
+
+def label_field(max_length: int = 120, *, required: bool = False, **kwargs: Any) -> fields.String:
+    """A court label: a name (`name_field`) on one line (`OneLine`), as a call-up mail's subject needs it."""
+    return fields.String(required=required, validate=[
+        validate.Length(min=1, max=max_length), Visible(pattern=ONE_LINE_VISIBLE), OneLine()], **kwargs)
 
 
 class Vocabulary(fields.String):

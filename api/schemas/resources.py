@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from api.schemas.common import ErrorDetail, Strict, Vocabulary, external_id_field, name_field, str_field
+from api.schemas.common import ErrorDetail, Strict, Vocabulary, external_id_field, label_field, name_field, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from api.schemas.plan import PlanSettings
 from api.schemas.scoring import ScoringField
@@ -372,7 +372,7 @@ class TeamRead(Schema):
 # ------------------------------------------------------------------ broadcasts
 class CourtWrite(Strict):
     id = str_field(OTHER, min_length=1, metadata={"description": "an existing court of this broadcast"})
-    label = name_field(NAME, required=True)
+    label = label_field(NAME, required=True)
     scoreboardIDs = id_list(100)
 
     @post_load

@@ -74,6 +74,21 @@ _TABLE: Final[list[tuple[Network, bool]]] = sorted(
     key=lambda entry: entry[0].prefixlen, reverse=True)  # most specific first
 
 
+#: The NAT64 well-known prefix (RFC 6052): the IPv4 address is the last 32 bits.
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def carried_ipv4(ip: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries, which is what it reaches and so what is judged: IPv4-mapped
+    (`::ffff:a.b.c.d`), 6to4 (`2002::/16`), Teredo, and NAT64's well-known prefix (`64:ff9b::a.b.c.d`, RFC 6052:
+    `64:ff9b::7f00:1` is 127.0.0.1 through the translator)."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return None
+    if ip in NAT64:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
+
+
 def globally_reachable(ip: IPAddress) -> bool:
     """Whether the registries mark the address globally reachable (IPv4 outside every entry is)."""
     for network, reachable in _TABLE:

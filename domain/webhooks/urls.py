@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from standardwebhooks import Webhook
 
 from domain.errors import Invalid
-from domain.webhooks.special_addresses import globally_reachable
+from domain.webhooks.special_addresses import carried_ipv4, globally_reachable
 from domain.webhooks.types import _IPV6_URL, _URL, SECRET_PREFIX, URL_MAX, USER_AGENT, Resolver
 
 
@@ -28,14 +28,13 @@ def _blocked(address: str) -> bool:
     link-local, shared 100.64/10, documentation, benchmarking, reserved, ...) or multicast: the table in
     `domain/webhooks/special_addresses.py`, never the interpreter's `ipaddress` flags (contract §8a).
 
-    IPv4 addresses carried inside IPv6 (mapped `::ffff:a.b.c.d`, 6to4 `2002::/16`, Teredo) are judged by the IPv4
-    address they carry.
+    IPv4 addresses carried inside IPv6 (mapped `::ffff:a.b.c.d`, 6to4 `2002::/16`, Teredo, NAT64 `64:ff9b::/96`)
+    are judged by the IPv4 address they carry (`carried_ipv4`).
     """
     ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address):
-        carried = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
-        if carried is not None:
-            return _blocked(str(carried))
+    carried = carried_ipv4(ip)
+    if carried is not None:
+        return _blocked(str(carried))
     return not globally_reachable(ip)
 
 

@@ -154,7 +154,8 @@ def test_import_courts_unknown_ambiguous_and_exact(operator: Api) -> None:
 
 @pytest.mark.parametrize("name", ["=HYPERLINK(\"http://evil\",\"x\")", "+1+2", "-2+3", "@SUM(A1)", "\tTab", "\rCR"])
 def test_results_csv_never_carries_a_formula(operator: Api, name: str) -> None:
-    broadcast = operator.post("/operator/broadcasts", json={"name": "Day", "tables": [{"label": name}]}).json["data"]
+    label = "@" + name.strip() if name[0] in "\t\r" else name  # a label is one line (issue 47): no TAB or CR
+    broadcast = operator.post("/operator/broadcasts", json={"name": "Day", "tables": [{"label": label}]}).json["data"]
     made = operator.post("/operator/matches", json={"tableID": broadcast["tables"][0]["id"], "bestOf": 1,
                                                     "playerA": {"manualName": "Ann"},
                                                     "playerB": {"manualName": "Bo"}, "eventName": name})
@@ -164,7 +165,7 @@ def test_results_csv_never_carries_a_formula(operator: Api, name: str) -> None:
                          json={"gameScores": [{"a": 11, "b": 3}]}).status_code == 200
     body = operator.get(f"/operator/results?broadcastID={broadcast['id']}&format=csv").get_data().decode("utf-8-sig")
     [row] = list(csv.DictReader(io.StringIO(body)))
-    assert row["court"] == "'" + name and row["event"] == "'" + name
+    assert row["court"] == "'" + label and row["event"] == "'" + name
     assert row["games"] == "11-3" and row["sideA"] == "Ann"
     data = operator.get(f"/operator/results?broadcastID={broadcast['id']}&format=json").json["data"]
-    assert data[0]["court"] == name  # JSON keeps values unchanged
+    assert data[0]["court"] == label  # JSON keeps values unchanged

@@ -158,6 +158,9 @@ def guarded(settings: Settings, store: Store, clock: FixedClock) -> tuple[Flask,
     "http://192.0.0.8/hook", "http://192.0.0.170/hook", "http://198.19.255.1/hook", "http://[64:ff9b:1::1]/hook",
     "http://[2001:db8::1]/hook", "http://[3fff::1]/hook", "http://[5f00::1]/hook", "http://[100::1]/hook",
     "http://224.0.0.1/hook", "http://[ff02::1]/hook", "http://240.0.0.1/hook", "http://[2001:2::1]/hook",
+    # NAT64's well-known prefix carrying loopback and private space (issue 47): judged by the IPv4 inside
+    "http://[64:ff9b::7f00:1]/hook", "http://[64:ff9b::a00:1]/hook", "http://[64:ff9b::127.0.0.1]/hook",
+    "http://[64:ff9b::c0a8:101]/hook",
 ])
 def test_private_urls_are_refused_when_not_allowed(
     guarded: tuple[Flask, dict[str, list[str]]], operator: Api, url: str,

@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from domain.webhooks.special_addresses import globally_reachable
+from domain.webhooks.special_addresses import carried_ipv4, globally_reachable
 
 
 @pytest.mark.parametrize("address", [
@@ -25,3 +25,16 @@ def test_not_globally_reachable(address: str) -> None:
 ])
 def test_globally_reachable(address: str) -> None:
     assert globally_reachable(ipaddress.ip_address(address))
+
+
+@pytest.mark.parametrize(("address", "carried"), [
+    ("64:ff9b::7f00:1", "127.0.0.1"), ("64:ff9b::a00:1", "10.0.0.1"), ("64:ff9b::808:808", "8.8.8.8"),
+    ("::ffff:127.0.0.1", "127.0.0.1"), ("2002:6440:1::1", "100.64.0.1"),
+])
+def test_an_ipv6_address_carrying_an_ipv4_one_is_judged_by_it(address: str, carried: str) -> None:
+    assert carried_ipv4(ipaddress.ip_address(address)) == ipaddress.ip_address(carried)
+
+
+def test_an_address_carrying_none_says_so() -> None:
+    assert carried_ipv4(ipaddress.ip_address("2606:4700::1111")) is None
+    assert carried_ipv4(ipaddress.ip_address("8.8.8.8")) is None
