@@ -442,3 +442,15 @@ def test_neither_the_document_nor_the_docs_cite_the_contract(partner: Api) -> No
     cited = {str(path.relative_to(ROOT)): CONTRACT_CITATION.findall(path.read_text())
              for path in (ROOT / "docs").rglob("*.md") if path.name not in TEAM_DOCS}
     assert {path: found for path, found in cited.items() if found} == {}
+
+
+def test_events_of_one_change_are_numbered_in_order(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver) -> None:
+    """A result typed in from paper on a pending match starts and completes it in one unit of work."""
+    partner.patch("/webhooks/configuration", json={"url": receiver.url})
+    match = sync(partner, tables, "m1")
+    response = operator.post(f"/operator/matches/{match['id']}/result", json={"gameScores": WIN_A})
+    assert response.status_code == 200, response.json
+    deliveries = reversed(partner.get("/webhooks").json["data"])
+    events = [(d["eventType"], d["payload"]["data"]["sequence"]) for d in deliveries]
+    assert events == [("match.started", 1), ("match.completed", 2)]
