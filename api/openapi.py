@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,7 @@ ERRORS: dict[str, tuple[str, str]] = {
             "`match_not_pending`, `match_not_active`, `table_busy`, `webhook_not_configured`, "
             "`idempotency_key_reused`, `delivery_in_progress`; operator: `player_exists`, `stale_state` (the "
             "`scoreVersion` named is not current; `details.match` is the current match read), `match_decided`, "
-            "`nothing_to_undo`; draws (contract §13): `draw_exists`, `draw_started`, `draw_change_required` "
+            "`nothing_to_undo`; draws: `draw_exists`, `draw_started`, `draw_change_required` "
             "(`details.drawMatches`), `downstream_started` (`details.drawMatchIDs`), `match_in_pool`, "
             "`match_in_draw`."),
     "413": ("PayloadTooLarge", "`payload_too_large`: the body is larger than {max_body}."),
@@ -233,6 +234,7 @@ class PlatformPlugin(BasePlugin):
             document_operation(path or "", method, operation, body_members=self._body_members(operation))
             operation["operationId"] = operation_id(method, path or "")
             add_examples(operation, examples().get(operation["operationId"], {}))
+            _plain_texts(operation)
 
     def _body_members(self, operation: dict[str, Any]) -> set[str]:
         """Top-level property names of the request body (of each alternative of an anyOf/oneOf body)."""
@@ -358,6 +360,45 @@ def url_format(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[
     return {}
 
 
+#: A citation of Courtside's own contract in a description (`(contract §18)`, `(§13)`, `; contract §14`), which a
+#: partner reading the document cannot follow; RFC sections (`RFC 6749 §3.1`) stay.
+_SECTIONS = r"§\s?\d+[a-z]?(?:\s?(?:,|and|-)\s?§\s?\d+[a-z]?)*"
+_CITATIONS = (
+    (re.compile(rf"\s*\((?:the )?(?:contract )?{_SECTIONS}\)"), ""),
+    (re.compile(rf"[;,]\s*(?:the )?(?:contract )?{_SECTIONS}(?=\))"), ""),
+    (re.compile(rf"\((?:the )?(?:contract )?{_SECTIONS}[:;,]\s*"), "("),
+    (re.compile(rf",?\s*(?:as )?(?:the )?contract {_SECTIONS}(?: says)?"), ""),
+    (re.compile(rf"(?<!RFC \d{{4}} ){_SECTIONS}'s "), "the "),
+    (re.compile(rf"(?<![\dC] )(?<!RFC){_SECTIONS}:?\s?"), ""),
+)
+
+
+def plain(text: str) -> str:
+    """A description without citations of the contract (docs never cite it: partners cannot read it)."""
+    for pattern, replacement in _CITATIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def plain_description(converter: Any, field: fields.Field[Any], ret: dict[str, Any], **kwargs: Any
+                      ) -> dict[str, Any]:
+    """A field's description as the document shows it (`plain`)."""
+    return {"description": plain(ret["description"])} if isinstance(ret.get("description"), str) else {}
+
+
+def _plain_texts(node: Any) -> None:
+    """Every `description` and `summary` in an operation, `plain` (in place)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("description", "summary") and isinstance(value, str):
+                node[key] = plain(value)
+            else:
+                _plain_texts(value)
+    elif isinstance(node, list):
+        for item in node:
+            _plain_texts(item)
+
+
 def own_schema(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """A custom field documents itself with a class attribute `OPENAPI` (e.g. `{"oneOf": [...]}`)."""
     return dict(getattr(field, "OPENAPI", {}))
@@ -444,6 +485,7 @@ def install(api: Api, *, settings: Settings) -> None:
     spec.plugins.append(plugin)
     api.ma_plugin.converter.add_attribute_function(url_format)
     api.ma_plugin.converter.add_attribute_function(own_schema)
+    api.ma_plugin.converter.add_attribute_function(plain_description)
     _register_components(spec, settings)
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:

@@ -135,7 +135,13 @@ ORDER BY b.seq, kept.n;
 UPDATE broadcasts SET doc = doc - 'reports' - 'mail' WHERE doc ? 'reports' OR doc ? 'mail';
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6, V7, V8)
+# A match's deliveries per connection (contract §23): the next event's `sequence` and the dispatcher's order read
+# them by `doc->'match_id'`.
+V9 = """
+CREATE INDEX deliveries_match ON deliveries (connection_id, (doc->'match_id'));
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9)
 LATEST = len(MIGRATIONS)
 UPGRADE_LOCK = 0x636F757274  # advisory lock key: one `db upgrade` at a time
 

@@ -33,8 +33,9 @@ def _account() -> str:
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
 @blp.alt_response(409, response="DEFAULT_ERROR", description="draw_exists: the broadcast has a draw of that name.")
 def create_draw(body: NewDraw) -> tuple[Json, int]:
-    """Make a draw in one of the formats of contract §13 and §22; every draw match whose entries are known gets its
-    real match (a house match) in the court pool (contract §13)."""
+    """Make a draw in one of its formats (round robin, knockout, groups, Swiss, double elimination and the club
+    day's); every draw match whose entries are known gets its real match (a house match) in the court pool
+    (contract §13)."""
     with unit_of_work() as uow:
         record = draws.create_draw(uow, account_id=_account(), new=body, now=now(),
                                    server=rules().scoring)
@@ -129,7 +130,7 @@ def replace_entry(body: NewEntry, draw_id: str, entry_id: str) -> Json:
 @blp.alt_response(404, response="DEFAULT_ERROR")
 def broadcast_pool(query: Json, broadcast_id: str) -> Json:
     """The court pool: draw matches waiting for any free court, in the order start-next takes them (earlier
-    round, then the time it became ready, then draw creation, then number), with `blockedBy` when §14 holds one
+    round, then the time it became ready, then draw creation, then number), with `blockedBy` when the start rules hold one
     back."""
     with unit_of_work() as uow:
         settings = services().settings

@@ -41,7 +41,7 @@ def _teller() -> plan.TellMoved | None:
 @blp.alt_response(404, response="DEFAULT_ERROR", description="Unknown broadcast.")
 def plan_broadcast(body: Planning, broadcast_id: str) -> Json:
     """Place every match still to play (waiting draw matches included) on a court and time under every rule of
-    §20; called and started matches stay, matches placed by hand stay unless `keepPlaced` is false."""
+    the order of play; called and started matches stay, matches placed by hand stay unless `keepPlaced` is false."""
     with unit_of_work() as uow:
         return {"data": plan.plan_broadcast(uow, broadcast_id=broadcast_id, dry_run=body.dry_run,
                                             keep_placed=body.keep_placed, tell=_teller(), **_where())}

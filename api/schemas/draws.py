@@ -292,9 +292,9 @@ class DrawRead(Schema):
 
 
 class PoolMatchRead(MatchRead):
-    blockedBy = fields.Nested(BlockedBy, metadata={"description": "why contract §14 holds it back now"})
+    blockedBy = fields.Nested(BlockedBy, metadata={"description": "why the start rules (busy, resting, checked in, not before) hold it back now"})
     blockedByAll = fields.List(fields.Nested(BlockedBy), required=True, metadata={
-        "description": "every reason contract §14 holds it back now, `blockedBy` first; [] when none (§19)"})
+        "description": "every reason the start rules hold it back now, `blockedBy` first; [] when none (§19)"})
     estimatedStartOn = fields.String(metadata={
         "description": "when it should start: in pool order, each takes the court that comes free first after its "
                        "own queue, for the broadcast's typical match (contract §13)"})

@@ -4,12 +4,14 @@ recovery of failing deliveries, and the small breaks of the first integration.""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
+import orjson
 import pytest
 
 from domain.clock import FixedClock
@@ -426,3 +428,29 @@ def test_one_version_number(partner: Api) -> None:
     served = partner.get("/health", token=None).json["data"]["version"]
     documented = partner.get("/openapi.json", token=None).json["info"]["version"]
     assert served == documented == packaged
+
+
+#: Docs written for the team itself (decisions, architecture, measurements) may name the spec's sections; every
+#: other page is read by partners and operators, who cannot read the contract (docs/decisions.md).
+TEAM_DOCS = {"decisions.md", "architecture.md", "performance.md"}
+CONTRACT_CITATION = re.compile(r"(?<!RFC \d{4} )§\s?\d+[a-z]?(?![\d.])")  # not RFC 6749 §3.1
+
+
+def test_neither_the_document_nor_the_docs_cite_the_contract(partner: Api) -> None:
+    document = partner.get("/openapi.json", token=None).get_data(as_text=True)
+    assert CONTRACT_CITATION.findall(orjson.dumps(orjson.loads(document)).decode()) == []
+    cited = {str(path.relative_to(ROOT)): CONTRACT_CITATION.findall(path.read_text())
+             for path in (ROOT / "docs").rglob("*.md") if path.name not in TEAM_DOCS}
+    assert {path: found for path, found in cited.items() if found} == {}
+
+
+def test_events_of_one_change_are_numbered_in_order(
+        partner: Api, operator: Api, tables: list[str], receiver: Receiver) -> None:
+    """A result typed in from paper on a pending match starts and completes it in one unit of work."""
+    partner.patch("/webhooks/configuration", json={"url": receiver.url})
+    match = sync(partner, tables, "m1")
+    response = operator.post(f"/operator/matches/{match['id']}/result", json={"gameScores": WIN_A})
+    assert response.status_code == 200, response.json
+    deliveries = reversed(partner.get("/webhooks").json["data"])
+    events = [(d["eventType"], d["payload"]["data"]["sequence"]) for d in deliveries]
+    assert events == [("match.started", 1), ("match.completed", 2)]

@@ -77,7 +77,7 @@ def report(day: Day, url: str, match_id: str, games: list[dict[str, int]]) -> An
 
 
 def match_read(day: Day, match_id: str) -> dict[str, Any]:
-    listed = day.operator.get("/operator/matches", query_string={"broadcastID": day.id, "limit": 100})
+    listed = day.operator.get("/operator/matches", query_string={"limit": 100})
     assert listed.status_code == 200, listed.json
     return dict(next(m for m in listed.json["data"] if m["id"] == match_id))
 

@@ -107,7 +107,7 @@ def playing(operator_api: Operator) -> tuple[dict[str, Any], dict[str, str]]:
 
 
 def match_read(operator_api: Operator, day: dict[str, Any], match_id: str) -> dict[str, Any]:
-    listed = operator_api.data("GET", f"/operator/matches?broadcastID={day['broadcast']['id']}&limit=100")
+    listed = operator_api.data("GET", "/operator/matches?limit=100")
     return dict(next(m for m in listed if m["id"] == match_id))
 
 
