@@ -130,8 +130,8 @@ def replace_entry(body: NewEntry, draw_id: str, entry_id: str) -> Json:
 @blp.alt_response(404, response="DEFAULT_ERROR")
 def broadcast_pool(query: Json, broadcast_id: str) -> Json:
     """The court pool: draw matches waiting for any free court, in the order start-next takes them (earlier
-    round, then the time it became ready, then draw creation, then number), with `blockedBy` when the start rules hold one
-    back."""
+    round, then the time it became ready, then draw creation, then number), with `blockedBy` when the start rules
+    hold one back."""
     with unit_of_work() as uow:
         settings = services().settings
         data, cursor = draws.broadcast_pool(uow, account_id=_account(), broadcast_id=broadcast_id, now=now(),

@@ -292,7 +292,8 @@ class DrawRead(Schema):
 
 
 class PoolMatchRead(MatchRead):
-    blockedBy = fields.Nested(BlockedBy, metadata={"description": "why the start rules (busy, resting, checked in, not before) hold it back now"})
+    blockedBy = fields.Nested(BlockedBy, metadata={
+        "description": "why the start rules (busy, resting, checked in, not before) hold it back now"})
     blockedByAll = fields.List(fields.Nested(BlockedBy), required=True, metadata={
         "description": "every reason the start rules hold it back now, `blockedBy` first; [] when none (§19)"})
     estimatedStartOn = fields.String(metadata={
