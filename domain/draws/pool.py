@@ -3,7 +3,7 @@ courts each may use."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from domain.draws import codec
 from domain.draws.model import DrawMatch
@@ -47,26 +47,41 @@ def pool_of_draws(uow: UnitOfWork, draw_ids: list[str], *, status: MatchStatus) 
     return [m for draw_id in draw_ids for m in uow.matches.find(draw_id=draw_id, table_id=POOL, status=status)]
 
 
+def held_back(uow: UnitOfWork, pool: Sequence[Match]) -> dict[str, list[str]]:
+    """The pool matches that wait for round r - 1 of their draw's stage (contract §20, as the plan orders them;
+    issue 51), each with the pool matches of its draw from earlier rounds (what its estimate waits for). Each draw
+    is read once."""
+    waiting: dict[str, frozenset[str]] = {}
+    found: dict[str, list[str]] = {}
+    for match in pool:
+        draw_id = match.draw_id or ""
+        if draw_id not in waiting:
+            record = uow.draws.get(draw_id)
+            waiting[draw_id] = frozenset()
+            if record is not None:
+                with reading(uow, record) as draw:
+                    waiting[draw_id] = after_open_round(draw)
+        if match.draw_match_id in waiting[draw_id]:
+            found[match.id] = [m.id for m in pool if m.draw_id == match.draw_id
+                               and m.queue_order // ROUND_SPAN < match.queue_order // ROUND_SPAN]
+    return found
+
+
 def pool_for_table(uow: UnitOfWork, table: Table) -> list[Match]:
     """The pool matches that may use this table (the draw's `tableIDs`, default every court) now, in pool order:
-    a match of round r of a draw's stage waits until every match of round r - 1 is complete (contract §20, as the
-    plan orders them; issue 51)."""
+    a match of round r of a draw's stage waits until every match of round r - 1 is complete (`held_back`)."""
     allowed: dict[str, bool] = {}
-    waiting: dict[str, frozenset[str]] = {}
-    result = []
+    usable = []
     for match in pool_matches(uow, account_id=table.account_id, broadcast_id=table.broadcast_id):
         draw_id = match.draw_id or ""
         if draw_id not in allowed:
             record = uow.draws.get(draw_id)
             courts = table_ids(record) if record else None
             allowed[draw_id] = courts is None or table.id in courts
-            waiting[draw_id] = frozenset()
-            if record is not None and allowed[draw_id]:
-                with reading(uow, record) as draw:
-                    waiting[draw_id] = after_open_round(draw)
-        if allowed[draw_id] and match.draw_match_id not in waiting[draw_id]:
-            result.append(match)
-    return result
+        if allowed[draw_id]:
+            usable.append(match)
+    held = held_back(uow, usable)
+    return [match for match in usable if match.id not in held]
 
 
 def pool_order_of(uow: UnitOfWork, match: Match) -> int:

@@ -300,8 +300,8 @@ def broadcast_pool(uow: UnitOfWork, *, account_id: str, broadcast_id: str, now: 
     reader = Reader(uow)
     reader.pool_positions(pool)
     availability = Availability(uow, account_id=account_id, now=now)
-    starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(broadcast_id, pool,
-                                                                           draw_pool.pool_courts(uow))
+    starts = Estimator(uow, now=now, default_minutes=default_minutes).pool(
+        broadcast_id, pool, draw_pool.pool_courts(uow), draw_pool.held_back(uow, pool))
     key = draw_pool.pool_key(uow, account_id=account_id, broadcast_id=broadcast_id)
     page, next_cursor = paginate(pool, seq=key, limit=limit, cursor=cursor)
     reads = []

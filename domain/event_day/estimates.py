@@ -91,13 +91,16 @@ def court_times(*, active: Match | None, queue: Sequence[Match], typical: timede
 def pool_starts(*, courts_free: Mapping[str, datetime], pool: Sequence[Match], typical: timedelta,
                 now: datetime, courts_of: Callable[[Match], Collection[str] | None] = lambda _: None,
                 planned_for: Callable[[Match], datetime | None] = lambda _: None,
-                typical_of: Callable[[Match], timedelta] | None = None) -> dict[str, datetime]:
+                typical_of: Callable[[Match], timedelta] | None = None,
+                waits_for: Mapping[str, Collection[str]] | None = None) -> dict[str, datetime]:
     """When each match of a court pool (§13) should start: in pool order (start-next's), each takes the court it
     may use (`courts_of`: its draw's `tableIDs`, None for any) that comes free first after its own queue, for one
-    typical match, and waits for its own time (`notBefore`). A match no court may take gets no estimate. Blocks
-    that lift by themselves (rest, check-in) are not foreseen."""
+    typical match, and waits for its own time (`notBefore`) and for the end of the pool matches it `waits_for` (its
+    draw's earlier round, §20). A match no court may take gets no estimate. Blocks that lift by themselves (rest,
+    check-in) are not foreseen."""
     free = {court: max(moment, now) for court, moment in courts_free.items()}
     starts: dict[str, datetime] = {}
+    ends: dict[str, datetime] = {}
     for match in pool:
         allowed = courts_of(match)
         usable = [court for court in free if allowed is None or court in allowed]
@@ -106,10 +109,12 @@ def pool_starts(*, courts_free: Mapping[str, datetime], pool: Sequence[Match], t
         court = min(usable, key=lambda c: free[c])  # the first court to come free; ties: the broadcast's order
         moment = free[court]
         at = _later(parse_iso(match.not_before) if match.not_before else None, planned_for(match))
+        before = [ends[other] for other in (waits_for or {}).get(match.id, ()) if other in ends]
+        at = _later(at, max(before, default=None))
         if at is not None and at > moment:
             moment = at
         starts[match.id] = moment
-        free[court] = moment + (typical_of(match) if typical_of is not None else typical)
+        ends[match.id] = free[court] = moment + (typical_of(match) if typical_of is not None else typical)
     return starts
 
 
@@ -199,9 +204,11 @@ class Estimator:
                            planned_for=self.planned_for(table.broadcast_id), typical_of=typical_of)
 
     def pool(self, broadcast_id: str, pool: Sequence[Match],
-             courts_of: Callable[[Match], Collection[str] | None] = lambda _: None) -> dict[str, str]:
+             courts_of: Callable[[Match], Collection[str] | None] = lambda _: None,
+             waits_for: Mapping[str, Collection[str]] | None = None) -> dict[str, str]:
         """Estimated start (ISO) of each court-pool match of the broadcast, by match id (§13 "with estimates");
-        `courts_of` names the courts a match may use (its draw's `tableIDs`)."""
+        `courts_of` names the courts a match may use (its draw's `tableIDs`), `waits_for` the pool matches of its
+        draw's earlier round a match waits for (`draws.pool.held_back`)."""
         if not pool:
             return {}
         typical, typical_of = self.typical(broadcast_id), self.typical_of(broadcast_id)
@@ -213,7 +220,8 @@ class Estimator:
             courts_free[table.id] = (last[1] + typical_of(next(m for m in queue if m.id == last[0]))
                                      if last is not None else times.expected_end or self.now)
         starts = pool_starts(courts_free=courts_free, pool=pool, typical=typical, now=self.now, courts_of=courts_of,
-                             planned_for=self.planned_for(broadcast_id), typical_of=typical_of)
+                             planned_for=self.planned_for(broadcast_id), typical_of=typical_of,
+                             waits_for=waits_for)
         return {match_id: iso(moment) for match_id, moment in starts.items()}
 
     def starts(self, table: Table) -> dict[str, str]:

@@ -307,7 +307,7 @@ def event_snapshot(uow: UnitOfWork, broadcast: Broadcast, *, estimator: Estimato
     pool = draw_pool.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
     decided = sorted(draw_pool.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
-    pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow))
+    pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow), draw_pool.held_back(uow, pool))
     pooled = [card_for(m, None, estimate=pool_starts.get(m.id), pool=m.status == MatchStatus.PENDING)
               for m in [*pool, *decided]]
     cards += pooled

@@ -111,7 +111,7 @@ def _matches(uow: UnitOfWork, broadcast: Broadcast, estimator: Estimator
     pool = draw_pool.pool_matches(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
     drawn = [d.id for d in uow.draws.find(account_id=broadcast.account_id, broadcast_id=broadcast.id)]
     decided = sorted(draw_pool.pool_of_draws(uow, drawn, status=MatchStatus.COMPLETED), key=lambda m: m.seq)
-    pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow))
+    pool_starts = estimator.pool(broadcast.id, pool, draw_pool.pool_courts(uow), draw_pool.held_back(uow, pool))
     for match in pool:
         yield match, None, pool_starts.get(match.id)
     for match in decided:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from domain.clock import iso
-from domain.event_day.estimates import court_times, typical_duration
+from domain.event_day.estimates import court_times, pool_starts, typical_duration
 from domain.models import Attention, Match, MatchStatus
 
 NOW = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
@@ -100,3 +100,16 @@ def test_overdue_active_match_past_one_and_a_half_typical_durations() -> None:
     over = court_times(active=match("live", started=NOW - timedelta(minutes=30, seconds=1)), queue=[],
                        typical=DEFAULT, now=NOW)
     assert over.attention is Attention.OVERDUE and over.expected_end == NOW
+
+
+def test_a_pool_match_waiting_for_its_earlier_round_is_not_expected_before_that_round_ends() -> None:
+    """Issue 51: My matches showed round 2 "Expected 13:25" before round 1 at 17:20; start-next holds a draw's
+    round r until round r - 1 is complete, and the estimate follows it."""
+    first, second = match("r1"), match("r2")
+    late = NOW + timedelta(hours=7)
+    starts = pool_starts(courts_free={"c1": NOW, "c2": NOW}, pool=[first, second], typical=DEFAULT, now=NOW,
+                         planned_for=lambda m: late if m.id == "r1" else None, waits_for={"r2": ["r1"]})
+    assert starts == {"r1": late, "r2": late + DEFAULT}
+    alone = pool_starts(courts_free={"c1": NOW, "c2": NOW}, pool=[first, second], typical=DEFAULT, now=NOW,
+                        planned_for=lambda m: late if m.id == "r1" else None)
+    assert alone["r2"] == NOW
