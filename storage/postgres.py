@@ -31,7 +31,7 @@ import orjson
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import tuple_row
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import ConnectionPool
 
 from storage import pg_schema
@@ -258,6 +258,10 @@ def _session_lock(conn: psycopg.Connection, function: str) -> None:
 def _configure(conn: psycopg.Connection) -> None:
     conn.isolation_level = psycopg.IsolationLevel.SERIALIZABLE
     conn.autocommit = False
+    # jsonb keeps a number as `numeric` and gives 1e308 back as a 309-digit integer, which json.loads reads as an
+    # int no JSON writer of the app can write (a 500 on every read of it); orjson reads one beyond 64 bits as the
+    # float it was (issue 47).
+    set_json_loads(orjson.loads, conn)
 
 
 class PgTransaction:

@@ -153,3 +153,13 @@ def test_team_scopes(new_partner: Callable[..., Api]) -> None:
     assert response.status_code == 403
     assert response.json["error"]["details"] == {"requiredScope": "teams.write"}
     assert new_partner(scope="player_lists.read").get("/teams").status_code == 403
+
+
+def test_a_huge_ranking_round_trips_through_either_store(partner: Api) -> None:
+    """PostgreSQL's jsonb gave 1e308 back as a 309-digit integer that no JSON writer took: 500 (issue 47)."""
+    body = {"externalID": "t-huge", "name": "Falcons", "players": [
+        {"externalID": "p1", "firstName": "Ann", "lastName": "Lee", "ranking": 1e308}]}
+    synced = partner.put("/teams", json=body)
+    assert synced.status_code == 200, synced.get_data(as_text=True)[:300]
+    assert synced.json["data"]["players"][0]["ranking"] == 1e308
+    assert partner.get("/teams/t-huge").json["data"]["players"][0]["ranking"] == 1e308
