@@ -127,6 +127,8 @@ CAMEL_CASE_READS: dict[str, set[str]] = {
                           "pointsLost", "pointsWon", "resultType", "scoringName", "winnerEntryID"},
     "domain.match.formats": {"decidingGame"},  # a stored format object is the §18 object itself
     "domain.match.matches": {"externalID"},
+    # a sample event is a match read (the read's own keys), put into another format or built from a real read
+    "domain.webhooks.samples": {"currentGame", "gameScores"},
     "domain.public.outputs": {"clubName", "externalID", "manualName", "upNext"},
     "domain.public.paper": {"activeMatch", "bestOf", "calledOn", "checkedIn", "estimatedStartOn", "eventName",
                      "expectedEndOn", "matchRound", "notBefore", "queuePosition", "startedOn"},
