@@ -51,10 +51,10 @@ class Optimum:
 
 
 class _Model:
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, *, every: bool) -> None:
         if problem.fixed or problem.pinned:
             raise ValueError("the CP-SAT yardstick plans from scratch: fixed and pinned items are not modelled")
-        self.problem = problem
+        self.problem, self.every = problem, every
         self.model = cp_model.CpModel()
         self.items = {item.key: item for item in problem.items}
         self.start: dict[str, cp_model.IntVar] = {}
@@ -85,6 +85,8 @@ class _Model:
             start = model.new_int_var(min(earliest, horizon), horizon, f"start {key}")
             end = model.new_int_var(min(earliest, horizon), horizon + item.minutes, f"end {key}")
             present = model.new_bool_var(f"placed {key}")
+            if self.every:
+                model.add(present == 1)
             model.add(end == start + item.minutes)
             days = []
             for index, day in enumerate(problem.days):
@@ -243,6 +245,9 @@ class _Model:
             ends.append(end)
         weight = sum(day.end - day.start for day in problem.days) + 1  # more than all days' lengths together
         unplaced = len(problem.items) - sum(self.present.values())
+        # branch on the earliest start first, at its least value: a list schedule, found at once, then improved
+        model.add_decision_strategy([self.start[item.key] for item in problem.items],
+                                    cp_model.CHOOSE_LOWEST_MIN, cp_model.SELECT_MIN_VALUE)
         model.minimize(weight * unplaced + sum(end - day.start for end, day in zip(ends, problem.days, strict=True)))
         return ends
 
@@ -253,9 +258,9 @@ def _could_break(person: str, mine: list[Item], problem: Problem) -> bool:
     return over_limit(most_matches(person, list(items), items), problem.limits) is not None
 
 
-def build_model(problem: Problem) -> _Model:
-    """The CP-SAT model of the problem (see the module's docstring)."""
-    made = _Model(problem)
+def build_model(problem: Problem, *, every: bool = False) -> _Model:
+    """The CP-SAT model of the problem (see the module's docstring); `every`: every item must be placed."""
+    made = _Model(problem, every=every)
     made.items_and_days()
     made.courts()
     made.order()
@@ -280,19 +285,31 @@ def _give_courts(problem: Problem, times: dict[str, tuple[int, int]]) -> dict[st
     return slots
 
 
-def solve(problem: Problem, *, seconds: float = 60.0, workers: int = 1) -> Optimum:
-    """The best plan CP-SAT finds in `seconds` on `workers` (see the module's docstring)."""
-    made = build_model(problem)
-    ends = made.objective()
+def _run(made: _Model, seconds: float, workers: int) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = workers
-    status = solver.solve(made.model)
+    return solver, solver.solve(made.model)
+
+
+def solve(problem: Problem, *, seconds: float = 60.0, workers: int = 1) -> Optimum:
+    """The best plan CP-SAT finds in `seconds` (in all) on `workers` (see the module's docstring). First with every
+    item placed (a much stronger model: its bound is the day's length); only when that is proved impossible, with
+    items left out (the rest of the time)."""
+    made = build_model(problem, every=True)
+    ends = made.objective()
+    solver, status = _run(made, seconds, workers)
+    spent = solver.wall_time
+    if status == cp_model.INFEASIBLE and seconds - spent > 0:
+        made = build_model(problem, every=False)
+        ends = made.objective()
+        solver, status = _run(made, seconds - spent, workers)
+        spent += solver.wall_time
     name = solver.status_name(status)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         unplaced = {item.key: f"CP-SAT: {name}" for item in problem.items}
         return Optimum(plan=Plan(slots={}, unplaced=unplaced), ends={d.date: None for d in problem.days},
-                       optimal=False, status=name, seconds=solver.wall_time, bound=0.0, objective=float("nan"))
+                       optimal=False, status=name, seconds=spent, bound=0.0, objective=float("nan"))
     times = {key: (solver.value(made.start[key]), solver.value(made.end[key]))
              for key in made.present if solver.boolean_value(made.present[key])}
     if made.uniform:
@@ -310,5 +327,5 @@ def solve(problem: Problem, *, seconds: float = 60.0, workers: int = 1) -> Optim
     weight = sum(day.end - day.start for day in problem.days) + 1  # as `_Model.objective` weighs an unplaced item
     bound = max(0.0, solver.best_objective_bound - weight * len(unplaced))
     return Optimum(plan=Plan(slots=slots, unplaced=unplaced, placed=len(slots)), ends=day_ends,
-                   optimal=status == cp_model.OPTIMAL, status=name, seconds=solver.wall_time,
+                   optimal=status == cp_model.OPTIMAL, status=name, seconds=spent,
                    bound=bound, objective=solver.objective_value, placed=len(slots))
