@@ -37,6 +37,8 @@ ACTIONS = {
     "player_list.changed": "Player list changed by the partner", "team.synced": "Team synced by the partner",
     "team.changed": "Team changed by the partner", "player.created": "Player added",
     "player.changed": "Player changed", "player.deleted": "Player removed", "player.imported": "Players imported",
+    "broadcast.planned": "Order of play planned", "match.planned": "Moved in the order of play",
+    "report.cancelled": "Reported result withdrawn",
     "webhook.configured": "Webhook settings changed", "webhook.secret_rotated": "Webhook secret rotated",
 }
 ACTORS = {"operator": "Operator (console)", "partner": "Partner app", "scorer": "Scorer phone",

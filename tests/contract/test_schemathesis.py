@@ -15,6 +15,7 @@ bounded and derandomized so that the run is fast and repeatable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,8 @@ from schemathesis.core import NOT_SET
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.core.result import Ok
 
-from domain import text
+from api.schemas.common import list_tag
+from domain import names, text
 from domain.draws import standings
 from domain.pagination import encode_cursor
 from tests.server_process import ServerProcess, free_port
@@ -108,7 +110,10 @@ def documented_operations(
     def valid_means_valid(context: schemathesis.HookContext, case: AnyCase) -> AnyCase:
         if case.meta is not None and case.meta.generation.mode.is_positive:
             for part in ("body", "query", "path_parameters"):
-                setattr(case, part, without_forbidden_text(getattr(case, part)))
+                setattr(case, part, with_visible_names(without_forbidden_text(getattr(case, part))))
+            if isinstance(case.query, dict) and isinstance(case.query.get("cursor"), str):
+                # a cursor is this list's own (contract §23): bound to the path it pages, as nextCursor is
+                case.query["cursor"] = f"{list_tag(unquote(case.formatted_path))}.{case.query['cursor']}"
         if case.meta is not None and case.meta.generation.mode.is_positive and isinstance(case.body, dict):
             label = f"{case.method.upper()} {case.operation.path}"
             path_parameters = {name: unquote(str(value)) for name, value in (case.path_parameters or {}).items()}
@@ -185,6 +190,19 @@ def obey_format_rules(scoring: Any) -> None:
             rule["cap"] = None
     if isinstance(scoring.get("tiebreakAt"), int):
         scoring["tiebreakAt"] = scoring.get("gamesToWin", 6)
+
+
+def with_visible_names(value: Any) -> Any:
+    """The value with every string that the document's BMP-only `pattern` lets through but §8a's rule finds blank
+    (only unassigned, private-use or format characters beyond the BMP, `domain.names.is_blank`) given a visible
+    first character, its length kept: JSON Schema cannot state Unicode categories."""
+    if isinstance(value, str):
+        return "x" + value[1:] if value and names.is_blank(value) and re.search(names.VISIBLE, value) else value
+    if isinstance(value, dict):
+        return {key: with_visible_names(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [with_visible_names(item) for item in value]
+    return value
 
 
 def without_forbidden_text(value: Any) -> Any:
