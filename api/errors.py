@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
-from flask import Flask, Response, g, jsonify, request
+from flask import Flask, Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Map
 
 from domain import errors
 from storage.port import WriteConflict
@@ -82,13 +84,30 @@ def handle_http_exception(error: HTTPException) -> Response:
         return error_response(400, "bad_request", "The request body is not valid JSON.", data["messages"])
     headers: dict[str, str] = {}
     if status == 405:
-        headers["Allow"] = ", ".join(sorted(getattr(error, "valid_methods", None) or []))
+        headers["Allow"] = ", ".join(allowed_methods(getattr(error, "valid_methods", None) or []))
     if status >= 500:
         return handle_unexpected(error)
     message = error.description or error.name
     if status == 404:
         message = "No such resource."
     return error_response(status, HTTP_CODES.get(status, "bad_request"), message, headers=headers)
+
+
+@functools.cache
+def _fixed_paths(url_map: Map) -> dict[str, frozenset[str]]:
+    """The methods of each path without parameters (`/tables/bulk`), as the API document lists them."""
+    methods: dict[str, set[str]] = {}
+    for rule in url_map.iter_rules():
+        if not rule.arguments:
+            methods.setdefault(rule.rule, set()).update(rule.methods or ())
+    return {path: frozenset(found) for path, found in methods.items()}
+
+
+def allowed_methods(routed: list[str]) -> list[str]:
+    """A 405's `Allow`: a fixed path's own methods, not those of the `/{id}` route its last segment also matches
+    (`DELETE /tables/bulk` allows PATCH, as documented, not the GET of a table named "bulk"); else the router's."""
+    own = _fixed_paths(current_app.url_map).get(request.path)
+    return sorted(own if own is not None else routed)
 
 
 def handle_busy(error: WriteConflict) -> Response:

@@ -42,6 +42,22 @@ def test_method_not_allowed_lists_allowed_methods(partner: Api) -> None:
     assert "GET" in response.headers["Allow"]
 
 
+@pytest.mark.parametrize(("method", "path", "allow"), [
+    ("TRACE", "/tables/bulk", "OPTIONS, PATCH"),
+    ("TRACE", "/matches/bulk", "OPTIONS, PATCH, POST"),
+    ("PUT", "/webhooks/test", "OPTIONS, POST"),
+    ("TRACE", "/operator/draws/preview", "OPTIONS, POST"),
+])
+def test_a_fixed_path_allows_only_its_documented_methods(partner: Api, operator: Api, method: str, path: str,
+                                                        allow: str) -> None:
+    """Not those of the `/{id}` route its last segment also matches (issue 47.14: `Allow` named GET on 6 paths)."""
+    caller = operator if path.startswith("/operator/") else partner
+    response = caller.request(method, path)
+    assert response.status_code == 405
+    assert response.json["error"]["code"] == "method_not_allowed"
+    assert response.headers["Allow"] == allow
+
+
 def test_valid_client_request_id_is_echoed(partner: Api) -> None:
     response = partner.get("/connection", headers={"Service-Request-ID": "abc:123-XYZ.ok"})
     assert response.headers["Service-Request-ID"] == "abc:123-XYZ.ok"

@@ -47,6 +47,8 @@ SERVER_ENV = {
     "COURTSIDE_TOKEN_RATE_LIMIT": "1000000",
 }
 EXAMPLES = 25
+#: Both storage backends (issue 47: a fuzzed body once made PostgreSQL answer 500 where TinyDB did not).
+BOTH_BACKENDS = True
 #: Operations that revoke the very credential the run calls with; each has its own end-to-end test
 #: (`tests/e2e/test_cli.py::test_a_lost_operator_key_is_reported_and_rotate_revokes_it`).
 CREDENTIAL_ROTATING = {"/api/v1/operator/operator-key/rotate"}
