@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.routing import Map
 
 from domain import errors
@@ -110,6 +110,14 @@ def allowed_methods(routed: list[str]) -> list[str]:
     return sorted(own if own is not None else routed)
 
 
+def refuse_other_methods_on_fixed_paths() -> None:
+    """A concrete path is matched before a templated one (OpenAPI): `GET /tables/bulk` is a 405, as the document
+    lists only PATCH there, not the read of a table whose ID is "bulk" that the router would otherwise find."""
+    own = _fixed_paths(current_app.url_map).get(request.path)
+    if own is not None and request.method not in own:
+        raise MethodNotAllowed(valid_methods=sorted(own))
+
+
 def handle_busy(error: WriteConflict) -> Response:
     """A unit of work lost its race with other processes every time it was retried (PostgreSQL): try again."""
     log.warning("request %s %s gave up after repeated write conflicts", request.method, request.path)
@@ -125,6 +133,7 @@ def handle_unexpected(error: Exception) -> Response:
 
 
 def register(app: Flask) -> None:
+    app.before_request(refuse_other_methods_on_fixed_paths)
     app.register_error_handler(errors.DomainError, handle_domain_error)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(WriteConflict, handle_busy)

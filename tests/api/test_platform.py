@@ -43,6 +43,8 @@ def test_method_not_allowed_lists_allowed_methods(partner: Api) -> None:
 
 
 @pytest.mark.parametrize(("method", "path", "allow"), [
+    ("GET", "/tables/bulk", "OPTIONS, PATCH"),
+    ("GET", "/webhooks/test", "OPTIONS, POST"),
     ("TRACE", "/tables/bulk", "OPTIONS, PATCH"),
     ("TRACE", "/matches/bulk", "OPTIONS, PATCH, POST"),
     ("PUT", "/webhooks/test", "OPTIONS, POST"),
