@@ -14,7 +14,8 @@ from marshmallow import fields, validate
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
-from api.app import CourtsideApi, _openapi_config, create_app
+from api.app import _openapi_config, create_app
+from api.smorest_adapter import CourtsideApi
 from api.blueprint import Blueprint
 from api.bootstrap import bootstrap
 from api.openapi import PUBLIC_PATHS, install
