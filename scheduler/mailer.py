@@ -12,6 +12,7 @@ import threading
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
+from domain.addresses import ascii_domain, needs_smtputf8
 from domain.public.mail import Outgoing
 
 TIMEOUT = 20.0
@@ -23,14 +24,6 @@ DEADLINE = 120.0
 
 class NoSmtpUtf8(Exception):
     """The address has non-ASCII characters before its `@` and the mail server does not offer SMTPUTF8."""
-
-
-def ascii_domain(address: str) -> str:
-    """The address with its domain in IDNA form (`jörg@bü.de` → `jörg@xn--b-eha.de`): any server takes that."""
-    local, at, domain = address.rpartition("@")
-    if not at or domain.isascii():
-        return address
-    return f"{local}@{domain.encode('idna').decode('ascii')}"
 
 
 class SmtpSender:
@@ -77,7 +70,7 @@ class SmtpSender:
                 smtp.ehlo()
         if self.user:
             smtp.login(self.user, self.password or "")
-        if not to.isascii() and not smtp.has_extn("smtputf8"):
+        if needs_smtputf8(to) and not smtp.has_extn("smtputf8"):
             raise NoSmtpUtf8("the mail server does not take addresses with non-ASCII characters before the @ "
                              "(no SMTPUTF8)")
         smtp.send_message(message)

@@ -26,6 +26,7 @@ from console.ui import (
     show_problem,
     submit,
 )
+from domain.addresses import needs_smtputf8
 from domain.models import PlayerSource
 from domain.names import full_name, name_key
 
@@ -89,6 +90,11 @@ if players:
                            "From": SOURCES.get(p.get("source", ""), "")}
                           for p in players])
     st.dataframe(table, hide_index=True, width="stretch", height=35 * (min(len(table), 15) + 1) + 3)
+    strict = [full_name(p) for p in players if p.get("email") and needs_smtputf8(str(p["email"]))]
+    if strict:
+        st.warning(f"{', '.join(plain(name) for name in strict)}: the address has letters outside A-Z before the "
+                   "@, which only a mail server offering SMTPUTF8 takes. If the call-up mail fails (Mail page), "
+                   "ask for another address.", icon=":material/mail:")
 else:
     st.caption("No players in this list yet: add them below or import a sheet.")
 

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 
+from domain.addresses import ascii_domain, needs_smtputf8
 from domain.public.mail import Outgoing
-from scheduler.mailer import NoSmtpUtf8, SmtpSender, ascii_domain
+from scheduler.mailer import NoSmtpUtf8, SmtpSender
 from tests.server_process import free_port
 
 
@@ -80,6 +81,7 @@ def test_a_domain_with_non_ascii_letters_is_sent_in_idna_form() -> None:
         controller.stop()
     assert handler.to == [["ann@xn--b-eha.example"]]
     assert ascii_domain("ann@club.example") == "ann@club.example"
+    assert not needs_smtputf8("ann@bü.example") and needs_smtputf8("jörg@club.example")
 
 
 def test_a_non_ascii_name_before_the_at_needs_smtputf8() -> None:

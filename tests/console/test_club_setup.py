@@ -151,6 +151,23 @@ def test_players_page_adds_and_edits_a_players_email_and_rating(console: Console
     assert app.dataframe[0].value.iloc[0]["Rating"] == "1900.5"
 
 
+def test_players_page_says_at_entry_which_addresses_need_smtputf8(console: Console, operator_api: Operator) -> None:
+    """Issue 47.10: a non-ASCII name before the @ reaches the player only through a server offering SMTPUTF8."""
+    listed = house_list(operator_api)
+    app = console("views/players.py")
+    for label, value in (("First name", "Jörg"), ("Last name", "Bär"),
+                         ("Email (for call-up mail)", "jörg@bär.example")):
+        next(t for t in app.text_input if t.label == label).input(value)
+    press(app, "Add player")
+    assert "Jörg Bär added." in texts(app, "success")
+    [warning] = [w for w in texts(app, "warning") if "SMTPUTF8" in w]
+    assert warning.startswith("Jörg Bär: the address has letters outside A-Z before the @")
+    operator_api.data("POST", f"/operator/player-lists/{listed['id']}/players",
+                      {"firstName": "Ann", "lastName": "Lee", "email": "ann@bär.example"})
+    app.run()
+    assert [w for w in texts(app, "warning") if "SMTPUTF8" in w] == [warning]  # an IDNA domain alone is fine
+
+
 def test_players_page_edits_a_player(console: Console, operator_api: Operator) -> None:
     listed = house_list(operator_api)
     operator_api.data("POST", f"/operator/player-lists/{listed['id']}/players", {"firstName": "Ann", "lastName": "Le"})

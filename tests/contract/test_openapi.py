@@ -15,13 +15,13 @@ from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
 from api.app import _openapi_config, create_app
-from api.smorest_adapter import CourtsideApi
 from api.blueprint import Blueprint
 from api.bootstrap import bootstrap
 from api.openapi import PUBLIC_PATHS, install
 from api.operation_ids import OPERATION_IDS
 from api.platform import PREFIX
 from api.schemas.common import Strict
+from api.smorest_adapter import CourtsideApi
 from api.version import package_version
 from domain.clock import FixedClock
 from domain.models import MATCH_EVENTS, SCOPES, SUBSCRIBABLE_EVENTS
