@@ -13,9 +13,10 @@ from typing import Any
 
 from apispec import APISpec
 from flask import Flask
-from flask_smorest import Api, Blueprint, current_api
+from flask_smorest import Api, current_api
 
 from api.app import _openapi_config
+from api.blueprint import Blueprint
 from api.smorest_adapter import CourtsideApi
 
 
