@@ -13,6 +13,7 @@ from api.schemas.plan import MoveBody, MoveResult, PlanBody, PlanGrid, PlanResul
 from api.security import requires
 from domain.plan import service as plan
 from domain.plan.settings import Move, Planning
+from domain.ports import UnitOfWork
 from domain.public import mail
 
 blp = Blueprint("operator_plan", __name__, description="Operator: the order of play")
@@ -42,9 +43,24 @@ def _teller() -> plan.TellMoved | None:
 def plan_broadcast(body: Planning, broadcast_id: str) -> Json:
     """Place every match still to play (waiting draw matches included) on a court and time under every rule of
     the order of play; called and started matches stay, matches placed by hand stay unless `keepPlaced` is false."""
+    return {"data": plan_broadcast_apart(broadcast_id=broadcast_id, body=body, where=_where())}
+
+
+def plan_broadcast_apart(*, broadcast_id: str, body: Planning, where: Json) -> Any:
+    """Read, compute outside the store's lock, then write (issue 47.5: a long planning held every other caller
+    for its whole length on TinyDB). The write reads again: if the problem changed meanwhile (a score, a move), the
+    plan is made again under the lock from what is stored now, so a plan never rests on stale data."""
+    def read(uow: UnitOfWork) -> plan.PlanWork:
+        return plan.read_plan_work(uow, broadcast_id=broadcast_id, keep_placed=body.keep_placed, **where)
+
     with unit_of_work() as uow:
-        return {"data": plan.plan_broadcast(uow, broadcast_id=broadcast_id, dry_run=body.dry_run,
-                                            keep_placed=body.keep_placed, tell=_teller(), **_where())}
+        first = read(uow)
+    computed = plan.compute_plan(first)
+    with unit_of_work() as uow:
+        work = read(uow)
+        if work.problem != first.problem:
+            computed = plan.compute_plan(work)
+        return plan.write_plan(uow, work, computed, dry_run=body.dry_run, now=where["now"], tell=_teller())
 
 
 @blp.route("/operator/broadcasts/<string:broadcast_id>/plan", methods=["GET"])

@@ -300,10 +300,27 @@ def _audit_plan(uow: UnitOfWork, broadcast: Broadcast, before: dict[str, dict[st
                      before=_placings(before, moved), after=_placings(after, moved), now=now)
 
 
-def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_run: bool, keep_placed: bool,
-                   now: datetime, server: Scoring, zone: tzinfo, tell: TellMoved | None = None) -> PlanResultRead:
-    """Place every match still to play (contract §20); called and started ones stay. Stored unless `dry_run`;
-    the players of a published match whose time moved are told (`tell`)."""
+@dataclass(frozen=True)
+class PlanWork:
+    """What a planning reads (under the store's lock): the broadcast, what `build` made of it, and the problem
+    with the hand-placed matches pinned. Two reads of unchanged data give equal `problem`s."""
+
+    broadcast: Broadcast
+    built: Built
+    problem: Problem
+
+
+@dataclass(frozen=True)
+class PlanMade:
+    """What a planning computes from its `PlanWork` alone (no store: it may run outside the store's lock)."""
+
+    made: Plan
+    needed: NeededRead | None
+
+
+def read_plan_work(uow: UnitOfWork, *, account_id: str, broadcast_id: str, keep_placed: bool, now: datetime,
+                   server: Scoring, zone: tzinfo) -> PlanWork:
+    """The inputs of a planning (contract §20): refused without plan settings that name a day."""
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     if not (broadcast.plan or {}).get("days"):
         raise Invalid("Give the broadcast's plan settings with at least one day first.",
@@ -316,14 +333,28 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
             if where.get("by_hand") and key in minutes and key not in built.problem.fixed:
                 start = to_minute(parse_iso(where["planned_on"]))
                 pinned[key] = Slot(where["table_id"], start, start + minutes[key])
-    problem = Problem(**{**built.problem.__dict__, "pinned": pinned})
-    made = scheduler.plan(problem)
+    return PlanWork(broadcast, built, Problem(**{**built.problem.__dict__, "pinned": pinned}))
+
+
+def compute_plan(work: PlanWork) -> PlanMade:
+    """The plan, and the day's end that would hold every match when some are left out: pure computation."""
+    made = scheduler.plan(work.problem)
+    return PlanMade(made, _needed(work.problem) if made.unplaced else None)
+
+
+def write_plan(uow: UnitOfWork, work: PlanWork, computed: PlanMade, *, dry_run: bool, now: datetime,
+               tell: TellMoved | None = None) -> PlanResultRead:
+    """Store the computed plan (unless `dry_run`), audit it, tell the players of a published time that moved,
+    and answer. `work` must be read in this same unit of work (the caller checks a plan computed from an earlier
+    read against it: `plan_broadcast_apart` in the API)."""
+    broadcast, built, problem, made = work.broadcast, work.built, work.problem, computed.made
+    minutes = {item.key: item.minutes for item in built.problem.items}
     by_day: dict[str, int] = {}
     planned: dict[str, dict[str, Any]] = {}
     for key, slot in made.slots.items():
         previous = broadcast.planned.get(key, {})
         planned[key] = {"table_id": slot.court, "planned_on": iso(from_minute(slot.start)),
-                        "by_hand": bool(previous.get("by_hand")) and key in pinned}
+                        "by_hand": bool(previous.get("by_hand")) and key in problem.pinned}
         if key in built.problem.fixed and previous:
             planned[key] = previous
         day = next((d for d in problem.days if d.start <= slot.start < d.end), None)
@@ -342,9 +373,19 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         "placed": made.placed, "unplaced": unplaced,
         "days": [{"date": d.date, "end": iso(from_minute(by_day[d.date])) if d.date in by_day else None}
                  for d in problem.days]}
-    if unplaced and (needed := _needed(problem)) is not None:
-        answer["needed"] = needed
+    if unplaced and computed.needed is not None:
+        answer["needed"] = computed.needed
     return answer
+
+
+def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_run: bool, keep_placed: bool,
+                   now: datetime, server: Scoring, zone: tzinfo, tell: TellMoved | None = None) -> PlanResultRead:
+    """Place every match still to play (contract §20); called and started ones stay. Stored unless `dry_run`;
+    the players of a published match whose time moved are told (`tell`). All in one unit of work; the API reads,
+    computes outside the store's lock, then writes (`read_plan_work`, `compute_plan`, `write_plan`)."""
+    work = read_plan_work(uow, account_id=account_id, broadcast_id=broadcast_id, keep_placed=keep_placed, now=now,
+                          server=server, zone=zone)
+    return write_plan(uow, work, compute_plan(work), dry_run=dry_run, now=now, tell=tell)
 
 
 #: How much longer a last day may be made to find the end that would hold every match (a day and a half).
