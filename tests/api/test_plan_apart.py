@@ -23,7 +23,8 @@ pytestmark = pytest.mark.parametrize("settings", [{"time_zone": "Europe/Berlin"}
 def while_computing(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]) -> list[threading.Thread]:
     """Run `action` in another thread during the first planning's computation and wait for it there (at most
     20 s): the thread is left alive only if the computation held what `action` needs."""
-    real, done = service.compute_plan, []
+    real = service.compute_plan
+    done: list[threading.Thread] = []
 
     def wrapped(work: service.PlanWork) -> service.PlanMade:
         if not done:
