@@ -71,6 +71,20 @@ def player_name(player: Json) -> str:
     return full_name(player) or str(player.get("name") or "")
 
 
+def rating_seeds(player_list: Json, picked: list[str], count: int) -> dict[str, int | None]:
+    """Seeds 1..`count` for the best-rated of the picked players (by externalID), highest rating first, ties in
+    name order; unrated players are never seeded (issue 51.8: "no seeding by rating")."""
+    by_id = {str(p.get("externalID")): p for p in player_list.get("players", [])}
+    rated = sorted((i for i in picked if isinstance(by_id[i].get("rating"), int | float)),
+                   key=lambda i: (-float(by_id[i]["rating"]), player_name(by_id[i]).casefold()))
+    return {external_id: seed for seed, external_id in enumerate(rated[:count], start=1)}
+
+
+def genders(player_list: Json) -> list[str]:
+    """The genders written on a list's players, in order (a men's draw from a mixed list picks one)."""
+    return sorted({str(p["gender"]) for p in player_list.get("players", []) if p.get("gender")})
+
+
 def list_entries(player_list: Json, picked: list[str], *, seeds: dict[str, int | None] | None = None,
                  partners: dict[str, str | None] | None = None, doubles: bool = False) -> Parsed:
     """The entries of picked players (by externalID) of a player list, with the player's club: one each, or in

@@ -22,11 +22,13 @@ from console.draws import (
     entry_names,
     finished,
     games_won,
+    genders,
     list_entries,
     lucky_losers,
     parse_entries,
     player_name,
     print_sheet,
+    rating_seeds,
     replaceable,
     replacement_body,
     still_in,
@@ -118,9 +120,19 @@ if st.toggle("New draw", key="draws_new"):
             list_id = st.selectbox("Player list", list(list_by_id), key=f"draws_list_{turn}",
                                    format_func=lambda i: f"{list_by_id[i]['name']} ({len(list_by_id[i]['players'])})")
             players = {str(p["externalID"]): p for p in list_by_id[list_id]["players"] if p.get("externalID")}
-            chosen_players = st.multiselect("Players", list(players), default=list(players),
-                                            key=f"draws_players_{list_id}_{turn}",
+            written = genders(list_by_id[list_id])
+            only = st.selectbox("Players of", [None, *written], key=f"draws_gender_{list_id}_{turn}",
+                                format_func=lambda g: "every gender" if g is None else f"gender {g}",
+                                disabled=not written, help="Pick the list's players of one gender at once (a "
+                                "men's draw from a club list); the Players box below can still add or take any.")
+            chosen_players = st.multiselect("Players", list(players),
+                                            default=[i for i in players if only in (None, players[i].get("gender"))],
+                                            key=f"draws_players_{list_id}_{turn}_{only}",
                                             format_func=lambda i: player_name(players[i]))
+            rated = st.number_input("Seed the best-rated players", 0, len(chosen_players), 0,
+                                    key=f"draws_rated_{list_id}_{turn}", help="Seeds 1, 2, ... by the players' "
+                                    "ratings (Players page); 0: seeds by hand below. Each seed can still be changed.")
+            by_rating = rating_seeds(list_by_id[list_id], chosen_players, int(rated))
             doubles = st.checkbox("Doubles: pick each player's partner", key=f"draws_doubles_{list_id}_{turn}")
             seeds: dict[str, int | None] = {}
             partners: dict[str, str | None] = {}
@@ -133,10 +145,12 @@ if st.toggle("New draw", key="draws_new"):
                         continue
                     who, seed_box, partner_box = st.columns([3, 1, 3], vertical_alignment="center")
                     who.markdown(plain(person))
+                    choices = [None, *range(1, len(chosen_players) + 1)]
                     seeds[external_id] = seed_box.selectbox(
-                        f"Seed of {person}", [None, *range(1, len(chosen_players) + 1)], label_visibility="collapsed",
-                        key=f"draws_seed_{external_id}_{turn}", format_func=lambda s: "no seed" if s is None else
-                        f"seed {s}")
+                        f"Seed of {person}", choices, label_visibility="collapsed",
+                        index=choices.index(by_rating.get(external_id)),
+                        key=f"draws_seed_{external_id}_{turn}_{rated}", format_func=lambda s: "no seed" if s is None
+                        else f"seed {s}")
                     if doubles:
                         others = [i for i in chosen_players if i != external_id and i not in partnered
                                   and not partners.get(i)]

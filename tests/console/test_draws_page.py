@@ -15,9 +15,11 @@ from console.draws import (
     entry_names,
     finished,
     games_won,
+    genders,
     list_entries,
     parse_entries,
     print_sheet,
+    rating_seeds,
     still_in,
 )
 from tests.console.conftest import Operator, texts
@@ -405,3 +407,46 @@ def test_a_correction_blocked_by_a_match_already_played_offers_no_stop(console: 
     assert any("has already been played" in e for e in errors), errors
     assert not [b for b in app.button if b.label.startswith("Stop ")]
     assert [m["id"] for m in operator_api.data("GET", "/operator/matches?status=active")] == [final["matchID"]]
+
+
+def test_seeds_by_rating_go_to_the_best_rated_picked_players_in_order() -> None:
+    """Issue 51.8: "no seeding by rating"; unrated players are never seeded, ties go in name order."""
+    club = {"id": "pl_1", "players": [
+        {"externalID": "p1", "firstName": "Ann", "lastName": "Lee", "rating": 1500, "gender": "F"},
+        {"externalID": "p2", "firstName": "Bo", "lastName": "Kim", "rating": 1900, "gender": "M"},
+        {"externalID": "p3", "firstName": "Cy", "lastName": "Day", "gender": "M"},
+        {"externalID": "p4", "firstName": "Al", "lastName": "Ray", "rating": 1500.0, "gender": "M"}]}
+    assert rating_seeds(club, ["p1", "p2", "p3", "p4"], 3) == {"p2": 1, "p4": 2, "p1": 3}
+    assert rating_seeds(club, ["p1", "p3", "p4"], 5) == {"p4": 1, "p1": 2}
+    assert rating_seeds(club, ["p1", "p2"], 0) == {}
+    assert genders(club) == ["F", "M"]
+
+
+def test_a_mens_draw_from_a_mixed_list_is_picked_by_gender_and_seeded_by_rating(
+    console: Console, operator_api: Operator,
+) -> None:
+    """Issue 51.8: taking the women out of a men's draw made from a club list took a click per player, and seeds
+    were typed by hand: one gender pick, one number, then the draw is saved with those entries and seeds."""
+    broadcast = operator_api.data("POST", "/operator/broadcasts", {"name": "Club day", "tables": [{"label": "Court 1"}]})
+    listed = operator_api.data("POST", "/operator/player-lists", {"name": "Members"})
+    people = [("Ann", "F", 1700), ("Bo", "M", 1500), ("Cy", "M", 1900), ("Di", "F", 2000), ("Ed", "M", None),
+              ("Fu", "M", 1600)]
+    for first, gender, rating in people:
+        operator_api.data("POST", f"/operator/player-lists/{listed['id']}/players",
+                          {"firstName": first, "lastName": "Lee", "gender": gender}
+                          | ({"rating": rating} if rating else {}))
+    app = console("views/draws.py")
+    app.radio(key="draws_source_0").set_value("From a player list").run()
+    assert not app.exception, app.exception
+    app.selectbox(key=f"draws_gender_{listed['id']}_0").set_value("M").run()
+    players = next(m for m in app.multiselect if m.label == "Players")
+    assert [players.format_func(v) for v in players.value] == ["Bo Lee", "Cy Lee", "Ed Lee", "Fu Lee"]
+    app.number_input(key=f"draws_rated_{listed['id']}_0").set_value(2).run()
+    assert not app.exception, app.exception
+    assert "4 entries" in " ".join(c.value for c in app.caption)
+    app.button(key="draws_preview").click().run()
+    app.button(key="draws_save").click().run()
+    assert not app.exception, app.exception
+    [draw] = operator_api.data("GET", f"/operator/draws?broadcastID={broadcast['id']}")
+    seeded = {e["name"]: e.get("seed") for e in draw["entries"]}
+    assert seeded == {"Bo Lee": None, "Cy Lee": 1, "Ed Lee": None, "Fu Lee": 2}
