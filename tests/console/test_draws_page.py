@@ -427,7 +427,8 @@ def test_a_mens_draw_from_a_mixed_list_is_picked_by_gender_and_seeded_by_rating(
 ) -> None:
     """Issue 51.8: taking the women out of a men's draw made from a club list took a click per player, and seeds
     were typed by hand: one gender pick, one number, then the draw is saved with those entries and seeds."""
-    broadcast = operator_api.data("POST", "/operator/broadcasts", {"name": "Club day", "tables": [{"label": "Court 1"}]})
+    broadcast = operator_api.data("POST", "/operator/broadcasts",
+                                  {"name": "Club day", "tables": [{"label": "Court 1"}]})
     listed = operator_api.data("POST", "/operator/player-lists", {"name": "Members"})
     people = [("Ann", "F", 1700), ("Bo", "M", 1500), ("Cy", "M", 1900), ("Di", "F", 2000), ("Ed", "M", None),
               ("Fu", "M", 1600)]
