@@ -311,6 +311,7 @@ def create_app(services: Services) -> CourtsideFlask:
         lambda filename: send_from_directory(str(swagger_ui_path), filename),
     )
     app.feed_checks = []
+    app.feed_builders = []
     output_pages.install(app)
     event_pages.install(app)
     personal_pages.install(app)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -70,21 +70,35 @@ class CourtsideFlask(Flask):
 
     services: Services
     # the public feeds' kept answers: path -> the feed's current snapshot in memory, or None (not a feed, not kept)
-    feed_checks: list[Callable[[str], KeptFeed | None]]
+    feed_checks: list[Callable[[str, bool], KeptFeed | None]]
+    feed_builders: list[Callable[[str], bool]]
 
     def kept_feed_answer(self, method: str, path: str, if_none_match: str | None,
-                         request_id: str | None = None) -> FeedAnswer | None:
+                         request_id: str | None = None, *, fresh: bool = False) -> FeedAnswer | None:
         """The answer to a public feed's poll from its kept snapshot (`304` when the page holds the current ETag,
         else `200` with the kept body), without a view, a unit of work or a worker thread (§8a); None when the
         request must go on (not a feed, its snapshot not built for the current state, or a `Service-Request-ID`
-        the platform answers `400 invalid_request_id`). A valid client request ID is echoed (§2)."""
+        the platform answers `400 invalid_request_id`). A valid client request ID is echoed (§2). `fresh`: only a
+        state built for the store as it is now (a held poll's look), not one a feed's `max_stale` behind."""
         if method != "GET" or (request_id is not None and not valid_request_id(request_id)):
             return None
         for check in self.feed_checks:
-            kept = check(path)
+            kept = check(path, fresh)
             if kept is not None:
                 return kept.answer(if_none_match, request_id)
         return None
+
+    def build_kept_feed(self, path: str) -> None:
+        """Build and keep the state of the feed at `path` for the store as it is now (the server's feed builder
+        thread calls it for the polls its network loop holds, so that none of them waits for a worker)."""
+        for build in self.feed_builders:
+            if build(path):
+                return
+
+    def kept_feed_stamp(self) -> Hashable:
+        """What moves when a kept feed may have changed: the store's version and the clock's minute (the feeds'
+        states show times). The server's network loop looks at the polls it holds when this moves."""
+        return getattr(self.services.store, "version", None), self.services.clock.now().strftime("%Y%m%d%H%M")
 
     def dispatch_request(self) -> ResponseReturnValue:
         """Run the view; one whose unit of work lost a race with another process (PostgreSQL) runs again whole."""

@@ -23,6 +23,7 @@ from flask import Blueprint, Response, render_template, request
 from api import errors
 from api.bootstrap import Services
 from api.context import CourtsideFlask, KeptFeed, holds_current, now, services, unit_of_work
+from api.platform import wanted_wait
 from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
 from domain.ids import hash_secret
@@ -67,13 +68,13 @@ def _stamp(ctx: Services) -> tuple[Any, Any]:
         ctx.store.versions(*LINK_TABLES)
 
 
-def _kept(key: str) -> _Kept:
+def _kept(key: str, *, fresh: bool = False) -> _Kept:
     """The page's shared snapshot: from memory while the store is unchanged (and within the minute, since
     estimates move); else built once. NotFound for an unknown, rotated or closed link."""
     ctx = services()
     stamp, guard = _stamp(ctx)
     key_hash = hash_secret(key)
-    kept: _Kept | None = ctx.event_snapshots.get(key_hash, stamp, guard=guard)
+    kept: _Kept | None = ctx.event_snapshots.get(key_hash, stamp, guard=guard, fresh=fresh)
     if kept is not None:
         return kept
     with unit_of_work() as uow:
@@ -117,7 +118,7 @@ def event_page(key: str) -> Response:
 def event_state(key: str) -> Response:
     """The page's state feed (`{"data": {"version", "event", "courts", "waiting", "draws", "results", "people"}}`)."""
     try:
-        kept = _kept(key)
+        kept = _kept(key, fresh=wanted_wait(request.headers.get("Prefer")) is not None)
     except NotFound:
         return errors.error_response(404, "not_found", "No such event page.")
     return _conditional(kept.etag, kept.body)
@@ -140,7 +141,7 @@ def event_script() -> Response:
                     headers={"Cache-Control": "public, max-age=300"})
 
 
-def _kept_feed(app: CourtsideFlask, path: str) -> KeptFeed | None:
+def _kept_feed(app: CourtsideFlask, path: str, fresh: bool = False) -> KeptFeed | None:
     """The kept answer of `/event/{key}/state` or `.../people/{personID}` (a person's once someone asked for it),
     so 300 phones on the page cost a lookup each; None when it is not kept."""
     parts = path.split("/")  # "", "event", key, "state" | "people", personID
@@ -149,13 +150,27 @@ def _kept_feed(app: CourtsideFlask, path: str) -> KeptFeed | None:
     if not (state or person):
         return None
     stamp, guard = _stamp(app.services)
-    kept: _Kept | None = app.services.event_snapshots.get(hash_secret(parts[2]), stamp, guard=guard)
+    kept: _Kept | None = app.services.event_snapshots.get(hash_secret(parts[2]), stamp, guard=guard, fresh=fresh)
     if kept is None:
         return None
     etag, body = (kept.etag, kept.body) if state else kept.people.get(parts[4], ("", b""))
     return KeptFeed(etag, body, tuple(FEED_HEADERS.items())) if etag else None
 
 
+def _build_feed(app: CourtsideFlask, path: str) -> bool:
+    """Build the page's snapshot for the store as it is now (the server's feed builder); False: not this page's."""
+    parts = path.split("/")
+    if not (len(parts) in (4, 5) and parts[1] == "event" and parts[3] in ("state", "people")):
+        return False
+    with app.test_request_context(path):
+        try:
+            _kept(parts[2], fresh=True)
+        except NotFound:
+            pass  # rotated or closed meanwhile: the held poll is answered by the app when its wait ends
+    return True
+
+
 def install(app: CourtsideFlask) -> None:
     app.register_blueprint(blp)
     app.feed_checks.append(functools.partial(_kept_feed, app))
+    app.feed_builders.append(functools.partial(_build_feed, app))

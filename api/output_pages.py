@@ -15,6 +15,7 @@ from flask import Blueprint, Response, render_template, request
 
 from api import errors
 from api.context import CourtsideFlask, KeptFeed, holds_current, now, services, unit_of_work
+from api.platform import wanted_wait
 from api.read_cache import ReadCache
 from domain.errors import NotFound
 from domain.event_day.estimates import Estimator
@@ -36,7 +37,7 @@ def _cache() -> ReadCache:
     return services().output_states
 
 
-def _state(key: str) -> tuple[str, bytes]:
+def _state(key: str, *, fresh: bool = False) -> tuple[str, bytes]:
     """The output's state as (etag, JSON body); NotFound for an unknown or rotated key. A miss builds the states of
     every output of the broadcast at once and keeps them all: after a change, one build serves every link."""
     ctx = services()
@@ -44,7 +45,8 @@ def _state(key: str) -> tuple[str, bytes]:
     stamp = None if version is None else (version, now().strftime("%Y%m%d%H%M"))
     key_hash = hash_secret(key)
     links = ctx.store.versions(*LINK_TABLES)
-    cached: tuple[str, bytes] | None = _cache().get(key_hash, stamp, guard=links) if stamp is not None else None
+    cached: tuple[str, bytes] | None = _cache().get(key_hash, stamp, guard=links, fresh=fresh) \
+        if stamp is not None else None
     if cached is not None:
         return cached
     with unit_of_work() as uow:
@@ -72,7 +74,7 @@ def _entry(state: OutputFeed) -> tuple[str, bytes]:
 def output_state(key: str) -> Response:
     """The state feed: JSON with an ETag; `If-None-Match` answers 304 while nothing changed."""
     try:
-        version, body = _state(key)
+        version, body = _state(key, fresh=wanted_wait(request.headers.get("Prefer")) is not None)
     except NotFound:
         return errors.error_response(404, "not_found", "No such output.")
     etag = f'"{version}"'
@@ -106,22 +108,43 @@ def output_page(key: str) -> Response:
     })
 
 
-def _kept_feed(app: CourtsideFlask, path: str) -> KeptFeed | None:
+def _key_of(path: str) -> str | None:
+    """The output key of `/outputs/{key}/state`, else None."""
+    if not (path.startswith("/outputs/") and path.endswith("/state")):
+        return None
+    return path[len("/outputs/"):-len("/state")]
+
+
+def _kept_feed(app: CourtsideFlask, path: str, fresh: bool = False) -> KeptFeed | None:
     """The kept state of `/outputs/{key}/state` (built for the current store version, or within
     `output_max_stale` of it with the links unchanged), so hundreds of open pages cost the API next to nothing
     (`CourtsideFlask.kept_feed_answer`); None when it is not kept."""
-    if not (path.startswith("/outputs/") and path.endswith("/state")):
+    key = _key_of(path)
+    if key is None:
         return None
     ctx = app.services
     version = getattr(ctx.store, "version", None)
     if version is None:
         return None
     stamp = (version, ctx.clock.now().strftime("%Y%m%d%H%M"))
-    entry = ctx.output_states.get(hash_secret(path[len("/outputs/"):-len("/state")]), stamp,
-                                  guard=ctx.store.versions(*LINK_TABLES))
+    entry = ctx.output_states.get(hash_secret(key), stamp, guard=ctx.store.versions(*LINK_TABLES), fresh=fresh)
     return None if entry is None else KeptFeed(entry[0], entry[1], FEED_HEADERS)
+
+
+def _build_feed(app: CourtsideFlask, path: str) -> bool:
+    """Build the output's state for the store as it is now (the server's feed builder); False: not an output."""
+    key = _key_of(path)
+    if key is None:
+        return False
+    with app.test_request_context(path):
+        try:
+            _state(key, fresh=True)
+        except NotFound:
+            pass  # rotated or removed meanwhile: the held poll is answered 404 by the app when its wait ends
+    return True
 
 
 def install(app: CourtsideFlask) -> None:
     app.register_blueprint(blp)
     app.feed_checks.append(functools.partial(_kept_feed, app))
+    app.feed_builders.append(functools.partial(_build_feed, app))

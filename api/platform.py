@@ -69,3 +69,14 @@ def new_request_id() -> str:
     """A request ID for support correlation: unique, not secret (a counter after a random per-process prefix,
     so minting one costs no system call)."""
     return f"req_{_REQUEST_ID_PREFIX}{next(_request_numbers):012x}"
+
+
+WAIT_MAX = 25  # seconds a feed poll with `Prefer: wait=N` may be held for a change (RFC 7240)
+_WAIT = re.compile(r"(?:^|[\s,;])wait\s*=\s*(\d{1,6})(?:$|[\s,;])", re.IGNORECASE)
+
+
+def wanted_wait(prefer: str | None) -> int | None:
+    """The seconds a `Prefer: wait=N` header asks a feed poll to be held for a change (at most `WAIT_MAX`);
+    None without one (or `wait=0`)."""
+    found = _WAIT.search(prefer or "")
+    return min(int(found.group(1)), WAIT_MAX) or None if found else None

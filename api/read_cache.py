@@ -37,14 +37,16 @@ class ReadCache:
         self._limit = limit
         self._entries: dict[Hashable, _Entry] = {}  # single dict operations: safe across request threads
 
-    def get(self, key: Hashable, stamp: Hashable, *, guard: Hashable = None) -> Any | None:
-        """The value kept for `key` if built at `stamp` (or, within `max_stale`, under the same `guard`)."""
+    def get(self, key: Hashable, stamp: Hashable, *, guard: Hashable = None, fresh: bool = False) -> Any | None:
+        """The value kept for `key` if built at `stamp` (or, unless `fresh`, within `max_stale` under the same
+        `guard`: a held poll waits for the state as it is now, not one `max_stale` behind)."""
         found = self._entries.get(key)
         if found is None:
             return None
         if found.stamp == stamp:
             return found.value
-        if self._max_stale and found.guard == guard and self._monotonic() - found.built_at < self._max_stale:
+        if (self._max_stale and not fresh and found.guard == guard
+                and self._monotonic() - found.built_at < self._max_stale):
             return found.value
         return None
 

@@ -34,10 +34,14 @@ waitress's loop runs as before.
 from __future__ import annotations
 
 import inspect
+import logging
 import resource
 import select
+import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from importlib.metadata import version
 from typing import Any
 
@@ -48,11 +52,15 @@ from waitress.task import WSGITask
 from waitress.utilities import build_http_date
 
 from api.context import FeedAnswer
-from api.platform import log_access
+from api.platform import log_access, wanted_wait
 from domain.settings import Settings
 
 WAITRESS_MAJOR = 3  # the major pyproject.toml pins; another one is refused by `check_waitress`
+log = logging.getLogger("courtside.serving")
 FULL_EVERY = 1.0  # seconds between turns of `EpollLoop` that ask every connection
+TICK = 0.02  # seconds between the loop's looks at the held polls while the store changes
+SETTLE = 0.5  # seconds the held polls are looked at every tick after the store changed (kept states may lag)
+
 
 
 class WaitressChanged(RuntimeError):
@@ -73,7 +81,7 @@ def waitress_assumptions() -> list[str]:
         (HTTPChannel, "task_class"), (HTTPChannel, "add_channel"), (HTTPChannel, "del_channel"),
         (HTTPChannel, "write_soon"), (HTTPChannel, "total_outbufs_len"), (HTTPChannel, "will_close"),
         (HTTPChannel, "close_when_flushed"), (HTTPChannel, "last_activity"), (HTTPChannel, "readable"),
-        (HTTPChannel, "writable"),
+        (HTTPChannel, "writable"), (HTTPChannel, "connected"),
         (WSGITask, "set_close_on_finish"), (WSGITask, "has_body"),
         (BaseWSGIServer, "channel_class"), (BaseWSGIServer, "add_task"), (BaseWSGIServer, "asyncore"),
         (MultiSocketServer, "asyncore"),
@@ -93,6 +101,10 @@ def waitress_assumptions() -> list[str]:
             wrong.append(f"{server_class.__name__}.run no longer turns self.asyncore.loop(...)")
     if not _says(HTTPChannel, "received", "self.server.add_task(self)"):
         wrong.append("HTTPChannel.received no longer hands a parsed request over by server.add_task(channel)")
+    if not _says(HTTPChannel, "__init__", "self.requests_lock = threading.Lock()"):
+        wrong.append("HTTPChannel no longer guards its requests with requests_lock (a held feed poll needs it)")
+    if not _says(HTTPChannel, "service", "self.requests.pop(0)"):
+        wrong.append("HTTPChannel.service no longer pops each request it answered from channel.requests")
     if not _says(BaseWSGIServer, "handle_accept", "self.channel_class("):
         wrong.append("BaseWSGIServer.handle_accept no longer makes its connections from channel_class")
     return wrong
@@ -156,18 +168,88 @@ class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
 FeedAnswers = Callable[[str, str, str | None, str | None], FeedAnswer | None]
 
 
+FeedStamp = Callable[[], Hashable]
+FeedBuild = Callable[[str], None]
+FreshAnswers = Callable[[str, str, str | None, str | None], FeedAnswer | None]
+
+
+class FeedBuilder:
+    """One thread that builds the feeds whose held polls wait for a state the app has not built yet (the app's
+    `build_kept_feed`), each path once however many polls wait for it: the held polls never take a worker, and
+    the loop answers them from memory once the state is kept."""
+
+    def __init__(self, build: FeedBuild) -> None:
+        self.build = build
+        self.wanted: deque[str] = deque()
+        self.pending: set[str] = set()  # asked or being built (the loop reads it; the thread removes when built)
+        self._wake = threading.Event()
+        threading.Thread(target=self._run, name="courtside-feed-builder", daemon=True).start()
+
+    def ask(self, path: str) -> None:
+        if path not in self.pending:
+            self.pending.add(path)
+            self.wanted.append(path)
+            self._wake.set()
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            while self.wanted:
+                path = self.wanted.popleft()
+                try:
+                    self.build(path)
+                except Exception:  # a bug in a feed's build: its held polls are answered when their wait ends
+                    log.exception("building the kept state of a held feed failed")
+                finally:
+                    self.pending.discard(path)
+
+
+@dataclass
+class Held:
+    """A feed poll held in the network loop until its feed changes or its wait ends (`Prefer: wait=N`)."""
+
+    channel: HTTPChannel
+    request: Any
+    path: str
+    tag: str | None
+    request_id: str | None
+    wait: int
+    until: float
+    started: float
+
+
 class AnswerKeptFeedsInLoop:
     """The server's `add_task`, called by a channel in the network loop when a request is parsed: a feed poll
     that `answers` answers from memory is written to the channel at once; anything else goes to a worker.
+
+    A poll that would be a `304` and asks `Prefer: wait=N` (the live pages send it) is held instead, by the loop and
+    no thread (issue 52: a point reached an overlay after p50 221 ms of 400 ms polling): while the store changes
+    (`stamp`, the app's store version) the loop looks at the held polls every `TICK`, and answers each as soon as
+    its feed has a new state (`200`, with `Preference-Applied: wait=N`), or `304` when the wait ends. A feed whose
+    state is not kept for the new version goes to a worker with one of its held polls (the app builds the state;
+    the others take it from memory on the next tick). Only with `EpollLoop` (it turns `turn`); elsewhere polls
+    are answered at once as before, and the pages poll.
 
     With `log_each`, every poll answered here gets its access-log line as a request the app answers does (§8a:
     method, path, status, ms, request ID; queued, so the log thread redacts the key and writes it)."""
 
     def __init__(self, hand_over: Callable[[HTTPChannel], None], answers: FeedAnswers, *,
-                 log_each: bool = False) -> None:
+                 log_each: bool = False, loop: EpollLoop | None = None, stamp: FeedStamp | None = None,
+                 fresh: FreshAnswers | None = None, build: FeedBuild | None = None) -> None:
         self.hand_over = hand_over
         self.answers = answers
+        self.fresh = fresh or answers
+        self.builder = FeedBuilder(build) if build is not None and loop is not None else None
         self.log_each = log_each
+        self.stamp = stamp
+        self.can_hold = loop is not None
+        self.held: list[Held] = []
+        self.arriving: deque[Held] = deque()  # polls held from a worker's thread (pipelined), taken by `turn`
+        self._seen: Hashable = None
+        self._look_until = 0.0
+        if loop is not None:
+            loop.turns.append(self)
 
     def __call__(self, channel: HTTPChannel) -> None:
         if not self._answered(channel):
@@ -181,10 +263,20 @@ class AnswerKeptFeedsInLoop:
                 or request.headers.get("CONNECTION", "").lower() == "close"):
             return False
         started = time.perf_counter()
-        answer = self.answers(request.command, request.path, request.headers.get("IF_NONE_MATCH"),
-                              request.headers.get("SERVICE_REQUEST_ID"))
+        tag, request_id = request.headers.get("IF_NONE_MATCH"), request.headers.get("SERVICE_REQUEST_ID")
+        answer = self.answers(request.command, request.path, tag, request_id)
         if answer is None:
             return False
+        wait = wanted_wait(request.headers.get("PREFER")) if self.can_hold else None
+        if wait is not None and answer.status.startswith("304"):
+            self.arriving.append(Held(channel, request, request.path, tag, request_id, wait,
+                                      time.monotonic() + wait, started))
+            return True
+        self._write(channel, request, answer, started)
+        return True
+
+    def _write(self, channel: HTTPChannel, request: Any, answer: FeedAnswer, started: float) -> None:
+        """Write `answer` to the channel and retire its request (the channel's requests_lock held)."""
         if self.log_each:  # before the answer leaves: a client that has it finds its line queued
             log_access(request.command, request.path, answer.status[:3], (time.perf_counter() - started) * 1000,
                        answer.request_id)
@@ -194,7 +286,58 @@ class AnswerKeptFeedsInLoop:
         request.close()
         channel.requests.pop(0)
         channel.last_activity = time.time()
-        return True
+
+    def holding(self) -> bool:
+        """Whether the loop should turn every `TICK` (polls are held)."""
+        return bool(self.held or self.arriving)
+
+    def turn(self) -> None:
+        """In the loop, each turn: answer the held polls whose feed changed or whose wait ended."""
+        now = time.monotonic()
+        while self.arriving:  # a new poll may have been answered from a state `max_stale` behind: look at once
+            self.held.append(self.arriving.popleft())
+            self._look_until = max(self._look_until, now + TICK)
+        if not self.held:
+            return
+        stamp = self.stamp() if self.stamp is not None else now
+        if stamp != self._seen:
+            self._seen, self._look_until = stamp, now + SETTLE
+        looking = now < self._look_until or bool(self.builder and self.builder.pending)
+        building: set[str] = set()
+        kept: list[Held] = []
+        for held in self.held:
+            if self._still_held(held, now, looking, building):
+                kept.append(held)
+        self.held = kept
+
+    def _still_held(self, held: Held, now: float, looking: bool, building: set[str]) -> bool:
+        channel = held.channel
+        if not channel.connected or channel.will_close or channel.close_when_flushed:
+            return False  # the page went away: waitress closes the channel and its requests
+        if not looking and now < held.until:
+            return True
+        answer = self.fresh("GET", held.path, held.tag, held.request_id)
+        if answer is None and self.builder is not None:  # not kept for the store as it is now: build it
+            if now < held.until:
+                self.builder.ask(held.path)
+                return True
+            answer = self.answers("GET", held.path, held.tag, held.request_id)  # the wait ended: what is kept
+        if answer is None:  # nothing kept (or no builder): the app answers it in a worker, once per feed a turn
+            if held.path in building:
+                return True
+            building.add(held.path)
+            with channel.requests_lock:
+                self.hand_over(channel)
+            return False
+        if answer.status.startswith("304") and now < held.until:
+            return True
+        applied = FeedAnswer(answer.status, [*answer.headers, ("Preference-Applied", f"wait={held.wait}")],
+                             answer.body)
+        with channel.requests_lock:
+            self._write(channel, held.request, applied, held.started)
+            if channel.requests:  # a pipelined request arrived meanwhile: a worker serves it
+                self.hand_over(channel)
+        return False
 
 
 def raise_open_file_limit(wanted: int) -> None:
@@ -233,8 +376,20 @@ def venue_server(app: Any, settings: Settings) -> BaseWSGIServer | MultiSocketSe
         listening.venue_loop = loop
         if answers is not None:
             listening.add_task = AnswerKeptFeedsInLoop(
-                listening.add_task, answers, log_each=settings.access_log)
+                listening.add_task, answers, log_each=settings.access_log, loop=loop,
+                stamp=getattr(app, "kept_feed_stamp", None), build=getattr(app, "build_kept_feed", None),
+                fresh=_fresh_answers(app) if hasattr(app, "build_kept_feed") else None)
     return server
+
+
+def _fresh_answers(app: Any) -> FreshAnswers:
+    """The app's kept answers built for the store as it is now (`kept_feed_answer(..., fresh=True)`)."""
+
+    def answer(method: str, path: str, tag: str | None, request_id: str | None) -> FeedAnswer | None:
+        found: FeedAnswer | None = app.kept_feed_answer(method, path, tag, request_id, fresh=True)
+        return found
+
+    return answer
 
 
 def epoll_available() -> bool:
@@ -249,6 +404,7 @@ class EpollLoop:
 
     def __init__(self) -> None:
         self.changed: set[int] = set()  # file descriptors opened or closed since the last turn (any thread adds)
+        self.turns: list[AnswerKeptFeedsInLoop] = []  # called after every turn; they may ask for a short one
 
     def opened_or_closed(self, fd: int | None) -> None:
         if fd is not None:
@@ -320,11 +476,14 @@ class EpollLoop:
                         watch.add(fd)
                     else:
                         watch.discard(fd)
-                events = epoll.poll(timeout)
+                holding = any(hook.holding() for hook in self.turns)
+                events = epoll.poll(min(timeout, TICK) if holding else timeout)
                 for fd, flags in events:
                     obj = map.get(fd)
                     if obj is not None:
                         wasyncore.readwrite(obj, flags)  # epoll's bits are poll's on Linux
+                for hook in self.turns:
+                    hook.turn()
         finally:
             epoll.close()
 

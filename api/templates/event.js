@@ -328,9 +328,11 @@
   document.getElementById("find").addEventListener("input", renderPicker);
 
   // ------------------------------------------------------------------ following the state
-  function get(url, tag) {
+  function get(url, tag, wait) {
     var headers = tag ? { "If-None-Match": tag } : {};
+    if (tag && wait) headers["Prefer"] = "wait=" + wait;
     return fetch(url, { headers: headers, cache: "no-store" }).then(function (r) {
+      if (wait !== undefined) held = !!(wait && r.headers.get("Preference-Applied"));
       if (r.status === 304) return null;
       if (r.status === 404) return { gone: true };
       if (!r.ok) throw new Error("HTTP " + r.status);
@@ -347,18 +349,29 @@
       renderMine();
     });
   }
+  /* Held polls (Prefer: wait): the server answers as soon as the page changes, or 304 when the wait ends, and says
+     so (Preference-Applied); then the next poll goes at once. Where it does not hold them (or the poll waited in
+     the browser's queue far longer than asked), the page polls every POLL_MS. One chain of polls at a time. */
+  var WAIT = 25, holding = true, held = false, polling = false;
   function poll() {
-    if (document.visibilityState === "hidden") return;
-    get(key + "/state", etag).then(function (got) {
+    if (polling || document.visibilityState === "hidden") return;
+    polling = true;
+    var sent = Date.now(), ok = true;
+    get(key + "/state", etag, holding ? WAIT : 0).then(function (got) {
+      if (held && Date.now() - sent > (WAIT + 5) * 1000) holding = false;
       document.getElementById("updated").textContent = "Updated " + time(new Date().toISOString()) + " · updates by itself";
       if (!got || got.gone) return null;
       state = got.body.data; etag = got.tag; render();
       return fetchPerson();  // a person's matches change only with the page's state
     }).catch(function () {
+      ok = false; held = false;
       document.getElementById("updated").textContent = "No connection: showing the last state we had.";
+    }).then(function () {
+      polling = false;
+      setTimeout(poll, ok && held && holding ? 0 : POLL_MS);
     });
   }
-  setInterval(poll, POLL_MS);
+  setTimeout(poll, 0);  // the state came with the page: the first poll is held at once
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") poll(); });
 
   render();

@@ -52,7 +52,7 @@ def test_a_player_finds_their_next_court_in_two_taps_and_follows_call_up_and_res
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     live_server.call("POST", f"/operator/matches/{waiting['id']}/call")
-    expect(mine.locator(".calledline")).to_have_text("Called to Court 2", timeout=6000)
+    expect(mine.locator(".calledline")).to_have_text("Called to Court 2", timeout=3000)  # held poll: pushed
 
     live_server.call("POST", f"/operator/matches/{waiting['id']}/start")
     live_server.call("POST", f"/operator/matches/{waiting['id']}/complete", {"gameScores": [{"a": 11, "b": 8}]})

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from api import platform
 from api.access_log import ACCESS
 from api.context import FeedAnswer, KeptFeed
 from cli import serving
@@ -221,3 +222,138 @@ def test_connections_closed_and_reopened_on_reused_descriptors_are_all_answered(
         finally:
             for sock in idle:
                 sock.close()
+
+
+class ChangingApp(BusyApp):
+    """`BusyApp` whose kept `/feed` moves to a new state when told (`change`), with the store-version stamp the
+    Courtside app offers (`CourtsideFlask.kept_feed_stamp`); `kept=False` leaves the new state unbuilt, as after a
+    write the app has not built the feed for yet (then the app answers it: `"v2-built"`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release.set()
+        self.version = 1
+        self.kept = True
+        self.answered_by_app: list[str] = []
+
+    def change(self, *, kept: bool = True) -> None:
+        self.kept = kept
+        self.version += 1
+
+    def kept_feed_stamp(self) -> int:
+        return self.version
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        if environ["PATH_INFO"] == "/feed":
+            self.answered_by_app.append(environ.get("HTTP_PREFER", ""))
+            self.kept = True
+            body = b'{"v":%d}' % self.version
+            start_response("200 OK", [("Content-Length", str(len(body))), ("ETag", f'"v{self.version}"')])
+            return [body]
+        return super().__call__(environ, start_response)
+
+    def kept_feed_answer(self, method: str, path: str, tag: str | None,
+                         request_id: str | None = None) -> FeedAnswer | None:
+        if method != "GET" or path != "/feed" or not self.kept:
+            return None
+        return KeptFeed(f"v{self.version}", b'{"v":%d}' % self.version, ()).answer(tag, request_id)
+
+
+def held_poll(port: int, wait: int, tag: str = '"v1"') -> http.client.HTTPConnection:
+    """A feed poll sent with `Prefer: wait=N` on a new connection; the answer is read by the caller."""
+    poll = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    poll.request("GET", "/feed", headers={"If-None-Match": tag, "Prefer": f"wait={wait}"})
+    return poll
+
+
+def test_a_held_feed_poll_is_answered_when_the_feed_changes_without_taking_a_worker() -> None:
+    """Issue 52.1: push, not poll. A poll asking `Prefer: wait=25` whose page is current is held by the network loop
+    (no worker: the only one still answers another request meanwhile) and answered with the new state as soon as
+    the feed changes, long before its wait ends (the client gives up after 10 s), saying it held it."""
+    app = ChangingApp()
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))) as server:
+        port = server.effective_port
+        polls = [held_poll(port, 25) for _ in range(3)]
+        other = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        other.request("GET", "/x")
+        assert other.getresponse().read() == b"ok"  # the one worker is free while three polls are held
+        app.change()
+        for poll in polls:
+            answer = poll.getresponse()
+            assert (answer.status, answer.read(), answer.getheader("ETag")) == (200, b'{"v":2}', '"v2"')
+            assert answer.getheader("Preference-Applied") == "wait=25"
+        assert app.answered_by_app == []  # all answered in the loop, from the kept state
+        for connection in (*polls, other):
+            connection.close()
+
+
+def test_a_held_poll_whose_feed_has_not_changed_gets_304_when_its_wait_ends() -> None:
+    app = ChangingApp()
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))) as server:
+        poll = held_poll(server.effective_port, 1)
+        answer = poll.getresponse()
+        assert (answer.status, answer.read()) == (304, b"")
+        assert answer.getheader("Preference-Applied") == "wait=1" and answer.getheader("ETag") == '"v1"'
+        poll.request("GET", "/feed", headers={"If-None-Match": '"v1"'})  # no Prefer: answered at once, not held
+        plain = poll.getresponse()
+        assert plain.status == 304 and plain.getheader("Preference-Applied") is None
+        poll.close()
+
+
+def test_a_held_poll_whose_new_state_is_not_kept_goes_to_the_app_once_per_feed() -> None:
+    """After a write the app has not built the feed's state for yet, one held poll goes to a worker (the app builds
+    it); the others get it from memory on the loop's next look."""
+    app = ChangingApp()
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))) as server:
+        polls = [held_poll(server.effective_port, 25) for _ in range(4)]
+        other = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        other.request("GET", "/x")
+        assert other.getresponse().read() == b"ok"  # all four are held by now (the loop read them first)
+        app.change(kept=False)
+        answers = [poll.getresponse() for poll in polls]
+        assert [(a.status, a.read()) for a in answers] == [(200, b'{"v":2}')] * 4
+        assert app.answered_by_app == ["wait=25"]
+        assert sorted(str(a.getheader("Preference-Applied")) for a in answers) == ["None"] + ["wait=25"] * 3
+        for connection in (*polls, other):
+            connection.close()
+
+
+def test_prefer_wait_is_read_as_rfc_7240_says_and_capped() -> None:
+    assert platform.wanted_wait("wait=10") == 10
+    assert platform.wanted_wait("respond-async, wait=100") == platform.WAIT_MAX
+    assert platform.wanted_wait("handling=lenient; wait=3") == 3
+    assert platform.wanted_wait("wait=0") is None and platform.wanted_wait("nowait=5") is None
+    assert platform.wanted_wait(None) is None and platform.wanted_wait("wait=abc") is None
+
+
+class BuildingApp(ChangingApp):
+    """`ChangingApp` with the Courtside app's feed builder (`CourtsideFlask.build_kept_feed`): the server's builder
+    thread builds a state the held polls wait for, so none of them goes to a worker."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.built: list[str] = []
+
+    def build_kept_feed(self, path: str) -> None:
+        self.built.append(path)
+        self.kept = True
+
+    def kept_feed_answer(self, method: str, path: str, tag: str | None, request_id: str | None = None, *,
+                         fresh: bool = False) -> FeedAnswer | None:
+        return super().kept_feed_answer(method, path, tag, request_id)
+
+
+def test_held_polls_whose_new_state_is_not_kept_wait_for_the_builder_not_a_worker() -> None:
+    app = BuildingApp()
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))) as server:
+        polls = [held_poll(server.effective_port, 25) for _ in range(4)]
+        other = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        other.request("GET", "/x")
+        assert other.getresponse().read() == b"ok"
+        app.change(kept=False)
+        answers = [poll.getresponse() for poll in polls]
+        assert [(a.status, a.read(), a.getheader("Preference-Applied")) for a in answers] == \
+            [(200, b'{"v":2}', "wait=25")] * 4
+        assert app.answered_by_app == [] and app.built == ["/feed"]
+        for connection in (*polls, other):
+            connection.close()
