@@ -38,7 +38,9 @@ ACTIONS = {
     "team.changed": "Team changed by the partner", "player.created": "Player added",
     "player.changed": "Player changed", "player.deleted": "Player removed", "player.imported": "Players imported",
     "broadcast.planned": "Order of play planned", "match.planned": "Moved in the order of play",
-    "report.cancelled": "Reported result withdrawn",
+    "report.submitted": "Result reported by a player", "report.confirmed": "Reported result confirmed",
+    "report.disputed": "Reported result disputed", "report.cancelled": "Reported result withdrawn",
+    "draw.replaced": "Entry replaced",
     "webhook.configured": "Webhook settings changed", "webhook.secret_rotated": "Webhook secret rotated",
 }
 ACTORS = {"operator": "Operator (console)", "partner": "Partner app", "scorer": "Scorer phone",

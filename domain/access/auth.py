@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.errors import Conflict, InsufficientScope, Invalid, NotFound, Unauthenticated
 from domain.ids import hash_secret, new_id, new_secret, same_secret
@@ -113,7 +114,8 @@ def rotate_operator_key(uow: UnitOfWork, *, account_id: str, now: datetime) -> t
         id=hash_secret(key), kind="operator", account_id=account_id, connection_id=None, scopes=list(SCOPES),
         created_on=iso(now), name="operator",
     ))
-    audit.record(uow, account_id=account_id, action="key.rotated", target=("key", operator_key_id(new.id)),
+    audit.record(uow, account_id=account_id, action=AuditAction.KEY_ROTATED,
+                 target=(TargetType.KEY, operator_key_id(new.id)),
                  before={"keyIDs": [operator_key_id(c.id) for c in old]}, after={"keyIDs": [operator_key_id(new.id)]},
                  now=now)
     return key, len(old)
@@ -182,8 +184,8 @@ def create_developer_key(
             scopes=granted, created_on=iso(now), expires_on=expires, name=name,
         )
     )
-    audit.record(uow, account_id=account_id, action="key.created", target=("connection", connection.id),
-                 after=connection, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.KEY_CREATED,
+                 target=(TargetType.CONNECTION, connection.id), after=connection, now=now)
     return key, connection
 
 
@@ -219,6 +221,6 @@ def revoke_connection(uow: UnitOfWork, *, connection_id: str, account_id: str, n
         if credential.revoked_on is None:
             credential.revoked_on = iso(now)
             uow.credentials.put(credential)
-    audit.record(uow, account_id=account_id, action="connection.revoked", target=("connection", connection.id),
-                 before=before, after=connection, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.CONNECTION_REVOKED,
+                 target=(TargetType.CONNECTION, connection.id), before=before, after=connection, now=now)
     return connection

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import Principal, authenticate, parse_scopes, revoke_connection
 from domain.clock import iso
 from domain.errors import DomainError, Invalid, NotFound, Unauthenticated
@@ -105,7 +106,8 @@ def register_app(uow: UnitOfWork, *, account_id: str, new: NewApp, now: datetime
             scopes=scopes, created_on=iso(now), legacy=legacy,
         )
     )
-    audit.record(uow, account_id=account_id, action="app.created", target=("app", app.id), after=app, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.APP_CREATED, target=(TargetType.APP, app.id),
+                 after=app, now=now)
     return app, secret
 
 
@@ -286,8 +288,8 @@ def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode, now: dat
         )
     actor = (audit.Actor(audit.ActorKind.OPERATOR, code.approved_by, uow.actor.request_id) if code.approved_by
              else audit.Actor(audit.ActorKind.PARTNER, connection.id, uow.actor.request_id))
-    audit.record(uow, account_id=app.account_id, action="connection.approved", target=("connection", connection.id),
-                 before=before, after=connection, now=now, actor=actor)
+    audit.record(uow, account_id=app.account_id, action=AuditAction.CONNECTION_APPROVED,
+                 target=(TargetType.CONNECTION, connection.id), before=before, after=connection, now=now, actor=actor)
     return connection
 
 

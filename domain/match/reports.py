@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.models import Match, PlayerReport
 from domain.ports import UnitOfWork
 
@@ -29,8 +30,8 @@ def cancel_reports(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
         before = dataclasses.replace(report)
         report.status = CANCELLED
         uow.player_reports.put(report)
-        audit.record(uow, account_id=match.account_id, action="report.cancelled", target=("match", match.id),
-                     before=audited(before), after=audited(report), now=now)
+        audit.record(uow, account_id=match.account_id, action=AuditAction.REPORT_CANCELLED,
+                     target=(TargetType.MATCH, match.id), before=audited(before), after=audited(report), now=now)
 
 
 def report_view(report: PlayerReport) -> dict[str, Any]:

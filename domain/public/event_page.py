@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.draws import service as draw_service
@@ -107,8 +108,8 @@ def set_enabled(uow: UnitOfWork, *, account_id: str, broadcast_id: str, enabled:
     before = dataclasses.replace(link)
     link.enabled = enabled
     link = uow.links.put(link)
-    audit.record(uow, account_id=account_id, action="link.enabled" if enabled else "link.disabled",
-                 target=("link", link.id), before=before, after=link, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.LINK_ENABLED if enabled else AuditAction.LINK_DISABLED,
+                 target=(TargetType.LINK, link.id), before=before, after=link, now=now)
     return link
 
 

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Protocol, TypeVar
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.ids import hash_secret, new_secret
 from domain.models import Link
@@ -73,8 +74,8 @@ def rotate_link(uow: UnitOfWork, link: Link, *, prefix: str, now: datetime) -> L
     link.key, link.key_hash = new_key(prefix)
     link.created_on = iso(now)
     rotated = uow.links.put(link)
-    audit.record(uow, account_id=link.account_id, action="link.rotated", target=("link", link.id), before=before,
-                 after=rotated, now=now)
+    audit.record(uow, account_id=link.account_id, action=AuditAction.LINK_ROTATED, target=(TargetType.LINK, link.id),
+                 before=before, after=rotated, now=now)
     return rotated
 
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.errors import Conflict, NotFound
@@ -270,8 +271,8 @@ def _record(uow: UnitOfWork, broadcast: Broadcast, report: PlayerReport, *, game
                  entry=ResultEntry(game_scores=games, reason=reason), now=now, rules=rules)
     report.status, report.settled_by, report.games = CONFIRMED, settled_by, games
     uow.player_reports.put(report)
-    audit.record(uow, account_id=broadcast.account_id, action="report.confirmed", target=("match", report.match_id),
-                 before=before, after=audited(report), now=now)
+    audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_CONFIRMED,
+                 target=(TargetType.MATCH, report.match_id), before=before, after=audited(report), now=now)
 
 
 def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -324,8 +325,8 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
         before = audited(found)
         found.status = DISPUTED
         uow.player_reports.put(found)
-        audit.record(uow, account_id=broadcast.account_id, action="report.disputed",
-                     target=("match", match_id), before=before, after=audited(found), now=now)
+        audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_DISPUTED,
+                     target=(TargetType.MATCH, match_id), before=before, after=audited(found), now=now)
         status = DISPUTED
     elif found is not None and found.status == WAITING:  # theirs (or their partner's) again: the newer stands
         uow.player_reports.delete(found.id)
@@ -335,8 +336,8 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
     made = uow.player_reports.put(PlayerReport(
         id=new_id("rpt"), account_id=broadcast.account_id, broadcast_id=broadcast.id, match_id=match_id,
         games=games, reported_by=person_id, side=side, status=status, reported_on=iso(now)))
-    audit.record(uow, account_id=broadcast.account_id, action="report.submitted", target=("match", match_id),
-                 after=audited(made), now=now)
+    audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_SUBMITTED,
+                 target=(TargetType.MATCH, match_id), after=audited(made), now=now)
 
 
 def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> PlayerReport:
@@ -377,8 +378,8 @@ def settle_report(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, repo
     before = audited(report)
     report.status, report.settled_by = DISPUTED, person_id
     uow.player_reports.put(report)
-    audit.record(uow, account_id=broadcast.account_id, action="report.disputed", target=("match", report.match_id),
-                 before=before, after=audited(report), now=now)
+    audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_DISPUTED,
+                 target=(TargetType.MATCH, report.match_id), before=before, after=audited(report), now=now)
 
 
 def desk_reports(uow: UnitOfWork, *, account_id: str, broadcast_id: str, status: str | None
