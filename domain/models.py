@@ -133,6 +133,32 @@ class DeliveryStatus(StrEnum):
     FAILED = "failed"
 
 
+class MailStatus(StrEnum):
+    """A player's email's state: not tried yet, sent, or the last attempt failed (retried on the schedule until it
+    runs out)."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILING = "failing"
+
+
+class DrawStatus(StrEnum):
+    """A draw's state: matches still to decide, or every match decided (its placings known)."""
+
+    RUNNING = "running"
+    COMPLETE = "complete"
+
+
+class ReportStatus(StrEnum):
+    """A player's reported result: waiting for the other side (or the desk), confirmed, disputed, or cancelled (its
+    match was cancelled)."""
+
+    WAITING = "waiting"
+    CONFIRMED = "confirmed"
+    DISPUTED = "disputed"
+    CANCELLED = "cancelled"
+
+
 @dataclass
 class Account:
     id: str
@@ -466,7 +492,7 @@ class DrawRecord:
     created_on: str
     updated_on: str
     version: str = ""
-    status: str = "running"
+    status: DrawStatus = DrawStatus.RUNNING
     table_ids: list[str] | None = None
     state: dict[str, Any] = field(default_factory=dict)
     scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the broadcast's
@@ -500,7 +526,7 @@ class PlayerReport:
     match_id: str
     games: list[dict[str, Any]]
     reported_by: str
-    status: str
+    status: ReportStatus
     reported_on: str
     side: str | None = None
     settled_by: str | None = None
@@ -519,7 +545,7 @@ class MailMessage:
     to: str
     subject: str
     body: str
-    status: str
+    status: MailStatus
     created_on: str
     attempts: int = 0
     next_attempt_on: str | None = None

@@ -7,9 +7,15 @@ from domain.clock import FixedClock, iso
 from domain.models import (
     Delivery,
     DeliveryStatus,
+    DrawRecord,
+    DrawStatus,
     EventType,
+    MailMessage,
+    MailStatus,
     Output,
     OutputKind,
+    PlayerReport,
+    ReportStatus,
     Roster,
     RosterType,
     WebhookConfig,
@@ -51,3 +57,27 @@ def test_an_unset_optional_vocabulary_stays_none(store: AnyStore, clock: FixedCl
     with unit_of_work(store) as uow:
         config = uow.webhook_configs.get("conn_1")
         assert config is not None and config.events is None
+
+
+def test_statuses_stored_as_plain_strings_read_back_as_the_vocabularys_members(store: AnyStore,
+                                                                                clock: FixedClock) -> None:
+    """Mail, draw and report statuses (issue 48.3): rows written before they were StrEnums hold the same strings,
+    and read back as the members."""
+    now = iso(clock.now())
+    with unit_of_work(store) as uow:  # as the code wrote them before: plain strings
+        uow.mail.put(MailMessage(id="mail_1", account_id="acc", broadcast_id="brd", to="a@example.org", subject="s",
+                                 body="b", status="failing", created_on=now))  # type: ignore[arg-type]
+        uow.draws.put(DrawRecord(id="drw_1", account_id="acc", broadcast_id="brd", name="Open", created_on=now,
+                                 updated_on=now, status="complete"))  # type: ignore[arg-type]
+        uow.player_reports.put(PlayerReport(id="rpt_1", account_id="acc", broadcast_id="brd", match_id="mat_1",
+                                            games=[], reported_by="psn_1", status="disputed",  # type: ignore[arg-type]
+                                            reported_on=now))
+    with unit_of_work(store) as uow:
+        message, draw, report = uow.mail.get("mail_1"), uow.draws.get("drw_1"), uow.player_reports.get("rpt_1")
+        assert message is not None and draw is not None and report is not None
+        assert type(message.status) is MailStatus and message.status is MailStatus.FAILING == "failing"
+        assert type(draw.status) is DrawStatus and draw.status is DrawStatus.COMPLETE == "complete"
+        assert type(report.status) is ReportStatus and report.status is ReportStatus.DISPUTED == "disputed"
+        assert [m.id for m in uow.mail.find(status=MailStatus.FAILING)] == ["mail_1"]
+        assert [r.id for r in uow.player_reports.find(status=ReportStatus.DISPUTED)] == ["rpt_1"]
+        assert uow.mail.find(status=MailStatus.PENDING) == []
