@@ -84,6 +84,15 @@ class ScoringSource(StrEnum):
     SERVER = "server"
 
 
+class CredentialKind(StrEnum):
+    """What a stored credential is: an OAuth access or refresh token, a developer key, or the operator key."""
+
+    ACCESS = "access"
+    REFRESH = "refresh"
+    DEVELOPER_KEY = "developer_key"
+    OPERATOR = "operator"
+
+
 class ConnectionKind(StrEnum):
     """How a connection was made: an app's OAuth consent, an operator's developer key, or the account's own
     (`house`: what the operator creates in the console belongs to it)."""
@@ -204,7 +213,7 @@ class Credential:
     """A bearer credential or refresh token, stored only by the SHA-256 of its text (`id`)."""
 
     id: str
-    kind: str  # "access" | "refresh" | "developer_key" | "operator"
+    kind: CredentialKind
     account_id: str
     connection_id: str | None
     scopes: list[str]

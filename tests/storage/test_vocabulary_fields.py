@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from domain.clock import FixedClock, iso
 from domain.models import (
+    Credential,
+    CredentialKind,
     Delivery,
     DeliveryStatus,
     DrawRecord,
@@ -61,8 +63,8 @@ def test_an_unset_optional_vocabulary_stays_none(store: AnyStore, clock: FixedCl
 
 def test_statuses_stored_as_plain_strings_read_back_as_the_vocabularys_members(store: AnyStore,
                                                                                 clock: FixedClock) -> None:
-    """Mail, draw and report statuses (issue 48.3): rows written before they were StrEnums hold the same strings,
-    and read back as the members."""
+    """Mail, draw and report statuses and credential kinds (issue 48.3): rows written before they were StrEnums
+    hold the same strings, and read back as the members."""
     now = iso(clock.now())
     with unit_of_work(store) as uow:  # as the code wrote them before: plain strings
         uow.mail.put(MailMessage(id="mail_1", account_id="acc", broadcast_id="brd", to="a@example.org", subject="s",
@@ -72,6 +74,8 @@ def test_statuses_stored_as_plain_strings_read_back_as_the_vocabularys_members(s
         uow.player_reports.put(PlayerReport(id="rpt_1", account_id="acc", broadcast_id="brd", match_id="mat_1",
                                             games=[], reported_by="psn_1", status="disputed",  # type: ignore[arg-type]
                                             reported_on=now))
+        uow.credentials.put(Credential(id="h" * 64, kind="refresh", account_id="acc",  # type: ignore[arg-type]
+                                       connection_id="conn_1", scopes=[], created_on=now))
     with unit_of_work(store) as uow:
         message, draw, report = uow.mail.get("mail_1"), uow.draws.get("drw_1"), uow.player_reports.get("rpt_1")
         assert message is not None and draw is not None and report is not None
@@ -81,3 +85,6 @@ def test_statuses_stored_as_plain_strings_read_back_as_the_vocabularys_members(s
         assert [m.id for m in uow.mail.find(status=MailStatus.FAILING)] == ["mail_1"]
         assert [r.id for r in uow.player_reports.find(status=ReportStatus.DISPUTED)] == ["rpt_1"]
         assert uow.mail.find(status=MailStatus.PENDING) == []
+        credential = uow.credentials.get("h" * 64)
+        assert credential is not None and credential.kind is CredentialKind.REFRESH
+        assert [c.id for c in uow.credentials.find(kind=CredentialKind.REFRESH)] == ["h" * 64]
