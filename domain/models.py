@@ -93,6 +93,16 @@ class CredentialKind(StrEnum):
     OPERATOR = "operator"
 
 
+class LinkKind(StrEnum):
+    """What a public link opens: a court's scorer page, a roster's sign-up page, an event page, or a person's own
+    page (a link's ID is `{kind}:{target}`)."""
+
+    SCORER = "scorer"
+    REGISTRATION = "registration"
+    EVENT = "event"
+    PERSONAL = "personal"
+
+
 class ConnectionKind(StrEnum):
     """How a connection was made: an app's OAuth consent, an operator's developer key, or the account's own
     (`house`: what the operator creates in the console belongs to it)."""
@@ -435,8 +445,8 @@ class Link:
 
     id: str
     account_id: str
-    kind: str  # "scorer" | "registration"
-    target_id: str  # table ID or roster ID
+    kind: LinkKind
+    target_id: str  # table ID, roster ID, broadcast ID, or broadcast and person
     key: str | None
     key_hash: str | None
     created_on: str

@@ -17,14 +17,14 @@ from domain.access import audit
 from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
-from domain.models import Link, PlayerList, PlayerSource, Roster, RosterType
+from domain.models import Link, LinkKind, PlayerList, PlayerSource, Roster, RosterType
 from domain.names import BLANK_MESSAGE, full_name, is_blank, name_key, stored_name
 from domain.partner.player_lists import club_player
 from domain.partner.rosters import get_roster
 from domain.ports import UnitOfWork
 from domain.public import links
 
-KIND = "registration"
+KIND = LinkKind.REGISTRATION
 PREFIX = "reg"
 MAX_SIGN_UPS = 1000
 NAME_MAX, OTHER_MAX = 120, 500

@@ -18,13 +18,13 @@ from domain.access import audit
 from domain.access.audit_records import AuditAction, TargetType
 from domain.errors import Conflict, Invalid, NotFound
 from domain.match import matches, points, scorers, scoring
-from domain.models import Link, Match, Side, Table
+from domain.models import Link, LinkKind, Match, Side, Table
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links
 from domain.public.outputs import match_state, next_state
 
-KIND = "scorer"
+KIND = LinkKind.SCORER
 PREFIX = "scr"
 SIDES = tuple(Side)
 

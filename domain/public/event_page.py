@@ -31,7 +31,7 @@ from domain.event_day.estimates import Estimator
 from domain.event_day.people import person_id
 from domain.match import formats, scoring
 from domain.match.results import RESULT_MARKS
-from domain.models import Broadcast, Link, Match, MatchStatus, Table
+from domain.models import Broadcast, Link, LinkKind, Match, MatchStatus, Table
 from domain.names import name_key
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
@@ -53,7 +53,7 @@ from domain.public.feeds import (
     PlacingShown,
 )
 
-KIND = "event"
+KIND = LinkKind.EVENT
 PREFIX = "evt"
 UP_NEXT = 3  # queued matches shown per court under "Now"
 WAITING = 12  # court-pool matches shown under "Now" ("Waiting for a court"), in start-next's order

@@ -27,7 +27,7 @@ from domain.match.formats import copy_item
 from domain.match.matches import Rules
 from domain.match.reports import OPEN, audited, report_view
 from domain.match.results_entry import ResultEntry, enter_result
-from domain.models import Broadcast, Link, Match, MatchStatus, PlayerReport, ReportStatus, Table
+from domain.models import Broadcast, Link, LinkKind, Match, MatchStatus, PlayerReport, ReportStatus, Table
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
@@ -35,7 +35,7 @@ from domain.public import links, paper
 from domain.public.event_page import OrderRead, match_card
 from domain.public.feeds import CalledShown, PersonalCard, PersonalFeed, ReportShown
 
-KIND = "personal"
+KIND = LinkKind.PERSONAL
 PREFIX = "ply"
 
 

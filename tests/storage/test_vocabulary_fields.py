@@ -12,6 +12,8 @@ from domain.models import (
     DrawRecord,
     DrawStatus,
     EventType,
+    Link,
+    LinkKind,
     MailMessage,
     MailStatus,
     Output,
@@ -88,3 +90,14 @@ def test_statuses_stored_as_plain_strings_read_back_as_the_vocabularys_members(s
         credential = uow.credentials.get("h" * 64)
         assert credential is not None and credential.kind is CredentialKind.REFRESH
         assert [c.id for c in uow.credentials.find(kind=CredentialKind.REFRESH)] == ["h" * 64]
+
+
+def test_a_link_keeps_its_kind_in_its_id_and_reads_it_back_as_the_member(store: AnyStore, clock: FixedClock) -> None:
+    """`Link.kind` (issue 48.3): the ID `{kind}:{target}` and the stored kind are the strings they were."""
+    now = iso(clock.now())
+    with unit_of_work(store) as uow:
+        uow.links.put(Link(id=f"{LinkKind.SCORER}:tbl_1", account_id="acc", kind="scorer",  # type: ignore[arg-type]
+                           target_id="tbl_1", key=None, key_hash=None, created_on=now))
+    with unit_of_work(store) as uow:
+        link = uow.links.get("scorer:tbl_1")
+        assert link is not None and link.kind is LinkKind.SCORER and link.id == "scorer:tbl_1"
