@@ -6,9 +6,12 @@ StrEnums store and read back the same strings as before."""
 from __future__ import annotations
 
 import ast
+from enum import StrEnum
 from pathlib import Path
 
-from domain.access.audit_records import AuditAction, TargetType
+import pytest
+
+from domain.access.audit_records import ActorKind, AuditAction, TargetType
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("domain", "api", "scheduler", "cli")
@@ -90,13 +93,21 @@ def test_no_audit_action_or_target_type_is_written_as_a_string_literal() -> None
     assert not found, f"pass AuditAction / TargetType members, not strings: {found}"
 
 
-def test_every_audit_action_has_words_in_the_console() -> None:
+def _console_words(table: str) -> dict[str, str]:
+    """A words table of `console/history.py` (read with `ast`: the console module imports streamlit)."""
     tree = ast.parse((ROOT / "console" / "history.py").read_text(encoding="utf-8"))
     words = next(ast.literal_eval(node.value) for node in tree.body
-                 if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "ACTIONS" for t in node.targets))
-    missing = {a.value for a in AuditAction} - set(words)
-    assert not missing, f"console/history.py's ACTIONS has no words for {sorted(missing)}"
-    assert all(isinstance(text, str) and text for text in words.values())
+                 if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == table for t in node.targets))
+    assert isinstance(words, dict) and all(isinstance(text, str) and text for text in words.values())
+    return words
+
+
+@pytest.mark.parametrize(("table", "vocabulary"), [("ACTIONS", AuditAction), ("RECORDS", TargetType),
+                                                   ("ACTORS", ActorKind)])
+def test_every_audit_action_target_type_and_actor_kind_has_words_in_the_console(
+        table: str, vocabulary: type[StrEnum]) -> None:
+    missing = {member.value for member in vocabulary} - set(_console_words(table))
+    assert not missing, f"console/history.py's {table} has no words for {sorted(missing)}"
 
 
 def test_the_vocabularies_keep_the_strings_stored_before_them() -> None:
