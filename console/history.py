@@ -38,11 +38,13 @@ ACTIONS = {
     "team.changed": "Team changed by the partner", "player.created": "Player added",
     "player.changed": "Player changed", "player.deleted": "Player removed", "player.imported": "Players imported",
     "broadcast.planned": "Order of play planned", "match.planned": "Moved in the order of play",
-    "report.cancelled": "Reported result withdrawn",
+    "report.submitted": "Result reported by a player", "report.confirmed": "Reported result confirmed",
+    "report.disputed": "Reported result disputed", "report.cancelled": "Reported result withdrawn",
+    "draw.replaced": "Entry replaced",
     "webhook.configured": "Webhook settings changed", "webhook.secret_rotated": "Webhook secret rotated",
 }
 ACTORS = {"operator": "Operator (console)", "partner": "Partner app", "scorer": "Scorer phone",
-          "registration": "Sign-up page", "system": "Courtside"}
+          "registration": "Sign-up page", "player": "Player (own link)", "system": "Courtside"}
 SHOWN_FIELDS = ("status", "gameScores", "tableID", "queue", "enabled", "revokedOn", "scopes", "name", "checkedIn",
                 "requireCheckIn", "restMinutes", "winnerSide", "resultType")
 # change with every write, or are the machinery of scoring: saying so tells a club nothing
@@ -56,7 +58,7 @@ SIDES = {"a": "side A", "b": "side B"}
 RECORDS = {"match": "a match", "table": "a court", "link": "a link", "output": "an output link",
            "key": "the operator key", "connection": "a connection", "app": "an app", "roster": "a roster",
            "draw": "a draw", "person": "a player", "broadcast": "an event", "player": "a player",
-           "player_list": "a player list", "team": "a team"}
+           "player_list": "a player list", "team": "a team", "draw_match": "a draw's match"}
 CONNECTIONS = {"developer_key": "Partner (developer key)", "house": "Courtside"}
 LINKS = {"scorer": "Scorer link", "event": "Event page link", "registration": "Sign-up link"}
 

@@ -84,6 +84,25 @@ class ScoringSource(StrEnum):
     SERVER = "server"
 
 
+class CredentialKind(StrEnum):
+    """What a stored credential is: an OAuth access or refresh token, a developer key, or the operator key."""
+
+    ACCESS = "access"
+    REFRESH = "refresh"
+    DEVELOPER_KEY = "developer_key"
+    OPERATOR = "operator"
+
+
+class LinkKind(StrEnum):
+    """What a public link opens: a court's scorer page, a roster's sign-up page, an event page, or a person's own
+    page (a link's ID is `{kind}:{target}`)."""
+
+    SCORER = "scorer"
+    REGISTRATION = "registration"
+    EVENT = "event"
+    PERSONAL = "personal"
+
+
 class ConnectionKind(StrEnum):
     """How a connection was made: an app's OAuth consent, an operator's developer key, or the account's own
     (`house`: what the operator creates in the console belongs to it)."""
@@ -133,6 +152,32 @@ class DeliveryStatus(StrEnum):
     FAILED = "failed"
 
 
+class MailStatus(StrEnum):
+    """A player's email's state: not tried yet, sent, or the last attempt failed (retried on the schedule until it
+    runs out)."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILING = "failing"
+
+
+class DrawStatus(StrEnum):
+    """A draw's state: matches still to decide, or every match decided (its placings known)."""
+
+    RUNNING = "running"
+    COMPLETE = "complete"
+
+
+class ReportStatus(StrEnum):
+    """A player's reported result: waiting for the other side (or the desk), confirmed, disputed, or cancelled (its
+    match was cancelled)."""
+
+    WAITING = "waiting"
+    CONFIRMED = "confirmed"
+    DISPUTED = "disputed"
+    CANCELLED = "cancelled"
+
+
 @dataclass
 class Account:
     id: str
@@ -178,7 +223,7 @@ class Credential:
     """A bearer credential or refresh token, stored only by the SHA-256 of its text (`id`)."""
 
     id: str
-    kind: str  # "access" | "refresh" | "developer_key" | "operator"
+    kind: CredentialKind
     account_id: str
     connection_id: str | None
     scopes: list[str]
@@ -400,8 +445,8 @@ class Link:
 
     id: str
     account_id: str
-    kind: str  # "scorer" | "registration"
-    target_id: str  # table ID or roster ID
+    kind: LinkKind
+    target_id: str  # table ID, roster ID, broadcast ID, or broadcast and person
     key: str | None
     key_hash: str | None
     created_on: str
@@ -466,7 +511,7 @@ class DrawRecord:
     created_on: str
     updated_on: str
     version: str = ""
-    status: str = "running"
+    status: DrawStatus = DrawStatus.RUNNING
     table_ids: list[str] | None = None
     state: dict[str, Any] = field(default_factory=dict)
     scoring: dict[str, Any] | None = None  # the format of its matches (§18); None: the broadcast's
@@ -500,7 +545,7 @@ class PlayerReport:
     match_id: str
     games: list[dict[str, Any]]
     reported_by: str
-    status: str
+    status: ReportStatus
     reported_on: str
     side: str | None = None
     settled_by: str | None = None
@@ -519,7 +564,7 @@ class MailMessage:
     to: str
     subject: str
     body: str
-    status: str
+    status: MailStatus
     created_on: str
     attempts: int = 0
     next_attempt_on: str | None = None

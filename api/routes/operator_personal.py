@@ -9,11 +9,10 @@ from marshmallow import Schema, fields, post_load, validate
 
 from api.blueprint import Blueprint
 from api.context import caller, now, public_root, services, unit_of_work
-from api.schemas.common import Strict, envelope, list_envelope
+from api.schemas.common import Strict, Vocabulary, envelope, list_envelope
 from api.schemas.matches import GameScoreBody
 from api.security import requires
-from domain.match import reports
-from domain.models import Link
+from domain.models import Link, MailStatus, ReportStatus
 from domain.public import mail, personal
 
 blp = Blueprint("operator_personal", __name__, description="Operator: players' own links")
@@ -58,12 +57,12 @@ class ReportRead(Schema):
     matchID = fields.String(required=True)
     gameScores = fields.List(fields.Dict(), required=True)
     reportedBy = fields.String(required=True, metadata={"description": "the personID of the reporting player"})
-    status = fields.String(required=True, validate=validate.OneOf(reports.REPORT_STATUSES))
+    status = Vocabulary(ReportStatus, required=True)
     reportedOn = fields.String(required=True)
 
 
 class ReportQuery(Schema):
-    status = fields.String(validate=validate.OneOf(reports.REPORT_STATUSES))
+    status = Vocabulary(ReportStatus)
 
 
 class AcceptBody(Strict):
@@ -107,7 +106,7 @@ class MailRead(Schema):
     broadcastID = fields.String(required=True)
     to = fields.String(required=True)
     subject = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(mail.STATUSES))
+    status = Vocabulary(MailStatus, required=True)
     attempts = fields.Integer(required=True)
     createdOn = fields.String(required=True)
     sentOn = fields.String(required=True, allow_none=True)
@@ -118,7 +117,7 @@ class MailRead(Schema):
 
 class MailQuery(Schema):
     broadcastID = fields.String()
-    status = fields.String(validate=validate.OneOf(mail.STATUSES))
+    status = Vocabulary(MailStatus)
 
 
 @blp.route("/operator/mail", methods=["GET"])

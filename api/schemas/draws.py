@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
-from api.schemas.common import PageQuery, Strict, name_field, str_field
+from api.schemas.common import PageQuery, Strict, Vocabulary, name_field, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
 from api.schemas.scoring import ScoringField
 from domain import names
@@ -279,7 +279,7 @@ class DrawRead(Schema):
     broadcastID = fields.String(required=True)
     name = fields.String(required=True)
     format = fields.String(required=True, validate=validate.OneOf([f.value for f in DrawFormat]))
-    status = fields.String(required=True, validate=validate.OneOf([s.value for s in DrawStatus]))
+    status = Vocabulary(DrawStatus, required=True)
     createdOn = fields.String(required=True)
     scoring = fields.Dict(required=True, allow_none=True, metadata={
         "description": "the scoring format of its matches (contract §18); null: the broadcast's"})

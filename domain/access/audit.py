@@ -3,7 +3,7 @@
 Every service that changes a match, a draw, a check-in, event settings, a link, a key, an app or a connection
 makes ONE call, in the unit of work that makes the change:
 
-    audit.record(uow, account_id=..., action="match.started", target=("match", match.id),
+    audit.record(uow, account_id=..., action=AuditAction.MATCH_STARTED, target=(TargetType.MATCH, match.id),
                  before=old, after=new, now=now)
 
 so the entry is committed with the change or not at all (TinyDB: the same journal line; PostgreSQL: the same
@@ -33,8 +33,10 @@ import orjson
 from domain.access.audit_records import SYSTEM as SYSTEM
 from domain.access.audit_records import Actor as Actor
 from domain.access.audit_records import ActorKind as ActorKind
+from domain.access.audit_records import AuditAction as AuditAction
 from domain.access.audit_records import AuditEntry as AuditEntry
 from domain.access.audit_records import AuditQuery as AuditQuery
+from domain.access.audit_records import TargetType as TargetType
 from domain.clock import iso
 from domain.errors import Invalid
 from domain.pagination import DEFAULT_LIMIT, decode_cursor, encode_cursor
@@ -167,7 +169,8 @@ def check_reason(reason: str | None) -> str | None:
 
 # ----------------------------------------------------------------------------------------------- writing
 def build_entry(
-    previous: AuditEntry | None, *, account_id: str, actor: Actor, action: str, target: tuple[str, str],
+    previous: AuditEntry | None, *, account_id: str, actor: Actor, action: AuditAction,
+    target: tuple[TargetType, str],
     before: Any, after: Any, reason: str | None, at: str,
 ) -> AuditEntry:
     """The entry that follows `previous` in the account's chain (pure: seq, prevHash and hash computed here)."""
@@ -175,19 +178,22 @@ def build_entry(
     prev_hash = previous.hash if previous is not None else ZERO_HASH
     fields: dict[str, Any] = dict(
         account_id=account_id, seq=seq, at=at, actor_kind=str(actor.kind), actor_id=actor.id,
-        request_id=actor.request_id, action=action, target_type=target[0], target_id=target[1], before=before,
+        request_id=actor.request_id, action=str(action), target_type=str(target[0]), target_id=target[1],
+        before=before,
         after=after, reason=reason, prev_hash=prev_hash)
     return AuditEntry(**fields, hash=entry_hash(AuditEntry(**fields, hash="").body()))
 
 
 def record(
-    uow: UnitOfWork, *, account_id: str, action: str, target: tuple[str, str], before: Any = None,
+    uow: UnitOfWork, *, account_id: str, action: AuditAction, target: tuple[TargetType, str], before: Any = None,
     after: Any = None, reason: str | None = None, now: datetime, actor: Actor | None = None,
 ) -> AuditEntry | None:
     """Append one entry for a change made in this unit of work (the one call every changing service makes).
 
-    `target` is `(type, id)`, e.g. `("match", "mat_…")`; `before`/`after` are records (models or dicts; None for
-    a creation or a deletion): the entry keeps only their differing fields, secrets redacted. Returns the entry
+    `action` and `target`'s type are members of the vocabularies (`AuditAction`, `TargetType`: StrEnums, so an
+    entry stores the same strings as ever); `target` is `(type, id)`, e.g. `(TargetType.MATCH, "mat_…")`;
+    `before`/`after` are records (models or dicts; None for a creation or a deletion): the entry keeps only their
+    differing fields, secrets redacted. Returns the entry
     (None while the log is switched off, which only benchmarks do). `actor` is for the rare service that itself
     establishes who acts (a connection born in the code exchange); the unit of work's actor otherwise.
     """
@@ -203,7 +209,8 @@ def record(
 
 
 def record_created(
-    uow: UnitOfWork, *, account_id: str, action: str, target_type: str, created: Sequence[Any], now: datetime,
+    uow: UnitOfWork, *, account_id: str, action: AuditAction, target_type: TargetType, created: Sequence[Any],
+    now: datetime,
 ) -> None:
     """Append one entry per record created in this unit of work (each as `record` with `after` the record and
     `target` (`target_type`, its `id`) would write it, in order): the first through `record`, the others in one

@@ -53,6 +53,7 @@ class AuditAction(StrEnum):
     DRAW_WITHDRAWN = "draw.withdrawn"
     KEY_CREATED = "key.created"
     KEY_ROTATED = "key.rotated"
+    LINK_DISABLED = "link.disabled"
     LINK_ENABLED = "link.enabled"
     LINK_REVOKED = "link.revoked"
     LINK_ROTATED = "link.rotated"
@@ -73,6 +74,7 @@ class AuditAction(StrEnum):
     MATCH_SYNCED = "match.synced"
     MATCH_WALKOVER = "match.walkover"
     PERSON_CHECKED_IN = "person.checked_in"
+    PERSON_CHECKED_OUT = "person.checked_out"
     PLAYER_CHANGED = "player.changed"
     PLAYER_CREATED = "player.created"
     PLAYER_DELETED = "player.deleted"
@@ -102,6 +104,7 @@ class TargetType(StrEnum):
     BROADCAST = "broadcast"
     CONNECTION = "connection"
     DRAW = "draw"
+    DRAW_MATCH = "draw_match"  # a planned draw match not yet made a real match (`match.planned`)
     KEY = "key"
     LINK = "link"
     MATCH = "match"

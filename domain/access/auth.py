@@ -6,10 +6,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.errors import Conflict, InsufficientScope, Invalid, NotFound, Unauthenticated
 from domain.ids import hash_secret, new_id, new_secret, same_secret
-from domain.models import SCOPES, Account, Connection, ConnectionKind, Credential
+from domain.models import SCOPES, Account, Connection, ConnectionKind, Credential, CredentialKind
 from domain.ports import UnitOfWork
 
 PARTNER_PREFIXES = ("svc_token_", "svc_test_")
@@ -24,7 +25,7 @@ class Principal:
     """Who is calling: an operator of the account, or a partner connection with its scopes."""
 
     account_id: str
-    kind: str  # "operator" | "access" | "developer_key"
+    kind: CredentialKind  # operator, access or developer_key
     connection_id: str | None = None
     scopes: frozenset[str] = frozenset()
     expires_on: str | None = None  # when the credential stops working (None: never)
@@ -32,11 +33,11 @@ class Principal:
 
     @property
     def is_operator(self) -> bool:
-        return self.kind == "operator"
+        return self.kind == CredentialKind.OPERATOR
 
     @property
     def is_developer_key(self) -> bool:
-        return self.kind == "developer_key"
+        return self.kind == CredentialKind.DEVELOPER_KEY
 
 
 def parse_scopes(text: str | None, *, allowed: list[str] | tuple[str, ...] = SCOPES) -> list[str] | None:
@@ -64,7 +65,7 @@ def bootstrap(uow: UnitOfWork, *, operator_key: str, now: datetime) -> Account:
     if uow.credentials.get(key_hash) is None:
         uow.credentials.put(
             Credential(
-                id=key_hash, kind="operator", account_id=account.id, connection_id=None,
+                id=key_hash, kind=CredentialKind.OPERATOR, account_id=account.id, connection_id=None,
                 scopes=list(SCOPES), created_on=iso(now), name="operator",
             )
         )
@@ -97,7 +98,7 @@ def new_operator_key() -> str:
 
 def has_operator_key(uow: UnitOfWork) -> bool:
     """Whether the store already knows an operator key (so a lost key file is not a new data dir)."""
-    return bool(uow.credentials.find(kind="operator"))
+    return bool(uow.credentials.find(kind=CredentialKind.OPERATOR))
 
 
 def rotate_operator_key(uow: UnitOfWork, *, account_id: str, now: datetime) -> tuple[str, int]:
@@ -105,15 +106,16 @@ def rotate_operator_key(uow: UnitOfWork, *, account_id: str, now: datetime) -> t
 
     Returns the new key (shown once) and how many keys were revoked.
     """
-    old = uow.credentials.find(kind="operator", account_id=account_id)
+    old = uow.credentials.find(kind=CredentialKind.OPERATOR, account_id=account_id)
     for credential in old:
         uow.credentials.delete(credential.id)
     key = new_operator_key()
     new = uow.credentials.put(Credential(
-        id=hash_secret(key), kind="operator", account_id=account_id, connection_id=None, scopes=list(SCOPES),
-        created_on=iso(now), name="operator",
+        id=hash_secret(key), kind=CredentialKind.OPERATOR, account_id=account_id, connection_id=None,
+        scopes=list(SCOPES), created_on=iso(now), name="operator",
     ))
-    audit.record(uow, account_id=account_id, action="key.rotated", target=("key", operator_key_id(new.id)),
+    audit.record(uow, account_id=account_id, action=AuditAction.KEY_ROTATED,
+                 target=(TargetType.KEY, operator_key_id(new.id)),
                  before={"keyIDs": [operator_key_id(c.id) for c in old]}, after={"keyIDs": [operator_key_id(new.id)]},
                  now=now)
     return key, len(old)
@@ -130,13 +132,14 @@ def authenticate(uow: UnitOfWork, *, credential: str | None, operator: bool, now
     stored = uow.credentials.get(key_hash)
     if stored is None or not same_secret(credential, stored.id):
         raise Unauthenticated("The credential is unknown.")
-    expected_kind = "operator" if operator else ("access" if credential.startswith("svc_token_") else "developer_key")
+    expected_kind = CredentialKind.OPERATOR if operator else (
+        CredentialKind.ACCESS if credential.startswith("svc_token_") else CredentialKind.DEVELOPER_KEY)
     if stored.kind != expected_kind or stored.revoked_on is not None:
         raise Unauthenticated("The credential is revoked or of the wrong kind.")
     if stored.expires_on is not None and stored.expires_on <= iso(now):
         raise Unauthenticated("The credential has expired.")
     if operator:
-        return Principal(account_id=stored.account_id, kind="operator", scopes=frozenset(SCOPES),
+        return Principal(account_id=stored.account_id, kind=CredentialKind.OPERATOR, scopes=frozenset(SCOPES),
                          expires_on=stored.expires_on, key_id=operator_key_id(stored.id))
     connection = uow.connections.get(stored.connection_id or "")
     if connection is None or connection.revoked_on is not None:
@@ -178,12 +181,12 @@ def create_developer_key(
     )
     uow.credentials.put(
         Credential(
-            id=hash_secret(key), kind="developer_key", account_id=account_id, connection_id=connection.id,
+            id=hash_secret(key), kind=CredentialKind.DEVELOPER_KEY, account_id=account_id, connection_id=connection.id,
             scopes=granted, created_on=iso(now), expires_on=expires, name=name,
         )
     )
-    audit.record(uow, account_id=account_id, action="key.created", target=("connection", connection.id),
-                 after=connection, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.KEY_CREATED,
+                 target=(TargetType.CONNECTION, connection.id), after=connection, now=now)
     return key, connection
 
 
@@ -219,6 +222,6 @@ def revoke_connection(uow: UnitOfWork, *, connection_id: str, account_id: str, n
         if credential.revoked_on is None:
             credential.revoked_on = iso(now)
             uow.credentials.put(credential)
-    audit.record(uow, account_id=account_id, action="connection.revoked", target=("connection", connection.id),
-                 before=before, after=connection, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.CONNECTION_REVOKED,
+                 target=(TargetType.CONNECTION, connection.id), before=before, after=connection, now=now)
     return connection

@@ -14,11 +14,12 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import Principal, authenticate, parse_scopes, revoke_connection
 from domain.clock import iso
 from domain.errors import DomainError, Invalid, NotFound, Unauthenticated
 from domain.ids import hash_secret, new_id, new_secret
-from domain.models import SCOPES, App, AuthorizationCode, Connection, ConnectionKind, Credential
+from domain.models import SCOPES, App, AuthorizationCode, Connection, ConnectionKind, Credential, CredentialKind
 from domain.ports import UnitOfWork
 
 # A registered redirect URI: absolute http(s), a DNS name or IPv4 host, no fragment (RFC 6749 §3.1.2).
@@ -105,7 +106,8 @@ def register_app(uow: UnitOfWork, *, account_id: str, new: NewApp, now: datetime
             scopes=scopes, created_on=iso(now), legacy=legacy,
         )
     )
-    audit.record(uow, account_id=account_id, action="app.created", target=("app", app.id), after=app, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.APP_CREATED, target=(TargetType.APP, app.id),
+                 after=app, now=now)
     return app, secret
 
 
@@ -238,7 +240,7 @@ def refresh_to_use(uow: UnitOfWork, *, token: str, app_id: str, now: datetime) -
     """The refresh token `app_id` may use now and its connection; `Replayed` if spent, else `invalid_grant`."""
     stored = uow.credentials.get(hash_secret(token))
     connection = uow.connections.get(stored.connection_id or "") if stored is not None else None
-    if stored is None or stored.kind != "refresh" or connection is None or connection.app_id != app_id:
+    if stored is None or stored.kind != CredentialKind.REFRESH or connection is None or connection.app_id != app_id:
         raise Invalid("The refresh token is not valid.", code="invalid_grant")
     if stored.consumed_on is not None:
         raise Replayed("The refresh token was already used; its token family is revoked.", family_id=stored.family_id)
@@ -286,8 +288,8 @@ def installation(uow: UnitOfWork, *, app: App, code: AuthorizationCode, now: dat
         )
     actor = (audit.Actor(audit.ActorKind.OPERATOR, code.approved_by, uow.actor.request_id) if code.approved_by
              else audit.Actor(audit.ActorKind.PARTNER, connection.id, uow.actor.request_id))
-    audit.record(uow, account_id=app.account_id, action="connection.approved", target=("connection", connection.id),
-                 before=before, after=connection, now=now, actor=actor)
+    audit.record(uow, account_id=app.account_id, action=AuditAction.CONNECTION_APPROVED,
+                 target=(TargetType.CONNECTION, connection.id), before=before, after=connection, now=now, actor=actor)
     return connection
 
 
@@ -310,8 +312,8 @@ def save_tokens(
     """Store a new access and refresh token pair (by hash) in `family_id`; the connection tracks the access expiry."""
     access_expires, family = iso(now + timedelta(seconds=lifetimes.access)), family_id or new_id("fam")
     for secret, kind, expires in (
-        (access, "access", access_expires),
-        (refresh, "refresh", iso(now + timedelta(seconds=lifetimes.refresh))),
+        (access, CredentialKind.ACCESS, access_expires),
+        (refresh, CredentialKind.REFRESH, iso(now + timedelta(seconds=lifetimes.refresh))),
     ):
         uow.credentials.put(
             Credential(

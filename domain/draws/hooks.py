@@ -80,7 +80,7 @@ def on_completed(uow: UnitOfWork, match: Match, *, now: datetime, server: scorin
     store.save(uow, record, held, now)
     if before_status != draw.status:
         audit.record(uow, account_id=record.account_id, action=AuditAction.DRAW_COMPLETED,
-                     target=(TargetType.DRAW, record.id), before={"status": before_status},
+                     target=(TargetType.DRAW, record.id), before={"status": str(before_status)},
                      after={"status": str(draw.status)}, now=now)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from domain.models import DrawStatus as DrawStatus  # stored in `DrawRecord.status` too: a vocabulary of the models
+
 
 class DrawFormat(StrEnum):
     ROUND_ROBIN = "round_robin"
@@ -20,11 +22,6 @@ class DrawFormat(StrEnum):
     FEED_IN = "feed_in"
     PLAYOFF_ALL = "playoff_all"
     ROUND_ROBIN_PLAYOFF = "round_robin_playoff"
-
-
-class DrawStatus(StrEnum):
-    RUNNING = "running"
-    COMPLETE = "complete"
 
 
 class DrawMatchStatus(StrEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import engine
 from domain.draws.model import Draw, DrawMatch, Entry
@@ -51,5 +52,5 @@ def make_real_matches(uow: UnitOfWork, record: DrawRecord, draw: Draw, *, house_
         made.append(match)
     uow.matches.put_all(made)
     # §16: every match created writes its entry, also one a draw makes (by whoever acted); all in one write
-    audit.record_created(uow, account_id=record.account_id, action="match.created", target_type="match",
-                         created=made, now=now)
+    audit.record_created(uow, account_id=record.account_id, action=AuditAction.MATCH_CREATED,
+                         target_type=TargetType.MATCH, created=made, now=now)

@@ -69,7 +69,7 @@ def save(uow: UnitOfWork, record: DrawRecord, held: Held, now: datetime) -> Draw
         uow.draw_parts.delete(part_id(draw.id, key))
     held.marks = marks
     record.version = new_id("dv")
-    record.status = str(draw.status)
+    record.status = draw.status
     record.table_ids = None if draw.options.table_ids is None else list(draw.options.table_ids)
     record.state = {}
     record.updated_on = iso(now)

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import TypedDict
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.draws import store as draw_store
@@ -210,7 +211,8 @@ def check_in(uow: UnitOfWork, *, account_id: str, broadcast_id: str, person: str
             broadcast.check_ins.pop(key)
         broadcast.updated_on = iso(now)
         broadcast = uow.broadcasts.put(broadcast)
-        audit.record(uow, account_id=account_id, action="person.checked_in" if present else "person.checked_out",
-                     target=("person", person), before={"checkedIn": not present, "name": found.person.name},
+        audit.record(uow, account_id=account_id,
+                     action=AuditAction.PERSON_CHECKED_IN if present else AuditAction.PERSON_CHECKED_OUT,
+                     target=(TargetType.PERSON, person), before={"checkedIn": not present, "name": found.person.name},
                      after={"checkedIn": present, "name": found.person.name}, now=now)
     return row_json(_row(uow, broadcast, found, availability))

@@ -14,16 +14,17 @@ from typing import Any
 
 from domain import text
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.errors import Conflict, Invalid, NotFound
-from domain.models import Link, PlayerList, PlayerSource, Roster, RosterType
+from domain.models import Link, LinkKind, PlayerList, PlayerSource, Roster, RosterType
 from domain.names import BLANK_MESSAGE, full_name, is_blank, name_key, stored_name
 from domain.partner.player_lists import club_player
 from domain.partner.rosters import get_roster
 from domain.ports import UnitOfWork
 from domain.public import links
 
-KIND = "registration"
+KIND = LinkKind.REGISTRATION
 PREFIX = "reg"
 MAX_SIGN_UPS = 1000
 NAME_MAX, OTHER_MAX = 120, 500
@@ -111,6 +112,6 @@ def sign_up(uow: UnitOfWork, *, key: str, sign_up: SignUp, now: datetime) -> tup
     backing.players.append(record)
     backing.updated_on = iso(now)
     uow.player_lists.put(backing)
-    audit.record(uow, account_id=roster.account_id, action="roster.signed_up", target=("roster", roster.id),
-                 after={"player": record}, now=now)
+    audit.record(uow, account_id=roster.account_id, action=AuditAction.ROSTER_SIGNED_UP,
+                 target=(TargetType.ROSTER, roster.id), after={"player": record}, now=now)
     return roster, record

@@ -16,6 +16,7 @@ from datetime import date, datetime, time, tzinfo
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import house_connection
 from domain.clock import iso
 from domain.errors import Conflict, DomainError, Invalid, NotFound
@@ -193,8 +194,8 @@ class Planner:
     def queue(self, planned: Planned) -> Planned:
         """Store a planned match."""
         match = self.uow.matches.put(planned.match)
-        audit.record(self.uow, account_id=self.account_id, action="match.created", target=("match", match.id),
-                     after=match, now=self.now)
+        audit.record(self.uow, account_id=self.account_id, action=AuditAction.MATCH_CREATED,
+                     target=(TargetType.MATCH, match.id), after=match, now=self.now)
         return Planned(match, planned.player_list, planned.queue_position)
 
 

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.bulk import check_unique
 from domain.clock import iso
 from domain.draws import hooks as draw_hooks
@@ -223,8 +224,8 @@ def sync_match(
     if current is not None and match == dataclasses.replace(current, updated_on=stamp):
         return current
     stored = uow.matches.put(match)
-    audit.record(uow, account_id=account_id, action="match.synced", target=("match", stored.id), before=current,
-                 after=stored, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.MATCH_SYNCED, target=(TargetType.MATCH, stored.id),
+                 before=current, after=stored, now=now)
     return stored
 
 
@@ -237,7 +238,7 @@ def _move(uow: UnitOfWork, match: Match, table: Table, now: datetime, ends: Queu
     match.table_id = table.id
     match.scheduled_on = match.updated_on = iso(now)
     moved = uow.matches.put(match)
-    audit.record(uow, account_id=match.account_id, action="match.moved", target=("match", match.id),
+    audit.record(uow, account_id=match.account_id, action=AuditAction.MATCH_MOVED, target=(TargetType.MATCH, match.id),
                  before=before, after=moved, now=now)
     return moved
 
@@ -259,8 +260,8 @@ def _cancel(uow: UnitOfWork, match: Match, now: datetime, *, by_operator: bool =
         match_cancelled(uow, match, now=now)
     reports.cancel_reports(uow, match, now=now)
     uow.matches.delete(match.id)
-    audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
-                 before=match, now=now)
+    audit.record(uow, account_id=match.account_id, action=AuditAction.MATCH_CANCELLED,
+                 target=(TargetType.MATCH, match.id), before=match, now=now)
     return match
 
 
@@ -273,8 +274,8 @@ def remove_undone_walkover(uow: UnitOfWork, match: Match, *, now: datetime) -> M
     """Remove the real match of a draw's walkover that a replacement undid (contract §22): the walkover is no
     result any more (it leaves the results, their CSV and print); the audit log keeps it (`match.cancelled`)."""
     uow.matches.delete(match.id)
-    audit.record(uow, account_id=match.account_id, action="match.cancelled", target=("match", match.id),
-                 before=match, now=now)
+    audit.record(uow, account_id=match.account_id, action=AuditAction.MATCH_CANCELLED,
+                 target=(TargetType.MATCH, match.id), before=match, now=now)
     return match
 
 
@@ -412,8 +413,8 @@ def _start(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rules, on_ser
     draw_hooks.on_started(uow, match, now=now)
     _emit(uow, match, EventType.MATCH_STARTED, now, rules)
     if on_server:  # a typed-in result writes its one entry, match.result_entered, when it completes
-        audit.record(uow, account_id=match.account_id, action="match.started", target=("match", match.id),
-                     before=before, after=match, now=now)
+        audit.record(uow, account_id=match.account_id, action=AuditAction.MATCH_STARTED,
+                     target=(TargetType.MATCH, match.id), before=before, after=match, now=now)
     return match
 
 
@@ -442,7 +443,7 @@ class LiveScore:
 
 def score_match(
     uow: UnitOfWork, *, account_id: str, match_id: str, game_scores: list[dict[str, int]], now: datetime,
-    rules: Rules, reason: str | None = None, action: str | None = None, version: int | None = None,
+    rules: Rules, reason: str | None = None, action: AuditAction | None = None, version: int | None = None,
     live: LiveScore | None = None, confirm_draw_change: bool = False, device: str | None = None,
 ) -> Match:
     """Replace the game scores of an active match (`match.score_updated`), or correct a completed one
@@ -480,8 +481,9 @@ def score_match(
         _emit(uow, match, EventType.MATCH_RESULT_UPDATED, now, rules, previous=previous)
     else:
         _emit(uow, match, EventType.MATCH_SCORE_UPDATED, now, rules)
-    audit.record(uow, account_id=account_id, action=action or ("match.corrected" if completed else "match.scored"),
-                 target=("match", match.id), before=before, after=match, reason=reason, now=now)
+    audit.record(uow, account_id=account_id,
+                 action=action or (AuditAction.MATCH_CORRECTED if completed else AuditAction.MATCH_SCORED),
+                 target=(TargetType.MATCH, match.id), before=before, after=match, reason=reason, now=now)
     return match
 
 
@@ -502,7 +504,7 @@ def complete_match(
     scoring.check(match, final, final=True)
     before = dataclasses.replace(match)
     match.game_scores = final
-    return _finish(uow, match, before=before, now=now, rules=rules, action="match.completed")
+    return _finish(uow, match, before=before, now=now, rules=rules, action=AuditAction.MATCH_COMPLETED)
 
 
 def _completed_as(match: Match, game_scores: list[dict[str, int]] | None) -> bool:
@@ -538,15 +540,16 @@ def record_walkover(
     if match.status == MatchStatus.COMPLETED:
         raise Conflict(f"Match '{match_id}' is already completed.", code="match_locked")
     before = dataclasses.replace(match)
-    match.result_type = MatchResultType.WALKOVER if match.status == MatchStatus.PENDING else MatchResultType.RETIRED
+    walkover = match.status == MatchStatus.PENDING
+    match.result_type = MatchResultType.WALKOVER if walkover else MatchResultType.RETIRED
     match.result_reason = str(reason)
     match.winner_side = Side(winner_side)
-    return _finish(uow, match, before=before, now=now, rules=rules, action=f"match.{match.result_type}",
-                   reason=str(reason))
+    return _finish(uow, match, before=before, now=now, rules=rules,
+                   action=AuditAction.MATCH_WALKOVER if walkover else AuditAction.MATCH_RETIRED, reason=str(reason))
 
 
-def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rules: Rules, action: str,
-            reason: str | None = None) -> Match:
+def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rules: Rules,
+            action: AuditAction, reason: str | None = None) -> Match:
     """The one way a match becomes completed (played, walkover or retirement): names frozen as played,
     `match.completed` emitted and the audit entry written, in the caller's unit of work."""
     match.status = MatchStatus.COMPLETED
@@ -557,7 +560,7 @@ def _finish(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rule
     match = uow.matches.put(match)
     draw_hooks.on_completed(uow, match, now=now, server=rules.scoring)
     _emit(uow, match, EventType.MATCH_COMPLETED, now, rules)
-    audit.record(uow, account_id=match.account_id, action=action, target=("match", match.id), before=before,
+    audit.record(uow, account_id=match.account_id, action=action, target=(TargetType.MATCH, match.id), before=before,
                  after=match, reason=reason, now=now)
     return match
 
@@ -571,7 +574,8 @@ def start_for_entry(uow: UnitOfWork, match: Match, *, now: datetime, rules: Rule
 def finish_entered(uow: UnitOfWork, match: Match, *, before: Match, now: datetime, rules: Rules,
                    reason: str | None) -> Match:
     """Complete a match whose result was typed in (contract §19): the `match.result_entered` entry."""
-    return _finish(uow, match, before=before, now=now, rules=rules, action="match.result_entered", reason=reason)
+    return _finish(uow, match, before=before, now=now, rules=rules, action=AuditAction.MATCH_RESULT_ENTERED,
+                   reason=reason)
 
 
 def operator_move_match(
@@ -592,8 +596,8 @@ def operator_move_match(
         match.scheduled_on = match.created_on
         match.updated_on = iso(now)
         match = uow.matches.put(match)
-        audit.record(uow, account_id=account_id, action="match.moved", target=("match", match.id), before=before,
-                     after=match, now=now)
+        audit.record(uow, account_id=account_id, action=AuditAction.MATCH_MOVED, target=(TargetType.MATCH, match.id),
+                     before=before, after=match, now=now)
         return match
     table = managed_table(uow, account_id=account_id, table_id=table_id, connection_id=None)
     if match.draw_id:
@@ -613,7 +617,7 @@ def call_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime
     before = dataclasses.replace(match)
     match.called_on = match.updated_on = iso(now)
     match = uow.matches.put(match)
-    audit.record(uow, account_id=match.account_id, action="match.called", target=("match", match.id),
+    audit.record(uow, account_id=match.account_id, action=AuditAction.MATCH_CALLED, target=(TargetType.MATCH, match.id),
                  before=before, after=match, now=now)
     return match
 
@@ -647,6 +651,7 @@ def reorder_queue(
             match.updated_on = iso(now)
             uow.matches.put(match)
     if [m.id for m in queue] != match_ids:
-        audit.record(uow, account_id=account_id, action="table.queue_reordered", target=("table", table.id),
+        audit.record(uow, account_id=account_id, action=AuditAction.TABLE_QUEUE_REORDERED,
+                     target=(TargetType.TABLE, table.id),
                      before={"queue": [m.id for m in queue]}, after={"queue": list(match_ids)}, now=now)
     return table

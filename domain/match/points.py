@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from domain.access.audit_records import AuditAction
 from domain.errors import Conflict, Invalid
 from domain.match import formats, matches, scoring
 from domain.models import Match, MatchStatus, Side
@@ -60,7 +61,7 @@ def add_point(uow: UnitOfWork, *, account_id: str, match_id: str, side: str, ver
     base = match.point_base if match.point_log else _stored(score)
     live = matches.LiveScore(log=[*match.point_log, side], current=after.current_json(), base=base)
     return matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=after.game_scores(),
-                               now=now, rules=rules, action="match.point", live=live, device=device)
+                               now=now, rules=rules, action=AuditAction.MATCH_POINT, live=live, device=device)
 
 
 def _stored(score: formats.Score) -> dict[str, Any]:
@@ -86,7 +87,7 @@ def undo_point(uow: UnitOfWork, *, account_id: str, match_id: str, version: int 
     before = formats.undo(fmt, scoring.score_of(match), log, _base(match))
     live = matches.LiveScore(log=log[:-1], current=before.current_json(), base=match.point_base if log[:-1] else None)
     undone = matches.score_match(uow, account_id=account_id, match_id=match.id, game_scores=before.game_scores(),
-                                 now=now, rules=rules, action="match.point_undone", live=live, device=device)
+                                 now=now, rules=rules, action=AuditAction.MATCH_POINT_UNDONE, live=live, device=device)
     if formats.closed_games(fmt, undone.game_scores) < closed:  # a finished game or set is open again
         matches.announce_reset(uow, undone, previous=previous, now=now)
     return undone

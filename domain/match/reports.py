@@ -1,4 +1,4 @@
-"""The statuses of players' reports (contract §21) and what a match's cancellation does to them.
+"""The open statuses of players' reports (contract §21, `ReportStatus`) and what a match's cancellation does to them.
 
 Kept apart from `domain.public.personal` (which makes and settles reports) because the services that delete a
 match (`domain.match.matches`, a court's removal in `domain.partner.broadcasts`) sit below it.
@@ -11,13 +11,12 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
-from domain.models import Match, PlayerReport
+from domain.access.audit_records import AuditAction, TargetType
+from domain.models import Match, PlayerReport, ReportStatus
 from domain.ports import UnitOfWork
 
-WAITING, CONFIRMED, DISPUTED, CANCELLED = "waiting", "confirmed", "disputed", "cancelled"
-REPORT_STATUSES = (WAITING, CONFIRMED, DISPUTED, CANCELLED)
 #: A report still to settle, by the opponent or the desk.
-OPEN = (WAITING, DISPUTED)
+OPEN = (ReportStatus.WAITING, ReportStatus.DISPUTED)
 
 
 def cancel_reports(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
@@ -27,10 +26,10 @@ def cancel_reports(uow: UnitOfWork, match: Match, *, now: datetime) -> None:
         if report.status not in OPEN:
             continue
         before = dataclasses.replace(report)
-        report.status = CANCELLED
+        report.status = ReportStatus.CANCELLED
         uow.player_reports.put(report)
-        audit.record(uow, account_id=match.account_id, action="report.cancelled", target=("match", match.id),
-                     before=audited(before), after=audited(report), now=now)
+        audit.record(uow, account_id=match.account_id, action=AuditAction.REPORT_CANCELLED,
+                     target=(TargetType.MATCH, match.id), before=audited(before), after=audited(report), now=now)
 
 
 def report_view(report: PlayerReport) -> dict[str, Any]:

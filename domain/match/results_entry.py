@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import hooks as draw_hooks
 from domain.draws import pool as draw_pool
@@ -117,6 +118,6 @@ def stop_match(uow: UnitOfWork, *, account_id: str, match_id: str, now: datetime
     match = uow.matches.put(match)
     draw_hooks.on_stopped(uow, match, now=now)
     svc.announce_reset(uow, match, previous=previous, now=now)
-    audit.record(uow, account_id=account_id, action="match.stopped", target=("match", match.id), before=before,
-                 after=match, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.MATCH_STOPPED, target=(TargetType.MATCH, match.id),
+                 before=before, after=match, now=now)
     return match

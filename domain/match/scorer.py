@@ -15,15 +15,16 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.errors import Conflict, Invalid, NotFound
 from domain.match import matches, points, scorers, scoring
-from domain.models import Link, Match, Side, Table
+from domain.models import Link, LinkKind, Match, Side, Table
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
 from domain.public import links
 from domain.public.outputs import match_state, next_state
 
-KIND = "scorer"
+KIND = LinkKind.SCORER
 PREFIX = "scr"
 SIDES = tuple(Side)
 
@@ -68,8 +69,8 @@ def revoke_scorer_link(uow: UnitOfWork, *, account_id: str, table_id: str, now: 
     before = dataclasses.replace(link)
     link.key = link.key_hash = None
     revoked = uow.links.put(link)
-    audit.record(uow, account_id=account_id, action="link.revoked", target=("link", link.id), before=before,
-                 after=revoked, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.LINK_REVOKED, target=(TargetType.LINK, link.id),
+                 before=before, after=revoked, now=now)
     return revoked
 
 

@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import house_connection
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
@@ -205,8 +206,8 @@ def create_broadcast(uow: UnitOfWork, *, account_id: str, new: NewBroadcast, now
     _configure_courts(uow, broadcast, new.tables, now=now)
     _refresh_output_links(uow, broadcast, now=now)
     stored = uow.broadcasts.put(broadcast)
-    audit.record(uow, account_id=account_id, action="broadcast.created", target=("broadcast", broadcast.id),
-                 after=_audited(uow, stored), now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.BROADCAST_CREATED,
+                 target=(TargetType.BROADCAST, broadcast.id), after=_audited(uow, stored), now=now)
     return stored
 
 
@@ -292,13 +293,13 @@ def patch_broadcast(
     stored = uow.broadcasts.put(broadcast)
     settings_after = event_day(broadcast)
     if settings_after != settings_before:  # the event day's settings (contract §14): their own entry
-        audit.record(uow, account_id=account_id, action="broadcast.event_settings_changed",
-                     target=("broadcast", broadcast.id), before=settings_before, after=settings_after, now=now)
+        audit.record(uow, account_id=account_id, action=AuditAction.BROADCAST_EVENT_SETTINGS_CHANGED,
+                     target=(TargetType.BROADCAST, broadcast.id), before=settings_before, after=settings_after, now=now)
     rest_before, rest_after = ({k: v for k, v in fields.items() if k not in (*EVENT_SETTINGS, "updatedOn")}
                                for fields in (audited_before, _audited(uow, stored)))
     if rest_before != rest_after:  # the broadcast and its courts (§16, with §18-§22)
-        audit.record(uow, account_id=account_id, action="broadcast.changed", target=("broadcast", broadcast.id),
-                     before=rest_before, after=rest_after, now=now)
+        audit.record(uow, account_id=account_id, action=AuditAction.BROADCAST_CHANGED,
+                     target=(TargetType.BROADCAST, broadcast.id), before=rest_before, after=rest_after, now=now)
     return stored
 
 
@@ -312,8 +313,8 @@ def delete_broadcast(
     """
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
     _require_manager(broadcast, connection_id, "delete it")
-    audit.record(uow, account_id=account_id, action="broadcast.deleted", target=("broadcast", broadcast.id),
-                 before=_audited(uow, broadcast), now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.BROADCAST_DELETED,
+                 target=(TargetType.BROADCAST, broadcast.id), before=_audited(uow, broadcast), now=now)
     for table in _tables(uow, broadcast):
         _clear_court(uow, table, cancelled, now=now)
     links.close_broadcast_links(uow, account_id=broadcast.account_id, broadcast_id=broadcast.id)
@@ -343,7 +344,8 @@ def hand_over(
     connection_id = handover.connection_id
     _check_connection(uow, account_id=account_id, connection_id=connection_id)
     broadcast = get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
-    audit.record(uow, account_id=account_id, action="broadcast.handed_over", target=("broadcast", broadcast.id),
+    audit.record(uow, account_id=account_id, action=AuditAction.BROADCAST_HANDED_OVER,
+                 target=(TargetType.BROADCAST, broadcast.id),
                  before={"managerConnectionID": broadcast.manager_connection_id},
                  after={"managerConnectionID": connection_id}, now=now)
     for table in _tables(uow, broadcast):

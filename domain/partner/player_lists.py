@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import house_connection
 from domain.bulk import check_unique
 from domain.clock import iso
@@ -226,7 +227,8 @@ def sync_list(
     existing.players = players
     existing.name, existing.description, existing.updated_on = stored_name(sync.name), sync.description, iso(now)
     stored = uow.player_lists.put(existing)
-    audit.record(uow, account_id=account_id, action="player_list.synced", target=("player_list", stored.id),
+    audit.record(uow, account_id=account_id, action=AuditAction.PLAYER_LIST_SYNCED,
+                 target=(TargetType.PLAYER_LIST, stored.id),
                  before=before, after=(_summary(stored) or {}) | changes, now=now)
     return stored
 
@@ -243,7 +245,8 @@ def patch_list(
     check_players_in_use(uow, connection_id=connection_id, player_list=replace(player_list, players=players_before),
                          kept=player_list.players)
     stored = uow.player_lists.put(player_list)
-    audit.record(uow, account_id=stored.account_id, action="player_list.changed", target=("player_list", stored.id),
+    audit.record(uow, account_id=stored.account_id, action=AuditAction.PLAYER_LIST_CHANGED,
+                 target=(TargetType.PLAYER_LIST, stored.id),
                  before=before, after=(_summary(stored) or {}) | _player_changes(players_before, stored.players),
                  now=now)
     return stored
@@ -298,8 +301,8 @@ def sync_team(uow: UnitOfWork, *, account_id: str, connection_id: str, sync: Syn
     team.updated_on = iso(now)
     _keep_roster_in_step(uow, team, now=now)
     stored = uow.teams.put(team)
-    audit.record(uow, account_id=account_id, action="team.synced", target=("team", stored.id), before=before,
-                 after=_summary(stored), now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.TEAM_SYNCED, target=(TargetType.TEAM, stored.id),
+                 before=before, after=_summary(stored), now=now)
     return stored
 
 
@@ -313,8 +316,8 @@ def patch_team(
     _apply_change(team, change, connection_id=connection_id, now=now)
     _keep_roster_in_step(uow, team, now=now)
     stored = uow.teams.put(team)
-    audit.record(uow, account_id=stored.account_id, action="team.changed", target=("team", stored.id),
-                 before=before, after=_summary(stored), now=now)
+    audit.record(uow, account_id=stored.account_id, action=AuditAction.TEAM_CHANGED,
+                 target=(TargetType.TEAM, stored.id), before=before, after=_summary(stored), now=now)
     return stored
 
 
@@ -352,8 +355,8 @@ def create_house_list(uow: UnitOfWork, *, account_id: str, new: NewHouseList, no
         id=list_id, account_id=account_id, name=stored_name(name), players=[], created_on=iso(now),
         updated_on=iso(now), connection_id=house.id, external_id=list_id,
     ))
-    audit.record(uow, account_id=account_id, action="player_list.created", target=("player_list", made.id),
-                 after=_summary(made), now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.PLAYER_LIST_CREATED,
+                 target=(TargetType.PLAYER_LIST, made.id), after=_summary(made), now=now)
     return made
 
 
@@ -422,8 +425,8 @@ def add_manual_player(
     player_list.players.append(added)
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
-    audit.record(uow, account_id=account_id, action="player.created", target=("player", str(added["id"])),
-                 after={**added, "playerListID": player_list.id}, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.PLAYER_CREATED,
+                 target=(TargetType.PLAYER, str(added["id"])), after={**added, "playerListID": player_list.id}, now=now)
     return uow.player_lists.put(player_list)
 
 
@@ -455,8 +458,8 @@ def edit_player(
                        details={"name": full_name(holder), "playerID": holder.get("id")})
     before = dict(target)
     target.update(changes)
-    audit.record(uow, account_id=account_id, action="player.changed", target=("player", player_id), before=before,
-                 after=dict(target), now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.PLAYER_CHANGED, target=(TargetType.PLAYER, player_id),
+                 before=before, after=dict(target), now=now)
     player_list.updated_on = iso(now)
     _mirror_to_teams(uow, player_list, now=now)
     return uow.player_lists.put(player_list)
@@ -492,7 +495,8 @@ def import_players(
     if stored:
         added = [o for o in outcomes if not isinstance(o, DomainError)]
         player_list.players.extend(added)
-        audit.record(uow, account_id=account_id, action="player.imported", target=("player_list", player_list.id),
+        audit.record(uow, account_id=account_id, action=AuditAction.PLAYER_IMPORTED,
+                     target=(TargetType.PLAYER_LIST, player_list.id),
                      after={"playerIDs": [p["id"] for p in added]}, now=now)
         player_list.updated_on = iso(now)
         _mirror_to_teams(uow, player_list, now=now)
@@ -518,7 +522,7 @@ def remove_manual_player(
     if len(remaining) == len(player_list.players):
         raise NotFound(f"No manual or self-registered player '{player_id}' in this list.")
     gone = next(p for p in player_list.players if p not in remaining)
-    audit.record(uow, account_id=account_id, action="player.deleted", target=("player", player_id),
+    audit.record(uow, account_id=account_id, action=AuditAction.PLAYER_DELETED, target=(TargetType.PLAYER, player_id),
                  before={**gone, "playerListID": player_list.id}, now=now)
     player_list.players, player_list.updated_on = remaining, iso(now)
     _mirror_to_teams(uow, player_list, now=now)

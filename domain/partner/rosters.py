@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.commands import UNSET, changed_fields, given
 from domain.errors import Invalid, NotFound
@@ -56,8 +57,8 @@ def _check_self_registration(roster_type: RosterType, enabled: bool | None) -> N
 def create_roster(uow: UnitOfWork, *, account_id: str, new: NewRoster, now: datetime) -> Roster:
     """A roster and its backing player list, in one unit of work, and its `roster.created` entry."""
     roster = make_roster(uow, account_id=account_id, new=new, now=now)
-    audit.record(uow, account_id=account_id, action="roster.created", target=("roster", roster.id), after=roster,
-                 now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.ROSTER_CREATED, target=(TargetType.ROSTER, roster.id),
+                 after=roster, now=now)
     return roster
 
 
@@ -143,21 +144,22 @@ def patch_roster(
         backing.name, backing.updated_on = roster.name, iso(now)
         uow.player_lists.put(backing)
     if given(enabled) and (enabled is True) != was_enabled:  # the sign-up link comes back or goes
-        audit.record(uow, account_id=account_id, action="link.enabled" if enabled else "link.disabled",
-                     target=("link", f"registration:{roster.id}"), before={"enabled": was_enabled},
+        audit.record(uow, account_id=account_id,
+                     action=AuditAction.LINK_ENABLED if enabled else AuditAction.LINK_DISABLED,
+                     target=(TargetType.LINK, f"registration:{roster.id}"), before={"enabled": was_enabled},
                      after={"enabled": enabled is True}, now=now)
     if dataclasses.replace(roster, self_registration_enabled=before.self_registration_enabled,
                            updated_on=before.updated_on) != before:  # more than the link: the roster changed
-        audit.record(uow, account_id=account_id, action="roster.changed", target=("roster", roster.id),
-                     before=before, after=roster, now=now)
+        audit.record(uow, account_id=account_id, action=AuditAction.ROSTER_CHANGED,
+                     target=(TargetType.ROSTER, roster.id), before=before, after=roster, now=now)
     return uow.rosters.put(roster)
 
 
 def delete_roster(uow: UnitOfWork, *, account_id: str, roster_id: str, now: datetime) -> Roster:
     """Delete the roster and its backing list; broadcasts that defaulted to that list lose the default."""
     roster = get_roster(uow, account_id=account_id, roster_id=roster_id)
-    audit.record(uow, account_id=account_id, action="roster.deleted", target=("roster", roster.id), before=roster,
-                 now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.ROSTER_DELETED, target=(TargetType.ROSTER, roster.id),
+                 before=roster, now=now)
     uow.player_lists.delete(roster.player_list_id)
     for broadcast in uow.broadcasts.find(default_player_list_id=roster.player_list_id):
         broadcast.default_player_list_id, broadcast.updated_on = None, iso(now)

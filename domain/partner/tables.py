@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import house_connection
 from domain.bulk import check_unique, each
 from domain.clock import iso
@@ -56,7 +57,7 @@ def assign_player_list(
     before = table.player_list_external_id
     table.player_list_external_id, table.updated_on = player_list_external_id, iso(now)
     if before != player_list_external_id:  # a court of a broadcast (§16, with §18-§22)
-        audit.record(uow, account_id=account_id, action="court.changed", target=("table", table.id),
+        audit.record(uow, account_id=account_id, action=AuditAction.COURT_CHANGED, target=(TargetType.TABLE, table.id),
                      before={"playerListExternalID": before}, after={"playerListExternalID": player_list_external_id},
                      now=now)
     return uow.tables.put(table)

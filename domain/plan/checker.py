@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import tzinfo
 
-from domain.plan.model import Conflict, Day, Kind, Plan, Problem, Slot, from_minute
+from domain.plan.model import Conflict, Day, Kind, Plan, Problem, Severity, Slot, from_minute
 from domain.plan.persons import Paths, limited, most_matches, over_limit
 
 
@@ -205,4 +205,4 @@ def check(problem: Problem, plan: Plan) -> list[Conflict]:
     words = _Words(problem)
     found = [*_coverage(problem, plan), *_own(problem, plan, words), *_courts(problem, plan, words),
              *_order(problem, plan, words), *_persons(problem, plan, words)]
-    return sorted(found, key=lambda c: (c.severity != "error", c.kind, c.keys))
+    return sorted(found, key=lambda c: (c.severity != Severity.ERROR, c.kind, c.keys))

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso, parse_iso
 from domain.draws import store as draw_store
 from domain.draws.cache import DecodedDraws
@@ -289,8 +290,8 @@ def _placings(planned: dict[str, dict[str, Any]], keys: set[str]) -> dict[str, d
             if (where := planned.get(key)) else None for key in sorted(keys)}
 
 
-def _audit_plan(uow: UnitOfWork, broadcast: Broadcast, before: dict[str, dict[str, Any]], *, action: str,
-                target: tuple[str, str], now: datetime) -> None:
+def _audit_plan(uow: UnitOfWork, broadcast: Broadcast, before: dict[str, dict[str, Any]], *,
+                action: AuditAction, target: tuple[TargetType, str], now: datetime) -> None:
     """One audit entry for a change of the stored plan (§16 "plan"): each match (or draw match) whose court, time
     or by-hand mark changed, by its key, before and after. A plan that changed nothing writes no entry."""
     after = broadcast.planned
@@ -365,7 +366,8 @@ def write_plan(uow: UnitOfWork, work: PlanWork, computed: PlanMade, *, dry_run: 
         note_published(broadcast)
         broadcast.updated_on = iso(now)
         uow.broadcasts.put(broadcast)
-        _audit_plan(uow, broadcast, before, action="broadcast.planned", target=("broadcast", broadcast.id), now=now)
+        _audit_plan(uow, broadcast, before, action=AuditAction.BROADCAST_PLANNED,
+                    target=(TargetType.BROADCAST, broadcast.id), now=now)
         _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
     unplaced: list[UnplacedRead] = [{**_not_placed(built, key, minutes[key]), "reason": reason}
                                     for key, reason in made.unplaced.items()]
@@ -530,8 +532,8 @@ def move(uow: UnitOfWork, *, account_id: str, match_id: str | None = None, draw_
     broadcast.updated_on = iso(now)
     uow.broadcasts.put(broadcast)
     real = match_id or built.match_ids.get(key)
-    _audit_plan(uow, broadcast, before, action="match.planned",
-                target=("match", real) if real else ("draw_match", key), now=now)
+    _audit_plan(uow, broadcast, before, action=AuditAction.MATCH_PLANNED,
+                target=(TargetType.MATCH, real) if real else (TargetType.DRAW_MATCH, key), now=now)
     _tell_moves(uow, built, broadcast, before, now=now, tell=tell)
     plan = stored_plan(built, broadcast)
     return {"slot": _slot_view(built, key, plan.slots[key]), "conflicts": conflicts_of(built, plan)}

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.draws import service as draw_service
@@ -30,7 +31,7 @@ from domain.event_day.estimates import Estimator
 from domain.event_day.people import person_id
 from domain.match import formats, scoring
 from domain.match.results import RESULT_MARKS
-from domain.models import Broadcast, Link, Match, MatchStatus, Table
+from domain.models import Broadcast, Link, LinkKind, Match, MatchStatus, Table
 from domain.names import name_key
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
@@ -52,7 +53,7 @@ from domain.public.feeds import (
     PlacingShown,
 )
 
-KIND = "event"
+KIND = LinkKind.EVENT
 PREFIX = "evt"
 UP_NEXT = 3  # queued matches shown per court under "Now"
 WAITING = 12  # court-pool matches shown under "Now" ("Waiting for a court"), in start-next's order
@@ -107,8 +108,8 @@ def set_enabled(uow: UnitOfWork, *, account_id: str, broadcast_id: str, enabled:
     before = dataclasses.replace(link)
     link.enabled = enabled
     link = uow.links.put(link)
-    audit.record(uow, account_id=account_id, action="link.enabled" if enabled else "link.disabled",
-                 target=("link", link.id), before=before, after=link, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.LINK_ENABLED if enabled else AuditAction.LINK_DISABLED,
+                 target=(TargetType.LINK, link.id), before=before, after=link, now=now)
     return link
 
 

@@ -14,9 +14,10 @@ from datetime import datetime
 from typing import Protocol, TypeVar
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.ids import hash_secret, new_secret
-from domain.models import Link
+from domain.models import Link, LinkKind
 from domain.ports import UnitOfWork
 
 MAX_KEY_LENGTH = 200
@@ -57,7 +58,8 @@ def same_key(found: Sequence[K], key: str) -> K | None:
     return found[0]
 
 
-def ensure_link(uow: UnitOfWork, *, kind: str, prefix: str, account_id: str, target_id: str, now: datetime) -> Link:
+def ensure_link(uow: UnitOfWork, *, kind: LinkKind, prefix: str, account_id: str, target_id: str,
+                now: datetime) -> Link:
     """The target's link of this kind, made on first read (one per target)."""
     link = uow.links.get(f"{kind}:{target_id}")
     if link is None:
@@ -73,12 +75,12 @@ def rotate_link(uow: UnitOfWork, link: Link, *, prefix: str, now: datetime) -> L
     link.key, link.key_hash = new_key(prefix)
     link.created_on = iso(now)
     rotated = uow.links.put(link)
-    audit.record(uow, account_id=link.account_id, action="link.rotated", target=("link", link.id), before=before,
-                 after=rotated, now=now)
+    audit.record(uow, account_id=link.account_id, action=AuditAction.LINK_ROTATED, target=(TargetType.LINK, link.id),
+                 before=before, after=rotated, now=now)
     return rotated
 
 
-def link_by_key(uow: UnitOfWork, *, key: str, kind: str, prefix: str) -> Link | None:
+def link_by_key(uow: UnitOfWork, *, key: str, kind: LinkKind, prefix: str) -> Link | None:
     """The live link of this kind a public URL names, or None."""
     link = same_key(uow.links.find(key_hash=hash_secret(key)), key) if plausible(key, prefix) else None
     return link if link is not None and link.kind == kind else None

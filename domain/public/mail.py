@@ -3,8 +3,8 @@ time moves by more than 15 minutes (`queue_time_moved`), queued in the unit of w
 it) and sent later by the scheduler (never on the request path), retried like a webhook.
 
 A message is a record of its own (`MailMessage`, table `mail`): queuing or attempting one never rewrites its
-broadcast. `status` is `pending` (not sent yet), `failing` (the last attempt failed; retried on the schedule until
-it runs out) or `sent`.
+broadcast. `status` (`MailStatus`) is `pending` (not sent yet), `failing` (the last attempt failed; retried on the
+schedule until it runs out) or `sent`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from domain.event_day.people import person_id
 from domain.events import record_event
 from domain.ids import new_id
 from domain.match import matches as match_service
-from domain.models import Broadcast, EventType, MailMessage, Match
+from domain.models import Broadcast, EventType, MailMessage, MailStatus, Match
 from domain.names import full_name, name_key, side_name
 from domain.partner import queues
 from domain.partner.broadcasts import get_broadcast
@@ -29,8 +29,6 @@ from domain.ports import UnitOfWork
 from domain.public import personal
 from domain.views import Reader
 
-PENDING, SENT, FAILING = "pending", "sent", "failing"
-STATUSES = (PENDING, SENT, FAILING)
 RETRY_SECONDS = (10, 30, 60, 300, 900, 1800, 3600)  # after each failed attempt; then it stays failing
 MAX_EMAIL = 254
 
@@ -180,7 +178,7 @@ def queue_time_moved(uow: UnitOfWork, *, match_id: str, old: datetime, new: date
 def _queue(uow: UnitOfWork, broadcast: Broadcast, *, to: str, subject: str, body: str, now: datetime) -> None:
     """Queue one message, due now (the scheduler sends it)."""
     uow.mail.put(MailMessage(id=new_id("mail"), account_id=broadcast.account_id, broadcast_id=broadcast.id, to=to,
-                             subject=subject, body=body, status=PENDING, created_on=iso(now),
+                             subject=subject, body=body, status=MailStatus.PENDING, created_on=iso(now),
                              next_attempt_on=iso(now)))
 
 
@@ -203,7 +201,7 @@ def mail_view(message: MailMessage) -> dict[str, Any]:
             "sentOn": message.sent_on, "nextAttemptOn": message.next_attempt_on, "lastError": message.last_error}
 
 
-def list_mail(uow: UnitOfWork, *, account_id: str, broadcast_id: str | None, status: str | None
+def list_mail(uow: UnitOfWork, *, account_id: str, broadcast_id: str | None, status: MailStatus | None
               ) -> list[dict[str, Any]]:
     """The account's mail, newest first (`GET /operator/mail`); 404 for a broadcast it does not have."""
     if broadcast_id:
@@ -230,7 +228,7 @@ def claim_due(uow: UnitOfWork, *, now: datetime, owner: str) -> list[Outgoing]:
     """Messages due for an attempt, oldest first, claimed by `owner` (the sending process) in this unit of work:
     a message claimed is nobody else's to send (two schedulers sharing PostgreSQL, or two runs of the mail job in
     one process) until its attempt is recorded or its owner is gone (`recover_interrupted`)."""
-    due = [m for status in (PENDING, FAILING) for m in uow.mail.find(status=status)
+    due = [m for status in (MailStatus.PENDING, MailStatus.FAILING) for m in uow.mail.find(status=status)
            if m.claimed_by is None and m.next_attempt_on and m.next_attempt_on <= iso(now)]
     due.sort(key=lambda m: m.seq)
     for message in due:
@@ -242,7 +240,7 @@ def claim_due(uow: UnitOfWork, *, now: datetime, owner: str) -> list[Outgoing]:
 def recover_interrupted(uow: UnitOfWork, *, live_owners: Collection[str] = ()) -> int:
     """Messages claimed by a process that is gone (killed while sending) are due again, as they were: sent at
     least once, as webhooks are."""
-    stranded = [m for status in (PENDING, FAILING) for m in uow.mail.find(status=status)
+    stranded = [m for status in (MailStatus.PENDING, MailStatus.FAILING) for m in uow.mail.find(status=status)
                 if m.claimed_by is not None and m.claimed_by not in live_owners]
     for message in stranded:
         message.claimed_by = None
@@ -258,10 +256,11 @@ def record_attempt(uow: UnitOfWork, outgoing: Outgoing, *, error: str | None, no
     message.claimed_by = None
     message.attempts += 1
     if error is None:
-        message.status, message.sent_on, message.next_attempt_on, message.last_error = SENT, iso(now), None, None
+        message.status, message.sent_on = MailStatus.SENT, iso(now)
+        message.next_attempt_on = message.last_error = None
     else:
         wait = RETRY_SECONDS[message.attempts - 1] if message.attempts <= len(RETRY_SECONDS) else None
-        message.status, message.last_error = FAILING, error[:500]
+        message.status, message.last_error = MailStatus.FAILING, error[:500]
         message.next_attempt_on = iso(now + timedelta(seconds=wait)) if wait is not None else None
     uow.mail.put(message)
 

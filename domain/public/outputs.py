@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.errors import NotFound
 from domain.ids import hash_secret, new_id
@@ -122,8 +123,8 @@ def rotate_output(uow: UnitOfWork, *, account_id: str, output_id: str, now: date
     before = dataclasses.replace(output)
     output.key, output.key_hash = _new_key()
     rotated = uow.outputs.put(output)
-    audit.record(uow, account_id=account_id, action="link.rotated", target=("output", output.id), before=before,
-                 after=rotated, now=now)
+    audit.record(uow, account_id=account_id, action=AuditAction.LINK_ROTATED, target=(TargetType.OUTPUT, output.id),
+                 before=before, after=rotated, now=now)
     return rotated
 
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.errors import Conflict, NotFound
@@ -24,9 +25,9 @@ from domain.ids import new_id
 from domain.match import formats, operations, scoring
 from domain.match.formats import copy_item
 from domain.match.matches import Rules
-from domain.match.reports import CANCELLED, CONFIRMED, DISPUTED, OPEN, WAITING, audited, report_view
+from domain.match.reports import OPEN, audited, report_view
 from domain.match.results_entry import ResultEntry, enter_result
-from domain.models import Broadcast, Link, Match, MatchStatus, PlayerReport, Table
+from domain.models import Broadcast, Link, LinkKind, Match, MatchStatus, PlayerReport, ReportStatus, Table
 from domain.partner.broadcasts import get_broadcast
 from domain.partner.queues import active_match
 from domain.ports import UnitOfWork
@@ -34,7 +35,7 @@ from domain.public import links, paper
 from domain.public.event_page import OrderRead, match_card
 from domain.public.feeds import CalledShown, PersonalCard, PersonalFeed, ReportShown
 
-KIND = "personal"
+KIND = LinkKind.PERSONAL
 PREFIX = "ply"
 
 
@@ -268,10 +269,10 @@ def _record(uow: UnitOfWork, broadcast: Broadcast, report: PlayerReport, *, game
     reason = f"Reported by {report.reported_by}, confirmed by {settled_by}."
     enter_result(uow, account_id=broadcast.account_id, match_id=report.match_id,
                  entry=ResultEntry(game_scores=games, reason=reason), now=now, rules=rules)
-    report.status, report.settled_by, report.games = CONFIRMED, settled_by, games
+    report.status, report.settled_by, report.games = ReportStatus.CONFIRMED, settled_by, games
     uow.player_reports.put(report)
-    audit.record(uow, account_id=broadcast.account_id, action="report.confirmed", target=("match", report.match_id),
-                 before=before, after=audited(report), now=now)
+    audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_CONFIRMED,
+                 target=(TargetType.MATCH, report.match_id), before=before, after=audited(report), now=now)
 
 
 def _check_games(match: Match, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -322,21 +323,22 @@ def report_result(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, matc
             _record(uow, broadcast, found, games=games, settled_by=person_id, now=now, rules=rules)
             return
         before = audited(found)
-        found.status = DISPUTED
+        found.status = ReportStatus.DISPUTED
         uow.player_reports.put(found)
-        audit.record(uow, account_id=broadcast.account_id, action="report.disputed",
-                     target=("match", match_id), before=before, after=audited(found), now=now)
-        status = DISPUTED
-    elif found is not None and found.status == WAITING:  # theirs (or their partner's) again: the newer stands
+        audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_DISPUTED,
+                     target=(TargetType.MATCH, match_id), before=before, after=audited(found), now=now)
+        status = ReportStatus.DISPUTED
+    elif found is not None and found.status == ReportStatus.WAITING:  # theirs (or their partner's) again: newer stands
         uow.player_reports.delete(found.id)
-        status = WAITING
+        status = ReportStatus.WAITING
     else:
-        status = DISPUTED if found is not None and found.status == DISPUTED else WAITING
+        disputed = found is not None and found.status == ReportStatus.DISPUTED
+        status = ReportStatus.DISPUTED if disputed else ReportStatus.WAITING
     made = uow.player_reports.put(PlayerReport(
         id=new_id("rpt"), account_id=broadcast.account_id, broadcast_id=broadcast.id, match_id=match_id,
         games=games, reported_by=person_id, side=side, status=status, reported_on=iso(now)))
-    audit.record(uow, account_id=broadcast.account_id, action="report.submitted", target=("match", match_id),
-                 after=audited(made), now=now)
+    audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_SUBMITTED,
+                 target=(TargetType.MATCH, match_id), after=audited(made), now=now)
 
 
 def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> PlayerReport:
@@ -348,7 +350,7 @@ def _report_for(uow: UnitOfWork, broadcast: Broadcast, report_id: str) -> Player
 
 def _refuse_cancelled(report: PlayerReport) -> None:
     """`409 match_cancelled`: the report's match was cancelled, there is no result to record or dispute."""
-    if report.status == CANCELLED:
+    if report.status == ReportStatus.CANCELLED:
         raise Conflict("This report's match was cancelled; there is no result to record.", code="match_cancelled")
 
 
@@ -365,23 +367,23 @@ def settle_report(uow: UnitOfWork, broadcast: Broadcast, person_id: str, *, repo
     match, card = _own_match(uow, broadcast, person_id, report.match_id, estimator)
     if report.reported_by == person_id or report.side == card["side"]:
         raise Conflict("Your opponent confirms your report, not you.", code="report_own")
-    if report.status == CONFIRMED:
+    if report.status == ReportStatus.CONFIRMED:
         raise Conflict("This report is already confirmed.", code="report_settled")
     if match.status == MatchStatus.COMPLETED:
         raise Conflict("This match already has its result; the desk corrects it.", code="match_locked")
     if confirm:
         _record(uow, broadcast, report, games=report.games, settled_by=person_id, now=now, rules=rules)
         return
-    if report.status == DISPUTED:
+    if report.status == ReportStatus.DISPUTED:
         return
     before = audited(report)
-    report.status, report.settled_by = DISPUTED, person_id
+    report.status, report.settled_by = ReportStatus.DISPUTED, person_id
     uow.player_reports.put(report)
-    audit.record(uow, account_id=broadcast.account_id, action="report.disputed", target=("match", report.match_id),
-                 before=before, after=audited(report), now=now)
+    audit.record(uow, account_id=broadcast.account_id, action=AuditAction.REPORT_DISPUTED,
+                 target=(TargetType.MATCH, report.match_id), before=before, after=audited(report), now=now)
 
 
-def desk_reports(uow: UnitOfWork, *, account_id: str, broadcast_id: str, status: str | None
+def desk_reports(uow: UnitOfWork, *, account_id: str, broadcast_id: str, status: ReportStatus | None
                  ) -> list[dict[str, Any]]:
     """The broadcast's reports for the desk (the board's "Results to check"), newest first."""
     get_broadcast(uow, account_id=account_id, broadcast_id=broadcast_id)
@@ -405,7 +407,7 @@ def accept_report(uow: UnitOfWork, *, account_id: str, report_id: str, acceptanc
     broadcast = uow.broadcasts.get(found.broadcast_id) if found is not None else None
     if found is None or found.account_id != account_id or broadcast is None:
         raise NotFound(f"No report '{report_id}'.")
-    if found.status == CONFIRMED:
+    if found.status == ReportStatus.CONFIRMED:
         raise Conflict("This report is already confirmed.", code="report_settled")
     _refuse_cancelled(found)
     match = uow.matches.get(found.match_id)
@@ -422,7 +424,7 @@ def confirm_due_reports(uow: UnitOfWork, *, now: datetime, rules: Rules) -> int:
     left as it is."""
     done = 0
     broadcasts: dict[str, Broadcast | None] = {}
-    for report in uow.player_reports.find(status=WAITING):
+    for report in uow.player_reports.find(status=ReportStatus.WAITING):
         if report.broadcast_id not in broadcasts:
             broadcasts[report.broadcast_id] = uow.broadcasts.get(report.broadcast_id)
         broadcast = broadcasts[report.broadcast_id]

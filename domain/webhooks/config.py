@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.commands import UNSET, given
 from domain.errors import Conflict, Invalid, NotFound
@@ -68,7 +69,8 @@ def configure(
         config.secret = created_secret = new_webhook_secret()
     config.updated_on = iso(now)
     uow.webhook_configs.put(config)
-    audit.record(uow, account_id=account_id, action="webhook.configured", target=("connection", connection_id),
+    audit.record(uow, account_id=account_id, action=AuditAction.WEBHOOK_CONFIGURED,
+                 target=(TargetType.CONNECTION, connection_id),
                  before=before, after=config, now=now)  # the secret is written as "…"
     read = webhook_config_view(config)
     if created_secret is not None:
@@ -96,6 +98,7 @@ def rotate_secret(
     config.rotations.append({"keyHash": key_hash, "rotatedOn": iso(now)})
     config.updated_on = iso(now)
     uow.webhook_configs.put(config)
-    audit.record(uow, account_id=account_id, action="webhook.secret_rotated", target=("connection", connection_id),
+    audit.record(uow, account_id=account_id, action=AuditAction.WEBHOOK_SECRET_ROTATED,
+                 target=(TargetType.CONNECTION, connection_id),
                  before={"rotatedOn": previous}, after={"rotatedOn": iso(now), "secret": config.secret}, now=now)
     return {"webhook_secret": config.secret, "rotatedOn": iso(now)}

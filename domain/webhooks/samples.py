@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from domain.match import formats
-from domain.models import EventType
+from domain.models import EventType, MatchStatus
 
 #: §21's `match.called` (its sample is ready before its event type is: compared by value)
 CALLED = "match.called"
@@ -136,9 +136,9 @@ def _scored(match: dict[str, Any], fmt: formats.Format, score: formats.Score) ->
     match["gameScores"] = score.game_scores()
     match["score"] = formats.won(fmt, score.items)
     match.pop("currentGame", None)
-    if match["status"] == "completed":
+    if match["status"] == MatchStatus.COMPLETED:
         match["winnerSide"] = formats.winner(fmt, score.items)
-    elif match["status"] == "active" and isinstance(fmt, formats.SetsFormat):
+    elif match["status"] == MatchStatus.ACTIVE and isinstance(fmt, formats.SetsFormat):
         match["currentGame"] = formats.point_labels(fmt, score)
 
 
@@ -146,9 +146,9 @@ def _in_format(match: dict[str, Any], fmt: formats.Format, name: str | None) -> 
     """A sample match read (table tennis) as the same moment of a match scored by `fmt`."""
     match.update({"scoring": formats.to_json(fmt), "scoringName": name, "bestOf": fmt.best_of,
                   "matchDetails": formats.describe(fmt)})
-    if match["status"] == "completed":
+    if match["status"] == MatchStatus.COMPLETED:
         _scored(match, fmt, _played(fmt, _RALLIES))
-    elif match["status"] == "active" and match["gameScores"]:
+    elif match["status"] == MatchStatus.ACTIVE and match["gameScores"]:
         _scored(match, fmt, _played(fmt, _RALLIES, until_half=True))
     else:
         _scored(match, fmt, formats.Score())

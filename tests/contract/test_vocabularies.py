@@ -26,11 +26,14 @@ from domain.models import (
     BlockReason,
     ConnectionKind,
     DeliveryStatus,
+    DrawStatus,
     EventType,
+    MailStatus,
     MatchResultType,
     MatchStatus,
     OutputKind,
     PlayerSource,
+    ReportStatus,
     RosterType,
     Side,
 )
@@ -64,6 +67,9 @@ DOCUMENTED: dict[str, tuple[Iterable[StrEnum], list[str]]] = {
     "MatchResultType": (MatchResultType, ["MatchRead.resultType"]),
     "WalkoverReason": (WalkoverReason, ["WalkoverBody.reason"]),
     "ConnectionKind": (ConnectionKind, ["OperatorConnection.kind"]),
+    "MailStatus": (MailStatus, ["MailRead.status", "GET /operator/mail?status"]),
+    "ReportStatus": (ReportStatus, ["ReportRead.status", "GET /operator/broadcasts/{broadcast_id}/reports?status"]),
+    "DrawStatus": (DrawStatus, ["DrawRead.status"]),
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from domain.models import MailStatus
 from domain.public import mail
 from tests.domain.world import World
 
@@ -39,7 +40,7 @@ def test_a_recorded_attempt_ends_the_claim_and_a_failed_one_is_due_again_on_its_
     with world.uow() as uow:
         assert mail.claim_due(uow, now=world.now, owner="process-b") == []  # sent, and the other not due yet
         message = uow.mail.get(failed)
-        assert message is not None and message.claimed_by is None and message.status == mail.FAILING
+        assert message is not None and message.claimed_by is None and message.status == MailStatus.FAILING
         later = mail.claim_due(uow, now=world.now + timedelta(hours=1), owner="process-b")
     assert [o.mail_id for o in later] == [failed]
 

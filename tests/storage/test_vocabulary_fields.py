@@ -5,11 +5,21 @@ from __future__ import annotations
 
 from domain.clock import FixedClock, iso
 from domain.models import (
+    Credential,
+    CredentialKind,
     Delivery,
     DeliveryStatus,
+    DrawRecord,
+    DrawStatus,
     EventType,
+    Link,
+    LinkKind,
+    MailMessage,
+    MailStatus,
     Output,
     OutputKind,
+    PlayerReport,
+    ReportStatus,
     Roster,
     RosterType,
     WebhookConfig,
@@ -51,3 +61,43 @@ def test_an_unset_optional_vocabulary_stays_none(store: AnyStore, clock: FixedCl
     with unit_of_work(store) as uow:
         config = uow.webhook_configs.get("conn_1")
         assert config is not None and config.events is None
+
+
+def test_statuses_stored_as_plain_strings_read_back_as_the_vocabularys_members(store: AnyStore,
+                                                                                clock: FixedClock) -> None:
+    """Mail, draw and report statuses and credential kinds (issue 48.3): rows written before they were StrEnums
+    hold the same strings, and read back as the members."""
+    now = iso(clock.now())
+    with unit_of_work(store) as uow:  # as the code wrote them before: plain strings
+        uow.mail.put(MailMessage(id="mail_1", account_id="acc", broadcast_id="brd", to="a@example.org", subject="s",
+                                 body="b", status="failing", created_on=now))  # type: ignore[arg-type]
+        uow.draws.put(DrawRecord(id="drw_1", account_id="acc", broadcast_id="brd", name="Open", created_on=now,
+                                 updated_on=now, status="complete"))  # type: ignore[arg-type]
+        uow.player_reports.put(PlayerReport(id="rpt_1", account_id="acc", broadcast_id="brd", match_id="mat_1",
+                                            games=[], reported_by="psn_1", status="disputed",  # type: ignore[arg-type]
+                                            reported_on=now))
+        uow.credentials.put(Credential(id="h" * 64, kind="refresh", account_id="acc",  # type: ignore[arg-type]
+                                       connection_id="conn_1", scopes=[], created_on=now))
+    with unit_of_work(store) as uow:
+        message, draw, report = uow.mail.get("mail_1"), uow.draws.get("drw_1"), uow.player_reports.get("rpt_1")
+        assert message is not None and draw is not None and report is not None
+        assert type(message.status) is MailStatus and message.status is MailStatus.FAILING == "failing"
+        assert type(draw.status) is DrawStatus and draw.status is DrawStatus.COMPLETE == "complete"
+        assert type(report.status) is ReportStatus and report.status is ReportStatus.DISPUTED == "disputed"
+        assert [m.id for m in uow.mail.find(status=MailStatus.FAILING)] == ["mail_1"]
+        assert [r.id for r in uow.player_reports.find(status=ReportStatus.DISPUTED)] == ["rpt_1"]
+        assert uow.mail.find(status=MailStatus.PENDING) == []
+        credential = uow.credentials.get("h" * 64)
+        assert credential is not None and credential.kind is CredentialKind.REFRESH
+        assert [c.id for c in uow.credentials.find(kind=CredentialKind.REFRESH)] == ["h" * 64]
+
+
+def test_a_link_keeps_its_kind_in_its_id_and_reads_it_back_as_the_member(store: AnyStore, clock: FixedClock) -> None:
+    """`Link.kind` (issue 48.3): the ID `{kind}:{target}` and the stored kind are the strings they were."""
+    now = iso(clock.now())
+    with unit_of_work(store) as uow:
+        uow.links.put(Link(id=f"{LinkKind.SCORER}:tbl_1", account_id="acc", kind="scorer",  # type: ignore[arg-type]
+                           target_id="tbl_1", key=None, key_hash=None, created_on=now))
+    with unit_of_work(store) as uow:
+        link = uow.links.get("scorer:tbl_1")
+        assert link is not None and link.kind is LinkKind.SCORER and link.id == "scorer:tbl_1"
