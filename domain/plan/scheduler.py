@@ -1,13 +1,18 @@
-"""The planner (contract §20): a greedy list scheduler by critical path.
+"""The planner (contract §20): greedy list scheduling by critical path, a few passes, the best kept.
 
-Items become eligible once everything before them (their feeders, and every item of the previous round of their
-draw's stage) is placed; of the eligible ones the item with the longest chain of work still behind it goes first
-(ties: the stable `order`; the eligible wait in a heap), at the earliest time any court it may use has room for
-it on some day, its persons are free and rested (who could play both: `domain.plan.persons`), and daily limits
-and not-before hold. Placing into gaps is allowed: each rule is checked
-against everything already placed in both directions, so a later choice never breaks an earlier one. An item that
-finds no room on any day is left unplaced with the true reason in words (never placed outside a day); items
-behind it are then unplaced too, naming it.
+One pass: items become eligible once everything before them (their feeders, and every item of the previous round
+of their draw's stage) is decided; of the eligible ones the item that ranks first goes next (they wait in a heap),
+at the earliest time any court it may use has room for it on some day, its persons are free and rested (who could
+play both: `domain.plan.persons`), and daily limits and not-before hold; of the courts free at that time, the one
+idle for the shortest time before it (best fit: no court is left with a gap too short for a match while another
+would have fitted). Placing into gaps is allowed: each rule is checked against everything already placed in both
+directions, so a later choice never breaks an earlier one. An item that finds no room on any day is left unplaced
+with the true reason in words (never placed outside a day); items behind it are then unplaced too, naming it.
+
+The passes differ only in the rank (`ranks`): the longest chain of work still behind the item (critical path)
+first; then that chain plus a share of the busiest of its persons' own chain of matches (across draws: a player
+in singles, groups and doubles is the bottleneck, not a bracket); ties by the stable `order`. Each pass is
+deterministic, so the plan is too: the best pass wins (most placed, then the earliest day ends), the first on a tie.
 """
 
 from __future__ import annotations
@@ -15,70 +20,132 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 from domain.plan.checker import clock
 from domain.plan.model import Day, Item, Plan, Problem, Slot
 from domain.plan.persons import limited, most_matches, over_limit, scope
 
+Round = tuple[str, int]  # (stage, round)
+Rank = Mapping[str, float]  # key -> how urgent (larger first)
 
-def predecessors(problem: Problem) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-    """Per item: its feeders in the problem, and the items of the previous round of its stage."""
-    keys = {item.key for item in problem.items}
-    by_round: dict[tuple[str, int], list[str]] = defaultdict(list)
+#: The person shares of the passes after the first (see the module's docstring): potential persons weighed by
+#: half, known ones by a quarter. Few passes, so planning stays cheaper than making the draws (§20).
+PERSON_SHARES: tuple[tuple[str, float], ...] = (("persons", 0.5), ("known", 0.25))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What every pass needs of the problem, made once: feeders in the problem, the rounds of each stage (keys in
+    the problem's order), each item's previous round when it has items, and each item's critical-path tail."""
+
+    items: dict[str, Item]
+    feeders: dict[str, tuple[str, ...]]
+    rounds: dict[Round, list[str]]
+    previous: dict[str, Round]
+    tail: dict[str, int]
+
+
+def _shape(problem: Problem) -> _Shape:
+    items = {item.key: item for item in problem.items}
+    rounds: dict[Round, list[str]] = defaultdict(list)
     for item in problem.items:
         if item.stage is not None:
-            by_round[(item.stage, item.round)].append(item.key)
+            rounds[(item.stage, item.round)].append(item.key)
     feeders: dict[str, tuple[str, ...]] = {}
-    earlier: dict[str, tuple[str, ...]] = {}
+    previous: dict[str, Round] = {}
     for item in problem.items:
-        feeders[item.key] = tuple(k for k in item.feeders if k in keys and k != item.key)
-        earlier[item.key] = tuple(by_round.get((item.stage, item.round - 1), ())) if item.stage is not None else ()
-    return feeders, earlier
+        feeders[item.key] = tuple(dict.fromkeys(k for k in item.feeders if k in items and k != item.key))
+        if item.stage is not None and (item.stage, item.round - 1) in rounds:
+            previous[item.key] = (item.stage, item.round - 1)
+    return _Shape(items=items, feeders=feeders, rounds=dict(rounds), previous=previous,
+                  tail=_tails(problem, items, feeders, rounds, previous))
 
 
-def tails(problem: Problem) -> dict[str, int]:
-    """Per item: the longest chain of minutes from its start to the end of everything that must follow it."""
-    feeders, earlier = predecessors(problem)
-    after: dict[str, list[tuple[str, bool]]] = defaultdict(list)  # key -> (successor, fed by it)
-    for key, fed_by in feeders.items():
-        for pred in fed_by:
-            after[pred].append((key, True))
-    for key, before in earlier.items():
+def _tails(problem: Problem, items: Mapping[str, Item], feeders: Mapping[str, tuple[str, ...]],
+           rounds: Mapping[Round, list[str]], previous: Mapping[str, Round]) -> dict[str, int]:
+    """Per item: the longest chain of minutes from its start to the end of everything that must follow it (an
+    item it feeds starts after its end and the rest; an item of the next round no earlier than its start)."""
+    fed: dict[str, list[str]] = defaultdict(list)
+    for key, before in feeders.items():
         for pred in before:
-            after[pred].append((key, False))
-    minutes = {item.key: item.minutes for item in problem.items}
+            fed[pred].append(key)
+    next_round: dict[Round, list[str]] = defaultdict(list)
+    for key, round_ in previous.items():
+        next_round[round_].append(key)
     memo: dict[str, int] = {}
+    round_memo: dict[Round, int] = {}
     visiting: set[str] = set()
+
+    def of_round(round_: Round) -> int:
+        if round_ not in round_memo:
+            round_memo[round_] = max((tail(k) for k in next_round.get(round_, ())), default=0)
+        return round_memo[round_]
 
     def tail(key: str) -> int:
         if key in memo:
             return memo[key]
+        minutes = items[key].minutes
         if key in visiting:  # a cycle cannot come from draws; never loop on one
-            return minutes[key]
+            return minutes
         visiting.add(key)
-        best = minutes[key]
-        for succ, fed in after[key]:
-            best = max(best, minutes[key] + problem.rest + tail(succ) if fed else tail(succ))
+        best = minutes
+        for succ in fed.get(key, ()):
+            best = max(best, minutes + problem.rest + tail(succ))
+        item = items[key]
+        if item.stage is not None:
+            best = max(best, of_round((item.stage, item.round)))
         visiting.discard(key)
         memo[key] = best
         return best
 
-    return {item.key: tail(item.key) for item in problem.items}
+    return {key: tail(key) for key in items}
+
+
+def tails(problem: Problem) -> dict[str, int]:
+    """Per item: the longest chain of minutes from its start to the end of everything that must follow it."""
+    return _shape(problem).tail
+
+
+def _loads(problem: Problem, shape: _Shape) -> dict[str, int]:
+    """Per person: the minutes of the most matches they can play (across draws) and the rest after each."""
+    mine: dict[str, list[str]] = defaultdict(list)
+    for item in problem.items:
+        for person in item.persons:
+            mine[person].append(item.key)
+    loads = {}
+    for person, keys in mine.items():
+        minutes = max(shape.items[k].minutes for k in keys) + problem.rest
+        loads[person] = most_matches(person, keys, shape.items)["total"] * minutes
+    return loads
+
+
+def ranks(problem: Problem, shape: _Shape | None = None) -> Iterator[Rank]:
+    """The ranks of the passes, in turn (see the module's docstring); made lazily."""
+    shape = shape or _shape(problem)
+    yield shape.tail
+    loads = _loads(problem, shape)
+    for who, share in PERSON_SHARES:
+        yield {item.key: shape.tail[item.key] + share * max(
+            (loads[p] for p in (item.persons if who == "persons" else item.known)), default=0)
+            for item in problem.items}
 
 
 class _Board:
     """What is placed so far: each court's busy intervals, each person's (potential ones per draw, known ones per
     person and draw: the person rule of `domain.plan.persons`), sorted; and each person's items per day."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, items: Mapping[str, Item], could_break: frozenset[str]) -> None:
         self.problem = problem
-        self.items = {item.key: item for item in problem.items}
+        self.items = items
         self.courts: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.overlapping: set[str] = set()  # courts double-booked by hand: checked interval by interval
         self.persons: dict[str, dict[str, list[tuple[int, int]]]] = {}  # person -> draw (scope) -> intervals
         self.known: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (person, scope) -> known intervals
         self.on_day: dict[tuple[str, str], list[str]] = defaultdict(list)  # (person, date) -> keys
         self.limited = limited(problem.limits)
+        self.could_break = could_break  # the persons who could break a daily limit at all
 
     def day_of(self, slot: Slot) -> Day | None:
         for day in self.problem.days:
@@ -88,7 +155,10 @@ class _Board:
 
     def add(self, item: Item, slot: Slot) -> None:
         interval = (slot.start, slot.end)
-        bisect.insort(self.courts[slot.court], interval)
+        intervals = self.courts[slot.court]
+        if not self.court_free(slot.court, slot.start, slot.end):
+            self.overlapping.add(slot.court)
+        bisect.insort(intervals, interval)
         own = scope(item)
         for person in item.persons:
             bisect.insort(self.persons.setdefault(person, {}).setdefault(own, []), interval)
@@ -103,7 +173,7 @@ class _Board:
         """A person whose daily limit the item would break on that day (the most matches they can play), or None."""
         if not self.limited:
             return None
-        for person in sorted(item.persons):
+        for person in sorted(item.persons & self.could_break):
             counts = most_matches(person, [*self.on_day.get((person, day.date), ()), item.key], self.items)
             if over_limit(counts, self.problem.limits) is not None:
                 return person
@@ -123,7 +193,18 @@ class _Board:
                 yield person, mine
 
     def court_free(self, court: str, start: int, end: int) -> bool:
-        return all(e <= start or s >= end for s, e in self.courts[court])
+        intervals = self.courts[court]
+        if court in self.overlapping:
+            return all(e <= start or s >= end for s, e in intervals)
+        at = bisect.bisect_left(intervals, (end,))  # intervals[:at] start before the end
+        return at == 0 or intervals[at - 1][1] <= start
+
+    def idle_before(self, court: str, start: int, day: Day) -> int:
+        """How long the court stands idle before `start` on the day (best fit: the smaller the better)."""
+        intervals = self.courts[court]
+        at = bisect.bisect_right(intervals, (start, start))
+        ended = max((e for _, e in intervals[max(0, at - 2):at] if e <= start), default=day.start)
+        return start - max(ended, day.start)
 
     def blocking(self, clash: list[tuple[str, list[tuple[int, int]]]], start: int, end: int) -> str | None:
         """A person who plays or rests from `start` to `end` (of the item's `clashing` intervals), or None."""
@@ -133,51 +214,70 @@ class _Board:
                 return person
         return None
 
-    def candidates(self, clash: list[tuple[str, list[tuple[int, int]]]], court: str, earliest: int) -> list[int]:
-        """Start times worth trying on a court: the earliest, and every end of a court's or a person's match."""
-        times = {earliest}
-        times.update(e for _, e in self.courts[court] if e > earliest)
-        rest = self.problem.rest
-        for _, intervals in clash:
-            times.update(e + rest for _, e in intervals if e + rest > earliest)
-        return sorted(times)
+    def candidates(self, personal: set[int], court: str, earliest: int) -> list[int]:
+        """Start times worth trying on a court: the earliest, every end of the court's matches, and `personal`
+        (every end plus rest of a person's match)."""
+        times = set(personal)
+        times.add(earliest)
+        intervals = self.courts[court]
+        at = bisect.bisect_left(intervals, (earliest,))
+        times.update(e for _, e in intervals[max(0, at - 1):] if e > earliest)
+        return sorted(t for t in times if t >= earliest)
 
 
-def _earliest(problem: Problem, board: _Board, item: Item, slots: dict[str, Slot], feeders: Iterable[str],
-              earlier: Iterable[str]) -> tuple[int, str | None]:
+Cause = Callable[[], str]
+
+
+def _earliest(problem: Problem, shape: _Shape, item: Item, slots: Mapping[str, Slot],
+              round_start: Callable[[Round], tuple[int, str | None]]) -> tuple[int, Cause | None]:
     """The earliest start the item's own rules allow, before courts and other items are looked at, and what set
-    it in words (None: now)."""
+    it, put in words only when asked (None: now)."""
     start, cause = problem.now, None
-    words = problem.person_labels
     zone = problem.zone
-    for key in feeders:
+    items = shape.items
+    for key in shape.feeders[item.key]:
         if slots[key].end + problem.rest > start:
             start = slots[key].end + problem.rest
-            rest = f" and {problem.rest} minutes of rest" if problem.rest else ""
-            cause = f"{board.items[key].label or key}, which feeds it, ends at {clock(slots[key].end, zone)}{rest}"
-    for key in earlier:
-        if slots[key].start > start:
-            start = slots[key].start
-            cause = f"{board.items[key].label or key} of the round before starts at {clock(start, zone)}"
+
+            def cause(key: str = key) -> str:
+                rest = f" and {problem.rest} minutes of rest" if problem.rest else ""
+                return (f"{items[key].label or key}, which feeds it, ends at {clock(slots[key].end, zone)}"
+                        f"{rest}")
+    previous = shape.previous.get(item.key)
+    if previous is not None:
+        latest, key = round_start(previous)
+        if key is not None and latest > start:
+            start = latest
+
+            def cause(key: str = key, latest: int = latest) -> str:
+                return f"{items[key].label or key} of the round before starts at {clock(latest, zone)}"
+    words = problem.person_labels
     for person in sorted(item.persons):
         if problem.free_from.get(person, start) > start:
             start = problem.free_from[person]
-            cause = f"{words.get(person, person)} rests until {clock(start, zone)}"
+
+            def cause(person: str = person, start: int = start) -> str:
+                return f"{words.get(person, person)} rests until {clock(start, zone)}"
         if problem.not_before.get(person, start) > start:
             start = problem.not_before[person]
-            cause = f"{words.get(person, person)} may not play before {clock(start, zone)}"
+
+            def cause(person: str = person, start: int = start) -> str:
+                return f"{words.get(person, person)} may not play before {clock(start, zone)}"
     return start, cause
 
 
-def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: str | None) -> Slot | str:
-    """The earliest slot on any day and court for the item, or why there is none (the true cause, in words: the
-    time its feeders or players allow, a player's daily limit, a player playing or resting, the days full)."""
+def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: Cause | None) -> Slot | str:
+    """The earliest slot on any day and court for the item, on the court idle the shortest before it, or why there
+    is none (the true cause, in words: the time its feeders or players allow, a player's daily limit, a player
+    playing or resting, the days full)."""
     usable = False
     roomy = False  # some day has the item's minutes after its earliest start
     limited_by: str | None = None
     blocked_by: str | None = None
     best: Slot | None = None
+    idle = 0
     clash = list(board.clashing(item))
+    personal = {e + problem.rest for _, intervals in clash for _, e in intervals}
     for day in sorted(problem.days, key=lambda d: d.start):
         courts = [c for c in day.courts if item.courts is None or c in item.courts]
         if not courts:
@@ -193,15 +293,17 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: st
             limited_by = limited_by or over
             continue
         for court in courts:
-            for start in board.candidates(clash, court, max(earliest, day.start)):
+            for start in board.candidates(personal, court, max(earliest, day.start)):
                 end = start + item.minutes
-                if end > day.end or (best is not None and start >= best.start):
+                if end > day.end or (best is not None and start > best.start):
                     break
                 if not board.court_free(court, start, end):
                     continue
                 person = board.blocking(clash, start, end)
                 if person is None:
-                    best = Slot(court, start, end)
+                    gap = board.idle_before(court, start, day)
+                    if best is None or start < best.start or gap < idle:
+                        best, idle = Slot(court, start, end), gap
                     break
                 blocked_by = blocked_by or person
     if best is not None:
@@ -211,7 +313,7 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: st
     if not usable:
         return "none of the courts it may use plays on a planned day"
     if not roomy and cause is not None:
-        return f"{cause}: after that {full}"
+        return f"{cause()}: after that {full}"
     if limited_by is not None and blocked_by is None:
         return f"{names.get(limited_by, limited_by)}'s daily limit is reached on every day with room"
     if blocked_by is not None:
@@ -219,42 +321,85 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: st
     return full
 
 
-def plan(problem: Problem) -> Plan:
-    """Place every item of the problem that is neither fixed nor pinned (see the module's docstring)."""
-    feeders, earlier = predecessors(problem)
-    tail = tails(problem)
-    items = {item.key: item for item in problem.items}
-    board = _Board(problem)
+def _could_break(problem: Problem, shape: _Shape) -> frozenset[str]:
+    """The persons who could break a daily limit at all: the most matches they can play, all on one day, over it
+    (the count only grows with more matches, so nobody else needs counting)."""
+    if not limited(problem.limits):
+        return frozenset()
+    mine: dict[str, list[str]] = defaultdict(list)
+    for item in problem.items:
+        for person in item.persons:
+            mine[person].append(item.key)
+    return frozenset(person for person, keys in mine.items()
+                     if over_limit(most_matches(person, keys, shape.items), problem.limits) is not None)
+
+
+def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[str]) -> Plan:
+    """One greedy pass in the rank's order (see the module's docstring)."""
+    items = shape.items
+    board = _Board(problem, items, could_break)
     slots: dict[str, Slot] = {}
     for key, slot in [*problem.fixed.items(), *problem.pinned.items()]:
         if key in items and key not in slots:
             slots[key] = slot
             board.add(items[key], slot)
     unplaced: dict[str, str] = {}
-    after: dict[str, list[str]] = defaultdict(list)  # key -> the items waiting on it
-    left: dict[str, int] = {}  # key -> how many items before it are still to decide
-    ready: list[tuple[int, int, str]] = []  # (-tail, order, key) of items whose every item before is decided
+    fed: dict[str, list[str]] = defaultdict(list)  # key -> the items waiting on it
+    left: dict[str, int] = {}  # key -> how many feeders and previous rounds are still to decide
+    round_left: dict[Round, int] = defaultdict(int)  # a round -> its items still to decide
+    waiting: dict[Round, list[str]] = defaultdict(list)  # a round -> the items of the next one
+    for key in shape.previous:
+        if key not in slots:
+            waiting[shape.previous[key]].append(key)
     for item in problem.items:
-        if item.key in slots:
+        if item.key not in slots and item.stage is not None:
+            round_left[(item.stage, item.round)] += 1
+    ready: list[tuple[float, int, str]] = []  # (-rank, order, key) of items whose every item before is decided
+    for item in problem.items:
+        key = item.key
+        if key in slots:
             continue
-        before = {k for k in (*feeders[item.key], *earlier[item.key]) if k not in slots}
-        left[item.key] = len(before)
+        before = [k for k in shape.feeders[key] if k not in slots]
         for k in before:
-            after[k].append(item.key)
-        if not before:
-            heapq.heappush(ready, (-tail[item.key], item.order, item.key))
+            fed[k].append(key)
+        previous = shape.previous.get(key)
+        left[key] = len(before) + (1 if previous is not None and round_left[previous] else 0)
+        if not left[key]:
+            heapq.heappush(ready, (-rank[key], item.order, key))
+    decided: dict[Round, tuple[int, str | None, str | None]] = {}  # round -> (latest start, its key, an unplaced)
+
+    def round_start(round_: Round) -> tuple[int, str | None]:
+        return round_info(round_)[:2]
+
+    def round_info(round_: Round) -> tuple[int, str | None, str | None]:
+        if round_ not in decided:
+            latest, latest_key, missing = -1, None, None
+            for k in shape.rounds[round_]:
+                if k in slots and slots[k].start > latest:
+                    latest, latest_key = slots[k].start, k
+                elif k in unplaced and missing is None:
+                    missing = k
+            decided[round_] = (latest, latest_key, missing)
+        return decided[round_]
+
+    def release(key: str) -> None:
+        left[key] -= 1
+        if not left[key]:
+            heapq.heappush(ready, (-rank[key], items[key].order, key))
+
     placed = 0
     while ready:
         key = heapq.heappop(ready)[2]
         chosen = items[key]
-        missing = next((k for k in feeders[key] if k in unplaced), None)
-        before_it = next((k for k in earlier[key] if k in unplaced), None)
+        missing = next((k for k in shape.feeders[key] if k in unplaced), None)
+        previous = shape.previous.get(key)
+        before_it = round_info(previous)[2] if previous is not None else None
         if missing is not None:
             unplaced[key] = f"{items[missing].label or missing}, which feeds it, could not be placed"
         elif before_it is not None:
             unplaced[key] = f"{items[before_it].label or before_it} of the round before could not be placed"
         else:
-            earliest, cause = _earliest(problem, board, chosen, slots, feeders[key], earlier[key])
+            earliest, cause = _earliest(problem, shape, chosen, slots, round_start)
             found = _place(problem, board, chosen, earliest, cause)
             if isinstance(found, str):
                 unplaced[key] = found
@@ -262,11 +407,45 @@ def plan(problem: Problem) -> Plan:
                 slots[key] = found
                 board.add(chosen, found)
                 placed += 1
-        for successor in after[key]:
-            left[successor] -= 1
-            if not left[successor]:
-                heapq.heappush(ready, (-tail[successor], items[successor].order, successor))
+        for successor in fed[key]:
+            release(successor)
+        if chosen.stage is not None:
+            round_ = (chosen.stage, chosen.round)
+            round_left[round_] -= 1
+            if not round_left[round_]:
+                for successor in waiting[round_]:
+                    release(successor)
     for key in left:  # only a cycle of feeders leaves items never ready
         if key not in slots and key not in unplaced:
             unplaced[key] = "its feeders form a cycle"
     return Plan(slots=slots, unplaced=unplaced, placed=placed)
+
+
+def _score(problem: Problem, made: Plan) -> tuple[int, int, int]:
+    """How good a pass is, smaller better: items left out, then the days' lengths (to their last ends), then the
+    sum of every end (the earlier the better when the days tie)."""
+    last: dict[int, int] = {}
+    for slot in made.slots.values():
+        for index, day in enumerate(problem.days):
+            if day.start <= slot.start < day.end:
+                last[index] = max(last.get(index, slot.end), slot.end) - day.start
+                break
+    return len(made.unplaced), sum(last.values()), sum(slot.end for slot in made.slots.values())
+
+
+def plan(problem: Problem, *, passes: int | None = None) -> Plan:
+    """Place every item of the problem that is neither fixed nor pinned (see the module's docstring): the best
+    of the passes (`passes`: at most that many; None: all of `ranks`)."""
+    shape = _shape(problem)
+    could_break = _could_break(problem, shape)
+    best: Plan | None = None
+    best_score: tuple[int, int, int] | None = None
+    for index, rank in enumerate(ranks(problem, shape)):
+        if passes is not None and index >= passes:
+            break
+        made = _pass(problem, shape, rank, could_break)
+        score = _score(problem, made)
+        if best_score is None or score < best_score:
+            best, best_score = made, score
+    assert best is not None
+    return best
