@@ -22,6 +22,7 @@ import heapq
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from domain.plan.checker import clock
 from domain.plan.model import Day, Item, Plan, Problem, Slot
@@ -228,41 +229,46 @@ class _Board:
 Cause = Callable[[], str]
 
 
+def _fed_until(problem: Problem, label: str, end: int) -> str:
+    rest = f" and {problem.rest} minutes of rest" if problem.rest else ""
+    return f"{label}, which feeds it, ends at {clock(end, problem.zone)}{rest}"
+
+
+def _round_from(problem: Problem, label: str, start: int) -> str:
+    return f"{label} of the round before starts at {clock(start, problem.zone)}"
+
+
+def _rests_until(problem: Problem, person: str, start: int) -> str:
+    return f"{problem.person_labels.get(person, person)} rests until {clock(start, problem.zone)}"
+
+
+def _not_before(problem: Problem, person: str, start: int) -> str:
+    return f"{problem.person_labels.get(person, person)} may not play before {clock(start, problem.zone)}"
+
+
 def _earliest(problem: Problem, shape: _Shape, item: Item, slots: Mapping[str, Slot],
               round_start: Callable[[Round], tuple[int, str | None]]) -> tuple[int, Cause | None]:
     """The earliest start the item's own rules allow, before courts and other items are looked at, and what set
     it, put in words only when asked (None: now)."""
     start, cause = problem.now, None
-    zone = problem.zone
     items = shape.items
     for key in shape.feeders[item.key]:
         if slots[key].end + problem.rest > start:
             start = slots[key].end + problem.rest
-
-            def cause(key: str = key) -> str:
-                rest = f" and {problem.rest} minutes of rest" if problem.rest else ""
-                return (f"{items[key].label or key}, which feeds it, ends at {clock(slots[key].end, zone)}"
-                        f"{rest}")
+            cause = partial(_fed_until, problem, items[key].label or key, slots[key].end)
     previous = shape.previous.get(item.key)
     if previous is not None:
-        latest, key = round_start(previous)
-        if key is not None and latest > start:
+        latest, latest_key = round_start(previous)
+        if latest_key is not None and latest > start:
             start = latest
-
-            def cause(key: str = key, latest: int = latest) -> str:
-                return f"{items[key].label or key} of the round before starts at {clock(latest, zone)}"
-    words = problem.person_labels
+            cause = partial(_round_from, problem, items[latest_key].label or latest_key, latest)
     for person in sorted(item.persons):
         if problem.free_from.get(person, start) > start:
             start = problem.free_from[person]
-
-            def cause(person: str = person, start: int = start) -> str:
-                return f"{words.get(person, person)} rests until {clock(start, zone)}"
+            cause = partial(_rests_until, problem, person, start)
         if problem.not_before.get(person, start) > start:
             start = problem.not_before[person]
-
-            def cause(person: str = person, start: int = start) -> str:
-                return f"{words.get(person, person)} may not play before {clock(start, zone)}"
+            cause = partial(_not_before, problem, person, start)
     return start, cause
 
 
@@ -428,9 +434,10 @@ def _score(problem: Problem, made: Plan) -> tuple[int, int, int]:
     for slot in made.slots.values():
         for index, day in enumerate(problem.days):
             if day.start <= slot.start < day.end:
-                last[index] = max(last.get(index, slot.end), slot.end) - day.start
+                last[index] = max(last.get(index, slot.end), slot.end)
                 break
-    return len(made.unplaced), sum(last.values()), sum(slot.end for slot in made.slots.values())
+    lengths = sum(end - problem.days[index].start for index, end in last.items())
+    return len(made.unplaced), lengths, sum(slot.end for slot in made.slots.values())
 
 
 def plan(problem: Problem, *, passes: int | None = None) -> Plan:
