@@ -33,6 +33,7 @@ Rank = Mapping[str, float]  # key -> how urgent (larger first)
 
 #: The person shares of the passes after the first (see the module's docstring): potential persons weighed by
 #: half, known ones by a quarter. Few passes, so planning stays cheaper than making the draws (§20).
+FOREVER = 1 << 40  # minutes: beyond any day
 PERSON_SHARES: tuple[tuple[str, float], ...] = (("persons", 0.5), ("known", 0.25))
 
 
@@ -142,6 +143,8 @@ class _Board:
         self.items = items
         self.courts: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self.overlapping: set[str] = set()  # courts double-booked by hand: checked interval by interval
+        self.gaps: dict[str, list[tuple[int, int]]] = {}  # court -> its free times (none too short for a match)
+        self.shortest = min((item.minutes for item in items.values()), default=1)
         self.persons: dict[str, dict[str, list[tuple[int, int]]]] = {}  # person -> draw (scope) -> intervals
         self.known: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (person, scope) -> known intervals
         self.on_day: dict[tuple[str, str], list[str]] = defaultdict(list)  # (person, date) -> keys
@@ -159,6 +162,8 @@ class _Board:
         intervals = self.courts[slot.court]
         if not self.court_free(slot.court, slot.start, slot.end):
             self.overlapping.add(slot.court)
+        else:
+            self._take(slot.court, slot.start, slot.end)
         bisect.insort(intervals, interval)
         own = scope(item)
         for person in item.persons:
@@ -200,12 +205,49 @@ class _Board:
         at = bisect.bisect_left(intervals, (end,))  # intervals[:at] start before the end
         return at == 0 or intervals[at - 1][1] <= start
 
-    def idle_before(self, court: str, start: int, day: Day) -> int:
-        """How long the court stands idle before `start` on the day (best fit: the smaller the better)."""
-        intervals = self.courts[court]
-        at = bisect.bisect_right(intervals, (start, start))
-        ended = max((e for _, e in intervals[max(0, at - 2):at] if e <= start), default=day.start)
-        return start - max(ended, day.start)
+    def _gaps(self, court: str) -> list[tuple[int, int]]:
+        if court not in self.gaps:
+            self.gaps[court] = [(-FOREVER, FOREVER)]
+        return self.gaps[court]
+
+    def _take(self, court: str, start: int, end: int) -> None:
+        """The court's gap holding `start`-`end` split around it (a part too short for any match dropped)."""
+        gaps = self._gaps(court)
+        at = bisect.bisect_right(gaps, (start, FOREVER)) - 1
+        before, after = gaps[at]
+        kept = [(s, e) for s, e in ((before, start), (end, after)) if e - s >= self.shortest]
+        gaps[at:at + 1] = kept
+
+    def starts(self, personal: list[int], court: str, earliest: int, minutes: int,
+               day: Day) -> Iterator[tuple[int, int]]:
+        """The start times worth trying on a court from `earliest`, ascending, at which the court is free for
+        `minutes` within the day, each with how long the court stands idle before it: the start of each of the
+        court's gaps, and each time of `personal` (sorted: every end plus rest of a person's match) within one."""
+        end = day.end
+        if court in self.overlapping:  # double-booked by hand: every time, checked one by one
+            intervals = self.courts[court]
+            at = bisect.bisect_left(intervals, (earliest,))
+            times = {earliest, *personal, *(e for _, e in intervals[max(0, at - 1):])}
+            for t in sorted(times):
+                if earliest <= t and t + minutes <= end and self.court_free(court, t, t + minutes):
+                    ended = max((e for _, e in intervals if e <= t), default=day.start)
+                    yield t, t - max(ended, day.start)
+            return
+        gaps = self._gaps(court)
+        at = max(0, bisect.bisect_right(gaps, (earliest, FOREVER)) - 1)
+        for opens, closes in gaps[at:]:
+            free = opens if opens > earliest else earliest
+            if free + minutes > end:
+                return
+            gap_end = closes if closes < end else end
+            if free + minutes > gap_end:
+                continue
+            idle_from = opens if opens > day.start else day.start
+            yield free, free - idle_from
+            for t in personal[bisect.bisect_right(personal, free):]:
+                if t + minutes > gap_end:
+                    break
+                yield t, t - idle_from
 
     def blocking(self, clash: list[tuple[str, list[tuple[int, int]]]], start: int, end: int) -> str | None:
         """A person who plays or rests from `start` to `end` (of the item's `clashing` intervals), or None."""
@@ -214,16 +256,6 @@ class _Board:
             if not all(e + rest <= start or end + rest <= s for s, e in intervals):
                 return person
         return None
-
-    def candidates(self, personal: set[int], court: str, earliest: int) -> list[int]:
-        """Start times worth trying on a court: the earliest, every end of the court's matches, and `personal`
-        (every end plus rest of a person's match)."""
-        times = set(personal)
-        times.add(earliest)
-        intervals = self.courts[court]
-        at = bisect.bisect_left(intervals, (earliest,))
-        times.update(e for _, e in intervals[max(0, at - 1):] if e > earliest)
-        return sorted(t for t in times if t >= earliest)
 
 
 Cause = Callable[[], str]
@@ -283,7 +315,7 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: Ca
     best: Slot | None = None
     idle = 0
     clash = list(board.clashing(item))
-    personal = {e + problem.rest for _, intervals in clash for _, e in intervals}
+    personal = sorted({e + problem.rest for _, intervals in clash for _, e in intervals})
     for day in sorted(problem.days, key=lambda d: d.start):
         courts = [c for c in day.courts if item.courts is None or c in item.courts]
         if not courts:
@@ -299,15 +331,12 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: Ca
             limited_by = limited_by or over
             continue
         for court in courts:
-            for start in board.candidates(personal, court, max(earliest, day.start)):
+            for start, gap in board.starts(personal, court, max(earliest, day.start), item.minutes, day):
                 end = start + item.minutes
-                if end > day.end or (best is not None and start > best.start):
+                if best is not None and start > best.start:
                     break
-                if not board.court_free(court, start, end):
-                    continue
                 person = board.blocking(clash, start, end)
                 if person is None:
-                    gap = board.idle_before(court, start, day)
                     if best is None or start < best.start or gap < idle:
                         best, idle = Slot(court, start, end), gap
                     break
