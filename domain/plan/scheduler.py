@@ -234,20 +234,23 @@ class _Board:
                     yield t, t - max(ended, day.start)
             return
         gaps = self._gaps(court)
-        at = max(0, bisect.bisect_right(gaps, (earliest, FOREVER)) - 1)
-        for opens, closes in gaps[at:]:
+        last = end - minutes  # the latest start
+        for at in range(max(0, bisect.bisect_right(gaps, (earliest, FOREVER)) - 1), len(gaps)):
+            opens, closes = gaps[at]
             free = opens if opens > earliest else earliest
-            if free + minutes > end:
+            if free > last:
                 return
-            gap_end = closes if closes < end else end
-            if free + minutes > gap_end:
+            latest = closes - minutes if closes < end else last
+            if free > latest:
                 continue
             idle_from = opens if opens > day.start else day.start
             yield free, free - idle_from
-            for t in personal[bisect.bisect_right(personal, free):]:
-                if t + minutes > gap_end:
-                    break
-                yield t, t - idle_from
+            if personal and personal[-1] > free:
+                for i in range(bisect.bisect_right(personal, free), len(personal)):
+                    t = personal[i]
+                    if t > latest:
+                        break
+                    yield t, t - idle_from
 
     def blocking(self, clash: list[tuple[str, list[tuple[int, int]]]], start: int, end: int) -> str | None:
         """A person who plays or rests from `start` to `end` (of the item's `clashing` intervals), or None."""
@@ -304,12 +307,15 @@ def _earliest(problem: Problem, shape: _Shape, item: Item, slots: Mapping[str, S
     return start, cause
 
 
-def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: Cause | None) -> Slot | str:
+def _place(problem: Problem, board: _Board, item: Item, earliest: int,
+           cause: Cause | None) -> Slot | tuple[str, bool]:
     """The earliest slot on any day and court for the item, on the court idle the shortest before it, or why there
     is none (the true cause, in words: the time its feeders or players allow, a player's daily limit, a player
-    playing or resting, the days full)."""
+    playing or resting, the days full) and whether longer days might hold it (not when a daily limit alone
+    kept it off every day that had room, nor when none of its courts plays)."""
     usable = False
     roomy = False  # some day has the item's minutes after its earliest start
+    cramped = False  # some day does not
     limited_by: str | None = None
     blocked_by: str | None = None
     best: Slot | None = None
@@ -324,6 +330,7 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: Ca
         if best is not None and best.start <= day.start:
             break
         if max(earliest, day.start) + item.minutes > day.end:
+            cramped = True
             continue
         roomy = True
         over = board.over_limit(item, day)
@@ -346,14 +353,15 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int, cause: Ca
     names = problem.person_labels
     full = f"no court has {item.minutes} free minutes left on any planned day"
     if not usable:
-        return "none of the courts it may use plays on a planned day"
+        return "none of the courts it may use plays on a planned day", False
     if not roomy and cause is not None:
-        return f"{cause()}: after that {full}"
+        return f"{cause()}: after that {full}", True
     if limited_by is not None and blocked_by is None:
-        return f"{names.get(limited_by, limited_by)}'s daily limit is reached on every day with room"
+        return f"{names.get(limited_by, limited_by)}'s daily limit is reached on every day with room", cramped
     if blocked_by is not None:
-        return f"{names.get(blocked_by, blocked_by)} plays or rests whenever a court has {item.minutes} free minutes"
-    return full
+        return (f"{names.get(blocked_by, blocked_by)} plays or rests whenever a court has {item.minutes} free "
+                "minutes", True)
+    return full, True
 
 
 def _could_break(problem: Problem, shape: _Shape) -> frozenset[str]:
@@ -423,6 +431,7 @@ def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[st
             heapq.heappush(ready, (-rank[key], items[key].order, key))
 
     placed = 0
+    short_of_time = False
     while ready:
         key = heapq.heappop(ready)[2]
         chosen = items[key]
@@ -436,8 +445,9 @@ def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[st
         else:
             earliest, cause = _earliest(problem, shape, chosen, slots, round_start)
             found = _place(problem, board, chosen, earliest, cause)
-            if isinstance(found, str):
-                unplaced[key] = found
+            if isinstance(found, tuple):
+                unplaced[key], wanting = found
+                short_of_time = short_of_time or wanting
             else:
                 slots[key] = found
                 board.add(chosen, found)
@@ -453,7 +463,7 @@ def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[st
     for key in left:  # only a cycle of feeders leaves items never ready
         if key not in slots and key not in unplaced:
             unplaced[key] = "its feeders form a cycle"
-    return Plan(slots=slots, unplaced=unplaced, placed=placed)
+    return Plan(slots=slots, unplaced=unplaced, placed=placed, short_of_time=short_of_time)
 
 
 def _score(problem: Problem, made: Plan) -> tuple[int, int, int]:

@@ -342,7 +342,7 @@ def plan_broadcast(uow: UnitOfWork, *, account_id: str, broadcast_id: str, dry_r
         "placed": made.placed, "unplaced": unplaced,
         "days": [{"date": d.date, "end": iso(from_minute(by_day[d.date])) if d.date in by_day else None}
                  for d in problem.days]}
-    if unplaced and (needed := _needed(problem)) is not None:
+    if unplaced and made.short_of_time and (needed := _needed(problem)) is not None:
         answer["needed"] = needed
     return answer
 
