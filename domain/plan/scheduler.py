@@ -9,10 +9,13 @@ would have fitted). Placing into gaps is allowed: each rule is checked against e
 directions, so a later choice never breaks an earlier one. An item that finds no room on any day is left unplaced
 with the true reason in words (never placed outside a day); items behind it are then unplaced too, naming it.
 
-The passes differ only in the rank (`ranks`): the longest chain of work still behind the item (critical path)
-first; then that chain plus a share of the busiest of its persons' own chain of matches (across draws: a player
-in singles, groups and doubles is the bottleneck, not a bracket); ties by the stable `order`. Each pass is
-deterministic, so the plan is too: the best pass wins (most placed, then the earliest day ends), the first on a tie.
+The passes (`passes`) differ in the rank and the grid. Ranks: the longest chain of work still behind the item
+(critical path) first; then that chain plus half the busiest of its persons' own chain of matches (across draws:
+a player in singles, groups and doubles is the bottleneck, not a bracket); ties by the stable `order`. Grid: when
+every match has one length and the rest is no whole number of them (20-minute matches, 15 minutes of rest), the
+first passes start matches only on whole matches from the day's start (`grid_of`), so courts are not left with
+gaps no match fits; a last pass by critical path on any minute. Each pass is deterministic, so the plan is too:
+the best pass wins (most placed, then the earliest day ends), the first on a tie.
 """
 
 from __future__ import annotations
@@ -31,10 +34,10 @@ from domain.plan.persons import limited, most_matches, over_limit, scope
 Round = tuple[str, int]  # (stage, round)
 Rank = Mapping[str, float]  # key -> how urgent (larger first)
 
-#: The person shares of the passes after the first (see the module's docstring): potential persons weighed by
-#: half, known ones by a quarter. Few passes, so planning stays cheaper than making the draws (§20).
 FOREVER = 1 << 40  # minutes: beyond any day
-PERSON_SHARES: tuple[tuple[str, float], ...] = (("persons", 0.5), ("known", 0.25))
+#: The share of a person's own chain of matches in the second pass's rank (see the module's docstring). Few
+#: passes, so planning stays cheaper than making the draws (§20).
+PERSON_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -123,23 +126,41 @@ def _loads(problem: Problem, shape: _Shape) -> dict[str, int]:
     return loads
 
 
-def ranks(problem: Problem, shape: _Shape | None = None) -> Iterator[Rank]:
-    """The ranks of the passes, in turn (see the module's docstring); made lazily."""
+def grid_of(problem: Problem) -> int:
+    """The grid the first passes start matches on: the match length when every match to plan has one length and
+    the rest is no whole number of them (else 1: any minute). Starting at a person's end plus rest (09:35 after a
+    20-minute match at 09:00 and 15 minutes of rest) would leave a court idle 15 minutes that no match fits: on
+    the grid every court's matches follow each other, the rest is kept by waiting for the next whole match."""
+    lengths = {item.minutes for item in problem.items if item.key not in problem.fixed
+               and item.key not in problem.pinned}
+    if len(lengths) != 1:
+        return 1
+    grid = lengths.pop()
+    return grid if grid > 1 and problem.rest % grid else 1
+
+
+def passes(problem: Problem, shape: _Shape | None = None) -> Iterator[tuple[Rank, int]]:
+    """Each pass's rank and grid, in turn (see the module's docstring); made lazily. On the grid when there is one
+    (`grid_of`): by critical path, then with the share of the persons' chains; then by critical path on any
+    minute."""
     shape = shape or _shape(problem)
-    yield shape.tail
+    grid = grid_of(problem)
+    yield shape.tail, grid
     loads = _loads(problem, shape)
-    for who, share in PERSON_SHARES:
-        yield {item.key: shape.tail[item.key] + share * max(
-            (loads[p] for p in (item.persons if who == "persons" else item.known)), default=0)
-            for item in problem.items}
+    yield {item.key: shape.tail[item.key] + PERSON_SHARE * max((loads[p] for p in item.persons), default=0)
+           for item in problem.items}, grid
+    if grid > 1:
+        yield shape.tail, 1
 
 
 class _Board:
     """What is placed so far: each court's busy intervals, each person's (potential ones per draw, known ones per
     person and draw: the person rule of `domain.plan.persons`), sorted; and each person's items per day."""
 
-    def __init__(self, problem: Problem, items: Mapping[str, Item], could_break: frozenset[str]) -> None:
+    def __init__(self, problem: Problem, items: Mapping[str, Item], could_break: frozenset[str],
+                 grid: int = 1) -> None:
         self.problem = problem
+        self.grid = grid  # starts on whole multiples of it from the day's start (1: any minute)
         self.items = items
         self.courts: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self.overlapping: set[str] = set()  # courts double-booked by hand: checked interval by interval
@@ -234,10 +255,13 @@ class _Board:
                     yield t, t - max(ended, day.start)
             return
         gaps = self._gaps(court)
+        grid = self.grid
         last = end - minutes  # the latest start
         for at in range(max(0, bisect.bisect_right(gaps, (earliest, FOREVER)) - 1), len(gaps)):
             opens, closes = gaps[at]
             free = opens if opens > earliest else earliest
+            if grid > 1:
+                free += -(free - day.start) % grid
             if free > last:
                 return
             latest = closes - minutes if closes < end else last
@@ -246,11 +270,16 @@ class _Board:
             idle_from = opens if opens > day.start else day.start
             yield free, free - idle_from
             if personal and personal[-1] > free:
+                tried = free
                 for i in range(bisect.bisect_right(personal, free), len(personal)):
                     t = personal[i]
+                    if grid > 1:
+                        t += -(t - day.start) % grid
                     if t > latest:
                         break
-                    yield t, t - idle_from
+                    if t > tried:
+                        tried = t
+                        yield t, t - idle_from
 
     def blocking(self, clash: list[tuple[str, list[tuple[int, int]]]], start: int, end: int) -> str | None:
         """A person who plays or rests from `start` to `end` (of the item's `clashing` intervals), or None."""
@@ -377,10 +406,10 @@ def _could_break(problem: Problem, shape: _Shape) -> frozenset[str]:
                      if over_limit(most_matches(person, keys, shape.items), problem.limits) is not None)
 
 
-def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[str]) -> Plan:
-    """One greedy pass in the rank's order (see the module's docstring)."""
+def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[str], grid: int = 1) -> Plan:
+    """One greedy pass in the rank's order, starting matches on the grid (see the module's docstring)."""
     items = shape.items
-    board = _Board(problem, items, could_break)
+    board = _Board(problem, items, could_break, grid)
     slots: dict[str, Slot] = {}
     for key, slot in [*problem.fixed.items(), *problem.pinned.items()]:
         if key in items and key not in slots:
@@ -479,17 +508,17 @@ def _score(problem: Problem, made: Plan) -> tuple[int, int, int]:
     return len(made.unplaced), lengths, sum(slot.end for slot in made.slots.values())
 
 
-def plan(problem: Problem, *, passes: int | None = None) -> Plan:
+def plan(problem: Problem, *, most: int | None = None) -> Plan:
     """Place every item of the problem that is neither fixed nor pinned (see the module's docstring): the best
-    of the passes (`passes`: at most that many; None: all of `ranks`)."""
+    of the passes (`most`: at most that many; None: every one of `passes`)."""
     shape = _shape(problem)
     could_break = _could_break(problem, shape)
     best: Plan | None = None
     best_score: tuple[int, int, int] | None = None
-    for index, rank in enumerate(ranks(problem, shape)):
-        if passes is not None and index >= passes:
+    for index, (rank, grid) in enumerate(passes(problem, shape)):
+        if most is not None and index >= most:
             break
-        made = _pass(problem, shape, rank, could_break)
+        made = _pass(problem, shape, rank, could_break, grid)
         score = _score(problem, made)
         if best_score is None or score < best_score:
             best, best_score = made, score
