@@ -508,6 +508,24 @@ def _score(problem: Problem, made: Plan) -> tuple[int, int, int]:
     return len(made.unplaced), lengths, sum(slot.end for slot in made.slots.values())
 
 
+def _bound(problem: Problem, shape: _Shape) -> int | None:
+    """The earliest end any plan of one day from scratch can have (None: more days, or matches already placed):
+    the longest chain of work from now or the day's start, and the matches spread over the courts (whole matches
+    per court when every match has one length: 205 matches of 20 minutes on 8 courts need 26 rounds, 520
+    minutes). A pass that places everything by then is as good as any: the others are not tried."""
+    if len(problem.days) != 1 or problem.fixed or problem.pinned or not problem.items:
+        return None
+    day = problem.days[0]
+    opens = max(problem.now, day.start)
+    courts = len(day.courts) or 1
+    lengths = {item.minutes for item in problem.items}
+    if len(lengths) == 1:
+        spread = -(-len(problem.items) // courts) * lengths.pop()
+    else:
+        spread = -(-sum(item.minutes for item in problem.items) // courts)
+    return opens + max(spread, max(shape.tail.values()))
+
+
 def plan(problem: Problem, *, most: int | None = None) -> Plan:
     """Place every item of the problem that is neither fixed nor pinned (see the module's docstring): the best
     of the passes (`most`: at most that many; None: every one of `passes`)."""
@@ -515,6 +533,7 @@ def plan(problem: Problem, *, most: int | None = None) -> Plan:
     could_break = _could_break(problem, shape)
     best: Plan | None = None
     best_score: tuple[int, int, int] | None = None
+    bound = _bound(problem, shape)
     for index, (rank, grid) in enumerate(passes(problem, shape)):
         if most is not None and index >= most:
             break
@@ -522,5 +541,7 @@ def plan(problem: Problem, *, most: int | None = None) -> Plan:
         score = _score(problem, made)
         if best_score is None or score < best_score:
             best, best_score = made, score
+        if bound is not None and not made.unplaced and max(slot.end for slot in made.slots.values()) <= bound:
+            break
     assert best is not None
     return best
