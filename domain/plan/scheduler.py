@@ -108,11 +108,6 @@ def _tails(problem: Problem, items: Mapping[str, Item], feeders: Mapping[str, tu
     return {key: tail(key) for key in items}
 
 
-def tails(problem: Problem) -> dict[str, int]:
-    """Per item: the longest chain of minutes from its start to the end of everything that must follow it."""
-    return _shape(problem).tail
-
-
 def _loads(problem: Problem, shape: _Shape) -> dict[str, int]:
     """Per person: the minutes of the most matches they can play (across draws) and the rest after each."""
     mine: dict[str, list[str]] = defaultdict(list)
