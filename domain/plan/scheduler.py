@@ -176,8 +176,8 @@ class _Board:
     def add(self, item: Item, slot: Slot) -> None:
         interval = (slot.start, slot.end)
         intervals = self.courts[slot.court]
-        if not self.court_free(slot.court, slot.start, slot.end):
-            self.overlapping.add(slot.court)
+        if slot.court in self.overlapping or not self.court_free(slot.court, slot.start, slot.end):
+            self.overlapping.add(slot.court)  # its gaps are no longer kept: checked match by match
         else:
             self._take(slot.court, slot.start, slot.end)
         bisect.insort(intervals, interval)

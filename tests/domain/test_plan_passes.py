@@ -131,3 +131,14 @@ def test_planning_is_deterministic() -> None:
                    (DrawFormat.ROUND_ROBIN_PLAYOFF, _names("R", 12), None, 3), minutes=40)
     problem = _one_day(items, 4, rest=30, limits=Limits(total=4))
     assert plan(problem) == plan(problem)
+
+
+def test_a_court_double_booked_by_hand_is_gone_around() -> None:
+    """Two matches pinned by hand at once on court 1 (a conflict the operator made): the planner's own matches
+    keep clear of both, checking that court match by match."""
+    pinned = {"p1": Slot("c1", NINE, NINE + 30), "p2": Slot("c1", NINE + 15, NINE + 45)}
+    problem = Problem(items=(_item("p1", "u"), _item("p2", "v"), *(_item(k, k) for k in "abcd")),
+                      days=(_day(3, "c1"),), now=NINE, pinned=pinned)
+    made = plan(problem)
+    assert [c.kind.value for c in check(problem, made)] == ["double_booked"]
+    assert sorted(made.slots[k].start - NINE for k in "abcd") == [45, 75, 105, 135]
