@@ -38,6 +38,8 @@ FOREVER = 1 << 40  # minutes: beyond any day
 #: The share of a person's own chain of matches in the second pass's rank (see the module's docstring). Few
 #: passes, so planning stays cheaper than making the draws (§20).
 PERSON_SHARE = 0.5
+#: At most this many draws sharing players are tried first, one pass each (planning stays cheaper than the draws).
+DRAWS_FIRST = 3
 
 
 @dataclass(frozen=True)
@@ -134,18 +136,38 @@ def grid_of(problem: Problem) -> int:
     return grid if grid > 1 and problem.rest % grid else 1
 
 
+def _shared_draws(problem: Problem) -> list[str]:
+    """The draws (in the problem's order) that have a person in common with another draw."""
+    scopes: dict[str, set[str]] = defaultdict(set)  # person -> the draws they may play in
+    order: dict[str, int] = {}
+    for item in problem.items:
+        if item.draw is None:
+            continue
+        order.setdefault(item.draw, len(order))
+        for person in item.persons:
+            scopes[person].add(item.draw)
+    shared = {draw for draws in scopes.values() if len(draws) > 1 for draw in draws}
+    return sorted(shared, key=order.__getitem__)
+
+
 def passes(problem: Problem, shape: _Shape | None = None) -> Iterator[tuple[Rank, int]]:
     """Each pass's rank and grid, in turn (see the module's docstring); made lazily. On the grid when there is one
     (`grid_of`): by critical path, then with the share of the persons' chains; then by critical path on any
-    minute."""
+    minute; then, for the first `DRAWS_FIRST` draws that share players with another, that draw's matches first
+    (by the persons' rank among them: a player in three draws plays one draw's run of possible matches, not
+    all three interleaved, each blocking the others)."""
     shape = shape or _shape(problem)
     grid = grid_of(problem)
     yield shape.tail, grid
     loads = _loads(problem, shape)
-    yield {item.key: shape.tail[item.key] + PERSON_SHARE * max((loads[p] for p in item.persons), default=0)
-           for item in problem.items}, grid
+    by_persons = {item.key: shape.tail[item.key] + PERSON_SHARE * max((loads[p] for p in item.persons), default=0)
+                  for item in problem.items}
+    yield by_persons, grid
     if grid > 1:
         yield shape.tail, 1
+    above = max(by_persons.values(), default=0) + 1
+    for draw in _shared_draws(problem)[:DRAWS_FIRST]:
+        yield {item.key: by_persons[item.key] + (above if item.draw == draw else 0) for item in problem.items}, grid
 
 
 class _Board:
@@ -331,6 +353,22 @@ def _earliest(problem: Problem, shape: _Shape, item: Item, slots: Mapping[str, S
     return start, cause
 
 
+def _windows(clash: list[tuple[str, list[tuple[int, int]]]], minutes: int,
+             rest: int) -> tuple[list[int], list[int]]:
+    """The starts a match of `minutes` may not take for its persons' matches (`clash`): from a match's start less
+    the rest and the minutes (exclusive) to its end plus the rest, merged into sorted disjoint windows (their
+    openings and closings, a start blocked when an opening is at or before it and its closing after it)."""
+    opens: list[int] = []
+    closes: list[int] = []
+    for low, high in sorted((s - rest - minutes + 1, e + rest) for _, intervals in clash for s, e in intervals):
+        if closes and low <= closes[-1]:
+            closes[-1] = max(closes[-1], high)
+        else:
+            opens.append(low)
+            closes.append(high)
+    return opens, closes
+
+
 def _place(problem: Problem, board: _Board, item: Item, earliest: int,
            cause: Cause | None) -> Slot | tuple[str, bool]:
     """The earliest slot on any day and court for the item, on the court idle the shortest before it, or why there
@@ -346,6 +384,8 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int,
     idle = 0
     clash = list(board.clashing(item))
     personal = sorted({e + problem.rest for _, intervals in clash for _, e in intervals})
+    opens, closes = _windows(clash, item.minutes, problem.rest)
+    first_blocked: tuple[int, int] | None = None
     for day in sorted(problem.days, key=lambda d: d.start):
         courts = [c for c in day.courts if item.courts is None or c in item.courts]
         if not courts:
@@ -366,14 +406,16 @@ def _place(problem: Problem, board: _Board, item: Item, earliest: int,
                 end = start + item.minutes
                 if best is not None and start > best.start:
                     break
-                person = board.blocking(clash, start, end)
-                if person is None:
+                at = bisect.bisect_right(opens, start) - 1
+                if at < 0 or start >= closes[at]:  # no person of it plays or rests then
                     if best is None or start < best.start or gap < idle:
                         best, idle = Slot(court, start, end), gap
                     break
-                blocked_by = blocked_by or person
+                first_blocked = first_blocked or (start, end)
     if best is not None:
         return best
+    if first_blocked is not None:
+        blocked_by = board.blocking(clash, *first_blocked)
     names = problem.person_labels
     full = f"no court has {item.minutes} free minutes left on any planned day"
     if not usable:
@@ -401,7 +443,43 @@ def _could_break(problem: Problem, shape: _Shape) -> frozenset[str]:
                      if over_limit(most_matches(person, keys, shape.items), problem.limits) is not None)
 
 
-def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[str], grid: int = 1) -> Plan:
+@dataclass(frozen=True)
+class _Order:
+    """Which items wait on which, the same for every pass (made once): the items each one releases, how many
+    feeders and previous rounds each still waits on, each round's items still to decide, each round's next."""
+
+    fed: dict[str, list[str]]
+    left: dict[str, int]
+    round_left: dict[Round, int]
+    waiting: dict[Round, list[str]]
+
+
+def _order(problem: Problem, shape: _Shape) -> _Order:
+    decided = {key for key in [*problem.fixed, *problem.pinned] if key in shape.items}
+    fed: dict[str, list[str]] = defaultdict(list)  # key -> the items waiting on it
+    left: dict[str, int] = {}  # key -> how many feeders and previous rounds are still to decide
+    round_left: dict[Round, int] = defaultdict(int)  # a round -> its items still to decide
+    waiting: dict[Round, list[str]] = defaultdict(list)  # a round -> the items of the next one
+    for key, round_ in shape.previous.items():
+        if key not in decided:
+            waiting[round_].append(key)
+    for item in problem.items:
+        if item.key not in decided and item.stage is not None:
+            round_left[(item.stage, item.round)] += 1
+    for item in problem.items:
+        key = item.key
+        if key in decided:
+            continue
+        before = [k for k in shape.feeders[key] if k not in decided]
+        for k in before:
+            fed[k].append(key)
+        previous = shape.previous.get(key)
+        left[key] = len(before) + (1 if previous is not None and round_left[previous] else 0)
+    return _Order(fed=dict(fed), left=left, round_left=dict(round_left), waiting=dict(waiting))
+
+
+def _pass(problem: Problem, shape: _Shape, order: _Order, rank: Rank, could_break: frozenset[str],
+          grid: int = 1) -> Plan:
     """One greedy pass in the rank's order, starting matches on the grid (see the module's docstring)."""
     items = shape.items
     board = _Board(problem, items, could_break, grid)
@@ -411,28 +489,10 @@ def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[st
             slots[key] = slot
             board.add(items[key], slot)
     unplaced: dict[str, str] = {}
-    fed: dict[str, list[str]] = defaultdict(list)  # key -> the items waiting on it
-    left: dict[str, int] = {}  # key -> how many feeders and previous rounds are still to decide
-    round_left: dict[Round, int] = defaultdict(int)  # a round -> its items still to decide
-    waiting: dict[Round, list[str]] = defaultdict(list)  # a round -> the items of the next one
-    for key in shape.previous:
-        if key not in slots:
-            waiting[shape.previous[key]].append(key)
-    for item in problem.items:
-        if item.key not in slots and item.stage is not None:
-            round_left[(item.stage, item.round)] += 1
-    ready: list[tuple[float, int, str]] = []  # (-rank, order, key) of items whose every item before is decided
-    for item in problem.items:
-        key = item.key
-        if key in slots:
-            continue
-        before = [k for k in shape.feeders[key] if k not in slots]
-        for k in before:
-            fed[k].append(key)
-        previous = shape.previous.get(key)
-        left[key] = len(before) + (1 if previous is not None and round_left[previous] else 0)
-        if not left[key]:
-            heapq.heappush(ready, (-rank[key], item.order, key))
+    left = dict(order.left)
+    round_left = dict(order.round_left)
+    ready: list[tuple[float, int, str]] = [(-rank[key], items[key].order, key) for key, n in left.items() if not n]
+    heapq.heapify(ready)  # (-rank, order, key) of items whose every item before is decided
     decided: dict[Round, tuple[int, str | None, str | None]] = {}  # round -> (latest start, its key, an unplaced)
 
     def round_start(round_: Round) -> tuple[int, str | None]:
@@ -476,13 +536,13 @@ def _pass(problem: Problem, shape: _Shape, rank: Rank, could_break: frozenset[st
                 slots[key] = found
                 board.add(chosen, found)
                 placed += 1
-        for successor in fed[key]:
+        for successor in order.fed.get(key, ()):
             release(successor)
         if chosen.stage is not None:
             round_ = (chosen.stage, chosen.round)
             round_left[round_] -= 1
             if not round_left[round_]:
-                for successor in waiting[round_]:
+                for successor in order.waiting.get(round_, ()):
                     release(successor)
     for key in left:  # only a cycle of feeders leaves items never ready
         if key not in slots and key not in unplaced:
@@ -529,10 +589,11 @@ def plan(problem: Problem, *, most: int | None = None) -> Plan:
     best: Plan | None = None
     best_score: tuple[int, int, int] | None = None
     bound = _bound(problem, shape)
+    order = _order(problem, shape)
     for index, (rank, grid) in enumerate(passes(problem, shape)):
         if most is not None and index >= most:
             break
-        made = _pass(problem, shape, rank, could_break, grid)
+        made = _pass(problem, shape, order, rank, could_break, grid)
         score = _score(problem, made)
         if best_score is None or score < best_score:
             best, best_score = made, score
