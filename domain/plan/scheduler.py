@@ -14,8 +14,10 @@ The passes (`passes`) differ in the rank and the grid. Ranks: the longest chain 
 a player in singles, groups and doubles is the bottleneck, not a bracket); ties by the stable `order`. Grid: when
 every match has one length and the rest is no whole number of them (20-minute matches, 15 minutes of rest), the
 first passes start matches only on whole matches from the day's start (`grid_of`), so courts are not left with
-gaps no match fits; a last pass by critical path on any minute. Each pass is deterministic, so the plan is too:
-the best pass wins (most placed, then the earliest day ends), the first on a tie.
+gaps no match fits; then a pass by critical path on any minute; then, per draw that shares players with another
+(at most `DRAWS_FIRST`), a pass with that draw's matches first. Passes stop once one places everything by the
+one-day bound (`_bound`). Each pass is deterministic, so the plan is too: the best pass wins (most placed, then
+the earliest day ends), the first on a tie.
 """
 
 from __future__ import annotations
