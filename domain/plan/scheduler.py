@@ -54,6 +54,23 @@ class _Shape:
     rounds: dict[Round, list[str]]
     previous: dict[str, Round]
     tail: dict[str, int]
+    floors: dict[str, tuple[int, str, bool]]  # key -> the latest of its persons' rest and not-before: (start, who,
+    # whether a not-before), the first person (by key) on a tie, rest before not-before
+
+
+def _floors(problem: Problem) -> dict[str, tuple[int, str, bool]]:
+    floors: dict[str, tuple[int, str, bool]] = {}
+    if not problem.free_from and not problem.not_before:
+        return floors
+    for item in problem.items:
+        best: tuple[int, str, bool] | None = None
+        for person in sorted(item.persons):
+            for not_before, times in ((False, problem.free_from), (True, problem.not_before)):
+                if person in times and (best is None or times[person] > best[0]):
+                    best = (times[person], person, not_before)
+        if best is not None:
+            floors[item.key] = best
+    return floors
 
 
 def _shape(problem: Problem) -> _Shape:
@@ -69,7 +86,7 @@ def _shape(problem: Problem) -> _Shape:
         if item.stage is not None and (item.stage, item.round - 1) in rounds:
             previous[item.key] = (item.stage, item.round - 1)
     return _Shape(items=items, feeders=feeders, rounds=dict(rounds), previous=previous,
-                  tail=_tails(problem, items, feeders, rounds, previous))
+                  tail=_tails(problem, items, feeders, rounds, previous), floors=_floors(problem))
 
 
 def _tails(problem: Problem, items: Mapping[str, Item], feeders: Mapping[str, tuple[str, ...]],
@@ -246,9 +263,10 @@ class _Board:
         return at == 0 or intervals[at - 1][1] <= start
 
     def _gaps(self, court: str) -> list[tuple[int, int]]:
-        if court not in self.gaps:
-            self.gaps[court] = [(-FOREVER, FOREVER)]
-        return self.gaps[court]
+        gaps = self.gaps.get(court)
+        if gaps is None:
+            gaps = self.gaps[court] = [(-FOREVER, FOREVER)]
+        return gaps
 
     def _take(self, court: str, start: int, end: int) -> None:
         """The court's gap holding `start`-`end` split around it (a part too short for any match dropped)."""
@@ -345,13 +363,10 @@ def _earliest(problem: Problem, shape: _Shape, item: Item, slots: Mapping[str, S
         if latest_key is not None and latest > start:
             start = latest
             cause = partial(_round_from, problem, items[latest_key].label or latest_key, latest)
-    for person in sorted(item.persons):
-        if problem.free_from.get(person, start) > start:
-            start = problem.free_from[person]
-            cause = partial(_rests_until, problem, person, start)
-        if problem.not_before.get(person, start) > start:
-            start = problem.not_before[person]
-            cause = partial(_not_before, problem, person, start)
+    floor = shape.floors.get(item.key)
+    if floor is not None and floor[0] > start:
+        start, person, not_before = floor
+        cause = partial(_not_before if not_before else _rests_until, problem, person, start)
     return start, cause
 
 
