@@ -496,8 +496,10 @@ def _order(problem: Problem, shape: _Shape) -> _Order:
 
 
 def _pass(problem: Problem, shape: _Shape, order: _Order, rank: Rank, could_break: frozenset[str],
-          grid: int = 1) -> Plan:
-    """One greedy pass in the rank's order, starting matches on the grid (see the module's docstring)."""
+          grid: int = 1, beat: int | None = None) -> Plan | None:
+    """One greedy pass in the rank's order, starting matches on the grid (see the module's docstring); None, given
+    up, as soon as it places a match ending after `beat` (the one day's end of a pass that placed everything: this
+    one can no longer be better)."""
     items = shape.items
     board = _Board(problem, items, could_break, grid)
     slots: dict[str, Slot] = {}
@@ -550,6 +552,8 @@ def _pass(problem: Problem, shape: _Shape, order: _Order, rank: Rank, could_brea
                 unplaced[key], wanting = found
                 short_of_time = short_of_time or wanting
             else:
+                if beat is not None and found.end > beat:
+                    return None
                 slots[key] = found
                 board.add(chosen, found)
                 placed += 1
@@ -610,7 +614,11 @@ def plan(problem: Problem, *, most: int | None = None) -> Plan:
     for index, (rank, grid) in enumerate(passes(problem, shape)):
         if most is not None and index >= most:
             break
-        made = _pass(problem, shape, order, rank, could_break, grid)
+        beat = (max((slot.end for slot in best.slots.values()), default=None)
+                if best is not None and not best.unplaced and len(problem.days) == 1 else None)
+        made = _pass(problem, shape, order, rank, could_break, grid, beat)
+        if made is None:
+            continue
         score = _score(problem, made)
         if best_score is None or score < best_score:
             best, best_score = made, score
