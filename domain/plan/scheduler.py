@@ -14,10 +14,11 @@ The passes (`passes`) differ in the rank and the grid. Ranks: the longest chain 
 a player in singles, groups and doubles is the bottleneck, not a bracket); ties by the stable `order`. Grid: when
 every match has one length and the rest is no whole number of them (20-minute matches, 15 minutes of rest), the
 first passes start matches only on whole matches from the day's start (`grid_of`), so courts are not left with
-gaps no match fits; then a pass by critical path on any minute; then, per draw that shares players with another
-(at most `DRAWS_FIRST`), a pass with that draw's matches first. Passes stop once one places everything by the
-one-day bound (`_bound`). Each pass is deterministic, so the plan is too: the best pass wins (most placed, then
-the earliest day ends), the first on a tie.
+gaps no match fits; then a pass by critical path on any minute; then, for the draw with the fewest minutes of
+those that share players with another (`DRAWS_FIRST`), a pass with that draw's matches first. Passes stop once
+one places everything by the one-day bound (`_bound`); a pass gives up once it ends after one that placed
+everything. Each pass is deterministic, so the plan is too: the best pass wins (most placed, then the earliest
+day ends), the first on a tie.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ FOREVER = 1 << 40  # minutes: beyond any day
 #: The share of a person's own chain of matches in the second pass's rank (see the module's docstring). Few
 #: passes, so planning stays cheaper than making the draws (§20).
 PERSON_SHARE = 0.5
-#: At most this many draws sharing players are tried first, one pass each (planning stays cheaper than the draws).
-DRAWS_FIRST = 3
+#: At most this many draws sharing players are tried first, one pass each, the shortest first: each pass costs
+#: as much as a fifth or more of the rest of planning (and planning must stay cheaper than making the draws).
+DRAWS_FIRST = 1
 
 
 @dataclass(frozen=True)
@@ -156,25 +158,28 @@ def grid_of(problem: Problem) -> int:
 
 
 def _shared_draws(problem: Problem) -> list[str]:
-    """The draws (in the problem's order) that have a person in common with another draw."""
+    """The draws that have a person in common with another draw, the fewest minutes of matches first (ties: the
+    problem's order): the shortest run of a shared player's possible matches frees them soonest."""
     scopes: dict[str, set[str]] = defaultdict(set)  # person -> the draws they may play in
     order: dict[str, int] = {}
+    minutes: dict[str, int] = defaultdict(int)
     for item in problem.items:
         if item.draw is None:
             continue
         order.setdefault(item.draw, len(order))
+        minutes[item.draw] += item.minutes
         for person in item.persons:
             scopes[person].add(item.draw)
     shared = {draw for draws in scopes.values() if len(draws) > 1 for draw in draws}
-    return sorted(shared, key=order.__getitem__)
+    return sorted(shared, key=lambda draw: (minutes[draw], order[draw]))
 
 
 def passes(problem: Problem, shape: _Shape | None = None) -> Iterator[tuple[Rank, int]]:
     """Each pass's rank and grid, in turn (see the module's docstring); made lazily. On the grid when there is one
     (`grid_of`): by critical path, then with the share of the persons' chains; then by critical path on any
-    minute; then, for the first `DRAWS_FIRST` draws that share players with another, that draw's matches first
-    (by the persons' rank among them: a player in three draws plays one draw's run of possible matches, not
-    all three interleaved, each blocking the others)."""
+    minute; then, for the first `DRAWS_FIRST` draws that share players with another (the shortest first), that
+    draw's matches first (by the persons' rank among them: a player in three draws plays one draw's run of
+    possible matches, not all three interleaved, each blocking the others)."""
     shape = shape or _shape(problem)
     grid = grid_of(problem)
     yield shape.tail, grid
