@@ -105,11 +105,13 @@ class Problem:
 @dataclass
 class Plan:
     """A planning's outcome: every item's slot (fixed and pinned ones included), and those that found none with
-    the reason in words. `placed` counts the items this planning placed (not the fixed ones)."""
+    the reason in words. `placed` counts the items this planning placed (not the fixed ones); `short_of_time`: some
+    item was left out for want of time, so longer days might hold it (not when only daily limits left items out)."""
 
     slots: dict[str, Slot]
     unplaced: dict[str, str]
     placed: int = 0
+    short_of_time: bool = False
 
 
 class Severity(StrEnum):

@@ -338,9 +338,10 @@ def read_plan_work(uow: UnitOfWork, *, account_id: str, broadcast_id: str, keep_
 
 
 def compute_plan(work: PlanWork) -> PlanMade:
-    """The plan, and the day's end that would hold every match when some are left out: pure computation."""
+    """The plan, and the day's end that would hold every match when some are left out for want of time: pure
+    computation."""
     made = scheduler.plan(work.problem)
-    return PlanMade(made, _needed(work.problem) if made.unplaced else None)
+    return PlanMade(made, _needed(work.problem) if made.unplaced and made.short_of_time else None)
 
 
 def write_plan(uow: UnitOfWork, work: PlanWork, computed: PlanMade, *, dry_run: bool, now: datetime,
