@@ -76,6 +76,14 @@ def next_to_call(queue: list[dict[str, Any]]) -> dict[str, Any] | None:
     return next((m for m in queue if not m.get("calledOn") and not m.get("busyPlayers")), None)
 
 
+def pool_call(pool: list[dict[str, Any]], table_id: str) -> dict[str, Any] | None:
+    """The court pool's match to call to a free court: the first (in start-next's order) not called yet, whose
+    players are free and that may start, planned on this court or on none (a draw's match waits in the pool with
+    no court, so the board's own Call never saw it: its players got no call-up mail, issue 51.1)."""
+    return next((m for m in pool if not m.get("calledOn") and not m.get("busyPlayers") and not m.get("blockedBy")
+                 and m.get("plannedTableID") in (None, "", table_id)), None)
+
+
 def attention_text(table: dict[str, Any], *, now: datetime) -> str:
     """Why a court is highlighted, in words (the colour only repeats it): overdue, or free with a queue (not while
     every queued match waits for its start time)."""

@@ -21,6 +21,7 @@ from console.board import (
     next_to_call,
     participant,
     player_names,
+    pool_call,
     queue_after,
 )
 from console.history import match_history
@@ -110,6 +111,7 @@ def table_card(table: dict[str, Any], now: datetime,
                 call_button(table, queue)
             elif pool:
                 pool_button(table, pool)
+                pool_call_button(table, pool)
         if queue:
             st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(queue, start=1)))
         else:
@@ -163,6 +165,17 @@ def pool_list(pool: list[dict[str, Any]]) -> None:
     if pool:
         st.markdown(f"**Waiting for a court ({len(pool)})**")
         st.markdown("\n".join(queue_line(i, m) for i, m in enumerate(pool, start=1)))
+
+
+def pool_call_button(table: dict[str, Any], pool: list[dict[str, Any]]) -> None:
+    """Call the pool's next match to this free court: it is queued here first (so the call-up names the court and
+    Start next takes it), then its players are called (and mailed, where they have an email)."""
+    chosen = pool_call(pool, str(table["id"]))
+    if chosen is not None and st.button(f"Call {plain(match_label(chosen))} to {plain(table['label'])}",
+                                        key=f"call_pool_{table['id']}", width="stretch", icon=":material/campaign:"):
+        api = client()
+        if act(api.move_match, chosen["id"], table["id"], rerun=False, done="") is not None:
+            act(api.call_match, chosen["id"], done=f"Called {plain(match_label(chosen))} to {plain(table['label'])}.")
 
 
 def call_button(table: dict[str, Any], queue: list[dict[str, Any]], *, early: bool = False) -> None:

@@ -90,6 +90,25 @@ def test_the_board_lists_the_pool_with_estimates_and_a_free_court_starts_from_it
     assert [m["id"] for m in active] == [pool[0]["id"]]
 
 
+def test_a_free_court_calls_the_pools_next_match_to_itself(console: Console, operator_api: Operator) -> None:
+    """Issue 51.1: a draw's matches wait in the pool with no court, so the board's Call never offered them and
+    their players were never called (nor mailed): a free court calls the pool's next match, queued there first."""
+    broadcast, _ = running_draw(operator_api, count=8, courts=2)
+    pool = operator_api.data("GET", f"/operator/broadcasts/{broadcast['id']}/pool")
+    court = broadcast["tables"][1]
+    app = console("views/court_board.py")
+    call = app.button(key=f"call_pool_{court['id']}")
+    assert call.label == f"Call {pool[0]['playerA']} vs {pool[0]['playerB']} · Quarterfinal · Open to Court 2"
+    call.click().run()
+    assert not app.exception, app.exception
+    [queued] = operator_api.tables()["Court 2"]["queue"]
+    assert queued["id"] == pool[0]["id"] and queued["calledOn"]
+    assert f"Called {pool[0]['playerA']} vs {pool[0]['playerB']} · Quarterfinal · Open to Court 2." \
+        in texts(app, "success")
+    app.button(key=f"start_next_{court['id']}").click().run()  # Start next takes the called match
+    assert [m["id"] for m in operator_api.data("GET", "/operator/matches?status=active")] == [pool[0]["id"]]
+
+
 def test_pasted_lines_give_entries_with_seeds_clubs_and_doubles() -> None:
     parsed = parse_entries("Ann Lee, 1, TTC Nord\nBo Kim\t2\n\nCy Day; TTC Süd\nDi Fox / Ed Gu, 3\n, 4\nFay, 1, 2")
     assert parsed.entries[:4] == [
