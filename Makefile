@@ -26,8 +26,8 @@ db-upgrade: $(VENV)/.installed
 # workers (pytest-xdist; the machine has 2 CPUs, each worker its own PostgreSQL cluster and temp dirs), then the
 # end-to-end tests (real servers, consoles, browsers, kills) one at a time, as they time a real machine.
 test: $(VENV)/.installed-test
-	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q -n 2 --ignore=tests/e2e
-	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q tests/e2e
+	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q -n 2 --durations=25 --ignore=tests/e2e
+	COURTSIDE_TEST_BACKENDS=tinydb,postgres $(BIN)/python -m pytest -q --durations=25 tests/e2e
 
 # Unit and API tests only (no server processes, browser or fuzzing), on TinyDB only: a quick check while working.
 # The PostgreSQL copy of the API and domain tests runs in `make test` (the README's command) and CI (`.ci/run`).
