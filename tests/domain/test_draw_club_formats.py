@@ -180,7 +180,8 @@ def test_feed_in_rounds_beyond_the_draw_and_third_place_beside_a_consolation_are
 
 def test_playoff_all_names_each_round_by_the_places_it_decides() -> None:
     draw = make(DrawFormat.PLAYOFF_ALL, 6, random_seed=3)
-    names = [(str(r.stage), r.number, name, r.first_place) for r, name in zip(draw.rounds, draw_round_names(draw), strict=True)]
+    names = [(str(r.stage), r.number, name, r.first_place)
+             for r, name in zip(draw.rounds, draw_round_names(draw), strict=True)]
     assert names == [("main", 1, "Quarterfinal", 1), ("main", 2, "Semifinal", 1), ("playoff", 2, "Places 5-6", 5),
                      ("main", 3, "Final", 1), ("playoff", 3, "Places 3-4", 3), ("playoff", 3, "Places 5-6", 5),
                      ("playoff", 3, "Places 7-8", 7)]
