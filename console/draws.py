@@ -256,6 +256,8 @@ def _labels(draw: Json) -> dict[str, str]:
     """Draw match ID → a short label (`QF 2`, `R1 3`) for 'Winner QF 2' in slots not yet known: each round's short
     form made from its structure (`domain.draws.read.short_round_names`), never parsed back from its name."""
     labels: dict[str, str] = {}
+    if not draw.get("rounds"):
+        return labels
     for rnd, short in zip(draw["rounds"], short_round_names(draw_from_json(draw)), strict=True):
         for dm in rnd["drawMatches"]:
             labels[dm["id"]] = f"{short} {dm['number']}"
