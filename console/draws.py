@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from domain.draws.read import draw_from_json, playoff_brackets
+from domain.draws.labels import CONSOLE_STAGE_TITLES
+from domain.draws.read import draw_from_json, playoff_brackets, short_round_names
 from domain.draws.standings import CUSTOM_STEPS, Placed, rule_words, tie_notes
 from domain.names import full_name
 
@@ -21,9 +22,6 @@ FORMATS = {"single_elimination": "Knockout", "round_robin": "Round robin (groups
            "groups_knockout": "Groups, then knockout", "double_elimination": "Double elimination", "swiss": "Swiss",
            "consolation": "Knockout with a consolation draw", "feed_in": "Knockout with a feed-in consolation",
            "playoff_all": "Knockout, every place played off", "round_robin_playoff": "Groups, then places played off"}
-STAGES = {"group": "Groups", "main": "Main bracket", "losers": "Losers bracket", "final": "Final",
-          "third_place": "Third place", "swiss": "Swiss rounds", "consolation": "Consolation draw",
-          "playoff": "Play-offs for places"}
 SEPARATORS = re.compile(r"\t|;|,")
 # The tie-break rules of contract §22 the New draw form offers, for the formats ranked by standings.
 RANKED = ("round_robin", "groups_knockout", "swiss")
@@ -255,26 +253,15 @@ def _source_words(source: Json | None, froms: dict[str, str], status: str) -> st
 
 
 def _labels(draw: Json) -> dict[str, str]:
-    """Draw match ID → a short label (`QF 2`, `R1 3`) for 'Winner QF 2' in slots not yet known."""
+    """Draw match ID → a short label (`QF 2`, `R1 3`) for 'Winner QF 2' in slots not yet known: each round's short
+    form made from its structure (`domain.draws.read.short_round_names`), never parsed back from its name."""
     labels: dict[str, str] = {}
-    for rnd in draw["rounds"]:
-        short = _short(str(rnd["name"]), int(rnd["number"]))
+    if not draw.get("rounds"):
+        return labels
+    for rnd, short in zip(draw["rounds"], short_round_names(draw_from_json(draw)), strict=True):
         for dm in rnd["drawMatches"]:
             labels[dm["id"]] = f"{short} {dm['number']}"
     return labels
-
-
-def _short(name: str, number: int) -> str:
-    """`QF`, `SF`, `F`, `R16`, `3rd`; other rounds `R{number}`."""
-    known = {"Final": "F", "Semifinal": "SF", "Quarterfinal": "QF", "Third place": "3rd",
-             "Consolation final": "CF", "Consolation semifinal": "CSF", "Consolation quarterfinal": "CQF"}
-    if name in known:
-        return known[name]
-    if name.startswith("Round of "):
-        return "R" + name.removeprefix("Round of ")
-    if name.startswith(("Places ", "Place ")):  # a play-off round (contract §22): `P5-8`
-        return "P" + name.split(" ", 1)[1]
-    return f"R{number}"
 
 
 def _match_html(draw_match: Json, names: dict[str, str], froms: dict[str, str], games: Games | None) -> str:
@@ -375,7 +362,7 @@ def bracket_html(draw: Json, *, groups: bool = True, games: Games | None = None)
     shown = [s for s in stages if s != "group"]
     for stage in shown:
         if len(shown) > 1 or draw["groups"]:
-            parts.append(f"<h3>{STAGES.get(stage, stage)}</h3>")
+            parts.append(f"<h3>{CONSOLE_STAGE_TITLES.get(stage, stage)}</h3>")
         if stage == "playoff":
             parts.append(playoffs_html(draw, names, froms, games))
             continue

@@ -285,3 +285,46 @@ def test_no_product_file_is_over_800_lines() -> None:
     paths = sorted(path for package in PRODUCT for path in (ROOT / package).rglob("*.py"))
     assert len(paths) > 100
     assert oversized(paths) == []
+
+
+LABELS = "domain/draws/labels.py"
+ROUND_WORDS = ("Quarterfinal", "Semifinal", "Round of", "Places ", "Third place", "Consolation final",
+               "Losers final", "Winners final")
+#: literals that carry a round's words but neither make nor read a label, each with its reason
+ROUND_WORDS_ALLOWED = {
+    "domain/webhooks/samples.py": "a sample webhook payload's `matchRound` example value",
+}
+
+
+def round_word_literals(source: str) -> list[str]:
+    """The string literals of `source` (docstrings left out) holding a round's words (`ROUND_WORDS`)."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+            and any(word in node.value for word in ROUND_WORDS)]
+
+
+def test_the_round_word_check_finds_a_literal_and_skips_a_docstring() -> None:
+    source = '"""A Quarterfinal."""\n\ndef f(name):\n    """Semifinal."""\n    return name == "Quarterfinal"\n'
+    assert round_word_literals(source) == ["Quarterfinal"]
+    assert round_word_literals('x = f"Round of {n}"\n') == ["Round of "]
+
+
+def test_round_names_live_in_the_labelling_module_only() -> None:
+    """Issue 48 point 5: a round's name is made at display from the draw's structure by `domain/draws/labels.py`,
+    the one place its words live (a later language step swaps them there); no other product code writes them,
+    and nothing parses a name back (`name.startswith("Round of ")`)."""
+    found = {}
+    for package in PRODUCT:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = str(path.relative_to(ROOT))
+            if relative == LABELS or relative in ROUND_WORDS_ALLOWED:
+                continue
+            if hits := round_word_literals(path.read_text(encoding="utf-8")):
+                found[relative] = hits
+    assert found == {}
+    assert round_word_literals((ROOT / LABELS).read_text(encoding="utf-8"))  # the words are there

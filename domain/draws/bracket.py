@@ -32,19 +32,9 @@ def group_name(index: int) -> str:
     return LETTERS[index] if index < 26 else LETTERS[index // 26 - 1] + LETTERS[index % 26]
 
 
-def round_name(matches_in_round: int) -> str:
-    """`Final`, `Semifinal`, `Quarterfinal`, `Round of 16`, … by the number of matches of the round."""
-    if matches_in_round == 1:
-        return "Final"
-    if matches_in_round == 2:
-        return "Semifinal"
-    if matches_in_round == 4:
-        return "Quarterfinal"
-    return f"Round of {matches_in_round * 2}"
-
-
-def add_round(draw: Draw, stage: Stage, number: int, name: str) -> Round:
-    rnd = Round(stage=stage, number=number, name=name, draw_match_ids=[])
+def add_round(draw: Draw, stage: Stage, number: int) -> Round:
+    """A new round of the stage; its name is made at display from its structure (`labels.round_names`)."""
+    rnd = Round(stage=stage, number=number, draw_match_ids=[])
     draw.rounds.append(rnd)
     return rnd
 
@@ -74,7 +64,7 @@ def build_groups(draw: Draw, group_count: int, rng: random.Random, new_id: IdFac
     draw.groups = [Group(name=group_name(i), entry_ids=[e.id for e in members]) for i, members in enumerate(dealt)]
     schedules = [circle_rounds(len(members)) for members in dealt]
     for number in range(1, max(len(s) for s in schedules) + 1):
-        rnd = add_round(draw, Stage.GROUP, number, f"Round {number}")
+        rnd = add_round(draw, Stage.GROUP, number)
         for group, members, schedule in zip(draw.groups, dealt, schedules, strict=True):
             if number <= len(schedule):
                 for a, b in schedule[number - 1]:
@@ -85,8 +75,7 @@ def build_groups(draw: Draw, group_count: int, rng: random.Random, new_id: IdFac
 
 
 def build_bracket(draw: Draw, first: list[Slot], new_id: IdFactory, *, stage: Stage = Stage.MAIN,
-                  third_place: bool = False, names: Callable[[int], str] = round_name,
-                  first_number: int = 1) -> list[Round]:
+                  third_place: bool = False, first_number: int = 1) -> list[Round]:
     """A single-elimination bracket over `first` (a power of two of slots), its rounds numbered from
     `first_number`; the third-place match if asked."""
     rounds: list[Round] = []
@@ -94,7 +83,7 @@ def build_bracket(draw: Draw, first: list[Slot], new_id: IdFactory, *, stage: St
     count = len(first) // 2
     number = first_number
     while count >= 1:
-        rnd = add_round(draw, stage, number, names(count))
+        rnd = add_round(draw, stage, number)
         current = []
         for i in range(count):
             if number == first_number:
@@ -110,7 +99,7 @@ def build_bracket(draw: Draw, first: list[Slot], new_id: IdFactory, *, stage: St
         number += 1
     if third_place and len(rounds) >= 2:
         semis = [draw.matches[i] for i in rounds[-2].draw_match_ids]
-        rnd = add_round(draw, Stage.THIRD_PLACE, 1, "Third place")
+        rnd = add_round(draw, Stage.THIRD_PLACE, 1)
         dm = add_match(draw, rnd, new_id, [Slot(), Slot()])
         feed(semis[0], Outcome.LOSER, dm, 0)
         feed(semis[1], Outcome.LOSER, dm, 1)
@@ -146,25 +135,17 @@ def order_placings(order: list[str]) -> list[Placing]:
     return [Placing(place=i, entry_id=e) for i, e in enumerate(order, start=1)]
 
 
-def places_name(first: int, count: int, last: int | None = None) -> str:
-    """A play-off round's name by the places its sub-bracket decides (`Places 5-8`), none beyond `last` (a bye's
-    place is nobody's): `Place 5` when one is left."""
-    end = first + count - 1 if last is None or last < first else min(first + count - 1, last)
-    return f"Places {first}-{end}" if end > first else f"Place {first}"
-
-
 def play_off(draw: Draw, first: list[Slot], new_id: IdFactory, *, first_place: int = 1, main: bool = True,
-             first_number: int = 1, last_place: int | None = None) -> None:
+             first_number: int = 1) -> None:
     """A bracket in which every place is played off (contract §22): the winners of each round play on for the
     better half of their places, the losers for the worse half, down to one match per two places. With `main`,
-    the winners' path is the `main` stage (`Final`, `Semifinal`, …), every other round `playoff`; each round keeps
+    the winners' path is the `main` stage, every other round `playoff`; each round keeps
     the best place its sub-bracket decides (`Round.first_place`)."""
     size = len(first)
     if size < 2:
         return
     stage = Stage.MAIN if main else Stage.PLAYOFF
-    name = round_name(size // 2) if main else places_name(first_place, size, last_place)
-    rnd = add_round(draw, stage, first_number, name)
+    rnd = add_round(draw, stage, first_number)
     rnd.first_place = first_place
     level = [(first_place, main, [add_match(draw, rnd, new_id, [first[2 * i], first[2 * i + 1]])
                                   for i in range(size // 2)])]
@@ -175,8 +156,7 @@ def play_off(draw: Draw, first: list[Slot], new_id: IdFactory, *, first_place: i
         for place, on_main, matches in level:
             for outcome, best, winners_path in ((Outcome.WINNER, place, on_main),
                                                 (Outcome.LOSER, place + size, False)):
-                name = round_name(size // 2) if winners_path else places_name(best, size, last_place)
-                rnd = add_round(draw, Stage.MAIN if winners_path else Stage.PLAYOFF, number, name)
+                rnd = add_round(draw, Stage.MAIN if winners_path else Stage.PLAYOFF, number)
                 rnd.first_place = best
                 made = []
                 for i in range(size // 2):

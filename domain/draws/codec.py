@@ -82,7 +82,7 @@ def _entry_state(entry: Entry) -> dict[str, Any]:
 
 
 def _round_state(rnd: Round) -> dict[str, Any]:
-    doc: dict[str, Any] = {"stage": rnd.stage, "number": rnd.number, "name": rnd.name,
+    doc: dict[str, Any] = {"stage": rnd.stage, "number": rnd.number,
                            "draw_match_ids": list(rnd.draw_match_ids)}
     if rnd.first_place is not None:
         doc["first_place"] = rnd.first_place
@@ -158,7 +158,7 @@ def from_state(doc: dict[str, Any]) -> Draw:
         groups=[Group(name=g["name"], entry_ids=list(g["entry_ids"]),
                       standings=[Standing(**r) for r in g["standings"]], finished=g.get("finished", False))
                 for g in doc["groups"]],
-        rounds=[Round(stage=Stage(r["stage"]), number=r["number"], name=r["name"],
+        rounds=[Round(stage=Stage(r["stage"]), number=r["number"],
                       draw_match_ids=list(r["draw_match_ids"]), first_place=r.get("first_place"))
                 for r in doc["rounds"]],
         matches={key: _match(m) for key, m in doc["matches"].items()},

@@ -148,7 +148,6 @@ class DrawMatch:
 class Round:
     stage: Stage
     number: int
-    name: str
     draw_match_ids: list[str]
     first_place: int | None = None  # play-off rounds (contract §22): the best place its matches decide
 

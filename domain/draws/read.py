@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.draws.labels import RoundShape, draw_round_names, round_short_names
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus, ResultType, Slot, Stage
 from domain.draws.standings import Setting, setting_read
 
@@ -182,9 +183,10 @@ def draw_read(draw: Draw, *, scoring: dict[str, Any] | None, scoring_name: str |
                          points_lost=s.points_lost, decided_by=s.decided_by) for s in g.standings))
                      for g in draw.groups),
         tiebreak=setting_read(str(draw.format), draw.options.tiebreak),
-        rounds=tuple(RoundRead(stage=r.stage, number=r.number, name=r.name,
+        rounds=tuple(RoundRead(stage=r.stage, number=r.number, name=name,
                                draw_matches=tuple(_draw_match(draw.matches[i], planned) for i in r.draw_match_ids),
-                               first_place=r.first_place) for r in draw.rounds),
+                               first_place=r.first_place)
+                     for r, name in zip(draw.rounds, draw_round_names(draw), strict=True)),
         placings=tuple(PlacingRead(place=p.place, entry_id=p.entry_id, stage=p.stage) for p in draw.placings),
     )
 
@@ -305,6 +307,14 @@ def draw_from_json(doc: dict[str, Any]) -> DrawRead:
 
 
 # ------------------------------------------------------------------------------------------------ shown
+def short_round_names(read: DrawRead) -> list[str]:
+    """Each round's short form (`QF`, `R16`, `P5-8`, `3rd`), in the read's order, made from the rounds' structure
+    by `labels.round_short_names` (the console's 'Winner QF 2'): never parsed back from a round's name."""
+    shapes = [RoundShape(r.stage, r.number, len(r.draw_matches), r.first_place) for r in read.rounds]
+    return round_short_names(read.format, shapes, entries=len(read.entries),
+                             group_sizes=[len(g.entry_ids) for g in read.groups])
+
+
 def playoff_brackets(read: DrawRead) -> list[list[RoundRead]]:
     """The play-off rounds (contract §22) as sub-brackets: rounds joined by their winners' links are one bracket
     (`Places 9-16`, then `Places 9-12`, then `Places 9-10`); the losers of each start another. Ordered by the best

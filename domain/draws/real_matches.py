@@ -9,6 +9,7 @@ from domain.access import audit
 from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import engine
+from domain.draws.labels import round_names_by_match
 from domain.draws.model import Draw, DrawMatch, Entry
 from domain.draws.pool import pool_order
 from domain.ids import new_id
@@ -38,13 +39,14 @@ def make_real_matches(uow: UnitOfWork, record: DrawRecord, draw: Draw, *, house_
     stamp = iso(now)
     entries = {entry.id: entry for entry in draw.entries}
     made = []
+    round_names = round_names_by_match(draw)
     for dm in ready:
         match = Match(
             id=new_id("mat"), scheduled_match_id=new_id("sm"), account_id=record.account_id,
             connection_id=house_id, external_id=new_id("op"), table_id=POOL, player_list_external_id="",
             status=MatchStatus.PENDING, queue_order=pool_order(dm), scheduled_on=stamp, created_on=stamp,
             updated_on=stamp, participants=participants(draw, dm, entries), event_name=draw.name,
-            match_round=draw.round_of(dm).name, best_of=draw.options.best_of,
+            match_round=round_names[dm.id], best_of=draw.options.best_of,
             is_doubles=len(draw.entries[0].players) == 2, draw_id=draw.id, draw_match_id=dm.id,
         )
         scoring.assign(match, resolved)

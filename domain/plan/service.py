@@ -18,7 +18,7 @@ from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso, parse_iso
 from domain.draws import store as draw_store
 from domain.draws.cache import DecodedDraws
-from domain.draws.labels import slot_label
+from domain.draws.labels import round_names_by_match, slot_label
 from domain.draws.model import Draw, DrawMatch, DrawMatchStatus
 from domain.draws.service import list_draws
 from domain.errors import Conflict, Invalid, NotFound
@@ -93,15 +93,16 @@ def _draw_items(cache: DecodedDraws | None, draw: Draw, version: str, *, minutes
     if kept is not None:
         return kept
     sides: dict[str, list[str]] = {}
+    round_names = round_names_by_match(draw)
 
     def label(_: Draw, dm: DrawMatch) -> str:
         sides[dm.id] = _sides(draw, dm)
-        return f"{draw.name}, {draw.round_of(dm).name}: {' v '.join(sides[dm.id])}"
+        return f"{draw.name}, {round_names[dm.id]}: {' v '.join(sides[dm.id])}"
 
     made = draw_items(draw, minutes=minutes, order=order, courts=courts, label=label)
     if cache is not None:
         cache.note_draw_of([item.key for item in made.items], draw.id)
-    shown = {item.key: Shown(names=sides[item.key], event=draw.name, round=draw.round_of(draw.matches[item.key]).name)
+    shown = {item.key: Shown(names=sides[item.key], event=draw.name, round=round_names[item.key])
              for item in made.items}
     if cache is not None and version:
         cache.keep_derived(key, (made, shown))

@@ -23,6 +23,7 @@ from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import iso
 from domain.draws import pool as draw_pool
 from domain.draws import service as draw_service
+from domain.draws.labels import PAGE_STAGE_TITLES
 from domain.draws.model import DrawMatchStatus, Stage
 from domain.draws.read import DrawMatchRead, DrawRead, playoff_brackets
 from domain.draws.standings import Placed, rule_words, tie_notes
@@ -359,8 +360,6 @@ def person_state(snapshot: Snapshot, person: str) -> PersonFeed:
 
 # ------------------------------------------------------------------------------------------------ draws
 BRACKETS = ((Stage.MAIN, Stage.FINAL), (Stage.THIRD_PLACE,), (Stage.LOSERS,), (Stage.CONSOLATION,), (Stage.SWISS,))
-TITLES = {Stage.MAIN: "Main draw", Stage.THIRD_PLACE: "Third place", Stage.LOSERS: "Losers bracket",
-          Stage.CONSOLATION: "Consolation", Stage.SWISS: "Swiss rounds"}
 
 
 def public_draw(read: DrawRead, games: dict[str, tuple[int, int]], *, unit: str = "Games") -> DrawShown:
@@ -379,7 +378,7 @@ def public_draw(read: DrawRead, games: dict[str, tuple[int, int]], *, unit: str 
         "tiebreaks": tie_notes([Placed(name=names.get(row.entry_id, ""), rank=row.rank, played=row.played,
                                        decided_by=row.decided_by) for row in group.standings])}
         for group in read.groups]
-    sets = [(TITLES[stages[0]], [r for r in read.rounds if r.stage in stages]) for stages in BRACKETS]
+    sets = [(PAGE_STAGE_TITLES[stages[0]], [r for r in read.rounds if r.stage in stages]) for stages in BRACKETS]
     sets[1:1] = [(group[0].name, group) for group in playoff_brackets(read)]
     brackets: list[BracketShown] = []
     for title, rounds in sets:

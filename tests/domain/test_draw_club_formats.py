@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from domain.draws import codec, engine
 from domain.draws.bracket import IdFactory
 from domain.draws.formats.base import DrawSpec, EntrySpec
+from domain.draws.labels import draw_round_names
 from domain.draws.model import (
     Draw,
     DrawFormat,
@@ -179,7 +180,8 @@ def test_feed_in_rounds_beyond_the_draw_and_third_place_beside_a_consolation_are
 
 def test_playoff_all_names_each_round_by_the_places_it_decides() -> None:
     draw = make(DrawFormat.PLAYOFF_ALL, 6, random_seed=3)
-    names = [(str(r.stage), r.number, r.name, r.first_place) for r in draw.rounds]
+    names = [(str(r.stage), r.number, name, r.first_place)
+             for r, name in zip(draw.rounds, draw_round_names(draw), strict=True)]
     assert names == [("main", 1, "Quarterfinal", 1), ("main", 2, "Semifinal", 1), ("playoff", 2, "Places 5-6", 5),
                      ("main", 3, "Final", 1), ("playoff", 3, "Places 3-4", 3), ("playoff", 3, "Places 5-6", 5),
                      ("playoff", 3, "Places 7-8", 7)]

@@ -4,6 +4,7 @@ or players allow, a named player's rest, playing or daily limit, or the day full
 
 from __future__ import annotations
 
+from domain.draws.labels import round_names_by_match
 from domain.draws.model import DrawFormat
 from domain.plan.draw_items import draw_items
 from domain.plan.model import Day, Limits, Problem, Slot
@@ -14,7 +15,7 @@ from tests.domain.test_plan import NINE, _day, _item, make_draw
 def test_a_place_fed_by_the_loser_of_a_bye_is_no_match_to_plan() -> None:
     made = make_draw(DrawFormat.ROUND_ROBIN_PLAYOFF, [f"P{i}" for i in range(12)], doubles=False, seed=1, groups=3)
     items = draw_items(made, minutes=30).items
-    rounds = {dm.id: made.round_of(dm).name for dm in made.matches.values()}
+    rounds = round_names_by_match(made)
     assert len(items) == 18 + 4 * 2  # every group match; per rank its one first-round match and its final
     assert not [i for i in items if rounds[i.key].startswith("Place ")]
     assert len([r for r in rounds.values() if r.startswith("Place ")]) == 4  # "Place 3", "Place 6", …: no match

@@ -17,12 +17,6 @@ from domain.draws.formats.single_elimination import first_round
 from domain.draws.model import Draw, Outcome, Placing, Slot, Stage
 
 
-def consolation_name(matches_in_round: int) -> str:
-    """`Consolation final`, `Consolation semifinal`, … by the number of matches of the round."""
-    names = {1: "Consolation final", 2: "Consolation semifinal", 4: "Consolation quarterfinal"}
-    return names.get(matches_in_round, f"Consolation round of {matches_in_round * 2}")
-
-
 def no_third_place(spec: DrawSpec) -> None:
     """The semifinals' losers may feed the consolation: no third-place match beside it."""
     if spec.options.third_place:
@@ -41,7 +35,7 @@ class Consolation(Format):
             return  # two entries: the final's loser has nobody to play
         byes = [first[2 * i].closed or first[2 * i + 1].closed for i in range(places)]
         slots = [Slot(closed=byes[2 * (i // 2)] and byes[2 * (i // 2) + 1] and i % 2 == 1) for i in range(places)]
-        rounds = build_bracket(draw, slots, new_id, stage=Stage.CONSOLATION, names=consolation_name)
+        rounds = build_bracket(draw, slots, new_id, stage=Stage.CONSOLATION)
         consolation = matches_of(draw, rounds[0])
         ones, twos = matches_of(draw, main[0]), matches_of(draw, main[1])
         for i in range(places):

@@ -18,7 +18,7 @@ def _losers_bracket(draw: Draw, main_matches: list[list[DrawMatch]], new_id: IdF
         return (main_matches[0][0], Outcome.LOSER)
     number = 1
     # L1: losers of W1 in pairs.
-    rnd = add_round(draw, Stage.LOSERS, number, f"Losers round {number}")
+    rnd = add_round(draw, Stage.LOSERS, number)
     current: list[DrawMatch] = []
     for i in range(len(main_matches[0]) // 2):
         dm = add_match(draw, rnd, new_id, [Slot(), Slot()])
@@ -28,7 +28,7 @@ def _losers_bracket(draw: Draw, main_matches: list[list[DrawMatch]], new_id: IdF
     for j in range(1, k):
         # Drop-in round: survivors against losers of main round j+1 (order reversed every other time).
         number += 1
-        rnd = add_round(draw, Stage.LOSERS, number, f"Losers round {number}")
+        rnd = add_round(draw, Stage.LOSERS, number)
         dropping = main_matches[j] if j % 2 == 0 else list(reversed(main_matches[j]))
         nxt = []
         for survivor, dropper in zip(current, dropping, strict=True):
@@ -39,7 +39,7 @@ def _losers_bracket(draw: Draw, main_matches: list[list[DrawMatch]], new_id: IdF
         current = nxt
         if len(current) > 1:
             number += 1
-            rnd = add_round(draw, Stage.LOSERS, number, f"Losers round {number}")
+            rnd = add_round(draw, Stage.LOSERS, number)
             halved = []
             for i in range(len(current) // 2):
                 dm = add_match(draw, rnd, new_id, [Slot(), Slot()])
@@ -47,7 +47,6 @@ def _losers_bracket(draw: Draw, main_matches: list[list[DrawMatch]], new_id: IdF
                 feed(current[2 * i + 1], Outcome.WINNER, dm, 1)
                 halved.append(dm)
             current = halved
-    draw.rounds[-1].name = "Losers final"
     return (current[0], Outcome.WINNER)
 
 
@@ -55,16 +54,13 @@ class DoubleElimination(Format):
     def build(self, draw: Draw, spec: DrawSpec, rng: random.Random, new_id: IdFactory) -> None:
         main = build_bracket(draw, first_round(draw, rng), new_id)
         main_matches = [[draw.matches[i] for i in rnd.draw_match_ids] for rnd in main]
-        for rnd in main[:-1]:
-            rnd.name = f"Winners {rnd.name.lower()}" if rnd.name.startswith("Round") else rnd.name
-        main[-1].name = "Winners final"
         champion_of_losers = _losers_bracket(draw, main_matches, new_id)
-        rnd = add_round(draw, Stage.FINAL, 1, "Final")
+        rnd = add_round(draw, Stage.FINAL, 1)
         final = add_match(draw, rnd, new_id, [Slot(), Slot()])
         feed(main_matches[-1][0], Outcome.WINNER, final, 0)
         feed(champion_of_losers[0], champion_of_losers[1], final, 1)
         if draw.options.grand_final_reset:
-            rnd = add_round(draw, Stage.FINAL, 2, "Final (reset)")
+            rnd = add_round(draw, Stage.FINAL, 2)
             reset = add_match(draw, rnd, new_id, [Slot(), Slot()])
             feed(final, Outcome.WINNER, reset, 0)
             feed(final, Outcome.LOSER, reset, 1)

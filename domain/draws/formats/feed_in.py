@@ -52,7 +52,7 @@ class FeedIn(Format):
         def new_round(pairs: list[tuple[tuple[DrawMatch, Outcome], tuple[DrawMatch, Outcome]]]) -> list[DrawMatch]:
             nonlocal number
             number += 1
-            rnd = add_round(draw, Stage.CONSOLATION, number, f"Consolation round {number}")
+            rnd = add_round(draw, Stage.CONSOLATION, number)
             made = []
             for (a, a_outcome), (b, b_outcome) in pairs:
                 dm = add_match(draw, rnd, new_id, [Slot(), Slot()])
@@ -79,7 +79,6 @@ class FeedIn(Format):
                                  for survivor, dropper in zip(current, dropping, strict=True)])
         while len(current) > 1:
             current = halve(current)
-        draw.rounds[-1].name = "Consolation final"
 
     def placings(self, draw: Draw) -> list[Placing]:
         return knockout_placings(draw) + decided(final_of(draw, Stage.CONSOLATION), 1, stage=Stage.CONSOLATION)

@@ -13,7 +13,7 @@ from domain.draws.model import Draw, Placing
 
 class PlayoffAll(Format):
     def build(self, draw: Draw, spec: DrawSpec, rng: random.Random, new_id: IdFactory) -> None:
-        play_off(draw, first_round(draw, rng), new_id, last_place=len(draw.entries))
+        play_off(draw, first_round(draw, rng), new_id)
 
     def placings(self, draw: Draw) -> list[Placing]:
         return places_placings(draw)

@@ -33,8 +33,7 @@ class RoundRobinPlayoff(Format):
                 size = bracket_size(len(groups))
                 slots = [Slot(source=Source(group=groups[number - 1], rank=rank)) if number <= len(groups)
                          else Slot(closed=True) for number in seed_order(size)]
-                play_off(draw, slots, new_id, first_place=place, main=False, first_number=group_rounds + 1,
-                         last_place=place + len(groups) - 1)
+                play_off(draw, slots, new_id, first_place=place, main=False, first_number=group_rounds + 1)
             place += len(groups)
 
     def placings(self, draw: Draw) -> list[Placing]:

@@ -43,7 +43,7 @@ def swiss_round(draw: Draw, new_id: IdFactory) -> bool:
         pairs = pairs_of(rest, rows, played, first_round=not previous)
         if pairs is None:
             continue
-        rnd = add_round(draw, Stage.SWISS, number, f"Round {number}")
+        rnd = add_round(draw, Stage.SWISS, number)
         for a, b in pairs:
             add_match(draw, rnd, new_id, [Slot(entry_id=a.id), Slot(entry_id=b.id)])
         if bye is not None:
