@@ -21,7 +21,8 @@ def test_a_console_that_exits_fails_with_its_output(tmp_path: Path) -> None:
                 pytest.fail("the console answered on a port that was taken")
     message = str(failure.value)
     assert "did not start (exited with status 1)" in message
-    assert f"Port {port} is not available" in message
+    assert f"Port {port} for the console is taken by another program" in message  # and how to pick another:
+    assert f"COURTSIDE_CONSOLE_PORT={port + 1} make run (or --port {port + 1})" in message
 
 
 def test_a_console_that_is_not_up_in_time_fails_naming_the_bound(tmp_path: Path) -> None:
