@@ -373,6 +373,16 @@ _CITATIONS = (
 )
 
 
+def timestamp_format(converter: Any, field: fields.Field[Any], ret: dict[str, Any], **kwargs: Any
+                     ) -> dict[str, str]:
+    """A string member named `...On` is a timestamp (contract §2): `format: date-time`, so that a generated client
+    types it as a date-time rather than a plain string."""
+    name = field.data_key or field.name or ""
+    if name.endswith("On") and isinstance(field, fields.String) and "format" not in ret:
+        return {"format": "date-time"}
+    return {}
+
+
 def plain(text: str) -> str:
     """A description without citations of the contract (docs never cite it: partners cannot read it)."""
     for pattern, replacement in _CITATIONS:
@@ -486,6 +496,7 @@ def install(api: Api, *, settings: Settings) -> None:
     api.ma_plugin.converter.add_attribute_function(url_format)
     api.ma_plugin.converter.add_attribute_function(own_schema)
     api.ma_plugin.converter.add_attribute_function(plain_description)
+    api.ma_plugin.converter.add_attribute_function(timestamp_format)
     _register_components(spec, settings)
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:

@@ -549,3 +549,23 @@ def test_an_idempotent_create_documents_its_409(document: dict[str, Any]) -> Non
         if any(p.get("name") == "Idempotency-Key" for p in parameters):
             conflict = resolve(document, operation["responses"]["409"])
             assert "idempotency_key_reused" in conflict["description"], (method, path)
+
+
+def _schema_nodes(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema-like dict in the document (any dict), with where it is."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from _schema_nodes(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _schema_nodes(item, f"{where}[{index}]")
+
+
+def test_every_timestamp_is_a_date_time(document: dict[str, Any]) -> None:
+    """A generated client types a read's `createdOn`, `startedOn`, ... as a date-time, not a plain string."""
+    missing = [f"{where}.{name}" for where, node in _schema_nodes(document)
+               for name, prop in (node.get("properties") or {}).items()
+               if isinstance(prop, dict) and name.endswith("On") and prop.get("type") == "string"
+               and prop.get("format") != "date-time"]
+    assert not missing
