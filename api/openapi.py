@@ -373,6 +373,25 @@ _CITATIONS = (
 )
 
 
+_NULL_OBJECT = {"type": "object", "nullable": True}
+
+
+def nullable_reference(converter: Any, field: fields.Field[Any], ret: dict[str, Any], **kwargs: Any
+                       ) -> dict[str, Any]:
+    """A nullable reference the OpenAPI 3.0 way a generator reads as "that schema or null": `allOf: [{$ref}]` with
+    `nullable: true`, not apispec's `anyOf: [{type: object, nullable: true}, {$ref}]` (which a generator types as
+    an anonymous object or the schema). Rewrites `ret` in place (apispec merges what this returns into it)."""
+    alternatives = ret.get("anyOf")
+    if not isinstance(alternatives, list) or _NULL_OBJECT not in alternatives:
+        return {}
+    rest = [alternative for alternative in alternatives if alternative != _NULL_OBJECT]
+    if len(rest) != 1 or set(rest[0]) != {"$ref"}:
+        return {}
+    del ret["anyOf"]
+    ret["allOf"] = rest
+    return {"nullable": True}
+
+
 def timestamp_format(converter: Any, field: fields.Field[Any], ret: dict[str, Any], **kwargs: Any
                      ) -> dict[str, str]:
     """A string member named `...On` is a timestamp (contract §2): `format: date-time`, so that a generated client
@@ -497,6 +516,7 @@ def install(api: Api, *, settings: Settings) -> None:
     api.ma_plugin.converter.add_attribute_function(own_schema)
     api.ma_plugin.converter.add_attribute_function(plain_description)
     api.ma_plugin.converter.add_attribute_function(timestamp_format)
+    api.ma_plugin.converter.add_attribute_function(nullable_reference)
     _register_components(spec, settings)
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:

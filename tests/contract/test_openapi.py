@@ -569,3 +569,13 @@ def test_every_timestamp_is_a_date_time(document: dict[str, Any]) -> None:
                if isinstance(prop, dict) and name.endswith("On") and prop.get("type") == "string"
                and prop.get("format") != "date-time"]
     assert not missing
+
+
+def test_a_nullable_reference_is_that_schema_or_null(document: dict[str, Any]) -> None:
+    """OpenAPI 3.0: `allOf: [{$ref}]` + `nullable: true`, which a generator types as `MatchRead | None`; never an
+    `anyOf` with an anonymous nullable object beside the reference."""
+    anonymous = [where for where, node in _schema_nodes(document)
+                 if any(alternative == {"type": "object", "nullable": True} for alternative in node.get("anyOf", []))]
+    assert not anonymous
+    active = document["components"]["schemas"]["TableRead"]["properties"]["activeMatch"]
+    assert active == {"allOf": [{"$ref": "#/components/schemas/MatchRead"}], "nullable": True}
