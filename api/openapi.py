@@ -31,6 +31,7 @@ from api.operation_ids import operation_id
 from api.platform import PREFIX, REQUEST_ID_MAX, REQUEST_ID_MIN, REQUEST_ID_PATTERN, human_bytes, human_seconds
 from api.schemas.common import ErrorEnvelope, Vocabulary
 from api.schemas.matches import GameScoreRead, MatchMoveSchema, MatchRead
+from api.schemas.scoring import COMPONENTS as SCORING_COMPONENTS
 from domain.models import SCOPES, SUBSCRIBABLE_EVENTS, EventType
 from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
@@ -447,6 +448,9 @@ def _register_components(spec: APISpec, settings: Settings) -> None:
         spec.components.schema("ErrorEnvelope", schema=ErrorEnvelope)
     for status, (name, _) in ERRORS.items():
         spec.components.response(name, _error_component(status, settings))
+    for name, component in SCORING_COMPONENTS.items():
+        if name not in spec.components.schemas:
+            spec.components.schema(name, copy.deepcopy(component))
     spec.components.schema("MatchEvent", schema=MatchEvent)
     spec.components.schema("ResultUpdatedEvent", schema=ResultUpdatedEvent)
     spec.components.schema("ResetEvent", schema=ResetEvent)

@@ -207,6 +207,13 @@ class Vocabulary(fields.String):
         return self.members.get(text, text)  # another value stays a string, for `OneOf` to refuse
 
 
+class DeletedByID(Schema):
+    """A delete's answer for a resource named by `id` (an operator match, a draw)."""
+
+    id = fields.String(required=True)
+    deleted = fields.Boolean(required=True)
+
+
 class Deleted(Schema):
     id = fields.String()
     externalID = fields.String()

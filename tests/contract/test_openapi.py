@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from marshmallow import fields, validate
-from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
 from api.app import _openapi_config, create_app
@@ -30,6 +29,7 @@ from domain.webhooks import EVENT_ID_PATTERN
 from storage.engine import Store
 from tests.conftest import ROOT, Api
 from tests.contract.examples_session import EXAMPLES, record
+from tests.openapi_validation import validator
 from tests.responses import json_of
 
 METHODS = {"get", "put", "post", "patch", "delete"}
@@ -264,7 +264,7 @@ def test_webhook_payloads_are_documented(document: dict[str, Any]) -> None:
         assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
         example = item["post"]["requestBody"]["content"]["application/json"]["example"]
         assert example["type"] == event
-        OAS30Validator({**body, "components": document["components"]}).validate(example)
+        validator({**body, "components": document["components"]}).validate(example)
 
 
 # ------------------------------------------------------------------------------------------ contract §23
@@ -394,7 +394,7 @@ def test_stored_webhook_payloads_match_their_documented_schemas(
     for delivery in deliveries:
         ref = document["x-webhooks"][delivery["eventType"]]["post"]["requestBody"]["content"]["application/json"]
         schema = {**ref["schema"], **components}
-        OAS30Validator(schema).validate(delivery["payload"])
+        validator(schema).validate(delivery["payload"])
 
 
 def _body(document: dict[str, Any], method: str, path: str) -> dict[str, Any]:
@@ -527,7 +527,7 @@ def test_every_request_and_answer_body_has_an_example_of_its_schema(document: di
     checked = 0
     for name, where, media in _bodies(document):
         assert "example" in media, f"{name} {where}: no example (add a step to tests/contract/examples_session.py)"
-        OAS30Validator({**media["schema"], **components}).validate(media["example"])
+        validator({**media["schema"], **components}).validate(media["example"])
         checked += 1
     assert checked > 150
 
@@ -579,3 +579,41 @@ def test_a_nullable_reference_is_that_schema_or_null(document: dict[str, Any]) -
     assert not anonymous
     active = document["components"]["schemas"]["TableRead"]["properties"]["activeMatch"]
     assert active == {"allOf": [{"$ref": "#/components/schemas/MatchRead"}], "nullable": True}
+
+
+def _untitled(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _untitled(value) for key, value in node.items() if key != "title"}
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    return node
+
+
+def test_no_two_component_schemas_are_copies(document: dict[str, Any]) -> None:
+    """One schema each: a generator makes one class per component, so equal components are duplicate classes."""
+    seen: dict[str, str] = {}
+    copies = []
+    for name, schema in document["components"]["schemas"].items():
+        key = json.dumps(_untitled(schema), sort_keys=True)
+        if key in seen:
+            copies.append((seen[key], name))
+        seen.setdefault(key, name)
+    assert not copies
+
+
+def test_each_scoring_format_is_one_referenced_component(document: dict[str, Any]) -> None:
+    """`GamesFormat`, `SetsFormat`, `GameRule` and `ScoringPreset` are components; every body and read refers to
+    them, so a generator makes one class each, not one per body (`BroadcastCreateSetsFormat`, ...)."""
+    schemas = document["components"]["schemas"]
+    assert {"GamesFormat", "SetsFormat", "GameRule", "ScoringPreset"} <= set(schemas)
+    inline = [where for where, node in _schema_nodes(document)
+              if {"pointsToWin", "gamesToWin"} & set(node.get("properties") or {})
+              and where not in ("/components/schemas/GamesFormat", "/components/schemas/SetsFormat",
+                                "/components/schemas/GameRule")]
+    assert not inline
+    games, sets = ({"$ref": f"#/components/schemas/{name}"} for name in ("GamesFormat", "SetsFormat"))
+    for name in ("MatchRead", "DrawRead", "BroadcastRead", "OperatorBroadcastRead", "ScoringFormatRead"):
+        assert schemas[name]["properties"]["scoring"]["oneOf"] == [games, sets], name
+    for name in ("BroadcastCreate", "OperatorMatchCreate", "DrawCreateBody", "ScheduleRow"):
+        assert schemas[name]["properties"]["scoring"]["oneOf"] == [
+            {"$ref": "#/components/schemas/ScoringPreset"}, games, sets], name
