@@ -617,3 +617,27 @@ def test_each_scoring_format_is_one_referenced_component(document: dict[str, Any
     for name in ("BroadcastCreate", "OperatorMatchCreate", "DrawCreateBody", "ScheduleRow"):
         assert schemas[name]["properties"]["scoring"]["oneOf"] == [
             {"$ref": "#/components/schemas/ScoringPreset"}, games, sets], name
+
+
+def _raised_codes() -> set[str]:
+    """Every `error.code` the source can put in an envelope: `code="..."` (a raise or an error class),
+    `error_response(<status>, "...")`, the codes of bare HTTP errors and of a refused start (`BlockReason`)."""
+    from api.errors import HTTP_CODES
+    from domain.models import BlockReason
+
+    found = {*HTTP_CODES.values(), *(reason.value for reason in BlockReason)}
+    for folder in ("api", "domain", "storage", "scheduler"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text()
+            found |= set(re.findall(r"\bcode\s*=\s*\"([a-z_]+)\"", text))
+            found |= set(re.findall(r"error_response\(\s*\d+,\s*\"([a-z_]+)\"", text))
+    return found
+
+
+def test_the_error_code_is_an_enum_of_every_code(document: dict[str, Any]) -> None:
+    """A generated client can match on `error.code`: the envelope's `code` lists every code the server gives."""
+    detail = resolve(document, resolve(document, document["components"]["schemas"]["ErrorEnvelope"])
+                     ["properties"]["error"])
+    documented = set(detail["properties"]["code"]["enum"])
+    assert {"player_in_use", "table_busy", "validation_failed", "internal_error"} <= documented
+    assert not _raised_codes() - documented
