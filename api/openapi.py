@@ -112,6 +112,27 @@ ERRORS: dict[str, tuple[str, str]] = {
     "429": ("TooManyRequests", "`rate_limited`: the window's quota is used up; see `Retry-After`."),
     "default": ("InternalError", "`internal_error`: a bug on our side (no internals are disclosed)."),
 }
+#: 409 codes an operation can give that its route does not state: operationId -> {code: when}.
+CONFLICTS: dict[str, dict[str, str]] = {
+    **{name: {"table_busy": "a court it would remove has a match in play (`details.tableID`); nothing changed"}
+       for name in ("patchBroadcast", "deleteBroadcast", "operatorPatchBroadcast", "operatorDeleteBroadcast")},
+    **{name: {"player_in_use": "it would remove a player whom a pending or active match of yours names "
+                               "(`details.players`, `details.matchIDs`); nothing changed"}
+       for name in ("syncPlayerList", "patchPlayerList")},
+}
+
+
+def add_conflicts(operation: dict[str, Any], conflicts: dict[str, str]) -> None:
+    """List `conflicts` in the operation's 409 (made if absent; before `document_operation` adds the envelope)."""
+    responses = operation.setdefault("responses", {})
+    own = responses.pop(409, None) or responses.pop("409", None)
+    own = dict(own) if isinstance(own, dict) and "$ref" not in own else {}
+    stated = own.get("description", "")
+    added = "; ".join(f"`{code}`: {why}" for code, why in conflicts.items() if code not in stated)
+    own["description"] = f"{stated} Or {added}." if stated else f"{added[0].upper()}{added[1:]}."
+    responses["409"] = own
+
+
 ERROR_HEADERS: dict[str, dict[str, str]] = {
     "401": {"WWW-Authenticate": "WWWAuthenticate"},
     "405": {"Allow": "Allow"},
@@ -232,8 +253,11 @@ class PlatformPlugin(BasePlugin):
         for method, operation in (operations or {}).items():
             if method in {"parameters", "summary", "description", "servers"}:
                 continue
+            name = operation_id(method, path or "")
+            if name in CONFLICTS:
+                add_conflicts(operation, CONFLICTS[name])
             document_operation(path or "", method, operation, body_members=self._body_members(operation))
-            operation["operationId"] = operation_id(method, path or "")
+            operation["operationId"] = name
             add_examples(operation, examples().get(operation["operationId"], {}))
             _plain_texts(operation)
 

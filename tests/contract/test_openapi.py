@@ -641,3 +641,17 @@ def test_the_error_code_is_an_enum_of_every_code(document: dict[str, Any]) -> No
     documented = set(detail["properties"]["code"]["enum"])
     assert {"player_in_use", "table_busy", "validation_failed", "internal_error"} <= documented
     assert not _raised_codes() - documented
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("patchBroadcast", "table_busy"), ("deleteBroadcast", "table_busy"), ("operatorPatchBroadcast", "table_busy"),
+    ("operatorDeleteBroadcast", "table_busy"), ("operatorStartMatch", "table_busy"),
+    ("syncPlayerList", "player_in_use"), ("patchPlayerList", "player_in_use"),
+])
+def test_an_operation_lists_the_conflicts_it_can_give(document: dict[str, Any], name: str, code: str) -> None:
+    """`409 table_busy` (a court in play removed) and `409 player_in_use` (a player of a pending match removed) are
+    in the operations that give them, with the envelope."""
+    operation = next(op for _, _, op in operations(document) if op["operationId"] == name)
+    conflict = resolve(document, operation["responses"]["409"])
+    assert f"`{code}`" in conflict["description"] or code in conflict["description"]
+    assert conflict["content"]["application/json"]["schema"] == {"$ref": ENVELOPE_REF}
