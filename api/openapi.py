@@ -493,6 +493,10 @@ def _document_own_routes(spec: APISpec) -> None:
     """The document, the docs UI and its assets are routes too (public, no credential)."""
     spec.path(rule=_rule(f"{PREFIX}/openapi.json"), parameters=[], operations={"get": {
         "summary": "This OpenAPI document.", "tags": ["docs"],
+        "parameters": [{"name": "audience", "in": "query", "required": False,
+                        "description": "`partner`: the document without the operator routes (for a partner's "
+                                       "client generator); `scope=partner` is the same.",
+                        "schema": {"type": "string", "enum": list(AUDIENCES)}}],
         "responses": {"200": {"description": "The OpenAPI 3 document.",
                               "content": {"application/json": {"schema": {"type": "object"}}}}},
     }})
@@ -554,3 +558,53 @@ def install(api: Api, *, settings: Settings) -> None:
     spec.options.setdefault("info", {})["description"] = DESCRIPTION.replace(
         "{max_body}", human_bytes(settings.max_body_bytes))
     _document_own_routes(spec)
+
+
+#: `?audience=partner` (contract §23; `?scope=partner` as issue 50 words it): the document without operator routes.
+AUDIENCES = ("partner",)
+
+
+def partner_document(document: dict[str, Any]) -> dict[str, Any]:
+    """The document a partner's generator reads: without the operator routes (those secured by the operator key),
+    the operator key's security scheme, and every component and tag only they used (a copy)."""
+    partner = copy.deepcopy(document)
+    paths: dict[str, Any] = {}
+    for path, item in partner["paths"].items():
+        kept = {method: operation for method, operation in item.items()
+                if not (isinstance(operation, dict) and any("operatorKey" in requirement
+                                                            for requirement in operation.get("security") or []))}
+        if any(isinstance(operation, dict) and "responses" in operation for operation in kept.values()):
+            paths[path] = kept
+    partner["paths"] = paths
+    components = partner.get("components", {})
+    components.get("securitySchemes", {}).pop("operatorKey", None)
+    used = _references({key: value for key, value in partner.items() if key != "components"}, components)
+    for kind in ("schemas", "responses", "parameters", "headers"):
+        if kind in components:
+            components[kind] = {name: value for name, value in components[kind].items() if (kind, name) in used}
+    tags = {tag for item in paths.values() for operation in item.values() if isinstance(operation, dict)
+            for tag in operation.get("tags", [])}
+    if "tags" in partner:
+        partner["tags"] = [tag for tag in partner["tags"] if tag["name"] in tags]
+    return partner
+
+
+def _references(root: Any, components: dict[str, Any]) -> set[tuple[str, str]]:
+    """(kind, name) of every component `root` refers to, directly or through other components."""
+    found: set[tuple[str, str]] = set()
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/"):
+                kind, name = ref.removeprefix("#/components/").split("/", 1)
+                if (kind, name) not in found:
+                    found.add((kind, name))
+                    pending.append(components.get(kind, {}).get(name, {}))
+            pending.extend(value for key, value in node.items() if key != "$ref")
+        elif isinstance(node, str) and node in components.get("responses", {}):
+            found.add(("responses", node))  # apispec's name of a shared response, before it is made a $ref
+    return found

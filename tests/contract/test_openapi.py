@@ -655,3 +655,43 @@ def test_an_operation_lists_the_conflicts_it_can_give(document: dict[str, Any], 
     conflict = resolve(document, operation["responses"]["409"])
     assert f"`{code}`" in conflict["description"] or code in conflict["description"]
     assert conflict["content"]["application/json"]["schema"] == {"$ref": ENVELOPE_REF}
+
+
+@pytest.mark.parametrize("query", ["audience=partner", "scope=partner"])
+def test_the_partner_document_leaves_out_the_operator_routes(
+    app: Flask, document: dict[str, Any], query: str,
+) -> None:
+    response = app.test_client().get(f"/api/v1/openapi.json?{query}")
+    assert response.status_code == 200
+    partner = response.json
+    assert isinstance(partner, dict)
+    validate_openapi(partner)
+    assert not [path for path in partner["paths"] if path.startswith(f"{PREFIX}/operator")]
+    assert "operatorKey" not in partner["components"]["securitySchemes"]
+    kept = {op["operationId"] for _, _, op in operations(partner)}
+    partner_routes = {op["operationId"] for path, _, op in operations(document)
+                      if not path.startswith(f"{PREFIX}/operator")}
+    assert kept == partner_routes
+    assert {"listMatches", "syncMatch", "rotateWebhookSecret"} <= kept
+    assert "OperatorBroadcastRead" not in partner["components"]["schemas"]
+    assert {"MatchRead", "GamesFormat", "ErrorEnvelope", "MatchEvent"} <= set(partner["components"]["schemas"])
+    assert partner["x-webhooks"] == document["x-webhooks"]
+    refs = {where for where, node in _schema_nodes(partner) if isinstance(node.get("$ref"), str)
+            and node["$ref"].startswith("#/") and not _resolvable(partner, node["$ref"])}
+    assert not refs
+
+
+def _resolvable(document: dict[str, Any], ref: str) -> bool:
+    node: Any = document
+    for part in ref.removeprefix("#/").split("/"):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+@pytest.mark.parametrize("query", ["audience=operator", "scope=everyone", "audience=partner&x=1"])
+def test_an_unknown_audience_is_refused(app: Flask, query: str) -> None:
+    response = app.test_client().get(f"/api/v1/openapi.json?{query}")
+    assert response.status_code == 400
+    assert json_of(response)["error"]["code"] == "validation_failed"
