@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, g, request, send_from_directory
+from flask import Flask, Response, current_app, g, jsonify, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -57,6 +57,7 @@ from api.security import quota_headers
 from api.smorest_adapter import CourtsideApi
 from api.version import package_version
 from domain import text
+from domain.errors import Invalid
 
 
 def _openapi_config(app: Flask) -> None:
@@ -288,6 +289,27 @@ def _answer_kept_feeds(app: CourtsideFlask, wsgi_app: Any) -> Any:
     return middleware
 
 
+def _partner_document_view(app: Flask, api: CourtsideApi) -> None:
+    """`GET /openapi.json?audience=partner` (also `?scope=partner`): the document without the operator routes, for a
+    partner's generator; without the parameter, the whole document as flask-smorest serves it."""
+    whole = app.view_functions["api-docs.openapi_json"]
+
+    @functools.wraps(whole)
+    def document() -> Any:
+        unknown = set(request.args) - {"audience", "scope"}
+        audience = request.args.get("audience", request.args.get("scope"))
+        if unknown or (audience is not None and audience not in openapi.AUDIENCES):
+            named = sorted(unknown) or ["audience" if "audience" in request.args else "scope"]
+            raise Invalid("The query is not valid.", details={"query": {
+                name: [f"Must be one of: {', '.join(openapi.AUDIENCES)}." if name in ("audience", "scope")
+                       else "Unknown field."] for name in named}})
+        if audience is None:
+            return whole()
+        return jsonify(openapi.partner_document(api.spec.to_dict()))
+
+    app.view_functions["api-docs.openapi_json"] = document
+
+
 def create_app(services: Services) -> CourtsideFlask:
     """The WSGI app over services built by `api.bootstrap.bootstrap`. Starts no threads: `serve` starts the
     dispatcher beside it."""
@@ -306,6 +328,7 @@ def create_app(services: Services) -> CourtsideFlask:
                    operator_phone, operator_audit, operator_event, operator_people, operator_draws,
                    operator_print, operator_personal, operator_plan):
         api.register_blueprint(module.blp, url_prefix=PREFIX)
+    _partner_document_view(app, api)
     app.add_url_rule(
         f"{PREFIX}/docs/assets/<path:filename>", "swagger_assets",
         lambda filename: send_from_directory(str(swagger_ui_path), filename),

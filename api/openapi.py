@@ -31,6 +31,7 @@ from api.operation_ids import operation_id
 from api.platform import PREFIX, REQUEST_ID_MAX, REQUEST_ID_MIN, REQUEST_ID_PATTERN, human_bytes, human_seconds
 from api.schemas.common import ErrorEnvelope, Vocabulary
 from api.schemas.matches import GameScoreRead, MatchMoveSchema, MatchRead
+from api.schemas.scoring import COMPONENTS as SCORING_COMPONENTS
 from domain.models import SCOPES, SUBSCRIBABLE_EVENTS, EventType
 from domain.settings import Settings
 from domain.webhooks import EVENT_ID_PATTERN
@@ -111,6 +112,27 @@ ERRORS: dict[str, tuple[str, str]] = {
     "429": ("TooManyRequests", "`rate_limited`: the window's quota is used up; see `Retry-After`."),
     "default": ("InternalError", "`internal_error`: a bug on our side (no internals are disclosed)."),
 }
+#: 409 codes an operation can give that its route does not state: operationId -> {code: when}.
+CONFLICTS: dict[str, dict[str, str]] = {
+    **{name: {"table_busy": "a court it would remove has a match in play (`details.tableID`); nothing changed"}
+       for name in ("patchBroadcast", "deleteBroadcast", "operatorPatchBroadcast", "operatorDeleteBroadcast")},
+    **{name: {"player_in_use": "it would remove a player whom a pending or active match of yours names "
+                               "(`details.players`, `details.matchIDs`); nothing changed"}
+       for name in ("syncPlayerList", "patchPlayerList")},
+}
+
+
+def add_conflicts(operation: dict[str, Any], conflicts: dict[str, str]) -> None:
+    """List `conflicts` in the operation's 409 (made if absent; before `document_operation` adds the envelope)."""
+    responses = operation.setdefault("responses", {})
+    own = responses.pop(409, None) or responses.pop("409", None)
+    own = dict(own) if isinstance(own, dict) and "$ref" not in own else {}
+    stated = own.get("description", "")
+    added = "; ".join(f"`{code}`: {why}" for code, why in conflicts.items() if code not in stated)
+    own["description"] = f"{stated} Or {added}." if stated else f"{added[0].upper()}{added[1:]}."
+    responses["409"] = own
+
+
 ERROR_HEADERS: dict[str, dict[str, str]] = {
     "401": {"WWW-Authenticate": "WWWAuthenticate"},
     "405": {"Allow": "Allow"},
@@ -231,8 +253,11 @@ class PlatformPlugin(BasePlugin):
         for method, operation in (operations or {}).items():
             if method in {"parameters", "summary", "description", "servers"}:
                 continue
+            name = operation_id(method, path or "")
+            if name in CONFLICTS:
+                add_conflicts(operation, CONFLICTS[name])
             document_operation(path or "", method, operation, body_members=self._body_members(operation))
-            operation["operationId"] = operation_id(method, path or "")
+            operation["operationId"] = name
             add_examples(operation, examples().get(operation["operationId"], {}))
             _plain_texts(operation)
 
@@ -373,6 +398,35 @@ _CITATIONS = (
 )
 
 
+_NULL_OBJECT = {"type": "object", "nullable": True}
+
+
+def nullable_reference(converter: Any, field: fields.Field[Any], ret: dict[str, Any], **kwargs: Any
+                       ) -> dict[str, Any]:
+    """A nullable reference the OpenAPI 3.0 way a generator reads as "that schema or null": `allOf: [{$ref}]` with
+    `nullable: true`, not apispec's `anyOf: [{type: object, nullable: true}, {$ref}]` (which a generator types as
+    an anonymous object or the schema). Rewrites `ret` in place (apispec merges what this returns into it)."""
+    alternatives = ret.get("anyOf")
+    if not isinstance(alternatives, list) or _NULL_OBJECT not in alternatives:
+        return {}
+    rest = [alternative for alternative in alternatives if alternative != _NULL_OBJECT]
+    if len(rest) != 1 or set(rest[0]) != {"$ref"}:
+        return {}
+    del ret["anyOf"]
+    ret["allOf"] = rest
+    return {"nullable": True}
+
+
+def timestamp_format(converter: Any, field: fields.Field[Any], ret: dict[str, Any], **kwargs: Any
+                     ) -> dict[str, str]:
+    """A string member named `...On` is a timestamp (contract §2): `format: date-time`, so that a generated client
+    types it as a date-time rather than a plain string."""
+    name = field.data_key or field.name or ""
+    if name.endswith("On") and isinstance(field, fields.String) and "format" not in ret:
+        return {"format": "date-time"}
+    return {}
+
+
 def plain(text: str) -> str:
     """A description without citations of the contract (docs never cite it: partners cannot read it)."""
     for pattern, replacement in _CITATIONS:
@@ -418,6 +472,9 @@ def _register_components(spec: APISpec, settings: Settings) -> None:
         spec.components.schema("ErrorEnvelope", schema=ErrorEnvelope)
     for status, (name, _) in ERRORS.items():
         spec.components.response(name, _error_component(status, settings))
+    for name, component in SCORING_COMPONENTS.items():
+        if name not in spec.components.schemas:
+            spec.components.schema(name, copy.deepcopy(component))
     spec.components.schema("MatchEvent", schema=MatchEvent)
     spec.components.schema("ResultUpdatedEvent", schema=ResultUpdatedEvent)
     spec.components.schema("ResetEvent", schema=ResetEvent)
@@ -436,6 +493,10 @@ def _document_own_routes(spec: APISpec) -> None:
     """The document, the docs UI and its assets are routes too (public, no credential)."""
     spec.path(rule=_rule(f"{PREFIX}/openapi.json"), parameters=[], operations={"get": {
         "summary": "This OpenAPI document.", "tags": ["docs"],
+        "parameters": [{"name": "audience", "in": "query", "required": False,
+                        "description": "`partner`: the document without the operator routes (for a partner's "
+                                       "client generator); `scope=partner` is the same.",
+                        "schema": {"type": "string", "enum": list(AUDIENCES)}}],
         "responses": {"200": {"description": "The OpenAPI 3 document.",
                               "content": {"application/json": {"schema": {"type": "object"}}}}},
     }})
@@ -486,6 +547,8 @@ def install(api: Api, *, settings: Settings) -> None:
     api.ma_plugin.converter.add_attribute_function(url_format)
     api.ma_plugin.converter.add_attribute_function(own_schema)
     api.ma_plugin.converter.add_attribute_function(plain_description)
+    api.ma_plugin.converter.add_attribute_function(timestamp_format)
+    api.ma_plugin.converter.add_attribute_function(nullable_reference)
     _register_components(spec, settings)
     schemes = spec.options.setdefault("components", {}).setdefault("securitySchemes", {})
     if "oauth2" in schemes:
@@ -495,3 +558,53 @@ def install(api: Api, *, settings: Settings) -> None:
     spec.options.setdefault("info", {})["description"] = DESCRIPTION.replace(
         "{max_body}", human_bytes(settings.max_body_bytes))
     _document_own_routes(spec)
+
+
+#: `?audience=partner` (contract §23; `?scope=partner` as issue 50 words it): the document without operator routes.
+AUDIENCES = ("partner",)
+
+
+def partner_document(document: dict[str, Any]) -> dict[str, Any]:
+    """The document a partner's generator reads: without the operator routes (those secured by the operator key),
+    the operator key's security scheme, and every component and tag only they used (a copy)."""
+    partner = copy.deepcopy(document)
+    paths: dict[str, Any] = {}
+    for path, item in partner["paths"].items():
+        kept = {method: operation for method, operation in item.items()
+                if not (isinstance(operation, dict) and any("operatorKey" in requirement
+                                                            for requirement in operation.get("security") or []))}
+        if any(isinstance(operation, dict) and "responses" in operation for operation in kept.values()):
+            paths[path] = kept
+    partner["paths"] = paths
+    components = partner.get("components", {})
+    components.get("securitySchemes", {}).pop("operatorKey", None)
+    used = _references({key: value for key, value in partner.items() if key != "components"}, components)
+    for kind in ("schemas", "responses", "parameters", "headers"):
+        if kind in components:
+            components[kind] = {name: value for name, value in components[kind].items() if (kind, name) in used}
+    tags = {tag for item in paths.values() for operation in item.values() if isinstance(operation, dict)
+            for tag in operation.get("tags", [])}
+    if "tags" in partner:
+        partner["tags"] = [tag for tag in partner["tags"] if tag["name"] in tags]
+    return partner
+
+
+def _references(root: Any, components: dict[str, Any]) -> set[tuple[str, str]]:
+    """(kind, name) of every component `root` refers to, directly or through other components."""
+    found: set[tuple[str, str]] = set()
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/"):
+                kind, name = ref.removeprefix("#/components/").split("/", 1)
+                if (kind, name) not in found:
+                    found.add((kind, name))
+                    pending.append(components.get(kind, {}).get(name, {}))
+            pending.extend(value for key, value in node.items() if key != "$ref")
+        elif isinstance(node, str) and node in components.get("responses", {}):
+            found.add(("responses", node))  # apispec's name of a shared response, before it is made a $ref
+    return found

@@ -8,8 +8,8 @@ from api.blueprint import Blueprint
 from api.context import caller, now, services, unit_of_work
 from api.idempotency import idempotent
 from api.routes.matches import rules
-from api.schemas.common import PageQuery, envelope, list_envelope
-from api.schemas.draws import DrawCreateBody, DrawDeleted, DrawQuery, DrawRead, DrawReplaceBody, PoolMatchRead
+from api.schemas.common import DeletedByID, PageQuery, envelope, list_envelope
+from api.schemas.draws import DrawCreateBody, DrawQuery, DrawRead, DrawReplaceBody, PoolMatchRead
 from api.security import requires
 from domain.draws import service as draws
 from domain.draws.service import NewDraw, NewEntry
@@ -81,7 +81,7 @@ def get_draw(draw_id: str) -> Json:
 
 @blp.route("/operator/draws/<string:draw_id>", methods=["DELETE"])
 @requires(operator=True)
-@blp.response(200, envelope(DrawDeleted))
+@blp.response(200, envelope(DeletedByID))
 @blp.alt_response(404, response="DEFAULT_ERROR")
 @blp.alt_response(409, response="DEFAULT_ERROR", description="draw_started: one of its matches has started.")
 def delete_draw(draw_id: str) -> Json:

@@ -13,7 +13,7 @@ from api.bulk import bulk_response
 from api.context import caller, now, public_root, services, unit_of_work
 from api.idempotency import idempotent
 from api.routes.matches import reader, rules
-from api.schemas.common import PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
+from api.schemas.common import DeletedByID, PageQuery, Strict, Vocabulary, envelope, list_envelope, str_field
 from api.schemas.matches import (
     OP_ID,
     CompleteBody,
@@ -45,11 +45,6 @@ from domain.public import mail
 blp = Blueprint("operator_matches", __name__, description="Operator: court queues and live scoring")
 
 Json = dict[str, Any]
-
-
-class OperatorDeleted(Schema):
-    id = fields.String(required=True)
-    deleted = fields.Boolean(required=True)
 
 
 class OperatorScoreBody(ScoreBody):
@@ -435,7 +430,7 @@ def move_match(move: svc.OperatorMove, match_id: str) -> Json:
 
 @blp.route("/operator/matches/<string:match_id>/cancel", methods=["POST"])
 @requires(operator=True)
-@blp.response(200, envelope(OperatorDeleted))
+@blp.response(200, envelope(DeletedByID))
 @blp.alt_response(409, description="The match is active or completed (match_locked).")
 def cancel_match(match_id: str) -> Json:
     """Cancel a pending match."""

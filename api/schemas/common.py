@@ -13,7 +13,7 @@ from flask import has_request_context, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from domain import clock, ids, names
-from domain.errors import Invalid
+from domain.errors import ERROR_CODES, Invalid
 
 
 class FullMatch(validate.Regexp):
@@ -34,7 +34,8 @@ class Strict(Schema):
 
 
 class ErrorDetail(Schema):
-    code = fields.String(required=True)
+    code = fields.String(required=True, validate=validate.OneOf(ERROR_CODES), metadata={
+        "description": "what went wrong, for a program; each response's description names the codes it can have"})
     message = fields.String(required=True)
     details = fields.Raw()
 
@@ -205,6 +206,13 @@ class Vocabulary(fields.String):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
         return self.members.get(text, text)  # another value stays a string, for `OneOf` to refuse
+
+
+class DeletedByID(Schema):
+    """A delete's answer for a resource named by `id` (an operator match, a draw)."""
+
+    id = fields.String(required=True)
+    deleted = fields.Boolean(required=True)
 
 
 class Deleted(Schema):

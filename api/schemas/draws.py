@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from api.schemas.common import PageQuery, Strict, Vocabulary, name_field, str_field
 from api.schemas.matches import BlockedBy, MatchRead, StrictBoolean, StrictInteger
-from api.schemas.scoring import ScoringField
+from api.schemas.scoring import FormatRead, ScoringField
 from domain import names
 from domain.draws import standings
 from domain.draws.model import DrawFormat, DrawMatchStatus, DrawStatus, Options, ResultType, SeedBy, Stage
@@ -281,7 +281,7 @@ class DrawRead(Schema):
     format = fields.String(required=True, validate=validate.OneOf([f.value for f in DrawFormat]))
     status = Vocabulary(DrawStatus, required=True)
     createdOn = fields.String(required=True)
-    scoring = fields.Dict(required=True, allow_none=True, metadata={
+    scoring = FormatRead(required=True, allow_none=True, metadata={
         "description": "the scoring format of its matches (contract §18); null: the broadcast's"})
     scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key, or null"})
     entries = fields.List(fields.Nested(EntryRead), required=True)
@@ -299,8 +299,3 @@ class PoolMatchRead(MatchRead):
     estimatedStartOn = fields.String(metadata={
         "description": "when it should start: in pool order, each takes the court that comes free first after its "
                        "own queue, for the broadcast's typical match (contract §13)"})
-
-
-class DrawDeleted(Schema):
-    id = fields.String(required=True)
-    deleted = fields.Boolean(required=True)

@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from api.schemas.common import FullMatch, Rfc3339, Strict, Vocabulary, external_id_field, name_field, str_field
-from api.schemas.scoring import PointLabels, ScoringField, TiebreakRead
+from api.schemas.scoring import FormatRead, PointLabels, ScoringField, TiebreakRead
 from domain.event_day.schedule import CLOCK_TIME, MAX_ROWS, ScheduleImport, ScheduleRow
 from domain.match import operations, scoring
 from domain.match.matches import Completion, MatchAssignment, MatchMove, MatchSync, QueueOrder, ScoreWrite
@@ -409,7 +409,7 @@ class MatchRead(Schema):
     score = fields.Nested(GameScoreRead, metadata={"description": "games (sets, in a sets format) won by each side"})
     scoreVersion = fields.Integer(required=True, metadata={
         "description": "+1 on every change of the match's scores or state; name it in score writes (§17)"})
-    scoring = fields.Dict(required=True, metadata={
+    scoring = FormatRead(required=True, metadata={
         "description": "the match's scoring format object, resolved: match, else draw, else broadcast, else the "
                        "server's (contract §18)"})
     scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key, or null"})

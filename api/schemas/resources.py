@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from api.schemas.common import ErrorDetail, Strict, Vocabulary, external_id_field, label_field, name_field, str_field
 from api.schemas.matches import RowError, StrictBoolean, StrictInteger, TableRead
 from api.schemas.plan import PlanSettings
-from api.schemas.scoring import ScoringField
+from api.schemas.scoring import FormatRead, ScoringField
 from domain.models import PlayerSource, RosterType, ScoringSource
 from domain.partner.broadcasts import BroadcastChange, BroadcastHandover, Court, NewBroadcast
 from domain.partner.player_lists import (
@@ -507,7 +507,7 @@ class BroadcastRead(Schema):
     tableCount = fields.Integer(required=True)
     outputCount = fields.Integer(required=True)
     tables = fields.List(fields.Nested(CourtRead), required=True)
-    scoring = fields.Dict(required=True, allow_none=True, metadata={
+    scoring = FormatRead(required=True, allow_none=True, metadata={
         "description": "the scoring format of its matches (contract §18); null: the server's"})
     scoringName = fields.String(required=True, allow_none=True, metadata={"description": "its preset key, or null"})
 

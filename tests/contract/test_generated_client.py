@@ -20,12 +20,15 @@ from tests.server_process import ServerProcess
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"
 
 
-@pytest.fixture
-def generated(server_factory: Callable[..., ServerProcess], tmp_path: Path) -> Iterator[tuple[Any, ServerProcess]]:
-    """The live server and the package generated from its document (imported as `courtside_client`)."""
+@pytest.fixture(params=[""], ids=["whole"])
+def generated(server_factory: Callable[..., ServerProcess], tmp_path: Path,
+              request: pytest.FixtureRequest) -> Iterator[tuple[Any, ServerProcess]]:
+    """The live server and the package generated from its document (imported as `courtside_client`); a test may
+    ask for the partner-only document with `@pytest.mark.parametrize("generated", ["?audience=partner"],
+    indirect=True)`."""
     server = server_factory()
     document = tmp_path / "openapi.json"
-    document.write_text(json.dumps(requests.get(f"{server.base}/openapi.json", timeout=10).json()))
+    document.write_text(json.dumps(requests.get(f"{server.base}/openapi.json{request.param}", timeout=10).json()))
     result = subprocess.run([str(GENERATOR), "generate", "--path", str(document), "--meta", "none",
                              "--output-path", str(tmp_path / "courtside_client")],
                             capture_output=True, text=True, timeout=240)
@@ -85,3 +88,26 @@ def test_the_generated_client_has_readable_methods_and_runs_the_quickstart(
     assert match.data.start_time == "2026-11-28T14:00:00.000Z"
     read = call("matches", "get_match").sync(client=client, external_id="ws-final")
     assert read.data.id == match.data.id and start.astimezone(UTC).hour == 14
+
+
+@pytest.mark.parametrize("generated", ["?audience=partner"], indirect=True)
+def test_the_partner_document_generates_a_typed_client_without_operator_routes(
+    generated: tuple[Any, ServerProcess],
+) -> None:
+    """One class per scoring format and read (not one per body), `activeMatch` typed `MatchRead | None`,
+    timestamps typed `datetime`, and no operator operation or model."""
+    package, _server = generated
+    root = Path(package.__file__).parent
+    operations = {path.stem for path in (root / "api").rglob("*.py") if path.stem != "__init__"}
+    assert {"list_matches", "sync_match", "get_match", "sync_player_list", "rotate_webhook_secret"} <= operations
+    assert not [name for name in operations if name.startswith("operator")]
+    models = {path.stem for path in (root / "models").glob("*.py")}
+    assert not [name for name in models if name.startswith("operator")]
+    assert {"games_format", "sets_format", "game_rule", "match_read", "table_read"} <= models
+    assert not [name for name in models if name.endswith(("_games_format", "_sets_format"))]
+    assert not [name for name in models if "type_0" in name and "match" in name]
+    table_read = (root / "models" / "table_read.py").read_text()
+    assert "active_match: MatchRead | None" in table_read
+    match_read = (root / "models" / "match_read.py").read_text()
+    assert "started_on: datetime.datetime | Unset" in match_read
+    assert "scoring: GamesFormat | SetsFormat" in match_read

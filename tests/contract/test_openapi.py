@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from marshmallow import fields, validate
-from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
 from api.app import _openapi_config, create_app
@@ -30,6 +29,7 @@ from domain.webhooks import EVENT_ID_PATTERN
 from storage.engine import Store
 from tests.conftest import ROOT, Api
 from tests.contract.examples_session import EXAMPLES, record
+from tests.openapi_validation import validator
 from tests.responses import json_of
 
 METHODS = {"get", "put", "post", "patch", "delete"}
@@ -264,7 +264,7 @@ def test_webhook_payloads_are_documented(document: dict[str, Any]) -> None:
         assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
         example = item["post"]["requestBody"]["content"]["application/json"]["example"]
         assert example["type"] == event
-        OAS30Validator({**body, "components": document["components"]}).validate(example)
+        validator({**body, "components": document["components"]}).validate(example)
 
 
 # ------------------------------------------------------------------------------------------ contract §23
@@ -394,7 +394,7 @@ def test_stored_webhook_payloads_match_their_documented_schemas(
     for delivery in deliveries:
         ref = document["x-webhooks"][delivery["eventType"]]["post"]["requestBody"]["content"]["application/json"]
         schema = {**ref["schema"], **components}
-        OAS30Validator(schema).validate(delivery["payload"])
+        validator(schema).validate(delivery["payload"])
 
 
 def _body(document: dict[str, Any], method: str, path: str) -> dict[str, Any]:
@@ -527,7 +527,7 @@ def test_every_request_and_answer_body_has_an_example_of_its_schema(document: di
     checked = 0
     for name, where, media in _bodies(document):
         assert "example" in media, f"{name} {where}: no example (add a step to tests/contract/examples_session.py)"
-        OAS30Validator({**media["schema"], **components}).validate(media["example"])
+        validator({**media["schema"], **components}).validate(media["example"])
         checked += 1
     assert checked > 150
 
@@ -549,3 +549,149 @@ def test_an_idempotent_create_documents_its_409(document: dict[str, Any]) -> Non
         if any(p.get("name") == "Idempotency-Key" for p in parameters):
             conflict = resolve(document, operation["responses"]["409"])
             assert "idempotency_key_reused" in conflict["description"], (method, path)
+
+
+def _schema_nodes(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema-like dict in the document (any dict), with where it is."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from _schema_nodes(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _schema_nodes(item, f"{where}[{index}]")
+
+
+def test_every_timestamp_is_a_date_time(document: dict[str, Any]) -> None:
+    """A generated client types a read's `createdOn`, `startedOn`, ... as a date-time, not a plain string."""
+    missing = [f"{where}.{name}" for where, node in _schema_nodes(document)
+               for name, prop in (node.get("properties") or {}).items()
+               if isinstance(prop, dict) and name.endswith("On") and prop.get("type") == "string"
+               and prop.get("format") != "date-time"]
+    assert not missing
+
+
+def test_a_nullable_reference_is_that_schema_or_null(document: dict[str, Any]) -> None:
+    """OpenAPI 3.0: `allOf: [{$ref}]` + `nullable: true`, which a generator types as `MatchRead | None`; never an
+    `anyOf` with an anonymous nullable object beside the reference."""
+    anonymous = [where for where, node in _schema_nodes(document)
+                 if any(alternative == {"type": "object", "nullable": True} for alternative in node.get("anyOf", []))]
+    assert not anonymous
+    active = document["components"]["schemas"]["TableRead"]["properties"]["activeMatch"]
+    assert active == {"allOf": [{"$ref": "#/components/schemas/MatchRead"}], "nullable": True}
+
+
+def _untitled(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _untitled(value) for key, value in node.items() if key != "title"}
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    return node
+
+
+def test_no_two_component_schemas_are_copies(document: dict[str, Any]) -> None:
+    """One schema each: a generator makes one class per component, so equal components are duplicate classes."""
+    seen: dict[str, str] = {}
+    copies = []
+    for name, schema in document["components"]["schemas"].items():
+        key = json.dumps(_untitled(schema), sort_keys=True)
+        if key in seen:
+            copies.append((seen[key], name))
+        seen.setdefault(key, name)
+    assert not copies
+
+
+def test_each_scoring_format_is_one_referenced_component(document: dict[str, Any]) -> None:
+    """`GamesFormat`, `SetsFormat`, `GameRule` and `ScoringPreset` are components; every body and read refers to
+    them, so a generator makes one class each, not one per body (`BroadcastCreateSetsFormat`, ...)."""
+    schemas = document["components"]["schemas"]
+    assert {"GamesFormat", "SetsFormat", "GameRule", "ScoringPreset"} <= set(schemas)
+    inline = [where for where, node in _schema_nodes(document)
+              if {"pointsToWin", "gamesToWin"} & set(node.get("properties") or {})
+              and where not in ("/components/schemas/GamesFormat", "/components/schemas/SetsFormat",
+                                "/components/schemas/GameRule")]
+    assert not inline
+    games, sets = ({"$ref": f"#/components/schemas/{name}"} for name in ("GamesFormat", "SetsFormat"))
+    for name in ("MatchRead", "DrawRead", "BroadcastRead", "OperatorBroadcastRead", "ScoringFormatRead"):
+        assert schemas[name]["properties"]["scoring"]["oneOf"] == [games, sets], name
+    for name in ("BroadcastCreate", "OperatorMatchCreate", "DrawCreateBody", "ScheduleRow"):
+        assert schemas[name]["properties"]["scoring"]["oneOf"] == [
+            {"$ref": "#/components/schemas/ScoringPreset"}, games, sets], name
+
+
+def _raised_codes() -> set[str]:
+    """Every `error.code` the source can put in an envelope: `code="..."` (a raise or an error class),
+    `error_response(<status>, "...")`, the codes of bare HTTP errors and of a refused start (`BlockReason`)."""
+    from api.errors import HTTP_CODES
+    from domain.models import BlockReason
+
+    found = {*HTTP_CODES.values(), *(reason.value for reason in BlockReason)}
+    for folder in ("api", "domain", "storage", "scheduler"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text()
+            found |= set(re.findall(r"\bcode\s*=\s*\"([a-z_]+)\"", text))
+            found |= set(re.findall(r"error_response\(\s*\d+,\s*\"([a-z_]+)\"", text))
+    return found
+
+
+def test_the_error_code_is_an_enum_of_every_code(document: dict[str, Any]) -> None:
+    """A generated client can match on `error.code`: the envelope's `code` lists every code the server gives."""
+    detail = resolve(document, resolve(document, document["components"]["schemas"]["ErrorEnvelope"])
+                     ["properties"]["error"])
+    documented = set(detail["properties"]["code"]["enum"])
+    assert {"player_in_use", "table_busy", "validation_failed", "internal_error"} <= documented
+    assert not _raised_codes() - documented
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("patchBroadcast", "table_busy"), ("deleteBroadcast", "table_busy"), ("operatorPatchBroadcast", "table_busy"),
+    ("operatorDeleteBroadcast", "table_busy"), ("operatorStartMatch", "table_busy"),
+    ("syncPlayerList", "player_in_use"), ("patchPlayerList", "player_in_use"),
+])
+def test_an_operation_lists_the_conflicts_it_can_give(document: dict[str, Any], name: str, code: str) -> None:
+    """`409 table_busy` (a court in play removed) and `409 player_in_use` (a player of a pending match removed) are
+    in the operations that give them, with the envelope."""
+    operation = next(op for _, _, op in operations(document) if op["operationId"] == name)
+    conflict = resolve(document, operation["responses"]["409"])
+    assert f"`{code}`" in conflict["description"] or code in conflict["description"]
+    assert conflict["content"]["application/json"]["schema"] == {"$ref": ENVELOPE_REF}
+
+
+@pytest.mark.parametrize("query", ["audience=partner", "scope=partner"])
+def test_the_partner_document_leaves_out_the_operator_routes(
+    app: Flask, document: dict[str, Any], query: str,
+) -> None:
+    response = app.test_client().get(f"/api/v1/openapi.json?{query}")
+    assert response.status_code == 200
+    partner = response.json
+    assert isinstance(partner, dict)
+    validate_openapi(partner)
+    assert not [path for path in partner["paths"] if path.startswith(f"{PREFIX}/operator")]
+    assert "operatorKey" not in partner["components"]["securitySchemes"]
+    kept = {op["operationId"] for _, _, op in operations(partner)}
+    partner_routes = {op["operationId"] for path, _, op in operations(document)
+                      if not path.startswith(f"{PREFIX}/operator")}
+    assert kept == partner_routes
+    assert {"listMatches", "syncMatch", "rotateWebhookSecret"} <= kept
+    assert "OperatorBroadcastRead" not in partner["components"]["schemas"]
+    assert {"MatchRead", "GamesFormat", "ErrorEnvelope", "MatchEvent"} <= set(partner["components"]["schemas"])
+    assert partner["x-webhooks"] == document["x-webhooks"]
+    refs = {where for where, node in _schema_nodes(partner) if isinstance(node.get("$ref"), str)
+            and node["$ref"].startswith("#/") and not _resolvable(partner, node["$ref"])}
+    assert not refs
+
+
+def _resolvable(document: dict[str, Any], ref: str) -> bool:
+    node: Any = document
+    for part in ref.removeprefix("#/").split("/"):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+@pytest.mark.parametrize("query", ["audience=operator", "scope=everyone", "audience=partner&x=1"])
+def test_an_unknown_audience_is_refused(app: Flask, query: str) -> None:
+    response = app.test_client().get(f"/api/v1/openapi.json?{query}")
+    assert response.status_code == 400
+    assert json_of(response)["error"]["code"] == "validation_failed"
