@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import requests
+from waitress import wasyncore
 
 from api import platform
 from api.access_log import ACCESS
@@ -110,6 +111,7 @@ def running(server: Any) -> Iterator[Any]:
         yield server
     finally:
         server.close()
+        wasyncore.close_all(server._map)  # the clients' connections too: the loop turns while any is open
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         runner.join(10)
 
