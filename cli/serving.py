@@ -182,6 +182,7 @@ class FeedBuilder:
         self.build = build
         self.wanted: deque[str] = deque()
         self.pending: set[str] = set()  # asked or being built (the loop reads it; the thread removes when built)
+        self.done: set[str] = set()  # built since the loop last looked (it forgets them after each look)
         self._wake = threading.Event()
         threading.Thread(target=self._run, name="courtside-feed-builder", daemon=True).start()
 
@@ -202,6 +203,7 @@ class FeedBuilder:
                 except Exception:  # a bug in a feed's build: its held polls are answered when their wait ends
                     log.exception("building the kept state of a held feed failed")
                 finally:
+                    self.done.add(path)
                     self.pending.discard(path)
 
 
@@ -309,6 +311,8 @@ class AnswerKeptFeedsInLoop:
             if self._still_held(held, now, looking, building):
                 kept.append(held)
         self.held = kept
+        if self.builder is not None and looking:
+            self.builder.done.clear()
 
     def _still_held(self, held: Held, now: float, looking: bool, building: set[str]) -> bool:
         channel = held.channel
@@ -318,10 +322,12 @@ class AnswerKeptFeedsInLoop:
             return True
         answer = self.fresh("GET", held.path, held.tag, held.request_id)
         if answer is None and self.builder is not None:  # not kept for the store as it is now: build it
-            if now < held.until:
+            if now < held.until and held.path not in self.builder.done:
                 self.builder.ask(held.path)
                 return True
-            answer = self.answers("GET", held.path, held.tag, held.request_id)  # the wait ended: what is kept
+            # the wait ended, or a build left nothing kept (a rotated link, the store moved on): what is kept, else
+            # the app answers it
+            answer = self.answers("GET", held.path, held.tag, held.request_id)
         if answer is None:  # nothing kept (or no builder): the app answers it in a worker, once per feed a turn
             if held.path in building:
                 return True

@@ -359,3 +359,25 @@ def test_held_polls_whose_new_state_is_not_kept_wait_for_the_builder_not_a_worke
         assert app.answered_by_app == [] and app.built == ["/feed"]
         for connection in (*polls, other):
             connection.close()
+
+
+class GoneApp(BuildingApp):
+    """A feed whose build keeps nothing (its link was rotated meanwhile): the app answers it (a 404 in Courtside)."""
+
+    def build_kept_feed(self, path: str) -> None:
+        self.built.append(path)
+
+
+def test_a_held_poll_whose_build_keeps_nothing_goes_to_the_app_not_round_the_builder() -> None:
+    app = GoneApp()
+    with running(venue_server(app, Settings(host="127.0.0.1", port=0, threads=1))) as server:
+        poll = held_poll(server.effective_port, 25)
+        other = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        other.request("GET", "/x")
+        assert other.getresponse().read() == b"ok"
+        app.change(kept=False)
+        answer = poll.getresponse()  # long before its wait ends (the client gives up after 10 s)
+        assert (answer.status, answer.read()) == (200, b'{"v":2}')
+        assert app.answered_by_app == ["wait=25"] and 1 <= len(app.built) <= 2
+        for connection in (poll, other):
+            connection.close()
