@@ -57,7 +57,7 @@ from api.bootstrap import bootstrap as build_services  # noqa: E402
 from domain.access.auth import bootstrap, house_connection  # noqa: E402
 from domain.clock import FixedClock, iso  # noqa: E402
 from domain.ids import hash_secret, new_id  # noqa: E402
-from domain.models import SCOPES, Account, Credential  # noqa: E402
+from domain.models import SCOPES, Account, Credential, CredentialKind  # noqa: E402
 from domain.settings import Settings  # noqa: E402
 from storage.backend import AnyStore, open_store  # noqa: E402
 from storage.repository import unit_of_work  # noqa: E402
@@ -295,7 +295,7 @@ def add_account(store: AnyStore, key: str, clock: FixedClock) -> None:
     with unit_of_work(store) as uow:
         account = uow.accounts.put(Account(id=new_id("acc"), name=key[-8:], created_on=iso(clock.now())))
         house_connection(uow, account_id=account.id, now=clock.now())
-        uow.credentials.put(Credential(id=hash_secret(key), kind="operator", account_id=account.id,
+        uow.credentials.put(Credential(id=hash_secret(key), kind=CredentialKind.OPERATOR, account_id=account.id,
                                        connection_id=None, scopes=list(SCOPES), created_on=iso(clock.now()),
                                        name="operator"))
 

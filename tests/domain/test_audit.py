@@ -10,8 +10,9 @@ import json
 import pytest
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.errors import Invalid
-from domain.models import Link, Match, MatchStatus
+from domain.models import Link, LinkKind, Match, MatchStatus
 
 ACTOR = audit.Actor(audit.ActorKind.OPERATOR, "opk_0123456789abcdef", "req-1")
 
@@ -20,7 +21,8 @@ def chain(count: int) -> list[audit.AuditEntry]:
     entries: list[audit.AuditEntry] = []
     for n in range(count):
         entries.append(audit.build_entry(entries[-1] if entries else None, account_id="acc", actor=ACTOR,
-                                         action="match.scored", target=("match", "mat_1"), before={"n": n},
+                                         action=AuditAction.MATCH_SCORED, target=(TargetType.MATCH, "mat_1"),
+                                         before={"n": n},
                                          after={"n": n + 1, "name": "Zoë Ü"}, reason=None,
                                          at=f"2026-11-25T10:00:0{n}.000Z"))
     return entries
@@ -73,7 +75,7 @@ def test_an_entry_keeps_only_what_changed_in_the_apis_names() -> None:
 
 
 def test_secrets_are_written_as_an_ellipsis_even_where_they_changed() -> None:
-    link = Link(id="scorer:tbl_1", account_id="acc", kind="scorer", target_id="tbl_1", key="scr_secret",
+    link = Link(id="scorer:tbl_1", account_id="acc", kind=LinkKind.SCORER, target_id="tbl_1", key="scr_secret",
                 key_hash="abc", created_on="t0")
     before, after = audit.kept(link, dataclasses.replace(link, key="scr_other", key_hash="def", created_on="t1"))
     assert before["key"] == after["key"] == "…" and before["keyHash"] == after["keyHash"] == "…"

@@ -12,7 +12,7 @@ from domain.access import oauth
 from domain.clock import iso
 from domain.errors import Invalid
 from domain.ids import hash_secret
-from domain.models import AuthorizationCode, Connection, ConnectionKind, Credential
+from domain.models import AuthorizationCode, Connection, ConnectionKind, Credential, CredentialKind
 from storage.memory import MemoryStore
 from storage.repository import StoreUnitOfWork, unit_of_work
 
@@ -45,7 +45,7 @@ def connection(scopes: list[str]) -> Connection:
 
 
 def refresh_token(scopes: list[str]) -> Credential:
-    return Credential(id="h", kind="refresh", account_id="acc", connection_id="conn_1", scopes=scopes,
+    return Credential(id="h", kind=CredentialKind.REFRESH, account_id="acc", connection_id="conn_1", scopes=scopes,
                       created_on=iso(NOW), family_id="fam_1")
 
 

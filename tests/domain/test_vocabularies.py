@@ -115,6 +115,7 @@ def test_the_vocabularies_keep_the_strings_stored_before_them() -> None:
     and the members serialise to those strings."""
     for member in (*AuditAction, *TargetType):
         assert member == member.value and str(member) == member.value and f"{member}" == member.value
-    assert AuditAction.MATCH_WALKOVER == "match.walkover" and AuditAction.MATCH_RETIRED == "match.retired"
-    assert AuditAction.LINK_DISABLED == "link.disabled" and AuditAction.PERSON_CHECKED_OUT == "person.checked_out"
-    assert TargetType.DRAW_MATCH == "draw_match"
+    stored = {"match.walkover": AuditAction.MATCH_WALKOVER, "match.retired": AuditAction.MATCH_RETIRED,
+              "link.disabled": AuditAction.LINK_DISABLED, "person.checked_out": AuditAction.PERSON_CHECKED_OUT,
+              "draw_match": TargetType.DRAW_MATCH}
+    assert all(text == member for text, member in stored.items())

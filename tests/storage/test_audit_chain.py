@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from domain.access import audit, auth
+from domain.access.audit_records import AuditAction, TargetType
 from domain.clock import FixedClock
 from domain.settings import Settings
 from storage.audit_log import key_of
@@ -156,7 +157,8 @@ def test_export_writes_every_entry_as_json_lines_that_verify_by_hand(filled: tup
 
 def _record(store: AnyStore, account: str, n: int, clock: FixedClock) -> None:
     with unit_of_work(store) as uow:
-        audit.record(uow, account_id=account, action="test.changed", target=("test", f"t{n}"), after={"n": n},
+        audit.record(uow, account_id=account, action=AuditAction.MATCH_SCORED, target=(TargetType.MATCH, f"t{n}"),
+                     after={"n": n},
                      now=clock.now())
 
 
@@ -186,10 +188,12 @@ def test_an_entry_rolled_back_with_its_savepoint_leaves_no_gap(store: AnyStore, 
     _record(store, account, 0, clock)
     with unit_of_work(store) as uow:
         with pytest.raises(RuntimeError), uow.savepoint():
-            audit.record(uow, account_id=account, action="test.changed", target=("test", "gone"), after={"n": -1},
+            audit.record(uow, account_id=account, action=AuditAction.MATCH_SCORED, target=(TargetType.MATCH, "gone"),
+                         after={"n": -1},
                          now=clock.now())
             raise RuntimeError("this item fails")
-        audit.record(uow, account_id=account, action="test.changed", target=("test", "kept"), after={"n": 1},
+        audit.record(uow, account_id=account, action=AuditAction.MATCH_SCORED, target=(TargetType.MATCH, "kept"),
+                     after={"n": 1},
                      now=clock.now())
     _record(store, account, 2, clock)
     with unit_of_work(store) as uow:

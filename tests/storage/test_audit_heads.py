@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.access.auth import bootstrap
 from domain.clock import FixedClock
 from domain.settings import Settings
@@ -25,8 +26,8 @@ def test_a_data_dir_without_heads_gets_them_at_open(tmp_path: Path) -> None:
         with unit_of_work(store) as uow:
             account = uow.accounts.find()[0].id
             for n in range(3):
-                audit.record(uow, account_id=account, action="test.changed", target=("test", f"t{n}"),
-                             after={"n": n}, now=clock.now())
+                audit.record(uow, account_id=account, action=AuditAction.MATCH_SCORED,
+                             target=(TargetType.MATCH, f"t{n}"), after={"n": n}, now=clock.now())
         with store.transaction() as tx:
             tx.delete(HEADS, account)  # as an older version left it
         with unit_of_work(store) as uow:

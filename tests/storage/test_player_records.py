@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 import psycopg
 
+from domain.models import ReportStatus
 from domain.public import mail, personal
 from domain.settings import Settings
 from storage import pg_schema
@@ -52,7 +53,7 @@ def assert_moved(store: AnyStore) -> None:
         assert [(r["reportID"], r["status"], r["gameScores"]) for r in reports] == [
             ("rpt_3", "disputed", [{"a": 11, "b": 3}]), ("rpt_2", "waiting", [{"a": 11, "b": 2}]),
             ("rpt_1", "confirmed", [{"a": 11, "b": 1}])]
-        waiting = personal.desk_reports(uow, account_id=ACCOUNT, broadcast_id=BROADCAST, status="waiting")
+        waiting = personal.desk_reports(uow, account_id=ACCOUNT, broadcast_id=BROADCAST, status=ReportStatus.WAITING)
         assert [r["reportID"] for r in waiting] == ["rpt_2"]
         assert {(r.account_id, r.broadcast_id, r.side) for r in uow.player_reports.find()} == {
             (ACCOUNT, BROADCAST, "a")}

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from domain.access import audit
+from domain.access.audit_records import AuditAction, TargetType
 from domain.models import Account, Match, MatchStatus, Table
 from storage.backend import AnyStore
 from storage.engine import Store
@@ -225,9 +226,10 @@ def test_an_accounts_tables_read_in_pages_of_creation_order(store: AnyStore) -> 
 def test_the_audit_chain_appends_and_reads_its_head(store: AnyStore) -> None:
     with unit_of_work(store) as uow:
         uow.accounts.put(account("acc"))
-        audit.record(uow, account_id="acc", action="match.created", target=("match", "m1"), before=None,
+        audit.record(uow, account_id="acc", action=AuditAction.MATCH_CREATED, target=(TargetType.MATCH, "m1"),
+                     before=None,
                      after={"id": "m1"}, now=NOW)
-        audit.record(uow, account_id="acc", action="match.started", target=("match", "m1"),
+        audit.record(uow, account_id="acc", action=AuditAction.MATCH_STARTED, target=(TargetType.MATCH, "m1"),
                      before={"status": "pending"}, after={"status": "active"}, now=NOW)
     with unit_of_work(store) as uow:
         entries = uow.audit.oldest("acc", after_seq=0, limit=10)

@@ -81,9 +81,12 @@ def test_statuses_stored_as_plain_strings_read_back_as_the_vocabularys_members(s
     with unit_of_work(store) as uow:
         message, draw, report = uow.mail.get("mail_1"), uow.draws.get("drw_1"), uow.player_reports.get("rpt_1")
         assert message is not None and draw is not None and report is not None
-        assert type(message.status) is MailStatus and message.status is MailStatus.FAILING == "failing"
-        assert type(draw.status) is DrawStatus and draw.status is DrawStatus.COMPLETE == "complete"
-        assert type(report.status) is ReportStatus and report.status is ReportStatus.DISPUTED == "disputed"
+        assert type(message.status) is MailStatus
+        assert message.status is MailStatus.FAILING and message.status.value == "failing"
+        assert type(draw.status) is DrawStatus
+        assert draw.status is DrawStatus.COMPLETE and draw.status.value == "complete"
+        assert type(report.status) is ReportStatus
+        assert report.status is ReportStatus.DISPUTED and report.status.value == "disputed"
         assert [m.id for m in uow.mail.find(status=MailStatus.FAILING)] == ["mail_1"]
         assert [r.id for r in uow.player_reports.find(status=ReportStatus.DISPUTED)] == ["rpt_1"]
         assert uow.mail.find(status=MailStatus.PENDING) == []
